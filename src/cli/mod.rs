@@ -1,0 +1,119 @@
+//! The command line: `play` (the desktop app, the default), `validate`, `scene --json` and
+//! `png-check`. Headless commands print to stdout and return an exit code.
+
+pub mod json;
+pub mod png_check;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::data::{self, source::DEFAULT_SCENE};
+
+/// wartable: a 3D tabletop simulator for Warhammer 40,000 (10th edition).
+#[derive(Debug, Parser)]
+#[command(name = "wartable", version, about)]
+pub struct Cli {
+    /// What to do; without a command, the app opens the default scene.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Open a scene in the desktop app (default: the built-in default scene).
+    Play(PlayArgs),
+    /// Check data files (datasheets, army, layout, deployment map, mission, scene).
+    Validate {
+        /// Files to check.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Print a scene with everything resolved.
+    Scene {
+        /// Scene file ("default" for the built-in default scene).
+        scene: PathBuf,
+        /// Print JSON (the only format for now).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check that a PNG exists and is not blank (near-zero pixel variance); for CI.
+    PngCheck {
+        /// The PNG file.
+        file: PathBuf,
+        /// Smallest acceptable standard deviation of pixel brightness (0-255 scale).
+        #[arg(long, default_value_t = 2.0)]
+        min_stddev: f64,
+    },
+}
+
+/// Arguments of `play`.
+#[derive(Debug, Clone, clap::Args, Default)]
+pub struct PlayArgs {
+    /// Scene file ("default" or nothing for the built-in default scene).
+    pub scene: Option<PathBuf>,
+    /// Render, save a screenshot to this PNG, then exit.
+    #[arg(long)]
+    pub screenshot: Option<PathBuf>,
+    /// Frames to render before the screenshot.
+    #[arg(long, default_value_t = 30, requires = "screenshot")]
+    pub frames: u32,
+}
+
+/// The scene path a user argument names: "default" or nothing means the built-in one.
+pub fn scene_path(arg: Option<&Path>) -> PathBuf {
+    match arg {
+        None => PathBuf::from(DEFAULT_SCENE),
+        Some(p) if p == Path::new("default") => PathBuf::from(DEFAULT_SCENE),
+        Some(p) => p.to_path_buf(),
+    }
+}
+
+/// Runs a headless command; `None` means the app should run with these play arguments.
+pub fn run(cli: Cli) -> Result<ExitCode, PlayArgs> {
+    match cli.command {
+        None => Err(PlayArgs::default()),
+        Some(Command::Play(args)) => Err(args),
+        Some(Command::Validate { files }) => Ok(validate(&files)),
+        Some(Command::Scene { scene, json: _ }) => Ok(scene_json(&scene_path(Some(&scene)))),
+        Some(Command::PngCheck { file, min_stddev }) => Ok(png_check::run(&file, min_stddev)),
+    }
+}
+
+fn validate(files: &[PathBuf]) -> ExitCode {
+    let mut failed = 0;
+    for f in files {
+        match data::validate_file(f) {
+            Ok(v) => println!("{}: ok: {}", f.display(), v.summary),
+            Err(errors) => {
+                failed += 1;
+                eprintln!("{errors}");
+            }
+        }
+    }
+    if failed > 0 {
+        eprintln!("{failed} of {} files failed", files.len());
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn scene_json(path: &Path) -> ExitCode {
+    match data::load_scene(path) {
+        Ok(scene) => {
+            let view = json::SceneJson::from(&scene);
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&view).expect("plain data serializes")
+            );
+            ExitCode::SUCCESS
+        }
+        Err(errors) => {
+            eprintln!("{errors}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,66 @@
+//! `wartable png-check`: is a screenshot there and not blank?
+
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Brightness statistics of an image.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PixelStats {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Mean brightness, 0-255.
+    pub mean: f64,
+    /// Standard deviation of brightness, 0-255.
+    pub stddev: f64,
+}
+
+/// Brightness statistics of the PNG at `path`.
+///
+/// # Errors
+/// The file is missing or not a readable image.
+pub fn stats(path: &Path) -> Result<PixelStats, image::ImageError> {
+    let img = image::open(path)?.to_luma8();
+    let n = f64::from(img.width()) * f64::from(img.height());
+    let (sum, sq) = img.pixels().fold((0.0, 0.0), |(s, q), p| {
+        let v = f64::from(p.0[0]);
+        (s + v, q + v * v)
+    });
+    let mean = sum / n.max(1.0);
+    Ok(PixelStats {
+        width: img.width(),
+        height: img.height(),
+        mean,
+        stddev: (sq / n.max(1.0) - mean * mean).max(0.0).sqrt(),
+    })
+}
+
+/// Prints the statistics; fails when the file is missing or blank.
+pub fn run(path: &Path, min_stddev: f64) -> ExitCode {
+    match stats(path) {
+        Ok(s) if s.stddev >= min_stddev => {
+            println!(
+                "{}: ok: {}x{}, mean brightness {:.1}, stddev {:.1}",
+                path.display(),
+                s.width,
+                s.height,
+                s.mean,
+                s.stddev
+            );
+            ExitCode::SUCCESS
+        }
+        Ok(s) => {
+            eprintln!(
+                "{}: blank image: brightness stddev {:.2} is below {min_stddev}",
+                path.display(),
+                s.stddev
+            );
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("{}: {e}", path.display());
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,147 @@
+//! The terrain layout format (`Layout(...)`): pieces in their own local frame, placed by
+//! centre and rotation, resolved into table coordinates.
+
+use serde::{Deserialize, Serialize};
+
+use crate::geometry::{
+    Floor, Point, TerrainCategory, TerrainPiece, Vec2, Wall, Window, place, to_vecs,
+};
+
+/// Default wall thickness (inches).
+pub const DEFAULT_WALL_THICKNESS_INCHES: f32 = 0.25;
+
+/// A shape in a piece's local frame.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Shape {
+    /// Rectangle centred on the local origin: width along local x, depth along local y.
+    Rect(f32, f32),
+    /// Polygon in local coordinates.
+    Polygon(Vec<Point>),
+}
+
+impl Shape {
+    /// Local vertices.
+    pub fn vertices(&self) -> Vec<Vec2> {
+        match self {
+            Shape::Rect(w, d) => {
+                let (hx, hy) = (w / 2.0, d / 2.0);
+                vec![
+                    Vec2::new(-hx, -hy),
+                    Vec2::new(hx, -hy),
+                    Vec2::new(hx, hy),
+                    Vec2::new(-hx, hy),
+                ]
+            }
+            Shape::Polygon(points) => to_vecs(points),
+        }
+    }
+}
+
+/// A wall in a piece's local frame.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Wall", deny_unknown_fields)]
+pub struct WallSpec {
+    /// First end point (local inches).
+    pub from: Point,
+    /// Second end point (local inches).
+    pub to: Point,
+    /// Height (inches).
+    pub height: f32,
+    /// Thickness (inches).
+    #[serde(default = "default_thickness")]
+    pub thickness: f32,
+    /// Openings.
+    #[serde(default)]
+    pub windows: Vec<Window>,
+}
+
+fn default_thickness() -> f32 {
+    DEFAULT_WALL_THICKNESS_INCHES
+}
+
+/// An upper floor in a piece's local frame.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Floor", deny_unknown_fields)]
+pub struct FloorSpec {
+    /// Height of the walking surface (inches).
+    pub height: f32,
+    /// Area; the whole footprint when absent.
+    #[serde(default)]
+    pub area: Option<Shape>,
+}
+
+/// A terrain piece as written in a layout file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Piece", deny_unknown_fields)]
+pub struct PieceSpec {
+    /// Identifier, unique in the layout.
+    pub id: String,
+    /// Terrain category.
+    pub category: TerrainCategory,
+    /// Centre of the footprint on the table (inches).
+    pub at: Point,
+    /// Rotation, degrees counter-clockwise.
+    #[serde(default)]
+    pub rotation: f32,
+    /// Footprint in the local frame.
+    pub footprint: Shape,
+    /// Height of the piece's body (inches), for pieces without walls.
+    #[serde(default)]
+    pub height: f32,
+    /// Walls in the local frame.
+    #[serde(default)]
+    pub walls: Vec<WallSpec>,
+    /// Upper floors in the local frame.
+    #[serde(default)]
+    pub floors: Vec<FloorSpec>,
+}
+
+/// A terrain layout file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Layout", deny_unknown_fields)]
+pub struct LayoutFile {
+    /// Layout name.
+    pub name: String,
+    /// Where it comes from.
+    #[serde(default)]
+    pub source: String,
+    /// The pieces.
+    pub pieces: Vec<PieceSpec>,
+}
+
+impl PieceSpec {
+    /// This piece in table coordinates.
+    pub fn resolve(&self) -> TerrainPiece {
+        let at = self.at.vec();
+        let to_table = |v: Vec2| place(v, at, self.rotation);
+        let footprint: Vec<Vec2> = self.footprint.vertices().into_iter().map(to_table).collect();
+        TerrainPiece {
+            id: self.id.clone(),
+            category: self.category,
+            footprint: footprint.clone(),
+            height: self.height,
+            walls: self
+                .walls
+                .iter()
+                .map(|w| Wall {
+                    start: to_table(w.from.vec()),
+                    end: to_table(w.to.vec()),
+                    height: w.height,
+                    thickness: w.thickness,
+                    windows: w.windows.clone(),
+                })
+                .collect(),
+            floors: self
+                .floors
+                .iter()
+                .map(|f| Floor {
+                    height: f.height,
+                    area: f.area.as_ref().map_or_else(
+                        || footprint.clone(),
+                        |s| s.vertices().into_iter().map(to_table).collect(),
+                    ),
+                })
+                .collect(),
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! Data files in RON: formats (serde), semantic checks, and loading into table-ready data.
+//! See docs/formats.md for every format.
+
+pub mod army;
+pub mod check;
+pub mod error;
+pub mod layout;
+pub mod resolve;
+pub mod scene;
+pub mod source;
+
+use std::path::Path;
+
+pub use error::{DataError, DataErrors};
+pub use resolve::{Army, Layout, Model, Scene, Unit, load_army, load_scene};
+
+/// What a data file holds, told by its top-level struct name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    /// `Datasheets(...)`.
+    Datasheets,
+    /// `Army(...)`.
+    Army,
+    /// `Layout(...)`.
+    Layout,
+    /// `DeploymentMap(...)`.
+    DeploymentMap,
+    /// `Mission(...)`.
+    Mission,
+    /// `Scene(...)`.
+    Scene,
+}
+
+impl FileKind {
+    /// Every kind with its struct name.
+    pub const ALL: [(FileKind, &'static str); 6] = [
+        (FileKind::Datasheets, "Datasheets"),
+        (FileKind::Army, "Army"),
+        (FileKind::Layout, "Layout"),
+        (FileKind::DeploymentMap, "DeploymentMap"),
+        (FileKind::Mission, "Mission"),
+        (FileKind::Scene, "Scene"),
+    ];
+
+    /// Tells the kind from the first identifier of `text`, after comments and `#![...]`
+    /// attributes.
+    ///
+    /// # Errors
+    /// A syntax error at that identifier naming the kinds expected.
+    pub fn sniff(file: &Path, text: &str) -> Result<FileKind, DataError> {
+        let (mut line, mut column) = (1, 1);
+        let mut rest = text;
+        loop {
+            let trimmed = rest.trim_start();
+            let skipped = &rest[..rest.len() - trimmed.len()];
+            advance(&mut line, &mut column, skipped);
+            rest = trimmed;
+            let end = if rest.starts_with("//") {
+                rest.find('\n').unwrap_or(rest.len())
+            } else if rest.starts_with("/*") {
+                rest.find("*/").map_or(rest.len(), |i| i + 2)
+            } else if rest.starts_with("#!") {
+                rest.find(']').map_or(rest.len(), |i| i + 1)
+            } else {
+                break;
+            };
+            advance(&mut line, &mut column, &rest[..end]);
+            rest = &rest[end..];
+        }
+        let ident: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        FileKind::ALL
+            .iter()
+            .find(|(_, name)| *name == ident)
+            .map(|(k, _)| *k)
+            .ok_or_else(|| DataError::Syntax {
+                file: file.to_path_buf(),
+                line,
+                column,
+                message: format!(
+                    "expected a data file starting with one of {}, found {}",
+                    FileKind::ALL.map(|(_, n)| format!("{n}(")).join(", "),
+                    if ident.is_empty() {
+                        "no name".to_string()
+                    } else {
+                        format!("'{ident}'")
+                    }
+                ),
+            })
+    }
+}
+
+fn advance(line: &mut usize, column: &mut usize, text: &str) {
+    for c in text.chars() {
+        if c == '\n' {
+            *line += 1;
+            *column = 1;
+        } else {
+            *column += 1;
+        }
+    }
+}
+
+/// What a valid file holds, for the `validate` report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Validated {
+    /// The kind of file.
+    pub kind: FileKind,
+    /// A one-line summary, e.g. "layout 'X': 12 pieces".
+    pub summary: String,
+}
+
+/// Checks any data file: syntax, then the semantic rules of its kind (a scene or army also
+/// checks the files it refers to, and a scene places every model).
+///
+/// # Errors
+/// Every problem found, each naming its file.
+pub fn validate_file(file: &Path) -> Result<Validated, DataErrors> {
+    let text = source::read(file)?;
+    let kind = FileKind::sniff(file, &text)?;
+    let summary = match kind {
+        FileKind::Datasheets => {
+            let d: army::DatasheetsFile = source::parse(file, &text)?;
+            let errors = check::datasheets(file, &d);
+            if !errors.is_empty() {
+                return Err(DataErrors(errors));
+            }
+            format!("datasheets '{}': {} datasheets", d.faction, d.datasheets.len())
+        }
+        FileKind::Army => {
+            let a = load_army(file, 1)?;
+            let points: u32 = a.units.iter().filter_map(|u| u.points).sum();
+            format!("army '{}': {} units, {points} points", a.name, a.units.len())
+        }
+        FileKind::Layout => {
+            let l = resolve::load_layout(file)?;
+            format!("layout '{}': {} pieces", l.name, l.pieces.len())
+        }
+        FileKind::DeploymentMap => {
+            let d = resolve::load_deployment(file)?;
+            format!(
+                "deployment map '{}': {} zones, {} objectives",
+                d.name,
+                d.zones.len(),
+                d.objectives.len()
+            )
+        }
+        FileKind::Mission => {
+            let m = resolve::load_mission(file)?;
+            format!(
+                "mission '{}': {} battle rounds, {} objectives",
+                m.name,
+                m.battle_rounds,
+                m.objectives.len()
+            )
+        }
+        FileKind::Scene => {
+            let s = load_scene(file)?;
+            let models: usize = s
+                .armies
+                .iter()
+                .flat_map(|a| &a.units)
+                .map(|u| u.models.len())
+                .sum();
+            format!(
+                "scene '{}': {} terrain pieces, {} units, {models} models",
+                s.name,
+                s.layout.pieces.len(),
+                s.armies.iter().map(|a| a.units.len()).sum::<usize>()
+            )
+        }
+    };
+    Ok(Validated { kind, summary })
+}

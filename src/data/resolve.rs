@@ -1,0 +1,482 @@
+//! Loading a scene and everything it refers to into checked, table-ready data.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::army::{ArmyFile, DatasheetsFile};
+use super::check;
+use super::error::{DataError, DataErrors};
+use super::layout::LayoutFile;
+use super::scene::{ModelPose, SceneFile, SceneOptions};
+use super::source::{load, sibling};
+use crate::geometry::{Base, TerrainPiece, Vec2, Vec3, bases_overlap};
+use crate::rules::Datasheet;
+use crate::rules::deployment::{DeploymentMap, SetupObstacles, set_up_unit};
+use crate::rules::mission::{Mission, ObjectiveMarker};
+
+/// A terrain layout on the table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Layout {
+    /// Layout name.
+    pub name: String,
+    /// Where it comes from.
+    pub source: String,
+    /// Pieces in table coordinates.
+    pub pieces: Vec<TerrainPiece>,
+}
+
+/// One model on the table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Model {
+    /// Centre of the underside of its base (inches; z is height above the table).
+    pub position: Vec3,
+    /// Facing, degrees counter-clockwise from +x.
+    pub facing: f32,
+    /// Weapons it carries (names of its datasheet's profiles).
+    pub weapons: Vec<String>,
+}
+
+/// One unit on the table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unit {
+    /// Identifier, unique in its army.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Its datasheet.
+    pub datasheet: Datasheet,
+    /// For a Leader: the id of its bodyguard unit.
+    pub attached_to: Option<String>,
+    /// Points cost, when the datasheet lists one for this size.
+    pub points: Option<u32>,
+    /// Its models.
+    pub models: Vec<Model>,
+}
+
+/// One player's army on the table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Army {
+    /// Player number: 1 or 2.
+    pub player: u8,
+    /// Army name.
+    pub name: String,
+    /// Faction.
+    pub faction: String,
+    /// Units, in list order.
+    pub units: Vec<Unit>,
+}
+
+/// A scene ready to put on the table: every reference loaded and checked, every model placed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scene {
+    /// Scene name.
+    pub name: String,
+    /// The scene file.
+    pub file: PathBuf,
+    /// Terrain.
+    pub layout: Layout,
+    /// Deployment map.
+    pub deployment: DeploymentMap,
+    /// Mission.
+    pub mission: Mission,
+    /// Objective markers in play (the mission's, or the deployment map's).
+    pub objectives: Vec<ObjectiveMarker>,
+    /// Table conventions.
+    pub options: SceneOptions,
+    /// The two armies, player 1 first.
+    pub armies: Vec<Army>,
+}
+
+fn fail_if(errors: Vec<DataError>) -> Result<(), DataErrors> {
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(DataErrors(errors))
+    }
+}
+
+/// Loads and checks a layout file.
+///
+/// # Errors
+/// Syntax or semantic problems, each naming the file.
+pub fn load_layout(file: &Path) -> Result<Layout, DataErrors> {
+    let data: LayoutFile = load(file)?;
+    fail_if(check::layout(file, &data))?;
+    Ok(Layout {
+        name: data.name,
+        source: data.source,
+        pieces: data.pieces.iter().map(|p| p.resolve()).collect(),
+    })
+}
+
+/// Loads and checks a deployment map file.
+///
+/// # Errors
+/// Syntax or semantic problems, each naming the file.
+pub fn load_deployment(file: &Path) -> Result<DeploymentMap, DataErrors> {
+    let data: DeploymentMap = load(file)?;
+    fail_if(check::deployment(file, &data))?;
+    Ok(data)
+}
+
+/// Loads and checks a mission file.
+///
+/// # Errors
+/// Syntax or semantic problems, each naming the file.
+pub fn load_mission(file: &Path) -> Result<Mission, DataErrors> {
+    let data: Mission = load(file)?;
+    fail_if(check::mission(file, &data))?;
+    Ok(data)
+}
+
+/// Loads and checks a datasheet file.
+///
+/// # Errors
+/// Syntax or semantic problems, each naming the file.
+pub fn load_datasheets(file: &Path) -> Result<DatasheetsFile, DataErrors> {
+    let data: DatasheetsFile = load(file)?;
+    fail_if(check::datasheets(file, &data))?;
+    Ok(data)
+}
+
+/// Loads an army file and its datasheets, checks the list, and builds its units (models not
+/// yet placed: every position is the origin).
+///
+/// # Errors
+/// Syntax or semantic problems, each naming the file and the unit.
+pub fn load_army(file: &Path, player: u8) -> Result<Army, DataErrors> {
+    let data: ArmyFile = load(file)?;
+    let mut sheets: Vec<Datasheet> = Vec::new();
+    for f in &data.datasheets {
+        sheets.extend(load_datasheets(&sibling(file, f))?.datasheets);
+    }
+    let mut errors = Vec::new();
+    let mut fail = |m: String| errors.push(DataError::semantic(file, m));
+    let mut seen = HashMap::new();
+    for u in &data.units {
+        if seen.insert(u.id.as_str(), u).is_some() {
+            fail(format!("unit '{}' is defined twice", u.id));
+        }
+    }
+    let find = |name: &str| sheets.iter().find(|d| d.name.eq_ignore_ascii_case(name));
+    let mut units = Vec::new();
+    for u in &data.units {
+        let Some(sheet) = find(&u.datasheet) else {
+            let known: Vec<&str> = sheets.iter().map(|d| d.name.as_str()).collect();
+            fail(format!(
+                "unit '{}' refers to unknown datasheet '{}' (known: {})",
+                u.id,
+                u.datasheet,
+                known.join(", ")
+            ));
+            continue;
+        };
+        let (lo, hi) = sheet.unit_size;
+        if !(lo..=hi).contains(&u.models) {
+            fail(format!(
+                "unit '{}' has {} models; {} takes {lo} to {hi}",
+                u.id, u.models, sheet.name
+            ));
+        }
+        for (weapon, count) in &u.wargear {
+            if sheet.weapon(weapon).is_none() {
+                fail(format!(
+                    "unit '{}': wargear '{weapon}' is not a weapon of {}",
+                    u.id, sheet.name
+                ));
+            } else if *count > u.models {
+                fail(format!(
+                    "unit '{}': {count} models carry '{weapon}' but the unit has {}",
+                    u.id, u.models
+                ));
+            }
+        }
+        if let Some(target) = &u.attached_to {
+            match seen.get(target.as_str()) {
+                None => fail(format!(
+                    "unit '{}' is attached to unknown unit '{target}'",
+                    u.id
+                )),
+                Some(_) if target == &u.id => {
+                    fail(format!("unit '{}' cannot be attached to itself", u.id))
+                }
+                Some(bodyguard) => {
+                    if !sheet.has_keyword("CHARACTER") {
+                        fail(format!(
+                            "unit '{}' ({}) is not a CHARACTER and cannot lead '{target}'",
+                            u.id, sheet.name
+                        ));
+                    } else if !sheet.leader_of.is_empty()
+                        && !sheet
+                            .leader_of
+                            .iter()
+                            .any(|l| l.eq_ignore_ascii_case(&bodyguard.datasheet))
+                    {
+                        fail(format!(
+                            "unit '{}' ({}) cannot lead '{target}' ({}); it can lead: {}",
+                            u.id,
+                            sheet.name,
+                            bodyguard.datasheet,
+                            sheet.leader_of.join(", ")
+                        ));
+                    } else if bodyguard.attached_to.is_some() {
+                        fail(format!(
+                            "unit '{}' cannot lead '{target}', which is itself attached to another unit",
+                            u.id
+                        ));
+                    }
+                }
+            }
+        }
+        units.push(Unit {
+            id: u.id.clone(),
+            name: u.name.clone().unwrap_or_else(|| sheet.name.clone()),
+            datasheet: sheet.clone(),
+            attached_to: u.attached_to.clone(),
+            points: sheet.points_for(u.models),
+            models: (0..u.models as usize)
+                .map(|i| Model {
+                    position: Vec3::ZERO,
+                    facing: 0.0,
+                    weapons: loadout(sheet, &u.wargear, i),
+                })
+                .collect(),
+        });
+    }
+    fail_if(errors)?;
+    Ok(Army {
+        player,
+        name: data.name,
+        faction: data.faction,
+        units,
+    })
+}
+
+/// The weapons model `index` carries: the first `count` models carry each listed weapon.
+fn loadout(sheet: &Datasheet, wargear: &[(String, u32)], index: usize) -> Vec<String> {
+    if wargear.is_empty() {
+        if sheet.default_wargear.is_empty() {
+            return sheet.weapons().map(|w| w.name.clone()).collect();
+        }
+        return sheet.default_wargear.clone();
+    }
+    wargear
+        .iter()
+        .filter(|(_, count)| index < *count as usize)
+        .map(|(w, _)| w.clone())
+        .collect()
+}
+
+/// Loads a scene file and everything it refers to, checks it, and places every model:
+/// units with placements where the file says, the others set up automatically wholly within
+/// their player's deployment zone (see [`set_up_unit`]).
+///
+/// # Errors
+/// Every problem found, each naming its file (and line and column for syntax).
+pub fn load_scene(file: &Path) -> Result<Scene, DataErrors> {
+    let data: SceneFile = load(file)?;
+    let mut errors = Vec::new();
+    let mut collect = |r: Result<(), DataErrors>| {
+        if let Err(e) = r {
+            errors.extend(e.0);
+        }
+    };
+    let layout = load_layout(&sibling(file, &data.layout));
+    let deployment = load_deployment(&sibling(file, &data.deployment));
+    let mission = load_mission(&sibling(file, &data.mission));
+    let mut armies = Vec::new();
+    for a in &data.armies {
+        match load_army(&sibling(file, &a.army), a.player) {
+            Ok(army) => armies.push(army),
+            Err(e) => collect(Err(e)),
+        }
+    }
+    let (layout, deployment, mission) = match (layout, deployment, mission) {
+        (Ok(l), Ok(d), Ok(m)) => (l, d, m),
+        (l, d, m) => {
+            collect(l.map(|_| ()));
+            collect(d.map(|_| ()));
+            collect(m.map(|_| ()));
+            return Err(DataErrors(errors));
+        }
+    };
+    fail_if(errors)?;
+    let mut errors = Vec::new();
+    for player in [1u8, 2] {
+        let n = data.armies.iter().filter(|a| a.player == player).count();
+        if n != 1 {
+            errors.push(DataError::semantic(
+                file,
+                format!("a scene needs exactly one army for player {player}, found {n}"),
+            ));
+        }
+    }
+    fail_if(errors)?;
+    armies.sort_by_key(|a| a.player);
+    place_models(file, &data, &layout, &deployment, &mut armies)?;
+    let objectives = if mission.objectives.is_empty() {
+        deployment.objectives.clone()
+    } else {
+        mission.objectives.clone()
+    };
+    Ok(Scene {
+        name: data.name,
+        file: file.to_path_buf(),
+        layout,
+        deployment,
+        mission,
+        objectives,
+        options: data.options,
+        armies,
+    })
+}
+
+/// Wall outlines on the table, padded slightly, for set-up.
+fn wall_outlines(layout: &Layout) -> Vec<Vec<Vec2>> {
+    layout
+        .pieces
+        .iter()
+        .flat_map(|p| &p.walls)
+        .map(|w| {
+            let dir = (w.end - w.start).normalize_or_zero();
+            let side = Vec2::new(-dir.y, dir.x) * (w.thickness / 2.0 + 0.05);
+            let along = dir * 0.05;
+            vec![
+                w.start - along - side,
+                w.end + along - side,
+                w.end + along + side,
+                w.start - along + side,
+            ]
+        })
+        .collect()
+}
+
+fn place_models(
+    file: &Path,
+    data: &SceneFile,
+    layout: &Layout,
+    deployment: &DeploymentMap,
+    armies: &mut [Army],
+) -> Result<(), DataErrors> {
+    let mut errors = Vec::new();
+    let mut fail = |m: String| errors.push(DataError::semantic(file, m));
+    let mut obstacles = SetupObstacles {
+        footprints: layout.pieces.iter().map(|p| p.footprint.clone()).collect(),
+        walls: wall_outlines(layout),
+        models: Vec::new(),
+    };
+    let board = check::board();
+    let mut placed: Vec<Vec<bool>> = armies.iter().map(|a| vec![false; a.units.len()]).collect();
+    // Placements written in the scene first.
+    for (ai, army) in armies.iter_mut().enumerate() {
+        let spec = data.armies.iter().find(|s| s.player == army.player).expect("checked");
+        for p in &spec.placements {
+            let Some(ui) = army.units.iter().position(|u| u.id == p.unit) else {
+                fail(format!(
+                    "player {}: placement for unknown unit '{}'",
+                    army.player, p.unit
+                ));
+                continue;
+            };
+            let unit = &mut army.units[ui];
+            if p.models.len() != unit.models.len() {
+                fail(format!(
+                    "player {}: placement for '{}' gives {} positions for {} models",
+                    army.player,
+                    unit.id,
+                    p.models.len(),
+                    unit.models.len()
+                ));
+                continue;
+            }
+            let base = unit.datasheet.base;
+            for (i, (m, pose)) in unit.models.iter_mut().zip(&p.models).enumerate() {
+                let ModelPose { x, y, z, facing } = *pose;
+                let c = Vec2::new(x, y);
+                if !base.wholly_within(c, facing, &board) {
+                    fail(format!(
+                        "player {}: model {} of '{}' at ({x}, {y}) is not wholly on the table",
+                        army.player,
+                        i + 1,
+                        unit.id
+                    ));
+                }
+                if let Some((_, q, _)) = obstacles
+                    .models
+                    .iter()
+                    .find(|(b, q, f)| bases_overlap((&base, c, facing), (b, *q, *f)))
+                {
+                    fail(format!(
+                        "player {}: model {} of '{}' at ({x}, {y}) overlaps the base of the model at ({}, {})",
+                        army.player,
+                        i + 1,
+                        unit.id,
+                        q.x,
+                        q.y
+                    ));
+                }
+                obstacles.models.push((base, c, facing));
+                m.position = Vec3::new(x, y, z);
+                m.facing = facing;
+            }
+            placed[ai][ui] = true;
+        }
+    }
+    // Automatic set-up for the rest: a Leader goes with its bodyguard as one formation; the
+    // bulkiest units go first, while the zone is empty.
+    for (ai, army) in armies.iter_mut().enumerate() {
+        let Some(zone) = deployment.zone_of(army.player) else {
+            continue;
+        };
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for (ui, u) in army.units.iter().enumerate() {
+            if placed[ai][ui] {
+                continue;
+            }
+            let leader_of = u.attached_to.as_ref().and_then(|t| {
+                army.units.iter().position(|b| &b.id == t).filter(|b| !placed[ai][*b])
+            });
+            if leader_of.is_none() {
+                let mut group = vec![ui];
+                group.extend(army.units.iter().enumerate().filter_map(|(li, l)| {
+                    (l.attached_to.as_deref() == Some(u.id.as_str()) && !placed[ai][li])
+                        .then_some(li)
+                }));
+                groups.push(group);
+            }
+        }
+        let bulk = |g: &Vec<usize>| {
+            g.iter()
+                .map(|&ui| {
+                    let u = &army.units[ui];
+                    u.models.len() as f32 * u.datasheet.base.bounding_radius_inches().powi(2)
+                        + u.datasheet.base.bounding_radius_inches() * 100.0
+                })
+                .sum::<f32>()
+        };
+        groups.sort_by(|a, b| bulk(b).total_cmp(&bulk(a)));
+        for group in groups {
+            let bases: Vec<Base> = group
+                .iter()
+                .flat_map(|&ui| vec![army.units[ui].datasheet.base; army.units[ui].models.len()])
+                .collect();
+            match set_up_unit(&zone, &bases, &mut obstacles) {
+                Ok(spots) => {
+                    let mut spots = spots.into_iter();
+                    for &ui in &group {
+                        for m in &mut army.units[ui].models {
+                            let (p, f) = spots.next().expect("one spot per base");
+                            m.position = Vec3::new(p.x, p.y, 0.0);
+                            m.facing = f;
+                        }
+                    }
+                }
+                Err(e) => fail(format!(
+                    "player {}: cannot set up '{}': {e}",
+                    army.player, army.units[group[0]].id
+                )),
+            }
+        }
+    }
+    fail_if(errors)
+}

@@ -1,0 +1,71 @@
+//! The scene format (`Scene(...)`): a layout, a deployment map, a mission and two armies,
+//! optionally with model positions.
+
+use serde::{Deserialize, Serialize};
+
+/// Position of one model: table inches, facing in degrees counter-clockwise.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelPose {
+    /// x (inches).
+    pub x: f32,
+    /// y (inches).
+    pub y: f32,
+    /// Height of the underside of the base above the table (inches).
+    #[serde(default)]
+    pub z: f32,
+    /// Facing (degrees counter-clockwise from +x).
+    #[serde(default)]
+    pub facing: f32,
+}
+
+/// Model positions for one unit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Placement", deny_unknown_fields)]
+pub struct Placement {
+    /// Unit id in the army.
+    pub unit: String,
+    /// One pose per model, in order.
+    pub models: Vec<ModelPose>,
+}
+
+/// One player's army in a scene.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "SceneArmy", deny_unknown_fields)]
+pub struct SceneArmy {
+    /// Player number: 1 or 2.
+    pub player: u8,
+    /// Army file, relative to the scene file.
+    pub army: String,
+    /// Model positions; units left out are set up automatically in the player's zone.
+    #[serde(default)]
+    pub placements: Vec<Placement>,
+}
+
+/// Table conventions a scene plays under.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Options", deny_unknown_fields)]
+pub struct SceneOptions {
+    /// Openings in ruin walls below the first floor count as solid (tournament convention).
+    #[serde(default)]
+    pub ground_floor_windows_closed: bool,
+}
+
+/// A scene file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Scene", deny_unknown_fields)]
+pub struct SceneFile {
+    /// Scene name.
+    pub name: String,
+    /// Layout file, relative to the scene file.
+    pub layout: String,
+    /// Deployment map file, relative to the scene file.
+    pub deployment: String,
+    /// Mission file, relative to the scene file.
+    pub mission: String,
+    /// The two armies.
+    pub armies: Vec<SceneArmy>,
+    /// Conventions.
+    #[serde(default)]
+    pub options: SceneOptions,
+}

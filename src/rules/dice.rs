@@ -1,0 +1,182 @@
+//! Dice expressions written on datasheets: `3`, `D3`, `D6`, `2D6`, `D6+1`, `2D3-1`.
+//!
+//! Core Rules: Dice (D3 is a D6 halved, rounding up). Parsing only; rolling lives with the
+//! attack sequence.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
+
+/// A dice expression `nDx+k`: `count` dice of `sides` faces (3 or 6; 0 dice means a constant)
+/// plus `modifier`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DiceExpr {
+    /// Number of dice rolled (0 for a plain number).
+    pub count: u8,
+    /// Faces of each die: 3 or 6 (ignored when `count` is 0).
+    pub sides: u8,
+    /// Constant added to the dice total (may be negative).
+    pub modifier: i32,
+}
+
+/// Why a dice expression did not parse.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{text}' is not a dice expression (expected a number, D3, D6, 2D6, D6+1 or similar)")]
+pub struct DiceParseError {
+    /// The text that was given.
+    pub text: String,
+}
+
+impl DiceExpr {
+    /// A fixed value with no dice.
+    pub const fn fixed(value: i32) -> Self {
+        Self {
+            count: 0,
+            sides: 6,
+            modifier: value,
+        }
+    }
+
+    /// Smallest possible result.
+    pub fn min(&self) -> i32 {
+        i32::from(self.count) + self.modifier
+    }
+
+    /// Largest possible result.
+    pub fn max(&self) -> i32 {
+        i32::from(self.count) * i32::from(self.sides) + self.modifier
+    }
+
+    /// Mean result.
+    pub fn mean(&self) -> f32 {
+        f32::from(self.count) * (f32::from(self.sides) + 1.0) / 2.0 + self.modifier as f32
+    }
+
+    /// True when no dice are rolled.
+    pub fn is_fixed(&self) -> bool {
+        self.count == 0
+    }
+}
+
+impl FromStr for DiceExpr {
+    type Err = DiceParseError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let err = || DiceParseError {
+            text: text.to_string(),
+        };
+        let s: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        let upper = s.to_ascii_uppercase();
+        if upper.is_empty() {
+            return Err(err());
+        }
+        let Some(d) = upper.find('D') else {
+            return upper.parse::<i32>().map(DiceExpr::fixed).map_err(|_| err());
+        };
+        let count = if d == 0 {
+            1
+        } else {
+            upper[..d].parse::<u8>().map_err(|_| err())?
+        };
+        let rest = &upper[d + 1..];
+        let (sides_text, modifier) = match rest.find(['+', '-']) {
+            Some(i) => {
+                let m: i32 = rest[i + 1..].parse().map_err(|_| err())?;
+                (&rest[..i], if &rest[i..=i] == "-" { -m } else { m })
+            }
+            None => (rest, 0),
+        };
+        let sides: u8 = sides_text.parse().map_err(|_| err())?;
+        if count == 0 || !(sides == 3 || sides == 6) {
+            return Err(err());
+        }
+        Ok(DiceExpr {
+            count,
+            sides,
+            modifier,
+        })
+    }
+}
+
+impl fmt::Display for DiceExpr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.count == 0 {
+            return write!(f, "{}", self.modifier);
+        }
+        if self.count > 1 {
+            write!(f, "{}", self.count)?;
+        }
+        write!(f, "D{}", self.sides)?;
+        match self.modifier {
+            0 => Ok(()),
+            m if m > 0 => write!(f, "+{m}"),
+            m => write!(f, "{m}"),
+        }
+    }
+}
+
+impl Serialize for DiceExpr {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for DiceExpr {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl de::Visitor<'_> for Visitor {
+            type Value = DiceExpr;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number or a dice expression string such as \"D6+1\"")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<DiceExpr, E> {
+                i32::try_from(v)
+                    .map(DiceExpr::fixed)
+                    .map_err(|_| E::custom("number too large"))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<DiceExpr, E> {
+                i32::try_from(v)
+                    .map(DiceExpr::fixed)
+                    .map_err(|_| E::custom("number too large"))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<DiceExpr, E> {
+                v.parse().map_err(E::custom)
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_datasheet_expressions() {
+        let d6p1: DiceExpr = "D6+1".parse().unwrap();
+        assert_eq!((d6p1.min(), d6p1.max()), (2, 7));
+        let two_d6: DiceExpr = "2D6".parse().unwrap();
+        assert_eq!((two_d6.min(), two_d6.max()), (2, 12));
+        assert_eq!(two_d6.mean(), 7.0);
+        let d3: DiceExpr = "d3".parse().unwrap();
+        assert_eq!((d3.min(), d3.max()), (1, 3));
+        assert_eq!("4".parse::<DiceExpr>().unwrap(), DiceExpr::fixed(4));
+        assert_eq!("2D3-1".parse::<DiceExpr>().unwrap().min(), 1);
+    }
+
+    #[test]
+    fn rejects_nonsense() {
+        for bad in ["", "D", "D7", "0D6", "D6+", "six", "D6+x"] {
+            assert!(bad.parse::<DiceExpr>().is_err(), "{bad} parsed");
+        }
+    }
+
+    #[test]
+    fn display_round_trips() {
+        for text in ["3", "D3", "D6", "2D6", "D6+1", "2D3-1"] {
+            let e: DiceExpr = text.parse().unwrap();
+            assert_eq!(e.to_string(), text);
+        }
+    }
+}

@@ -1,0 +1,12 @@
+//! Pure game rules: characteristics, datasheets, dice, missions. No Bevy here.
+
+pub mod constants;
+pub mod datasheet;
+pub mod deployment;
+pub mod dice;
+pub mod mission;
+pub mod weapon;
+
+pub use datasheet::{Ability, Datasheet};
+pub use dice::DiceExpr;
+pub use weapon::{WeaponAbility, WeaponProfile};

@@ -1,0 +1,94 @@
+//! Weapon profiles and the core weapon abilities.
+//!
+//! Core Rules: Weapon Abilities; Rules Commentary entries of the same names.
+
+use serde::{Deserialize, Serialize};
+
+use super::dice::DiceExpr;
+
+/// One core weapon ability (Core Rules: Weapon Abilities). Duplicates do not stack.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WeaponAbility {
+    /// ASSAULT: can shoot after Advancing.
+    Assault,
+    /// RAPID FIRE X: +X attacks when the target is within half range.
+    RapidFire(u8),
+    /// IGNORES COVER: the target gets no Benefit of Cover.
+    IgnoresCover,
+    /// TWIN-LINKED: re-roll the Wound roll.
+    TwinLinked,
+    /// PISTOL: can shoot while in Engagement Range, at units it is engaged with.
+    Pistol,
+    /// TORRENT: hits automatically.
+    Torrent,
+    /// LETHAL HITS: a Critical Hit wounds automatically.
+    LethalHits,
+    /// LANCE: +1 to the Wound roll if the bearer charged this turn.
+    Lance,
+    /// INDIRECT FIRE: can target units that are not visible.
+    IndirectFire,
+    /// PRECISION: attacks can be allocated to a visible CHARACTER.
+    Precision,
+    /// BLAST: +1 attack per 5 models in the target unit.
+    Blast,
+    /// MELTA X: +X Damage when the target is within half range.
+    Melta(u8),
+    /// HEAVY: +1 to hit if the unit Remained Stationary.
+    Heavy,
+    /// HAZARDOUS: a test after the unit shoots or fights.
+    Hazardous,
+    /// DEVASTATING WOUNDS: a Critical Wound inflicts mortal wounds equal to Damage.
+    DevastatingWounds,
+    /// SUSTAINED HITS X: a Critical Hit scores X extra hits.
+    SustainedHits(DiceExpr),
+    /// EXTRA ATTACKS: used in addition to another melee weapon.
+    ExtraAttacks,
+    /// ANTI-KEYWORD X+: an unmodified Wound roll of X+ against KEYWORD is a Critical Wound.
+    Anti(String, u8),
+    /// ONE SHOT: can be shot once per battle.
+    OneShot,
+    /// PSYCHIC: the attack is a psychic attack.
+    Psychic,
+}
+
+/// A weapon's profile as printed on a datasheet.
+///
+/// `range` is in inches and absent for melee weapons; `skill` is BS (ranged) or WS (melee) as
+/// the number before the "+", absent ("N/A") only for TORRENT weapons; `ap` is zero or negative.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeaponProfile {
+    /// Name as on the datasheet, unique within the datasheet.
+    pub name: String,
+    /// Range in inches; `None` for a melee weapon.
+    #[serde(default)]
+    pub range: Option<f32>,
+    /// Attacks characteristic (A).
+    pub attacks: DiceExpr,
+    /// Ballistic or Weapon Skill: the roll needed (3 for 3+); `None` for N/A.
+    pub skill: Option<u8>,
+    /// Strength characteristic (S).
+    pub strength: u8,
+    /// Armour Penetration (AP): 0 or negative.
+    #[serde(default)]
+    pub ap: i8,
+    /// Damage characteristic (D).
+    pub damage: DiceExpr,
+    /// Weapon abilities.
+    #[serde(default)]
+    pub abilities: Vec<WeaponAbility>,
+}
+
+impl WeaponProfile {
+    /// True for a melee weapon (no range).
+    pub fn is_melee(&self) -> bool {
+        self.range.is_none()
+    }
+
+    /// True when the profile carries `ability` (compared by kind, ignoring numbers).
+    pub fn has(&self, ability: &WeaponAbility) -> bool {
+        self.abilities
+            .iter()
+            .any(|a| std::mem::discriminant(a) == std::mem::discriminant(ability))
+    }
+}

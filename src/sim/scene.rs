@@ -1,0 +1,194 @@
+//! Puts a loaded [`Scene`] on the table as entities: units and models with base colliders,
+//! terrain pieces with wall and floor colliders, objective markers and deployment zones.
+
+use bevy::prelude::*;
+use bevy_rapier3d::prelude::Collider;
+
+use super::components::*;
+use crate::data::Scene;
+use crate::geometry::terrain::FLOOR_THICKNESS_INCHES;
+use crate::geometry::{Vec2, polygon};
+use crate::rules::constants::{MM_PER_INCH, OBJECTIVE_MARKER_DIAMETER_MM};
+
+/// Height of an objective marker's collider (inches).
+pub const OBJECTIVE_MARKER_HEIGHT_INCHES: f32 = 0.12;
+
+/// The scene on the table, if one loaded.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct ActiveScene(pub Option<Scene>);
+
+/// Problems met loading the last scene, one line each (shown in the app's error panel).
+#[derive(Resource, Debug, Clone, Default)]
+pub struct SceneErrors(pub Vec<String>);
+
+/// Registers the scene resources and the system that (re)spawns entities when the active
+/// scene changes.
+pub fn plugin(app: &mut App) {
+    app.init_resource::<ActiveScene>()
+        .init_resource::<SceneErrors>()
+        .add_systems(
+            PreUpdate,
+            spawn_active_scene.run_if(resource_changed::<ActiveScene>),
+        );
+}
+
+fn spawn_active_scene(
+    mut commands: Commands,
+    scene: Res<ActiveScene>,
+    old: Query<Entity, With<SceneEntity>>,
+) {
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    if let Some(scene) = &scene.0 {
+        spawn_scene(&mut commands, scene);
+    }
+}
+
+/// A prism collider: `outline` (table inches, relative to the entity) from z = 0 to `height`.
+pub fn prism_collider(outline: &[Vec2], height: f32) -> Option<Collider> {
+    let tris = polygon::triangulate(outline);
+    let prism = |pts: &[Vec2]| {
+        let points: Vec<Vec3> = pts
+            .iter()
+            .flat_map(|p| [Vec3::new(p.x, p.y, 0.0), Vec3::new(p.x, p.y, height)])
+            .collect();
+        Collider::convex_hull(&points)
+    };
+    if tris.len() <= 1 || is_convex(outline) {
+        return prism(outline);
+    }
+    let parts: Vec<_> = tris
+        .iter()
+        .filter_map(|t| prism(&[outline[t[0]], outline[t[1]], outline[t[2]]]))
+        .map(|c| (Vec3::ZERO, Quat::IDENTITY, c))
+        .collect();
+    (!parts.is_empty()).then(|| Collider::compound(parts))
+}
+
+fn is_convex(outline: &[Vec2]) -> bool {
+    let n = outline.len();
+    let sign = polygon::signed_area(outline).signum();
+    (0..n).all(|i| {
+        let (a, b, c) = (outline[i], outline[(i + 1) % n], outline[(i + 2) % n]);
+        let cross = (b - a).x * (c - b).y - (b - a).y * (c - b).x;
+        cross * sign >= -1e-6
+    })
+}
+
+/// Spawns every entity of `scene`, each tagged [`SceneEntity`].
+pub fn spawn_scene(commands: &mut Commands, scene: &Scene) {
+    for (index, piece) in scene.layout.pieces.iter().enumerate() {
+        let height = piece.height.max(0.05);
+        let mut entity = commands.spawn((
+            SceneEntity,
+            TerrainFeature {
+                id: piece.id.clone(),
+                category: piece.category,
+                index,
+            },
+            Transform::IDENTITY,
+            Visibility::default(),
+        ));
+        if let Some(c) = prism_collider(&piece.footprint, height) {
+            entity.insert(c);
+        }
+        entity.with_children(|parent| {
+            for solid in piece.wall_solids(scene.options.ground_floor_windows_closed) {
+                parent.spawn((
+                    WallSolid,
+                    Transform::from_translation(solid.centre)
+                        .with_rotation(Quat::from_rotation_z(solid.yaw_radians)),
+                    Collider::cuboid(
+                        solid.half_extents.x,
+                        solid.half_extents.y,
+                        solid.half_extents.z,
+                    ),
+                ));
+            }
+            for floor in &piece.floors {
+                if let Some(c) = prism_collider(&floor.area, FLOOR_THICKNESS_INCHES) {
+                    parent.spawn((
+                        RuinFloor {
+                            height: floor.height,
+                        },
+                        Transform::from_xyz(0.0, 0.0, floor.height - FLOOR_THICKNESS_INCHES),
+                        c,
+                    ));
+                }
+            }
+        });
+    }
+    for objective in &scene.objectives {
+        commands.spawn((
+            SceneEntity,
+            ObjectiveMarker {
+                id: objective.id.clone(),
+            },
+            Transform::from_xyz(objective.at.0, objective.at.1, objective.z),
+            Collider::convex_hull(&disc_points(
+                OBJECTIVE_MARKER_DIAMETER_MM / MM_PER_INCH / 2.0,
+                OBJECTIVE_MARKER_HEIGHT_INCHES,
+            ))
+            .expect("a disc has volume"),
+        ));
+    }
+    for zone in &scene.deployment.zones {
+        commands.spawn((
+            SceneEntity,
+            DeploymentZone {
+                player: zone.player,
+            },
+            Transform::IDENTITY,
+        ));
+    }
+    for (army_index, army) in scene.armies.iter().enumerate() {
+        for (unit_index, unit) in army.units.iter().enumerate() {
+            let unit_entity = commands
+                .spawn((
+                    SceneEntity,
+                    Unit {
+                        player: army.player,
+                        id: unit.id.clone(),
+                        army: army_index,
+                        index: unit_index,
+                    },
+                ))
+                .id();
+            let body = ModelBody {
+                base: unit.datasheet.base,
+                height: unit.datasheet.model_height_inches(),
+            };
+            let outline = body.base.outline(Vec2::ZERO, 0.0);
+            let collider = prism_collider(&outline, body.height).expect("bases have area");
+            for (i, model) in unit.models.iter().enumerate() {
+                commands.spawn((
+                    SceneEntity,
+                    Model {
+                        index: i,
+                        player: army.player,
+                    },
+                    ModelOf(unit_entity),
+                    body,
+                    Transform::from_translation(model.position)
+                        .with_rotation(Quat::from_rotation_z(model.facing.to_radians())),
+                    Visibility::default(),
+                    collider.clone(),
+                ));
+            }
+        }
+    }
+}
+
+fn disc_points(radius: f32, height: f32) -> Vec<Vec3> {
+    (0..24)
+        .flat_map(|i| {
+            let a = std::f32::consts::TAU * i as f32 / 24.0;
+            let (s, c) = a.sin_cos();
+            [
+                Vec3::new(radius * c, radius * s, 0.0),
+                Vec3::new(radius * c, radius * s, height),
+            ]
+        })
+        .collect()
+}
