@@ -44,7 +44,7 @@ pub enum Command {
         /// The PNG file.
         file: PathBuf,
         /// Smallest acceptable standard deviation of pixel brightness (0-255 scale).
-        #[arg(long, default_value_t = 2.0)]
+        #[arg(long, default_value_t = png_check::BLANK_STDDEV)]
         min_stddev: f64,
     },
 }

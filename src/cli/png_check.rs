@@ -21,20 +21,28 @@ pub struct PixelStats {
 /// # Errors
 /// The file is missing or not a readable image.
 pub fn stats(path: &Path) -> Result<PixelStats, image::ImageError> {
-    let img = image::open(path)?.to_luma8();
+    Ok(stats_of(&image::open(path)?))
+}
+
+/// Brightness statistics of an image in memory.
+pub fn stats_of(image: &image::DynamicImage) -> PixelStats {
+    let img = image.to_luma8();
     let n = f64::from(img.width()) * f64::from(img.height());
     let (sum, sq) = img.pixels().fold((0.0, 0.0), |(s, q), p| {
         let v = f64::from(p.0[0]);
         (s + v, q + v * v)
     });
     let mean = sum / n.max(1.0);
-    Ok(PixelStats {
+    PixelStats {
         width: img.width(),
         height: img.height(),
         mean,
         stddev: (sq / n.max(1.0) - mean * mean).max(0.0).sqrt(),
-    })
+    }
 }
+
+/// Below this brightness standard deviation an image counts as blank (0-255 scale).
+pub const BLANK_STDDEV: f64 = 2.0;
 
 /// Prints the statistics; fails when the file is missing or blank.
 pub fn run(path: &Path, min_stddev: f64) -> ExitCode {

@@ -51,6 +51,35 @@ pub enum WeaponAbility {
     Psychic,
 }
 
+impl std::fmt::Display for WeaponAbility {
+    /// The ability as a datasheet prints it, e.g. "RAPID FIRE 1" or "ANTI-INFANTRY 4+".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use WeaponAbility as A;
+        match self {
+            A::Assault => f.write_str("ASSAULT"),
+            A::RapidFire(x) => write!(f, "RAPID FIRE {x}"),
+            A::IgnoresCover => f.write_str("IGNORES COVER"),
+            A::TwinLinked => f.write_str("TWIN-LINKED"),
+            A::Pistol => f.write_str("PISTOL"),
+            A::Torrent => f.write_str("TORRENT"),
+            A::LethalHits => f.write_str("LETHAL HITS"),
+            A::Lance => f.write_str("LANCE"),
+            A::IndirectFire => f.write_str("INDIRECT FIRE"),
+            A::Precision => f.write_str("PRECISION"),
+            A::Blast => f.write_str("BLAST"),
+            A::Melta(x) => write!(f, "MELTA {x}"),
+            A::Heavy => f.write_str("HEAVY"),
+            A::Hazardous => f.write_str("HAZARDOUS"),
+            A::DevastatingWounds => f.write_str("DEVASTATING WOUNDS"),
+            A::SustainedHits(x) => write!(f, "SUSTAINED HITS {x}"),
+            A::ExtraAttacks => f.write_str("EXTRA ATTACKS"),
+            A::Anti(k, x) => write!(f, "ANTI-{} {x}+", k.to_uppercase()),
+            A::OneShot => f.write_str("ONE SHOT"),
+            A::Psychic => f.write_str("PSYCHIC"),
+        }
+    }
+}
+
 /// A weapon's profile as printed on a datasheet.
 ///
 /// `range` is in inches and absent for melee weapons; `skill` is BS (ranged) or WS (melee) as

@@ -65,15 +65,21 @@ pub struct TerrainFeature {
     pub index: usize,
 }
 
-/// A solid part of a ruin wall (between or around its openings).
-#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct WallSolid;
-
-/// An upper floor of a ruin.
+/// A solid part of a ruin wall (between or around its openings): a box centred on the entity,
+/// turned with it about z.
 #[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct WallSolid {
+    /// Half extents (inches): along the wall, across it, up.
+    pub half_extents: Vec3,
+}
+
+/// An upper floor of a ruin; the slab's underside is at the entity's z.
+#[derive(Component, Debug, Clone, PartialEq)]
 pub struct RuinFloor {
     /// Height of the walking surface (inches).
     pub height: f32,
+    /// Outline on the table (inches).
+    pub area: Vec<crate::geometry::Vec2>,
 }
 
 /// An objective marker.

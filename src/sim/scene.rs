@@ -96,7 +96,9 @@ pub fn spawn_scene(commands: &mut Commands, scene: &Scene) {
         entity.with_children(|parent| {
             for solid in piece.wall_solids(scene.options.ground_floor_windows_closed) {
                 parent.spawn((
-                    WallSolid,
+                    WallSolid {
+                        half_extents: solid.half_extents,
+                    },
                     Transform::from_translation(solid.centre)
                         .with_rotation(Quat::from_rotation_z(solid.yaw_radians)),
                     Collider::cuboid(
@@ -111,6 +113,7 @@ pub fn spawn_scene(commands: &mut Commands, scene: &Scene) {
                     parent.spawn((
                         RuinFloor {
                             height: floor.height,
+                            area: floor.area.clone(),
                         },
                         Transform::from_xyz(0.0, 0.0, floor.height - FLOOR_THICKNESS_INCHES),
                         c,

@@ -1,0 +1,216 @@
+//! Orbit, pan and zoom camera over the table (z up).
+//!
+//! Right-drag orbits, middle-drag (or shift + right-drag) pans, the wheel zooms; WASD/arrows
+//! pan, Q/E turn, R/F tilt, Home resets.
+
+use bevy::camera::visibility::RenderLayers;
+use bevy::camera::{CameraOutputMode, Viewport};
+use bevy::render::render_resource::BlendState;
+use bevy_egui::{EguiGlobalSettings, PrimaryEguiContext};
+use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+
+use super::ui::PanelInsets;
+use bevy_egui::input::egui_wants_any_pointer_input;
+
+use crate::rules::constants::{BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES};
+
+/// The orbit camera's state: it looks at `focus` from `distance` inches away, turned `yaw`
+/// radians about z and tilted `pitch` radians above the table.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct OrbitCamera {
+    /// Point looked at (inches).
+    pub focus: Vec3,
+    /// Turn about the vertical axis (radians).
+    pub yaw: f32,
+    /// Angle above the table plane (radians).
+    pub pitch: f32,
+    /// Distance from the focus (inches).
+    pub distance: f32,
+}
+
+impl Default for OrbitCamera {
+    /// The whole table seen from player 1's edge.
+    fn default() -> Self {
+        OrbitCamera {
+            focus: Vec3::new(BOARD_WIDTH_INCHES / 2.0, BOARD_DEPTH_INCHES / 2.0 + 1.0, 0.0),
+            yaw: -std::f32::consts::FRAC_PI_2,
+            pitch: 1.0,
+            distance: 68.0,
+        }
+    }
+}
+
+impl OrbitCamera {
+    /// The camera transform for this state.
+    pub fn transform(&self) -> Transform {
+        let dir = Vec3::new(
+            self.pitch.cos() * self.yaw.cos(),
+            self.pitch.cos() * self.yaw.sin(),
+            self.pitch.sin(),
+        );
+        Transform::from_translation(self.focus + dir * self.distance)
+            .looking_at(self.focus, Vec3::Z)
+    }
+}
+
+/// Spawns the camera and registers its controls.
+pub fn plugin(app: &mut App) {
+    app.add_systems(Startup, spawn_camera).add_systems(
+        Update,
+        (
+            mouse_controls.run_if(not(egui_wants_any_pointer_input)),
+            keyboard_controls,
+            apply_orbit,
+            fit_viewport,
+        )
+            .chain(),
+    );
+}
+
+fn spawn_camera(mut commands: Commands, mut egui_settings: ResMut<EguiGlobalSettings>) {
+    let orbit = OrbitCamera::default();
+    commands.spawn((Camera3d::default(), orbit.transform(), orbit));
+    // The overlay gets its own camera over the whole window, so the 3D camera's viewport can
+    // shrink to the space the panels leave free.
+    egui_settings.auto_create_primary_context = false;
+    commands.spawn((
+        PrimaryEguiContext,
+        Camera2d,
+        RenderLayers::none(),
+        Camera {
+            order: 1,
+            output_mode: CameraOutputMode::Write {
+                blend_state: Some(BlendState::ALPHA_BLENDING),
+                clear_color: ClearColorConfig::None,
+            },
+            clear_color: ClearColorConfig::Custom(Color::NONE),
+            ..default()
+        },
+    ));
+}
+
+fn mouse_controls(
+    buttons: Res<ButtonInput<MouseButton>>,
+    keys: Res<ButtonInput<KeyCode>>,
+    motion: Res<AccumulatedMouseMotion>,
+    scroll: Res<AccumulatedMouseScroll>,
+    mut cameras: Query<&mut OrbitCamera>,
+) {
+    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    for mut orbit in &mut cameras {
+        let d = motion.delta;
+        let pan = buttons.pressed(MouseButton::Middle)
+            || (shift && buttons.pressed(MouseButton::Right));
+        if pan {
+            let scale = orbit.distance * 0.0015;
+            let right = Vec3::new(-orbit.yaw.sin(), orbit.yaw.cos(), 0.0);
+            let forward = Vec3::new(-orbit.yaw.cos(), -orbit.yaw.sin(), 0.0);
+            orbit.focus += (-right * d.x + forward * d.y) * scale;
+        } else if buttons.pressed(MouseButton::Right) {
+            orbit.yaw -= d.x * 0.005;
+            orbit.pitch = (orbit.pitch + d.y * 0.005).clamp(0.05, 1.55);
+        }
+        let lines = match scroll.unit {
+            MouseScrollUnit::Line => scroll.delta.y,
+            MouseScrollUnit::Pixel => scroll.delta.y / 40.0,
+        };
+        if lines != 0.0 {
+            orbit.distance = (orbit.distance * 0.9f32.powf(lines)).clamp(3.0, 200.0);
+        }
+    }
+}
+
+fn keyboard_controls(
+    keys: Res<ButtonInput<KeyCode>>,
+    time: Res<Time>,
+    mut cameras: Query<&mut OrbitCamera>,
+) {
+    let dt = time.delta_secs();
+    for mut orbit in &mut cameras {
+        if keys.just_pressed(KeyCode::Home) {
+            *orbit = OrbitCamera::default();
+        }
+        let right = Vec3::new(-orbit.yaw.sin(), orbit.yaw.cos(), 0.0);
+        let forward = Vec3::new(-orbit.yaw.cos(), -orbit.yaw.sin(), 0.0);
+        let speed = orbit.distance * 0.8 * dt;
+        let mut pan = Vec3::ZERO;
+        for (key, alt, dir) in [
+            (KeyCode::KeyW, KeyCode::ArrowUp, forward),
+            (KeyCode::KeyS, KeyCode::ArrowDown, -forward),
+            (KeyCode::KeyD, KeyCode::ArrowRight, right),
+            (KeyCode::KeyA, KeyCode::ArrowLeft, -right),
+        ] {
+            if keys.pressed(key) || keys.pressed(alt) {
+                pan += dir;
+            }
+        }
+        orbit.focus += pan * speed;
+        if keys.pressed(KeyCode::KeyQ) {
+            orbit.yaw += 1.5 * dt;
+        }
+        if keys.pressed(KeyCode::KeyE) {
+            orbit.yaw -= 1.5 * dt;
+        }
+        if keys.pressed(KeyCode::KeyR) {
+            orbit.pitch = (orbit.pitch + dt).min(1.55);
+        }
+        if keys.pressed(KeyCode::KeyF) {
+            orbit.pitch = (orbit.pitch - dt).max(0.05);
+        }
+    }
+}
+
+fn apply_orbit(mut cameras: Query<(&OrbitCamera, &mut Transform), Changed<OrbitCamera>>) {
+    for (orbit, mut transform) in &mut cameras {
+        *transform = orbit.transform();
+    }
+}
+
+/// Renders the 3D view in the part of the window the overlay's panels leave free.
+fn fit_viewport(
+    insets: Res<PanelInsets>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    mut cameras: Query<&mut Camera, With<OrbitCamera>>,
+) {
+    let scale = window.scale_factor();
+    let size = window.physical_size();
+    let left = (insets.left * scale) as u32;
+    let right = (insets.right * scale) as u32;
+    let top = (insets.top * scale) as u32;
+    let width = size.x.saturating_sub(left + right);
+    let height = size.y.saturating_sub(top);
+    if width == 0 || height == 0 {
+        return;
+    }
+    let viewport = Viewport {
+        physical_position: UVec2::new(left, top),
+        physical_size: UVec2::new(width, height),
+        ..default()
+    };
+    for mut camera in &mut cameras {
+        let same = camera.viewport.as_ref().is_some_and(|v| {
+            v.physical_position == viewport.physical_position
+                && v.physical_size == viewport.physical_size
+        });
+        if !same {
+            camera.viewport = Some(viewport.clone());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_view_looks_down_at_the_table_centre_from_player_one() {
+        let orbit = OrbitCamera::default();
+        let t = orbit.transform();
+        assert!(t.translation.z > 30.0, "above the table");
+        assert!(t.translation.y < 0.0, "behind player 1's edge");
+        let forward = t.forward();
+        assert!(forward.z < 0.0 && forward.y > 0.0);
+    }
+}

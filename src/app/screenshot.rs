@@ -1,0 +1,92 @@
+//! `play --screenshot out.png --frames N`: render at least N frames, save the window to a PNG,
+//! exit. A capture that comes back blank (pipelines still compiling under a software renderer)
+//! is retried a few frames later instead of being saved.
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
+
+use crate::cli::png_check::{BLANK_STDDEV, stats_of};
+
+/// Frames waited between a blank capture and the next try.
+pub const RETRY_FRAMES: u32 = 10;
+/// Captures tried before a blank one is saved anyway.
+pub const MAX_ATTEMPTS: u32 = 30;
+
+/// Where and when to take the screenshot.
+#[derive(Resource, Debug, Clone)]
+pub struct ScreenshotPlan {
+    /// PNG path.
+    pub path: PathBuf,
+    /// Frames to render before the first capture.
+    pub frames: u32,
+    /// Frames until the next capture.
+    pub countdown: u32,
+    /// Captures taken so far.
+    pub attempts: u32,
+}
+
+impl ScreenshotPlan {
+    /// A plan to capture to `path` after `frames` frames.
+    pub fn new(path: PathBuf, frames: u32) -> Self {
+        ScreenshotPlan {
+            path,
+            frames,
+            countdown: frames.max(1),
+            attempts: 0,
+        }
+    }
+}
+
+/// Takes the screenshot when a [`ScreenshotPlan`] resource is present.
+pub fn plugin(app: &mut App) {
+    app.add_systems(Update, count_and_capture.run_if(resource_exists::<ScreenshotPlan>));
+}
+
+fn count_and_capture(mut commands: Commands, mut plan: ResMut<ScreenshotPlan>) {
+    if plan.countdown == 0 {
+        return; // A capture is in flight.
+    }
+    plan.countdown -= 1;
+    if plan.countdown > 0 {
+        return;
+    }
+    plan.attempts += 1;
+    commands.spawn(Screenshot::primary_window()).observe(on_captured);
+}
+
+fn on_captured(
+    captured: On<ScreenshotCaptured>,
+    mut plan: ResMut<ScreenshotPlan>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    let image = match captured.image.clone().try_into_dynamic() {
+        Ok(image) => image,
+        Err(e) => {
+            error!("cannot convert the screenshot: {e}");
+            exit.write(AppExit::error());
+            return;
+        }
+    };
+    let stats = stats_of(&image);
+    if stats.stddev < BLANK_STDDEV && plan.attempts < MAX_ATTEMPTS {
+        info!("capture {} is blank, retrying", plan.attempts);
+        plan.countdown = RETRY_FRAMES;
+        return;
+    }
+    match image.to_rgb8().save(&plan.path) {
+        Ok(()) => {
+            info!(
+                "screenshot saved to {} after {} frames",
+                plan.path.display(),
+                plan.frames + (plan.attempts - 1) * RETRY_FRAMES
+            );
+            exit.write(AppExit::Success);
+        }
+        Err(e) => {
+            error!("cannot save {}: {e}", plan.path.display());
+            exit.write(AppExit::error());
+        }
+    }
+}
