@@ -27,8 +27,17 @@ fn main() {
     let mut code = String::from("static EMBEDDED_SCENES: &[(&str, &str)] = &[\n");
     for f in &files {
         println!("cargo:rerun-if-changed={}", f.display());
-        let rel = f.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/");
-        writeln!(code, "    ({rel:?}, include_str!({:?})),", f.display().to_string()).unwrap();
+        let rel = f
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        writeln!(
+            code,
+            "    ({rel:?}, include_str!({:?})),",
+            f.display().to_string()
+        )
+        .unwrap();
     }
     code.push_str("];\n");
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("embedded_scenes.rs");

@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! wartable: a desktop 3D tabletop simulator for Warhammer 40,000 (10th edition core rules).
 //!
 //! Layout: pure [`geometry`] and [`rules`] (no Bevy), [`data`] (RON formats), headless [`sim`]

@@ -5,11 +5,11 @@
 
 use bevy::camera::visibility::RenderLayers;
 use bevy::camera::{CameraOutputMode, Viewport};
-use bevy::render::render_resource::BlendState;
-use bevy_egui::{EguiGlobalSettings, PrimaryEguiContext};
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
+use bevy::render::render_resource::BlendState;
 use bevy::window::PrimaryWindow;
+use bevy_egui::{EguiGlobalSettings, PrimaryEguiContext};
 
 use super::ui::PanelInsets;
 use bevy_egui::input::egui_wants_any_pointer_input;
@@ -34,7 +34,11 @@ impl Default for OrbitCamera {
     /// The whole table seen from player 1's edge.
     fn default() -> Self {
         OrbitCamera {
-            focus: Vec3::new(BOARD_WIDTH_INCHES / 2.0, BOARD_DEPTH_INCHES / 2.0 + 1.0, 0.0),
+            focus: Vec3::new(
+                BOARD_WIDTH_INCHES / 2.0,
+                BOARD_DEPTH_INCHES / 2.0 + 1.0,
+                0.0,
+            ),
             yaw: -std::f32::consts::FRAC_PI_2,
             pitch: 1.0,
             distance: 68.0,
@@ -101,8 +105,8 @@ fn mouse_controls(
     let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
     for mut orbit in &mut cameras {
         let d = motion.delta;
-        let pan = buttons.pressed(MouseButton::Middle)
-            || (shift && buttons.pressed(MouseButton::Right));
+        let pan =
+            buttons.pressed(MouseButton::Middle) || (shift && buttons.pressed(MouseButton::Right));
         if pan {
             let scale = orbit.distance * 0.0015;
             let right = Vec3::new(-orbit.yaw.sin(), orbit.yaw.cos(), 0.0);

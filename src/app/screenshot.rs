@@ -41,7 +41,10 @@ impl ScreenshotPlan {
 
 /// Takes the screenshot when a [`ScreenshotPlan`] resource is present.
 pub fn plugin(app: &mut App) {
-    app.add_systems(Update, count_and_capture.run_if(resource_exists::<ScreenshotPlan>));
+    app.add_systems(
+        Update,
+        count_and_capture.run_if(resource_exists::<ScreenshotPlan>),
+    );
 }
 
 fn count_and_capture(mut commands: Commands, mut plan: ResMut<ScreenshotPlan>) {
@@ -53,7 +56,9 @@ fn count_and_capture(mut commands: Commands, mut plan: ResMut<ScreenshotPlan>) {
         return;
     }
     plan.attempts += 1;
-    commands.spawn(Screenshot::primary_window()).observe(on_captured);
+    commands
+        .spawn(Screenshot::primary_window())
+        .observe(on_captured);
 }
 
 fn on_captured(

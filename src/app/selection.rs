@@ -65,7 +65,8 @@ fn highlight_selection(
 ) {
     let Some(palette) = palette else { return };
     for (body, parent, mut material) in &mut bodies {
-        let selected = selection.unit.is_some() && unit_of(parent.parent(), &models) == selection.unit;
+        let selected =
+            selection.unit.is_some() && unit_of(parent.parent(), &models) == selection.unit;
         material.0 = if selected {
             palette.selected.clone()
         } else {

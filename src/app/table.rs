@@ -7,7 +7,9 @@ use bevy::prelude::*;
 
 use super::mesh::prism;
 use crate::geometry::{TerrainCategory, Vec2, to_vecs};
-use crate::rules::constants::{BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES, MM_PER_INCH, OBJECTIVE_MARKER_DIAMETER_MM};
+use crate::rules::constants::{
+    BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES, MM_PER_INCH, OBJECTIVE_MARKER_DIAMETER_MM,
+};
 use crate::sim::ActiveScene;
 use crate::sim::components::{
     DeploymentZone, Model, ModelBody, ObjectiveMarker, RuinFloor, TerrainFeature, WallSolid,
@@ -64,7 +66,12 @@ pub fn plugin(app: &mut App) {
     app.add_systems(Startup, (make_palette, spawn_board).chain())
         .add_systems(
             Update,
-            (dress_terrain, dress_walls_and_floors, dress_markers, dress_models),
+            (
+                dress_terrain,
+                dress_walls_and_floors,
+                dress_markers,
+                dress_models,
+            ),
         );
 }
 
@@ -73,7 +80,11 @@ fn make_palette(mut commands: Commands, mut materials: ResMut<Assets<StandardMat
         materials.add(StandardMaterial {
             base_color: color,
             perceptual_roughness: 0.85,
-            alpha_mode: if alpha { AlphaMode::Blend } else { AlphaMode::Opaque },
+            alpha_mode: if alpha {
+                AlphaMode::Blend
+            } else {
+                AlphaMode::Opaque
+            },
             ..default()
         })
     };
@@ -102,7 +113,11 @@ fn make_palette(mut commands: Commands, mut materials: ResMut<Assets<StandardMat
             materials.add(StandardMaterial {
                 base_color: c,
                 perceptual_roughness: 0.9,
-                alpha_mode: if alpha { AlphaMode::Blend } else { AlphaMode::Opaque },
+                alpha_mode: if alpha {
+                    AlphaMode::Blend
+                } else {
+                    AlphaMode::Opaque
+                },
                 ..default()
             }),
         );
@@ -273,12 +288,12 @@ fn dress_models(
         let shrink = if hull { 1.0 } else { 0.62 };
         let inner: Vec<Vec2> = outline.iter().map(|p| *p * shrink).collect();
         let base_mesh = meshes.add(prism(&outline, BASE_THICKNESS_INCHES));
-        let body_mesh = meshes.add(prism(&inner, (body.height - BASE_THICKNESS_INCHES).max(0.1)));
+        let body_mesh = meshes.add(prism(
+            &inner,
+            (body.height - BASE_THICKNESS_INCHES).max(0.1),
+        ));
         commands.entity(entity).with_children(|parent| {
-            parent.spawn((
-                Mesh3d(base_mesh),
-                MeshMaterial3d(palette.bases[i].clone()),
-            ));
+            parent.spawn((Mesh3d(base_mesh), MeshMaterial3d(palette.bases[i].clone())));
             parent.spawn((
                 BodyMesh {
                     player: model.player,

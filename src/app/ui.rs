@@ -99,7 +99,10 @@ fn overlay(
                                 continue;
                             };
                             let chosen = selection.unit == Some(*entity);
-                            if ui.selectable_label(chosen, unit_label(s, ai, data)).clicked() {
+                            if ui
+                                .selectable_label(chosen, unit_label(s, ai, data))
+                                .clicked()
+                            {
                                 selection.unit = if chosen { None } else { Some(*entity) };
                             }
                         }
@@ -111,7 +114,10 @@ fn overlay(
             .rect
             .width();
         if let Some((_, unit)) = selection.unit.and_then(|e| units.get(e).ok())
-            && let Some(data) = s.armies.get(unit.army).and_then(|a| a.units.get(unit.index))
+            && let Some(data) = s
+                .armies
+                .get(unit.army)
+                .and_then(|a| a.units.get(unit.index))
         {
             covered.right = egui::Panel::right("unit-card")
                 .resizable(true)
@@ -145,21 +151,25 @@ fn unit_card(ui: &mut egui::Ui, player: u8, unit: &UnitData) {
         "Player {player} - {} model{}{}",
         unit.models.len(),
         if unit.models.len() == 1 { "" } else { "s" },
-        unit.points.map(|p| format!(", {p} pts")).unwrap_or_default()
+        unit.points
+            .map(|p| format!(", {p} pts"))
+            .unwrap_or_default()
     ));
-    egui::Grid::new("characteristics").striped(true).show(ui, |ui| {
-        for h in ["M", "T", "Sv", "W", "Ld", "OC"] {
-            ui.strong(h);
-        }
-        ui.end_row();
-        ui.label(format!("{}\"", d.movement));
-        ui.label(d.toughness.to_string());
-        ui.label(format!("{}+", d.save));
-        ui.label(d.wounds.to_string());
-        ui.label(format!("{}+", d.leadership));
-        ui.label(d.objective_control.to_string());
-        ui.end_row();
-    });
+    egui::Grid::new("characteristics")
+        .striped(true)
+        .show(ui, |ui| {
+            for h in ["M", "T", "Sv", "W", "Ld", "OC"] {
+                ui.strong(h);
+            }
+            ui.end_row();
+            ui.label(format!("{}\"", d.movement));
+            ui.label(d.toughness.to_string());
+            ui.label(format!("{}+", d.save));
+            ui.label(d.wounds.to_string());
+            ui.label(format!("{}+", d.leadership));
+            ui.label(d.objective_control.to_string());
+            ui.end_row();
+        });
     if let Some(i) = d.invulnerable_save {
         ui.label(format!("Invulnerable save {i}+"));
     }
@@ -178,12 +188,24 @@ fn unit_card(ui: &mut egui::Ui, player: u8, unit: &UnitData) {
         ui.add_space(6.0);
         ui.strong(title);
         egui::Grid::new(title).striped(true).show(ui, |ui| {
-            for h in ["Weapon", "Range", "A", if melee { "WS" } else { "BS" }, "S", "AP", "D"] {
+            for h in [
+                "Weapon",
+                "Range",
+                "A",
+                if melee { "WS" } else { "BS" },
+                "S",
+                "AP",
+                "D",
+            ] {
                 ui.strong(h);
             }
             ui.end_row();
             for w in list {
-                let count = unit.models.iter().filter(|m| m.weapons.contains(&w.name)).count();
+                let count = unit
+                    .models
+                    .iter()
+                    .filter(|m| m.weapons.contains(&w.name))
+                    .count();
                 ui.label(format!("{} ({count})", w.name))
                     .on_hover_text(abilities_text(w));
                 ui.label(w.range.map_or("Melee".into(), |r| format!("{r}\"")));

@@ -53,7 +53,10 @@ impl Report<'_> {
 
     fn polygon(&mut self, what: &str, points: &[Vec2]) {
         if points.len() < 3 {
-            self.fail(format!("{what} needs at least 3 points, has {}", points.len()));
+            self.fail(format!(
+                "{what} needs at least 3 points, has {}",
+                points.len()
+            ));
         } else if !polygon::is_simple(points) {
             self.fail(format!("{what} crosses itself or has no area"));
         } else if let Some(p) = points.iter().find(|p| !on_board(**p)) {
@@ -189,10 +192,10 @@ pub fn layout(file: &Path, data: &LayoutFile) -> Vec<DataError> {
                     "{what} needs a positive length, height and thickness"
                 ));
             }
-            let far = [w.start, w.end]
-                .into_iter()
-                .any(|p| !polygon::contains(&piece.footprint, p)
-                    && polygon::distance_to_boundary(&piece.footprint, p) > 0.5);
+            let far = [w.start, w.end].into_iter().any(|p| {
+                !polygon::contains(&piece.footprint, p)
+                    && polygon::distance_to_boundary(&piece.footprint, p) > 0.5
+            });
             if far {
                 r.fail(format!("{what} stands outside the piece's footprint"));
             }
@@ -256,7 +259,10 @@ pub fn deployment(file: &Path, data: &DeploymentMap) -> Vec<DataError> {
     }
     for z in &data.zones {
         if !(1..=2).contains(&z.player) {
-            r.fail(format!("zone '{}' is for player {}; players are 1 and 2", z.name, z.player));
+            r.fail(format!(
+                "zone '{}' is for player {}; players are 1 and 2",
+                z.name, z.player
+            ));
         }
         r.polygon(&format!("zone of player {}", z.player), &to_vecs(&z.area));
     }
@@ -286,7 +292,8 @@ pub fn mission(file: &Path, data: &Mission) -> Vec<DataError> {
     objectives(&mut r, &data.objectives);
     for rule in &data.scoring {
         let from = match rule {
-            ScoringRule::HoldObjectives { from_round, .. } | ScoringRule::HoldMore { from_round, .. } => *from_round,
+            ScoringRule::HoldObjectives { from_round, .. }
+            | ScoringRule::HoldMore { from_round, .. } => *from_round,
         };
         if from == 0 || from > data.battle_rounds {
             r.fail(format!(

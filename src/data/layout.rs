@@ -114,7 +114,12 @@ impl PieceSpec {
     pub fn resolve(&self) -> TerrainPiece {
         let at = self.at.vec();
         let to_table = |v: Vec2| place(v, at, self.rotation);
-        let footprint: Vec<Vec2> = self.footprint.vertices().into_iter().map(to_table).collect();
+        let footprint: Vec<Vec2> = self
+            .footprint
+            .vertices()
+            .into_iter()
+            .map(to_table)
+            .collect();
         TerrainPiece {
             id: self.id.clone(),
             category: self.category,

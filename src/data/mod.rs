@@ -127,12 +127,20 @@ pub fn validate_file(file: &Path) -> Result<Validated, DataErrors> {
             if !errors.is_empty() {
                 return Err(DataErrors(errors));
             }
-            format!("datasheets '{}': {} datasheets", d.faction, d.datasheets.len())
+            format!(
+                "datasheets '{}': {} datasheets",
+                d.faction,
+                d.datasheets.len()
+            )
         }
         FileKind::Army => {
             let a = load_army(file, 1)?;
             let points: u32 = a.units.iter().filter_map(|u| u.points).sum();
-            format!("army '{}': {} units, {points} points", a.name, a.units.len())
+            format!(
+                "army '{}': {} units, {points} points",
+                a.name,
+                a.units.len()
+            )
         }
         FileKind::Layout => {
             let l = resolve::load_layout(file)?;

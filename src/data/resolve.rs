@@ -369,7 +369,11 @@ fn place_models(
     let mut placed: Vec<Vec<bool>> = armies.iter().map(|a| vec![false; a.units.len()]).collect();
     // Placements written in the scene first.
     for (ai, army) in armies.iter_mut().enumerate() {
-        let spec = data.armies.iter().find(|s| s.player == army.player).expect("checked");
+        let spec = data
+            .armies
+            .iter()
+            .find(|s| s.player == army.player)
+            .expect("checked");
         for p in &spec.placements {
             let Some(ui) = army.units.iter().position(|u| u.id == p.unit) else {
                 fail(format!(
@@ -434,7 +438,10 @@ fn place_models(
                 continue;
             }
             let leader_of = u.attached_to.as_ref().and_then(|t| {
-                army.units.iter().position(|b| &b.id == t).filter(|b| !placed[ai][*b])
+                army.units
+                    .iter()
+                    .position(|b| &b.id == t)
+                    .filter(|b| !placed[ai][*b])
             });
             if leader_of.is_none() {
                 let mut group = vec![ui];

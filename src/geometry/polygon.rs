@@ -112,10 +112,11 @@ pub fn convex_overlap(a: &[Vec2], b: &[Vec2]) -> bool {
         for (p, q) in edges(poly) {
             let axis = Vec2::new(-(q - p).y, (q - p).x);
             let project = |s: &[Vec2]| {
-                s.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), v| {
-                    let d = v.dot(axis);
-                    (lo.min(d), hi.max(d))
-                })
+                s.iter()
+                    .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), v| {
+                        let d = v.dot(axis);
+                        (lo.min(d), hi.max(d))
+                    })
             };
             let (alo, ahi) = project(a);
             let (blo, bhi) = project(b);
@@ -164,9 +165,9 @@ pub fn triangulate(polygon: &[Vec2]) -> Vec<[usize; 3]> {
             if cross(b - a, c - b) <= 1e-9 {
                 continue;
             }
-            let ear = idx.iter().all(|&j| {
-                j == ia || j == ib || j == ic || !point_in_triangle(polygon[j], a, b, c)
-            });
+            let ear = idx
+                .iter()
+                .all(|&j| j == ia || j == ib || j == ic || !point_in_triangle(polygon[j], a, b, c));
             if ear {
                 out.push([ia, ib, ic]);
                 idx.remove(i);
@@ -215,9 +216,15 @@ mod tests {
         let sq = square(0.0, 0.0, 2.0);
         assert_eq!(signed_area(&sq), 4.0);
         assert!(contains(&sq, Vec2::new(1.0, 1.0)));
-        assert!(contains(&sq, Vec2::new(2.0, 1.0)), "boundary counts as inside");
+        assert!(
+            contains(&sq, Vec2::new(2.0, 1.0)),
+            "boundary counts as inside"
+        );
         assert!(!contains(&sq, Vec2::new(2.5, 1.0)));
-        assert!(!contains(&l_shape(), Vec2::new(3.0, 3.0)), "the notch of the L");
+        assert!(
+            !contains(&l_shape(), Vec2::new(3.0, 3.0)),
+            "the notch of the L"
+        );
     }
 
     #[test]
@@ -238,7 +245,11 @@ mod tests {
         assert!(convex_overlap(&a, &square(1.0, 1.0, 2.0)));
         assert!(!convex_overlap(&a, &square(2.0, 0.0, 2.0)), "touching only");
         assert!(polygon_wholly_within(&square(0.5, 0.5, 0.5), &a));
-        assert!(!polygon_wholly_within(&square(0.2, 2.5, 0.5), &l_shape()));
+        assert!(polygon_wholly_within(&square(0.2, 2.5, 0.5), &l_shape()));
+        // Every corner inside the L, but the edges cut across its notch.
+        let diagonal =
+            [(3.5, 0.5), (3.9, 0.5), (0.9, 3.9), (0.5, 3.5)].map(|(x, y)| Vec2::new(x, y));
+        assert!(!polygon_wholly_within(&diagonal, &l_shape()));
         assert!(!polygon_wholly_within(&square(0.5, 0.5, 3.0), &l_shape()));
     }
 

@@ -248,7 +248,11 @@ mod tests {
         let mut w = wall_with_window();
         w.end = Vec2::new(0.0, 6.0);
         let boxes = w.solid_boxes(None);
-        assert!(boxes.iter().all(|b| (b.yaw_radians - std::f32::consts::FRAC_PI_2).abs() < 1e-6));
+        assert!(
+            boxes
+                .iter()
+                .all(|b| (b.yaw_radians - std::f32::consts::FRAC_PI_2).abs() < 1e-6)
+        );
         assert!(boxes.iter().all(|b| b.centre.x.abs() < 1e-5));
     }
 }

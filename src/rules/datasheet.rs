@@ -80,7 +80,9 @@ pub struct Datasheet {
 impl Datasheet {
     /// True if the datasheet has `keyword` (case-insensitive).
     pub fn has_keyword(&self, keyword: &str) -> bool {
-        self.keywords.iter().any(|k| k.eq_ignore_ascii_case(keyword))
+        self.keywords
+            .iter()
+            .any(|k| k.eq_ignore_ascii_case(keyword))
     }
 
     /// The model's height in inches: the datasheet's, or a default by keyword.

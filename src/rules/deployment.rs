@@ -133,7 +133,7 @@ pub fn set_up_unit(
     bases: &[Base],
     obstacles: &mut SetupObstacles,
 ) -> Result<Vec<(Vec2, f32)>, NoRoom> {
-    debug_assert!(FORMATION_GAP_INCHES < COHERENCY_HORIZONTAL_INCHES);
+    const { assert!(FORMATION_GAP_INCHES < COHERENCY_HORIZONTAL_INCHES) };
     let mut widths: Vec<usize> = FORMATION_RANK_WIDTHS
         .iter()
         .map(|w| (*w).min(bases.len()))
@@ -143,7 +143,10 @@ pub fn set_up_unit(
         widths.retain(|w| *w >= 2 && *w < bases.len());
     }
     widths.dedup();
-    let shapes: Vec<Vec<Vec2>> = widths.iter().map(|w| formation_offsets(bases, *w)).collect();
+    let shapes: Vec<Vec<Vec2>> = widths
+        .iter()
+        .map(|w| formation_offsets(bases, *w))
+        .collect();
     let (lo, hi) = polygon::bounds(zone);
     let centre = polygon::centroid(zone);
     let mut anchors: Vec<Vec2> = Vec::new();
@@ -200,12 +203,10 @@ fn fits(
             let (lo, hi) = polygon::bounds(t);
             p.x + r >= lo.x && p.x - r <= hi.x && p.y + r >= lo.y && p.y - r <= hi.y
         };
-        let terrain = obstacles.walls.iter().chain(
-            obstacles
-                .footprints
-                .iter()
-                .filter(|_| avoid_footprints),
-        );
+        let terrain = obstacles
+            .walls
+            .iter()
+            .chain(obstacles.footprints.iter().filter(|_| avoid_footprints));
         if terrain
             .filter(near)
             .any(|t| polygon::polygons_intersect(&outline, t))

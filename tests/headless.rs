@@ -1,0 +1,113 @@
+//! The simulation plugins run headless (MinimalPlugins + StatesPlugin): a loaded scene becomes
+//! unit, model and terrain entities with colliders, and a new scene replaces the old one.
+
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use bevy_rapier3d::prelude::Collider;
+use wartable::data::load_scene;
+use wartable::sim::ActiveScene;
+use wartable::sim::components::{
+    DeploymentZone, Model, ModelOf, ObjectiveMarker, TerrainFeature, Unit, UnitModels, WallSolid,
+};
+
+fn scene(name: &str) -> wartable::data::Scene {
+    load_scene(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenes")
+            .join(name),
+    )
+    .unwrap()
+}
+
+fn headless_app(scene: wartable::data::Scene) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin))
+        .add_plugins(wartable::sim::plugin)
+        .insert_resource(ActiveScene(Some(scene)));
+    app.finish();
+    app.cleanup();
+    app.update();
+    app
+}
+
+fn count<F: bevy::ecs::query::QueryFilter>(app: &mut App) -> usize {
+    app.world_mut()
+        .query_filtered::<Entity, F>()
+        .iter(app.world())
+        .count()
+}
+
+#[test]
+fn default_scene_spawns_units_models_and_terrain_with_colliders() {
+    let data = scene("default.ron");
+    let units: usize = data.armies.iter().map(|a| a.units.len()).sum();
+    let models: usize = data
+        .armies
+        .iter()
+        .flat_map(|a| &a.units)
+        .map(|u| u.models.len())
+        .sum();
+    let walls: usize = data
+        .layout
+        .pieces
+        .iter()
+        .map(|p| {
+            p.wall_solids(data.options.ground_floor_windows_closed)
+                .len()
+        })
+        .sum();
+    let mut app = headless_app(data);
+    assert_eq!(units, 17);
+    assert_eq!(models, 82);
+    assert_eq!(count::<With<Unit>>(&mut app), units);
+    assert_eq!(
+        count::<(With<Model>, With<Collider>, With<ModelOf>)>(&mut app),
+        models
+    );
+    assert_eq!(
+        count::<(With<TerrainFeature>, With<Collider>)>(&mut app),
+        16
+    );
+    assert_eq!(count::<(With<WallSolid>, With<Collider>)>(&mut app), walls);
+    assert!(walls > 16, "ruin walls are split around their windows");
+    assert_eq!(
+        count::<(With<ObjectiveMarker>, With<Collider>)>(&mut app),
+        5
+    );
+    assert_eq!(count::<With<DeploymentZone>>(&mut app), 2);
+    // Every unit knows its models.
+    let mut q = app.world_mut().query::<(&Unit, &UnitModels)>();
+    let total: usize = q.iter(app.world()).map(|(_, m)| m.entities().len()).sum();
+    assert_eq!(total, models);
+}
+
+#[test]
+fn models_stand_where_the_scene_put_them() {
+    let data = scene("default.ron");
+    let expected = data.armies[0].units[0].models[0].position;
+    let mut app = headless_app(data);
+    let mut q = app.world_mut().query::<(&Model, &ModelOf, &Transform)>();
+    let mut units = app.world_mut().query::<&Unit>();
+    let found = q.iter(app.world()).find(|(m, of, _)| {
+        m.index == 0
+            && units
+                .get(app.world(), of.0)
+                .is_ok_and(|u| u.army == 0 && u.index == 0)
+    });
+    let (_, _, transform) = found.expect("first model of the first unit");
+    assert_eq!(transform.translation, expected);
+}
+
+#[test]
+fn a_new_scene_replaces_the_old_entities() {
+    let mut app = headless_app(scene("default.ron"));
+    assert_eq!(count::<With<TerrainFeature>>(&mut app), 16);
+    app.insert_resource(ActiveScene(Some(scene("layout-7.ron"))));
+    app.update();
+    assert_eq!(count::<With<TerrainFeature>>(&mut app), 20);
+    assert_eq!(count::<With<Unit>>(&mut app), 17);
+    app.insert_resource(ActiveScene(None));
+    app.update();
+    assert_eq!(count::<With<Model>>(&mut app), 0);
+    assert_eq!(count::<With<WallSolid>>(&mut app), 0);
+}
