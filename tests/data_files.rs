@@ -291,3 +291,129 @@ fn cli_scene_of_a_missing_file_fails_cleanly() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/scene.ron: cannot read file"));
 }
+
+fn cli_json(args: &[&str]) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_wartable"))
+        .current_dir(root())
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn cli_los_behind_a_ruin_footprint_names_the_ruin() {
+    let v = cli_json(&[
+        "los",
+        "tests/scenes/ruin-case.ron",
+        "--observer",
+        "eliminators#0",
+        "--target",
+        "nobz#2",
+        "--json",
+    ]);
+    assert_eq!(v["model_visible"], false);
+    assert_eq!(v["unit_visible"], false);
+    assert_eq!(v["witness"], serde_json::Value::Null);
+    assert_eq!(v["blocked_by"]["blocker"]["kind"], "footprint");
+    assert_eq!(v["blocked_by"]["blocker"]["piece"], "ruin-1");
+}
+
+#[test]
+fn cli_los_behind_a_ruin_wall_names_the_wall() {
+    let v = cli_json(&[
+        "los",
+        "tests/scenes/ruin-case.ron",
+        "--observer",
+        "eliminators",
+        "--target",
+        "warboss",
+        "--json",
+    ]);
+    assert_eq!(v["unit_visible"], false);
+    assert_eq!(
+        v["model_visible"],
+        serde_json::Value::Null,
+        "units, not single models"
+    );
+    assert_eq!(v["blocked_by"]["blocker"]["kind"], "terrain");
+    assert_eq!(v["blocked_by"]["blocker"]["part"], "wall");
+}
+
+#[test]
+fn cli_los_into_a_ruin_is_visible_with_cover_and_a_witness() {
+    let v = cli_json(&[
+        "los",
+        "tests/scenes/ruin-case.ron",
+        "--observer",
+        "eliminators",
+        "--target",
+        "deff-dread-1",
+        "--json",
+    ]);
+    assert_eq!(v["unit_visible"], true);
+    assert_eq!(v["benefit_of_cover"], true);
+    assert!(
+        v["cover_reason"]
+            .as_str()
+            .unwrap()
+            .contains("wholly within ruin-1")
+    );
+    let witness = v["witness"].as_array().unwrap();
+    assert_eq!(witness.len(), 2);
+    assert_eq!(witness[0].as_array().unwrap().len(), 3);
+    assert_eq!(v["blocked_by"], serde_json::Value::Null);
+}
+
+#[test]
+fn cli_measure_gives_the_closest_distance_and_its_parts() {
+    let v = cli_json(&[
+        "measure",
+        "tests/scenes/ruin-case.ron",
+        "--from",
+        "eliminators#0",
+        "--to",
+        "nobz#0",
+        "--json",
+    ]);
+    // Centres 17" apart along x, 2" along y; Eliminators on 40 mm, Nobz on 32 mm bases.
+    let expected = (17.0f64.powi(2) + 2.0f64.powi(2)).sqrt() - (40.0 + 32.0) / 25.4 / 2.0;
+    assert!(
+        (v["distance"].as_f64().unwrap() - expected).abs() < 1e-3,
+        "{v}"
+    );
+    assert_eq!(v["vertical"], 0.0);
+    assert_eq!(v["within_engagement_range"], false);
+}
+
+#[test]
+fn cli_coherency_reports_a_coherent_unit_and_rejects_an_unknown_one() {
+    let v = cli_json(&[
+        "coherency",
+        "tests/scenes/ruin-case.ron",
+        "--unit",
+        "nobz",
+        "--json",
+    ]);
+    assert_eq!(v["coherent"], true);
+    assert_eq!(v["models"], 5);
+    assert_eq!(v["breaking_models"].as_array().unwrap().len(), 0);
+    let out = Command::new(env!("CARGO_BIN_EXE_wartable"))
+        .current_dir(root())
+        .args([
+            "coherency",
+            "tests/scenes/ruin-case.ron",
+            "--unit",
+            "nob",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown unit 'nob'"));
+}

@@ -1,6 +1,7 @@
 //! The command line: `play` (the desktop app, the default), `validate`, `scene --json` and
 //! `png-check`. Headless commands print to stdout and return an exit code.
 
+pub mod geometry_cmds;
 pub mod json;
 pub mod png_check;
 
@@ -9,6 +10,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use crate::data::sight::UnitSelector;
 use crate::data::{self, source::DEFAULT_SCENE};
 
 /// wartable: a 3D tabletop simulator for Warhammer 40,000 (10th edition).
@@ -36,6 +38,46 @@ pub enum Command {
         /// Scene file ("default" for the built-in default scene).
         scene: PathBuf,
         /// Print JSON (the only format for now).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Line of sight between two units or models: visible, fully visible, Benefit of Cover,
+    /// Plunging Fire, with the witness line or the blocker.
+    Los {
+        /// Scene file ("default" for the built-in default scene).
+        scene: PathBuf,
+        /// Observing unit, or one model: UNIT or UNIT#N (N from 0); 1:UNIT picks player 1's.
+        #[arg(long)]
+        observer: UnitSelector,
+        /// Target unit or model, written like --observer.
+        #[arg(long)]
+        target: UnitSelector,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Closest distance between two models (or the closest models of two units).
+    Measure {
+        /// Scene file ("default" for the built-in default scene).
+        scene: PathBuf,
+        /// First unit or model (UNIT or UNIT#N).
+        #[arg(long)]
+        from: UnitSelector,
+        /// Second unit or model (UNIT or UNIT#N).
+        #[arg(long)]
+        to: UnitSelector,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Unit Coherency of a unit: which models break it, which to remove at the end of a turn.
+    Coherency {
+        /// Scene file ("default" for the built-in default scene).
+        scene: PathBuf,
+        /// The unit (UNIT).
+        #[arg(long)]
+        unit: UnitSelector,
+        /// Print JSON.
         #[arg(long)]
         json: bool,
     },
@@ -79,6 +121,33 @@ pub fn run(cli: Cli) -> Result<ExitCode, PlayArgs> {
         Some(Command::Validate { files }) => Ok(validate(&files)),
         Some(Command::Scene { scene, json: _ }) => Ok(scene_json(&scene_path(Some(&scene)))),
         Some(Command::PngCheck { file, min_stddev }) => Ok(png_check::run(&file, min_stddev)),
+        Some(Command::Los {
+            scene,
+            observer,
+            target,
+            json,
+        }) => Ok(geometry_cmds::los(
+            &scene_path(Some(&scene)),
+            &observer,
+            &target,
+            json,
+        )),
+        Some(Command::Measure {
+            scene,
+            from,
+            to,
+            json,
+        }) => Ok(geometry_cmds::measure(
+            &scene_path(Some(&scene)),
+            &from,
+            &to,
+            json,
+        )),
+        Some(Command::Coherency { scene, unit, json }) => Ok(geometry_cmds::coherency(
+            &scene_path(Some(&scene)),
+            &unit,
+            json,
+        )),
     }
 }
 

@@ -7,6 +7,7 @@ pub mod error;
 pub mod layout;
 pub mod resolve;
 pub mod scene;
+pub mod sight;
 pub mod source;
 
 use std::path::Path;

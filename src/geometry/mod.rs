@@ -2,10 +2,18 @@
 //! No Bevy here: bases, polygons, terrain solids.
 
 pub mod base;
+pub mod body;
+pub mod coherency;
+pub mod cover;
+pub mod engagement;
+pub mod heatmap;
+pub mod measure;
 pub mod polygon;
+pub mod sight;
 pub mod terrain;
 
 pub use base::{Base, bases_overlap};
+pub use body::ModelSolid;
 pub use parry3d::math::{Vec2, Vec3};
 pub use terrain::{Floor, SolidBox, TerrainCategory, TerrainPiece, Wall, Window};
 

@@ -69,6 +69,41 @@ pub fn segments_cross(a1: Vec2, a2: Vec2, b1: Vec2, b2: Vec2) -> bool {
     d1 * d2 < -1e-9 && d3 * d4 < -1e-9
 }
 
+/// True when the segment `a`-`b` passes through the interior of `polygon` (touching its
+/// boundary or running along an edge does not count).
+pub fn segment_enters(a: Vec2, b: Vec2, polygon: &[Vec2]) -> bool {
+    let strictly_inside = |p: Vec2| contains(polygon, p) && distance_to_boundary(polygon, p) > 1e-5;
+    if strictly_inside(a) || strictly_inside(b) {
+        return true;
+    }
+    // Split the segment at every edge crossing and vertex touch; it enters the interior iff
+    // the middle of some piece is strictly inside.
+    let d = b - a;
+    let len2 = d.length_squared();
+    if len2 < 1e-12 {
+        return false;
+    }
+    let mut cuts = vec![0.0f32, 1.0];
+    for (p, q) in edges(polygon) {
+        let e = q - p;
+        let denom = cross(d, e);
+        if denom.abs() > 1e-12 {
+            let t = cross(p - a, e) / denom;
+            let u = cross(p - a, d) / denom;
+            if (0.0..=1.0).contains(&t) && (-1e-6..=1.0 + 1e-6).contains(&u) {
+                cuts.push(t);
+            }
+        }
+        let t = ((p - a).dot(d) / len2).clamp(0.0, 1.0);
+        if (a + d * t).distance(p) < 1e-5 {
+            cuts.push(t);
+        }
+    }
+    cuts.sort_by(f32::total_cmp);
+    cuts.windows(2)
+        .any(|w| w[1] - w[0] > 1e-6 && strictly_inside(a + d * ((w[0] + w[1]) / 2.0)))
+}
+
 /// True when no two non-adjacent edges cross and the area is not zero.
 pub fn is_simple(polygon: &[Vec2]) -> bool {
     let n = polygon.len();
@@ -251,6 +286,42 @@ mod tests {
             [(3.5, 0.5), (3.9, 0.5), (0.9, 3.9), (0.5, 3.5)].map(|(x, y)| Vec2::new(x, y));
         assert!(!polygon_wholly_within(&diagonal, &l_shape()));
         assert!(!polygon_wholly_within(&square(0.5, 0.5, 3.0), &l_shape()));
+    }
+
+    #[test]
+    fn segment_enters_only_through_the_interior() {
+        let sq = square(0.0, 0.0, 2.0);
+        assert!(segment_enters(
+            Vec2::new(-1.0, 1.0),
+            Vec2::new(3.0, 1.0),
+            &sq
+        ));
+        assert!(
+            segment_enters(Vec2::new(1.0, 1.0), Vec2::new(3.0, 1.0), &sq),
+            "from inside"
+        );
+        assert!(
+            !segment_enters(Vec2::new(-1.0, 2.0), Vec2::new(3.0, 2.0), &sq),
+            "along an edge"
+        );
+        assert!(!segment_enters(
+            Vec2::new(-1.0, 3.0),
+            Vec2::new(1.0, 1.0 + 2.0 * 0.999),
+            &sq
+        ));
+        assert!(
+            !segment_enters(Vec2::new(-1.0, 1.0), Vec2::new(1.0, 3.0), &sq),
+            "corner touch"
+        );
+        assert!(
+            !segment_enters(Vec2::new(2.0, 2.0), Vec2::new(3.0, 3.0), &l_shape()),
+            "notch"
+        );
+        assert!(segment_enters(
+            Vec2::new(2.0, 2.0),
+            Vec2::new(2.0, 0.5),
+            &l_shape()
+        ));
     }
 
     #[test]

@@ -34,6 +34,11 @@ pub const OBJECTIVE_RANGE_HORIZONTAL_INCHES: f32 = 3.0;
 /// A model is in range of an objective within this vertical distance (inches).
 pub const OBJECTIVE_RANGE_VERTICAL_INCHES: f32 = 5.0;
 
+/// A model within this distance of a barricade can get the Benefit of Cover from it (inches).
+pub const COVER_BARRICADE_RANGE_INCHES: f32 = 3.0;
+/// Plunging Fire: the attacker's base at least this high above the table (inches).
+pub const PLUNGING_FIRE_MIN_HEIGHT_INCHES: f32 = 6.0;
+
 /// Number of battle rounds in a matched-play game.
 pub const BATTLE_ROUNDS: u8 = 5;
 

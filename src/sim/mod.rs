@@ -1,8 +1,9 @@
 //! Bevy plugins that work headless (MinimalPlugins + StatesPlugin): components for what is on
-//! the table, and spawning a loaded scene as entities.
+//! the table, spawning a loaded scene as entities, and the sight index that follows them.
 
 pub mod components;
 pub mod scene;
+pub mod sight;
 
 use bevy::prelude::*;
 
@@ -10,5 +11,5 @@ pub use scene::{ActiveScene, SceneErrors};
 
 /// Every headless simulation plugin.
 pub fn plugin(app: &mut App) {
-    app.add_plugins(scene::plugin);
+    app.add_plugins((scene::plugin, sight::plugin));
 }

@@ -1,0 +1,116 @@
+//! Line-of-sight benchmarks on layout 1 with both default armies deployed:
+//! (a) one bare parry3d ray cast against the sight index's terrain BVH;
+//! (b) one model-pair visibility query (visible + fully visible), averaged over 200 pairs;
+//! (c) the unit-pair visibility matrix of both armies;
+//! (d) a heatmap of the whole table at 0.5" cells from one deployment zone.
+
+use std::hint::black_box;
+use std::path::Path;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use wartable::data::load_scene;
+use wartable::data::sight::SceneSight;
+use wartable::geometry::Vec3;
+use wartable::geometry::heatmap::{heatmap, zone_observers};
+use wartable::geometry::sight::{Sampling, SeeThrough};
+
+fn los(c: &mut Criterion) {
+    let scene =
+        load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/default.ron")).unwrap();
+    let sight = SceneSight::new(&scene);
+    let index = &sight.index;
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+
+    // (a) Random rays across the table at model heights.
+    let rays: Vec<(Vec3, Vec3)> = (0..256)
+        .map(|_| {
+            let p = Vec3::new(
+                rng.random_range(0.0..60.0),
+                rng.random_range(0.0..44.0),
+                rng.random_range(0.1..3.0),
+            );
+            let q = Vec3::new(
+                rng.random_range(0.0..60.0),
+                rng.random_range(0.0..44.0),
+                rng.random_range(0.1..3.0),
+            );
+            (p, q)
+        })
+        .collect();
+    c.bench_function("a: one parry3d ray cast (terrain BVH)", |b| {
+        let mut i = 0;
+        b.iter(|| {
+            i = (i + 1) % rays.len();
+            black_box(index.cast_terrain_ray(rays[i].0, rays[i].1))
+        })
+    });
+
+    // (b) Model pairs across the two armies.
+    let n1 = sight
+        .models
+        .iter()
+        .filter(|r| scene.armies[r.army].player == 1)
+        .count();
+    let n = sight.models.len();
+    let pairs: Vec<(usize, usize)> = (0..200)
+        .map(|_| (rng.random_range(0..n1), rng.random_range(n1..n)))
+        .collect();
+    let total_rays: usize = pairs
+        .iter()
+        .map(|&(o, t)| {
+            index
+                .model_visibility(o, t, SeeThrough::OwnUnit, &Sampling::FAST)
+                .rays
+        })
+        .sum();
+    let visible = pairs
+        .iter()
+        .filter(|&&(o, t)| {
+            index
+                .model_visibility(o, t, SeeThrough::OwnUnit, &Sampling::FAST)
+                .visible
+        })
+        .count();
+    eprintln!(
+        "(b) pairs: {} visible of {}, mean sight lines per query: {:.1}",
+        visible,
+        pairs.len(),
+        total_rays as f64 / pairs.len() as f64
+    );
+    c.bench_function("b: model-pair visibility query (mean of 200 pairs)", |b| {
+        let mut i = 0;
+        b.iter(|| {
+            i = (i + 1) % pairs.len();
+            let (o, t) = pairs[i];
+            black_box(index.model_visibility(o, t, SeeThrough::OwnUnit, &Sampling::FAST))
+        })
+    });
+
+    // (c) Unit-pair matrix of both armies.
+    c.bench_function("c: unit-pair visibility matrix, both armies", |b| {
+        b.iter(|| black_box(sight.unit_matrix(&scene, &Sampling::FAST)))
+    });
+
+    // (d) Heatmap from player 1's zone.
+    let zone = scene.deployment.zone_of(1).unwrap();
+    let sources = zone_observers(&zone, 2.0, 1.6);
+    let map = heatmap(index, &sources, 0.5, 1.6);
+    eprintln!(
+        "(d) {} observers in the zone, {}x{} cells, {:.1}% visible",
+        sources.len(),
+        map.cols,
+        map.rows,
+        map.fraction * 100.0
+    );
+    let mut group = c.benchmark_group("d");
+    group.sample_size(10);
+    group.bench_function("d: heatmap 0.5in cells from one deployment zone", |b| {
+        b.iter(|| black_box(heatmap(index, &sources, 0.5, 1.6)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, los);
+criterion_main!(benches);

@@ -1,0 +1,249 @@
+//! A loaded scene's sight index and model lookup: which index entry is which unit and model,
+//! and `UNIT[#N]` references as the CLI writes them.
+
+use super::resolve::Scene;
+use crate::geometry::body::ModelSolid;
+use crate::geometry::sight::{SightIndex, SightModel};
+
+/// Where a model of the scene sits in the sight index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ModelRef {
+    /// Army index in `Scene::armies`.
+    pub army: usize,
+    /// Unit index in the army.
+    pub unit: usize,
+    /// Model index in the unit.
+    pub model: usize,
+}
+
+/// A scene's sight index with its models in army, unit, model order.
+pub struct SceneSight {
+    /// The index.
+    pub index: SightIndex,
+    /// What each model of the index is.
+    pub models: Vec<ModelRef>,
+}
+
+/// A unit or one of its models, as named on the command line: `UNIT` or `UNIT#N` (N from 0),
+/// optionally prefixed by the player, `2:boyz#3`, when both armies use the id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnitSelector {
+    /// Player, if given.
+    pub player: Option<u8>,
+    /// Unit id.
+    pub unit: String,
+    /// Model index, if given.
+    pub model: Option<usize>,
+}
+
+impl std::str::FromStr for UnitSelector {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (player, rest) = match s.split_once(':') {
+            Some((p, rest)) => (
+                Some(
+                    p.parse::<u8>()
+                        .map_err(|_| format!("'{p}' is not a player number (1 or 2)"))?,
+                ),
+                rest,
+            ),
+            None => (None, s),
+        };
+        let (unit, model) = match rest.split_once('#') {
+            Some((u, n)) => (
+                u,
+                Some(
+                    n.parse::<usize>()
+                        .map_err(|_| format!("'{n}' is not a model index"))?,
+                ),
+            ),
+            None => (rest, None),
+        };
+        if unit.is_empty() {
+            return Err("a unit id is needed, e.g. intercessors or intercessors#2".into());
+        }
+        Ok(UnitSelector {
+            player,
+            unit: unit.to_string(),
+            model,
+        })
+    }
+}
+
+/// The solid of a model of the scene.
+pub fn model_solid(scene: &Scene, r: ModelRef) -> ModelSolid {
+    let unit = &scene.armies[r.army].units[r.unit];
+    let m = &unit.models[r.model];
+    ModelSolid::new(
+        unit.datasheet.base,
+        m.position,
+        m.facing,
+        unit.datasheet.model_height_inches(),
+    )
+}
+
+impl SceneSight {
+    /// Builds the sight index of `scene`: its terrain (with its window convention) and every
+    /// model; each unit gets its own unit number.
+    pub fn new(scene: &Scene) -> Self {
+        let mut index = SightIndex::new(
+            &scene.layout.pieces,
+            scene.options.ground_floor_windows_closed,
+        );
+        let mut models = Vec::new();
+        let mut entries = Vec::new();
+        let mut unit_number = 0;
+        for (ai, army) in scene.armies.iter().enumerate() {
+            for (ui, unit) in army.units.iter().enumerate() {
+                let d = &unit.datasheet;
+                for mi in 0..unit.models.len() {
+                    let r = ModelRef {
+                        army: ai,
+                        unit: ui,
+                        model: mi,
+                    };
+                    entries.push(SightModel {
+                        unit: unit_number,
+                        solid: model_solid(scene, r),
+                        towering: d.has_keyword("TOWERING"),
+                        aircraft: d.has_keyword("AIRCRAFT"),
+                        infantry: d.has_keyword("INFANTRY"),
+                    });
+                    models.push(r);
+                }
+                unit_number += 1;
+            }
+        }
+        index.set_models(entries);
+        SceneSight { index, models }
+    }
+
+    /// The index entries a selector names (one model, or every model of the unit).
+    ///
+    /// # Errors
+    /// The unit is unknown, ambiguous between the players, or has no such model.
+    pub fn select(&self, scene: &Scene, sel: &UnitSelector) -> Result<Vec<usize>, String> {
+        let matches: Vec<(usize, usize)> = scene
+            .armies
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| sel.player.is_none_or(|p| p == a.player))
+            .flat_map(|(ai, a)| {
+                a.units
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, u)| u.id == sel.unit)
+                    .map(move |(ui, _)| (ai, ui))
+            })
+            .collect();
+        let (army, unit) = match matches.as_slice() {
+            [one] => *one,
+            [] => {
+                let known: Vec<String> = scene
+                    .armies
+                    .iter()
+                    .flat_map(|a| {
+                        a.units
+                            .iter()
+                            .map(move |u| format!("{}:{}", a.player, u.id))
+                    })
+                    .collect();
+                return Err(format!(
+                    "unknown unit '{}' (units: {})",
+                    sel.unit,
+                    known.join(", ")
+                ));
+            }
+            _ => {
+                return Err(format!(
+                    "both players have a unit '{}'; write 1:{0} or 2:{0}",
+                    sel.unit
+                ));
+            }
+        };
+        let picked: Vec<usize> = self
+            .models
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| {
+                r.army == army && r.unit == unit && sel.model.is_none_or(|m| m == r.model)
+            })
+            .map(|(i, _)| i)
+            .collect();
+        if picked.is_empty() {
+            let n = scene.armies[army].units[unit].models.len();
+            return Err(format!(
+                "unit '{}' has models #0 to #{}, not #{}",
+                sel.unit,
+                n - 1,
+                sel.model.unwrap_or(0)
+            ));
+        }
+        Ok(picked)
+    }
+}
+
+/// Visibility of one unit to another: (unit visible, unit fully visible).
+pub type UnitPairVisibility = (bool, bool);
+
+impl SceneSight {
+    /// Index entries of each unit, in army and unit order, with the unit's player.
+    pub fn units(&self, scene: &Scene) -> Vec<(u8, Vec<usize>)> {
+        let mut out: Vec<(u8, Vec<usize>)> = Vec::new();
+        let mut last = None;
+        for (i, r) in self.models.iter().enumerate() {
+            if last != Some((r.army, r.unit)) {
+                out.push((scene.armies[r.army].player, Vec::new()));
+                last = Some((r.army, r.unit));
+            }
+            out.last_mut().expect("pushed").1.push(i);
+        }
+        out
+    }
+
+    /// The unit-pair visibility matrix of both armies: for every unit and every enemy unit,
+    /// whether the enemy unit is visible and fully visible to it (fully: some model of the
+    /// observing unit sees every model of the target unit fully, through the target's unit).
+    pub fn unit_matrix(
+        &self,
+        scene: &Scene,
+        sampling: &crate::geometry::sight::Sampling,
+    ) -> Vec<Vec<Option<UnitPairVisibility>>> {
+        use crate::geometry::sight::SeeThrough;
+        let units = self.units(scene);
+        units
+            .iter()
+            .map(|(po, obs)| {
+                units
+                    .iter()
+                    .map(|(pt, tgt)| {
+                        (po != pt).then(|| {
+                            let visible = tgt.iter().any(|&t| {
+                                obs.iter().any(|&o| {
+                                    self.index
+                                        .model_visibility(o, t, SeeThrough::OwnUnit, sampling)
+                                        .visible
+                                })
+                            });
+                            let fully = visible
+                                && obs.iter().any(|&o| {
+                                    tgt.iter().all(|&t| {
+                                        self.index
+                                            .model_visibility(
+                                                o,
+                                                t,
+                                                SeeThrough::OwnAndTargetUnit,
+                                                sampling,
+                                            )
+                                            .fully_visible
+                                    })
+                                });
+                            (visible, fully)
+                        })
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}

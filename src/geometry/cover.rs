@@ -1,0 +1,147 @@
+//! Unit-level visibility, the Benefit of Cover and Plunging Fire.
+//!
+//! Rules Commentary: Unit Visible, Unit Fully Visible; Core Rules: Benefit of Cover (ruins and
+//! woods: wholly within, or not fully visible to an attacking model because of them; craters:
+//! INFANTRY wholly within; barricades: within 3" and not fully visible; debris, hills: not fully
+//! visible), Plunging Fire (an attacker wholly within a ruin, 6" or more up, shooting a unit
+//! whose models are all on the ground improves AP by 1); shared/RULES.md.
+
+use super::sight::{Blocker, ModelVisibility, Sampling, SeeThrough, SightIndex};
+use super::{TerrainCategory, polygon};
+use crate::rules::constants::{COVER_BARRICADE_RANGE_INCHES, PLUNGING_FIRE_MIN_HEIGHT_INCHES};
+
+/// The answer for an observing unit (or model) and a target unit (or model).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct UnitVisibility {
+    /// Some target model is visible to some observer model.
+    pub unit_visible: bool,
+    /// Some observer model sees every target model fully (seeing through the target unit).
+    pub unit_fully_visible: bool,
+    /// Every visible target model has the Benefit of Cover against the observers.
+    pub benefit_of_cover: bool,
+    /// Plunging Fire applies for some observer model that can see the target.
+    pub plunging_fire: bool,
+    /// A clear sight line, if any.
+    pub witness: Option<[super::Vec3; 2]>,
+    /// What blocks sight when nothing is visible (from the first observer to the first target).
+    pub blocked_by: Option<Blocker>,
+}
+
+impl SightIndex {
+    /// Why model `target` has the Benefit of Cover against the `attackers` (model indices),
+    /// if it does: the terrain piece and the clause.
+    pub fn benefit_of_cover(
+        &self,
+        target: usize,
+        attackers: &[usize],
+        sampling: &Sampling,
+    ) -> Option<String> {
+        let t = &self.models()[target];
+        for category in [TerrainCategory::Ruin, TerrainCategory::Woods] {
+            if let Some(p) = self.wholly_within_category(target, category) {
+                return Some(format!("wholly within {}", self.piece_id(p)));
+            }
+        }
+        if t.infantry
+            && let Some(p) = self.wholly_within_category(target, TerrainCategory::Crater)
+        {
+            return Some(format!(
+                "INFANTRY wholly within crater {}",
+                self.piece_id(p)
+            ));
+        }
+        for &a in attackers {
+            let v = self.model_visibility(a, target, SeeThrough::OwnUnit, sampling);
+            if !v.visible || v.fully_visible {
+                continue;
+            }
+            if let Some(reason) = self.cover_reason(target, &v) {
+                return Some(reason);
+            }
+        }
+        None
+    }
+
+    fn cover_reason(&self, target: usize, v: &ModelVisibility) -> Option<String> {
+        let blocker = v.not_fully_because.as_ref()?;
+        let piece = blocker.piece()?;
+        let index = self.piece_by_id(piece)?;
+        let category = self.piece_category(index);
+        let grants = match category {
+            TerrainCategory::Barricade => {
+                let t = &self.models()[target];
+                polygon::distance_to_boundary(self.piece_footprint(index), t.solid.centre)
+                    - t.solid.base.bounding_radius_inches()
+                    <= COVER_BARRICADE_RANGE_INCHES
+            }
+            TerrainCategory::Crater => false,
+            _ => true,
+        };
+        grants.then(|| format!("not fully visible because of {blocker}"))
+    }
+
+    /// Plunging Fire for `observer` shooting at the `targets` (model indices).
+    pub fn plunging_fire(&self, observer: usize, targets: &[usize]) -> bool {
+        let o = &self.models()[observer];
+        self.wholly_within_category(observer, TerrainCategory::Ruin)
+            .is_some()
+            && o.solid.z >= PLUNGING_FIRE_MIN_HEIGHT_INCHES
+            && targets.iter().all(|&t| self.models()[t].solid.z <= 1e-3)
+    }
+
+    /// Visibility, cover and plunging fire of the `targets` (model indices of one unit) to
+    /// the `observers` (model indices of one unit, or one model).
+    pub fn unit_visibility(
+        &self,
+        observers: &[usize],
+        targets: &[usize],
+        sampling: &Sampling,
+    ) -> UnitVisibility {
+        let mut witness = None;
+        let mut blocked_by = None;
+        let mut visible_targets = Vec::new();
+        for &t in targets {
+            for &o in observers {
+                let v = self.model_visibility(o, t, SeeThrough::OwnUnit, sampling);
+                if v.visible {
+                    witness = witness.or(v.witness);
+                    visible_targets.push(t);
+                    break;
+                }
+                if blocked_by.is_none() {
+                    blocked_by = v.blocked_by;
+                }
+            }
+        }
+        let unit_fully_visible = observers.iter().any(|&o| {
+            targets.iter().all(|&t| {
+                self.model_visibility(o, t, SeeThrough::OwnAndTargetUnit, sampling)
+                    .fully_visible
+            })
+        });
+        let benefit_of_cover = !visible_targets.is_empty()
+            && visible_targets
+                .iter()
+                .all(|&t| self.benefit_of_cover(t, observers, sampling).is_some());
+        let plunging_fire = !visible_targets.is_empty()
+            && observers.iter().any(|&o| {
+                self.plunging_fire(o, targets)
+                    && visible_targets.iter().any(|&t| {
+                        self.model_visibility(o, t, SeeThrough::OwnUnit, sampling)
+                            .visible
+                    })
+            });
+        UnitVisibility {
+            unit_visible: !visible_targets.is_empty(),
+            unit_fully_visible,
+            benefit_of_cover,
+            plunging_fire,
+            witness,
+            blocked_by: if visible_targets.is_empty() {
+                blocked_by
+            } else {
+                None
+            },
+        }
+    }
+}

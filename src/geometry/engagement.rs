@@ -1,0 +1,78 @@
+//! Engagement Range and objective control.
+//!
+//! Core Rules: Engagement Range (1" horizontally and 5" vertically; 2" across a barricade,
+//! Core Rules: Barricades and Fuel Pipes) and Objective Markers (a model is in range within 3"
+//! horizontally and 5" vertically; Level of Control is the sum of the OC of a player's models in
+//! range; the higher sum controls, equal sums are contested).
+
+use super::Vec2;
+use super::body::ModelSolid;
+use super::measure::{horizontal_distance, vertical_distance};
+use super::polygon;
+use crate::rules::constants::{
+    BARRICADE_ENGAGEMENT_RANGE_INCHES, ENGAGEMENT_RANGE_HORIZONTAL_INCHES,
+    ENGAGEMENT_RANGE_VERTICAL_INCHES, MM_PER_INCH, OBJECTIVE_MARKER_DIAMETER_MM,
+    OBJECTIVE_RANGE_HORIZONTAL_INCHES, OBJECTIVE_RANGE_VERTICAL_INCHES,
+};
+
+/// True when the straight line between the two models' centres crosses a barricade footprint.
+pub fn across_barricade(a: &ModelSolid, b: &ModelSolid, barricades: &[Vec<Vec2>]) -> bool {
+    barricades
+        .iter()
+        .any(|f| polygon::segment_enters(a.centre, b.centre, f))
+}
+
+/// True when `a` is within Engagement Range of `b`: 1" horizontally (2" when a barricade lies
+/// between them) and 5" vertically.
+pub fn within_engagement_range(a: &ModelSolid, b: &ModelSolid, barricades: &[Vec<Vec2>]) -> bool {
+    let range = if across_barricade(a, b, barricades) {
+        BARRICADE_ENGAGEMENT_RANGE_INCHES
+    } else {
+        ENGAGEMENT_RANGE_HORIZONTAL_INCHES
+    };
+    horizontal_distance(a, b) <= range
+        && vertical_distance(a, b) <= ENGAGEMENT_RANGE_VERTICAL_INCHES
+}
+
+/// True when the model is in range of the objective marker centred at `marker` (x, y, z in
+/// inches): within 3" horizontally of the marker's edge and 5" vertically.
+pub fn in_objective_range(model: &ModelSolid, marker: super::Vec3) -> bool {
+    let radius = OBJECTIVE_MARKER_DIAMETER_MM / MM_PER_INCH / 2.0;
+    let outline = model.outline();
+    let horizontal = if polygon::contains(&outline, marker.truncate()) {
+        0.0
+    } else {
+        (polygon::distance_to_boundary(&outline, marker.truncate()) - radius).max(0.0)
+    };
+    let vertical = (model.z - marker.z).max(marker.z - model.top()).max(0.0);
+    horizontal <= OBJECTIVE_RANGE_HORIZONTAL_INCHES && vertical <= OBJECTIVE_RANGE_VERTICAL_INCHES
+}
+
+/// Who controls an objective.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum Control {
+    /// Nobody has a model in range (or both Levels of Control are 0).
+    Uncontrolled,
+    /// Both players have the same Level of Control above 0.
+    Contested,
+    /// The player with the higher Level of Control.
+    Player(u8),
+}
+
+/// Levels of Control of players 1 and 2 from (player, OC, in range) for each model, and who
+/// controls the objective.
+pub fn level_of_control(models: impl IntoIterator<Item = (u8, u32, bool)>) -> ([u32; 2], Control) {
+    let mut levels = [0u32; 2];
+    for (player, oc, in_range) in models {
+        if in_range && (1..=2).contains(&player) {
+            levels[usize::from(player - 1)] += oc;
+        }
+    }
+    let control = match levels[0].cmp(&levels[1]) {
+        std::cmp::Ordering::Greater => Control::Player(1),
+        std::cmp::Ordering::Less => Control::Player(2),
+        std::cmp::Ordering::Equal if levels[0] == 0 => Control::Uncontrolled,
+        std::cmp::Ordering::Equal => Control::Contested,
+    };
+    (levels, control)
+}
