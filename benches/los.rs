@@ -88,6 +88,58 @@ fn los(c: &mut Criterion) {
         })
     });
 
+    // Median over pairs, each timed alone.
+    let median = |pairs: &[(usize, usize)]| {
+        let mut times: Vec<f64> = pairs
+            .iter()
+            .map(|&(o, t)| {
+                let start = std::time::Instant::now();
+                for _ in 0..200 {
+                    black_box(index.model_visibility(o, t, SeeThrough::OwnUnit, &Sampling::FAST));
+                }
+                start.elapsed().as_secs_f64() / 200.0 * 1e6
+            })
+            .collect();
+        times.sort_by(f64::total_cmp);
+        times[times.len() / 2]
+    };
+    eprintln!("(b) median over the 200 pairs: {:.2} us", median(&pairs));
+
+    // (b2) Pairs that see each other (models of different units of one army, near each other),
+    // where "fully visible" needs a line to every facing point.
+    let seen: Vec<(usize, usize)> = (0..n)
+        .flat_map(|o| (0..n).map(move |t| (o, t)))
+        .filter(|&(o, t)| index.models()[o].unit != index.models()[t].unit)
+        .filter(|&(o, t)| index.model_visible(o, t, SeeThrough::OwnUnit, &Sampling::FAST))
+        .step_by(7)
+        .take(200)
+        .collect();
+    let seen_rays: usize = seen
+        .iter()
+        .map(|&(o, t)| {
+            index
+                .model_visibility(o, t, SeeThrough::OwnUnit, &Sampling::FAST)
+                .rays
+        })
+        .sum();
+    eprintln!(
+        "(b2) {} visible pairs, mean sight lines per query: {:.1}, median {:.2} us",
+        seen.len(),
+        seen_rays as f64 / seen.len().max(1) as f64,
+        median(&seen)
+    );
+    c.bench_function(
+        "b2: model-pair visibility query, visible pairs (mean)",
+        |b| {
+            let mut i = 0;
+            b.iter(|| {
+                i = (i + 1) % seen.len();
+                let (o, t) = seen[i];
+                black_box(index.model_visibility(o, t, SeeThrough::OwnUnit, &Sampling::FAST))
+            })
+        },
+    );
+
     // (c) Unit-pair matrix of both armies.
     c.bench_function("c: unit-pair visibility matrix, both armies", |b| {
         b.iter(|| black_box(sight.unit_matrix(&scene, &Sampling::FAST)))

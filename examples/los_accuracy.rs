@@ -4,8 +4,9 @@
 //!
 //! Run: `cargo run --profile bench --example los_accuracy [pairs per layout] [seed]`.
 //! Models are infantry (32 mm, 1.6"), heavy infantry (40 mm, 1.8"), a walker (60 mm, 3.5") or a
-//! vehicle hull (6" x 3.5", 3"), at random places on the table clear of walls, on the ground or
-//! (a third of the time when over a ruin with floors) on its first floor.
+//! vehicle hull (6" x 3.5", 3"), at random places on the table clear of walls and of floor slabs
+//! (no model stands inside a floor), on the ground or (a third of the time when infantry stands
+//! over a ruin's floor) on that floor.
 
 use std::path::Path;
 
@@ -80,6 +81,15 @@ fn main() {
                 Some(p) if height < 2.0 && rng.random_bool(1.0 / 3.0) => p.floors[0].height,
                 _ => 0.0,
             };
+            // A model cannot stand under a floor lower than itself: it would be inside the slab.
+            let under_low_floor = layout.pieces.iter().flat_map(|p| &p.floors).any(|f| {
+                f.height > z
+                    && f.height - 0.15 < z + height
+                    && polygon::polygons_intersect(&outline, &f.area)
+            });
+            if under_low_floor {
+                continue;
+            }
             return SightModel {
                 unit: 0,
                 solid: ModelSolid::new(base, Vec3::new(c.x, c.y, z), facing, height),
@@ -124,8 +134,10 @@ fn main() {
                     dense.visible,
                     dense.fully_visible,
                     dense
-                        .witness
-                        .map(|[a, b]| format!("; dense witness ({:.2}, {:.2}, {:.2}) -> ({:.2}, {:.2}, {:.2})", a.x, a.y, a.z, b.x, b.y, b.z))
+                        .not_fully_because
+                        .as_ref()
+                        .or(fast.not_fully_because.as_ref())
+                        .map(|b| format!("; {b}"))
                         .unwrap_or_default()
                 ));
             }

@@ -739,6 +739,36 @@ fn unit_is_visible_when_one_of_its_models_is_visible() {
     assert_eq!(u.blocked_by, wall_of("wall-1"));
 }
 
+#[test]
+fn unit_fully_visible_to_an_observing_unit_needs_every_observer_model() {
+    // Observer unit 1: one model with a clear view, one behind a tall wall.
+    let statue = with_walls(
+        piece(
+            "wall-1",
+            TerrainCategory::Debris,
+            rect(14.8, 10.0, 15.2, 16.0),
+        ),
+        vec![wall(15.0, 10.0, 15.0, 16.0, 5.0)],
+    );
+    let idx = index(
+        &[statue],
+        vec![
+            infantry(1, 20.0, 22.0),
+            infantry(1, 10.0, 13.0),
+            infantry(2, 20.0, 13.0),
+        ],
+    );
+    assert!(look(&idx, 0, 2).fully_visible);
+    assert!(!look(&idx, 1, 2).visible);
+    assert!(units(&idx, &[0], &[2]).unit_fully_visible);
+    let u = units(&idx, &[0, 1], &[2]);
+    assert!(u.unit_visible);
+    assert!(
+        !u.unit_fully_visible,
+        "not fully visible to every observing model: {u:?}"
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Benefit of Cover
 // ---------------------------------------------------------------------------------------------
@@ -939,6 +969,115 @@ fn unit_has_cover_only_when_every_visible_model_has_it() {
     assert!(idx.benefit_of_cover(2, &[0], &Sampling::FAST).is_none());
     assert!(!units(&idx, &[0], &[1, 2]).benefit_of_cover);
     assert!(units(&idx, &[0], &[1]).benefit_of_cover);
+}
+
+#[test]
+fn terrain_hiding_part_of_the_target_gives_cover_even_when_a_model_hides_another_part() {
+    // A third-unit hull hides the target's north side (upper points first in sampling order);
+    // a 1" debris wall in front of its south half hides the lower south side.
+    let low = with_walls(
+        piece(
+            "wall-1",
+            TerrainCategory::Debris,
+            rect(12.7, 10.0, 12.9, 12.9),
+        ),
+        vec![wall(12.8, 10.0, 12.8, 12.9, 1.0)],
+    );
+    let idx = index(
+        &[low],
+        vec![
+            infantry(1, 4.0, 13.0),
+            infantry(2, 14.0, 13.0),
+            vehicle(3, 9.0, 15.0, 0.0),
+        ],
+    );
+    let v = look(&idx, 0, 1);
+    assert!(v.visible && !v.fully_visible, "{v:?}");
+    let terrain_only = idx.model_visibility(0, 1, SeeThrough::AllModels, &Sampling::FAST);
+    assert_eq!(terrain_only.not_fully_because, wall_of("wall-1"));
+    let reason = idx
+        .benefit_of_cover(1, &[0], &Sampling::FAST)
+        .expect("cover");
+    assert!(reason.contains("wall-1"), "{reason}");
+}
+
+/// A wall-less piece of `category` over x 14..16, y 10..16, `height` tall.
+fn body(id: &str, category: TerrainCategory, height: f32) -> TerrainPiece {
+    TerrainPiece {
+        height,
+        ..piece(id, category, rect(14.0, 10.0, 16.0, 16.0))
+    }
+}
+
+#[test]
+fn hill_body_blocks_sight_like_a_solid() {
+    let idx = index(
+        &[body("hill-1", TerrainCategory::Hill, 3.0)],
+        vec![infantry(1, 10.0, 13.0), infantry(2, 20.0, 13.0)],
+    );
+    assert_hidden(
+        &look(&idx, 0, 1),
+        Some(Blocker::Terrain {
+            piece: "hill-1".into(),
+            part: "body",
+        }),
+    );
+}
+
+#[test]
+fn concave_debris_body_does_not_fill_its_notch() {
+    // An L-shaped 3" statue base; the line along y = 15 runs through the notch.
+    let l_shape = vec![
+        v2(14.0, 10.0),
+        v2(20.0, 10.0),
+        v2(20.0, 12.0),
+        v2(16.0, 12.0),
+        v2(16.0, 18.0),
+        v2(14.0, 18.0),
+    ];
+    let statue = TerrainPiece {
+        height: 3.0,
+        ..piece("debris-1", TerrainCategory::Debris, l_shape)
+    };
+    let idx = index(
+        &[statue],
+        vec![
+            infantry(1, 18.0, 30.0),
+            infantry(2, 18.0, 15.0),
+            infantry(2, 10.0, 11.0),
+        ],
+    );
+    // Seen from the north, the target in the notch is in the open.
+    assert!(look(&idx, 0, 1).fully_visible);
+    // From the west, the target behind the long arm is hidden by the body.
+    let v = idx.model_visibility(2, 1, SeeThrough::AllModels, &Sampling::FAST);
+    assert!(!v.visible, "{v:?}");
+}
+
+#[test]
+fn debris_body_partly_hiding_the_target_gives_cover() {
+    let idx = index(
+        &[body("debris-1", TerrainCategory::Debris, 1.0)],
+        vec![infantry(1, 4.0, 13.0), infantry(2, 17.0, 13.0)],
+    );
+    let v = look(&idx, 0, 1);
+    assert_visible(&v);
+    assert!(!v.fully_visible);
+    let reason = idx
+        .benefit_of_cover(1, &[0], &Sampling::FAST)
+        .expect("cover");
+    assert!(reason.contains("debris-1"), "{reason}");
+}
+
+#[test]
+fn woods_with_a_height_still_never_block_visible() {
+    let idx = index(
+        &[body("woods-1", TerrainCategory::Woods, 4.0)],
+        vec![infantry(1, 10.0, 13.0), infantry(2, 20.0, 13.0)],
+    );
+    let v = look(&idx, 0, 1);
+    assert_visible(&v);
+    assert!(!v.fully_visible);
 }
 
 // ---------------------------------------------------------------------------------------------

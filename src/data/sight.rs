@@ -203,8 +203,9 @@ impl SceneSight {
     }
 
     /// The unit-pair visibility matrix of both armies: for every unit and every enemy unit,
-    /// whether the enemy unit is visible and fully visible to it (fully: some model of the
-    /// observing unit sees every model of the target unit fully, through the target's unit).
+    /// whether the enemy unit is visible and fully visible to it (Rules Commentary: Unit Fully
+    /// Visible: every target model fully visible to every observing model, seeing through both
+    /// units).
     pub fn unit_matrix(
         &self,
         scene: &Scene,
@@ -219,15 +220,19 @@ impl SceneSight {
                     .iter()
                     .map(|(pt, tgt)| {
                         (po != pt).then(|| {
+                            if self.index.units_separated(obs, tgt) {
+                                return (false, false);
+                            }
                             let visible = tgt.iter().any(|&t| {
-                                obs.iter().any(|&o| {
-                                    self.index
-                                        .model_visibility(o, t, SeeThrough::OwnUnit, sampling)
-                                        .visible
-                                })
+                                !self.index.units_separated(obs, &[t])
+                                    && obs.iter().any(|&o| {
+                                        self.index
+                                            .model_visibility(o, t, SeeThrough::OwnUnit, sampling)
+                                            .visible
+                                    })
                             });
                             let fully = visible
-                                && obs.iter().any(|&o| {
+                                && obs.iter().all(|&o| {
                                     tgt.iter().all(|&t| {
                                         self.index
                                             .model_visibility(

@@ -15,7 +15,8 @@ use crate::rules::constants::{COVER_BARRICADE_RANGE_INCHES, PLUNGING_FIRE_MIN_HE
 pub struct UnitVisibility {
     /// Some target model is visible to some observer model.
     pub unit_visible: bool,
-    /// Some observer model sees every target model fully (seeing through the target unit).
+    /// Every target model is fully visible to every observer model, seeing through the target
+    /// unit (Rules Commentary: Unit Fully Visible, to an observing unit).
     pub unit_fully_visible: bool,
     /// Every visible target model has the Benefit of Cover against the observers.
     pub benefit_of_cover: bool,
@@ -51,8 +52,16 @@ impl SightIndex {
             ));
         }
         for &a in attackers {
-            let v = self.model_visibility(a, target, SeeThrough::OwnUnit, sampling);
-            if !v.visible || v.fully_visible {
+            if !self
+                .model_visibility(a, target, SeeThrough::OwnUnit, sampling)
+                .visible
+            {
+                continue;
+            }
+            // "Because of terrain": the target is not fully visible even with every model
+            // taken off the table, so a model hiding another part cannot mask the terrain.
+            let v = self.model_visibility(a, target, SeeThrough::AllModels, sampling);
+            if v.fully_visible {
                 continue;
             }
             if let Some(reason) = self.cover_reason(target, &v) {
@@ -113,12 +122,13 @@ impl SightIndex {
                 }
             }
         }
-        let unit_fully_visible = observers.iter().any(|&o| {
-            targets.iter().all(|&t| {
-                self.model_visibility(o, t, SeeThrough::OwnAndTargetUnit, sampling)
-                    .fully_visible
-            })
-        });
+        let unit_fully_visible = !observers.is_empty()
+            && observers.iter().all(|&o| {
+                targets.iter().all(|&t| {
+                    self.model_visibility(o, t, SeeThrough::OwnAndTargetUnit, sampling)
+                        .fully_visible
+                })
+            });
         let benefit_of_cover = !visible_targets.is_empty()
             && visible_targets
                 .iter()

@@ -7,7 +7,7 @@
 //! [`super::sight`], terrain only (models on the table are ignored).
 
 use super::body::ModelSolid;
-use super::sight::{Sampling, SeeThrough, SightIndex, SightModel};
+use super::sight::{Sampling, SightIndex, SightModel};
 use super::{Base, Vec2, polygon};
 use crate::rules::constants::{BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES};
 
@@ -83,32 +83,23 @@ pub fn heatmap(index: &SightIndex, sources: &[ModelSolid], cell: f32, height: f3
         aircraft: false,
         infantry: true,
     };
-    let sources: Vec<SightModel> = sources.iter().map(|s| as_model(*s)).collect();
+    let sources: Vec<_> = sources.iter().map(|s| index.probe(as_model(*s))).collect();
     let mut visible = Vec::with_capacity(cols * rows);
     let mut hint = 0;
     for row in 0..rows {
         for col in 0..cols {
             let c = Vec2::new((col as f32 + 0.5) * cell, (row as f32 + 0.5) * cell);
-            let probe = as_model(ModelSolid::new(
+            let probe = index.probe(as_model(ModelSolid::new(
                 Base::Round(PROBE_BASE_MM),
                 c.extend(0.0),
                 0.0,
                 height,
-            ));
+            )));
             // Start with the source that saw the previous cell: neighbours share sight lines.
             let n = sources.len();
-            let seen = (0..n).map(|k| (hint + k) % n).find(|&s| {
-                index
-                    .visibility(
-                        &sources[s],
-                        None,
-                        &probe,
-                        None,
-                        SeeThrough::AllModels,
-                        &HEATMAP_SAMPLING,
-                    )
-                    .visible
-            });
+            let seen = (0..n)
+                .map(|k| (hint + k) % n)
+                .find(|&s| index.probe_visible(&sources[s], &probe, &HEATMAP_SAMPLING));
             if let Some(s) = seen {
                 hint = s;
             }

@@ -4,7 +4,8 @@
 //! # Rules (Core Rules: Determining Visibility; Rules Commentary: Model Visible, Model Fully
 //! Visible, Unit Visible, Unit Fully Visible; Core Rules: Ruins, Woods; shared/RULES.md)
 //! - A sight line is blocked by terrain solids (ruin walls, split around their window openings,
-//!   and ruin floors) and by other models' volumes. The observer always sees through the other
+//!   ruin floors, and the bodies of barricades, hills and battlefield debris given as a height
+//!   without walls) and by other models' volumes. The observer always sees through the other
 //!   models of its own unit; for "unit fully visible" it also sees through the target's unit.
 //! - Ruin and low footprints: no sight line may pass over or through the footprint (its inside,
 //!   seen from above), however high, except: a line to a target that is (partly) within that
@@ -130,7 +131,7 @@ pub enum Blocker {
     Terrain {
         /// Piece id in the layout.
         piece: String,
-        /// Which part: "wall" or "floor".
+        /// Which part: "wall", "floor" or "body" (a wall-less barricade, hill or debris).
         part: &'static str,
     },
     /// The rule that forbids sight over or through a ruin or low footprint.
@@ -220,16 +221,113 @@ struct Piece {
     footprint: Vec<Vec2>,
     lo: Vec2,
     hi: Vec2,
+    /// For a convex footprint: each edge's start point and inward normal (Cyrus-Beck clipping).
+    convex_edges: Option<Vec<(Vec2, Vec2)>>,
+}
+
+impl Piece {
+    /// True when the segment `a`-`b` passes through the footprint's interior.
+    fn crossed_by(&self, a: Vec2, b: Vec2) -> bool {
+        if a.x.max(b.x) < self.lo.x
+            || a.x.min(b.x) > self.hi.x
+            || a.y.max(b.y) < self.lo.y
+            || a.y.min(b.y) > self.hi.y
+        {
+            return false;
+        }
+        let Some(edges) = &self.convex_edges else {
+            return polygon::segment_enters(a, b, &self.footprint);
+        };
+        // Cyrus-Beck: clip the segment to the inside of every edge; it enters the interior
+        // when a stretch of positive length survives strictly inside.
+        let d = b - a;
+        let (mut t0, mut t1) = (0.0f32, 1.0f32);
+        for (p, n) in edges {
+            let num = n.dot(a - *p);
+            let den = n.dot(d);
+            if den.abs() < 1e-9 {
+                if num <= 1e-5 {
+                    return false; // parallel to this edge, outside or along it
+                }
+            } else {
+                let t = -num / den;
+                if den > 0.0 {
+                    t0 = t0.max(t);
+                } else {
+                    t1 = t1.min(t);
+                }
+            }
+        }
+        if t1 - t0 <= 1e-6 {
+            return false;
+        }
+        // The middle of the surviving stretch must be strictly inside, not on an edge.
+        let m = a + d * ((t0 + t1) / 2.0);
+        edges.iter().all(|(p, n)| n.dot(m - *p) > 1e-5)
+    }
+}
+
+/// Inward edge normals of a convex polygon, or `None` when it is not convex.
+fn convex_edges(footprint: &[Vec2]) -> Option<Vec<(Vec2, Vec2)>> {
+    let sign = polygon::signed_area(footprint).signum();
+    let n = footprint.len();
+    let convex = (0..n).all(|i| {
+        let (a, b, c) = (footprint[i], footprint[(i + 1) % n], footprint[(i + 2) % n]);
+        ((b - a).x * (c - b).y - (b - a).y * (c - b).x) * sign >= -1e-6
+    });
+    convex.then(|| {
+        polygon::edges(footprint)
+            .map(|(a, b)| {
+                let e = b - a;
+                (a, Vec2::new(-e.y, e.x) * sign)
+            })
+            .collect()
+    })
+}
+
+/// What stopped a line, before it is named for a report (no allocation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Raw {
+    Footprint(usize),
+    Terrain(usize, Part),
+    Model(usize),
+    Woods(usize),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Part {
     Wall,
     Floor,
+    Body,
+}
+
+/// True when the piece's own body (its footprint raised to its height) is a solid that blocks
+/// sight: barricades, hills and battlefield debris described by a height instead of walls.
+/// Woods (which never block "visible"), craters and footprint-only pieces have no body here.
+fn has_solid_body(piece: &TerrainPiece) -> bool {
+    piece.walls.is_empty()
+        && piece.height > 0.0
+        && matches!(
+            piece.category,
+            TerrainCategory::Barricade | TerrainCategory::Hill | TerrainCategory::Debris
+        )
 }
 
 /// Where a model stands relative to each footprint: (piece, within, wholly within).
 type Standing = Vec<(usize, bool, bool)>;
+
+/// One end of a sight query: the model, its index in the sight index (if it is there), and
+/// where it stands.
+type Viewer<'a> = (&'a SightModel, Option<usize>, &'a [(usize, bool, bool)]);
+
+/// A model that is not on the table, with where it stands relative to the terrain (see
+/// [`SightIndex::probe`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Probe {
+    /// The model.
+    pub model: SightModel,
+    standing: Standing,
+}
 
 /// The sight index: terrain solids and model volumes in parry3d BVHs, plus the footprints the
 /// ruins and woods rules need. Table coordinates (inches, z up).
@@ -241,6 +339,19 @@ pub struct SightIndex {
     model_shapes: Vec<(SharedShape, Pose)>,
     model_bvh: Bvh,
     standing: Vec<Standing>,
+    /// Each model's [`Sampling::FAST`] points as (observer points, target points).
+    fast_points: Vec<SamplePoints>,
+}
+
+/// Sample points with their outward directions: (observer points, target points).
+type SamplePoints = (Vec<(Vec3, Vec2)>, Vec<(Vec3, Vec2)>);
+
+fn fast_points(solid: &ModelSolid) -> SamplePoints {
+    let f = Sampling::FAST;
+    (
+        f.points(solid, f.observer_rings),
+        f.points(solid, f.target_rings),
+    )
 }
 
 /// Which models a sight line may pass through.
@@ -277,9 +388,28 @@ impl SightIndex {
                         ]
                     })
                     .collect();
-                // Floors are convex in practice; a concave floor is covered by its hull.
-                if let Some(shape) = SharedShape::convex_hull(&pts) {
+                // A rectangular floor is a box (closed-form ray casts); other floors are convex
+                // in practice, and a concave one is covered by its hull.
+                if let Some((shape, pose)) =
+                    rectangle_box(&f.area, f.height - FLOOR_THICKNESS_INCHES, f.height)
+                {
+                    terrain.push((shape, pose, i, Part::Floor));
+                } else if let Some(shape) = SharedShape::convex_hull(&pts) {
                     terrain.push((shape, Pose::IDENTITY, i, Part::Floor));
+                }
+            }
+            if has_solid_body(p) {
+                // One prism per triangle, so that a concave footprint is not filled in.
+                for tri in polygon::triangulate(&p.footprint) {
+                    let pts: Vec<Vec3> = tri
+                        .iter()
+                        .flat_map(|&k| {
+                            [p.footprint[k].extend(0.0), p.footprint[k].extend(p.height)]
+                        })
+                        .collect();
+                    if let Some(shape) = SharedShape::convex_hull(&pts) {
+                        terrain.push((shape, Pose::IDENTITY, i, Part::Body));
+                    }
                 }
             }
         }
@@ -297,6 +427,7 @@ impl SightIndex {
                     footprint: p.footprint.clone(),
                     lo,
                     hi,
+                    convex_edges: convex_edges(&p.footprint),
                 }
             })
             .collect();
@@ -308,6 +439,7 @@ impl SightIndex {
             model_shapes: Vec::new(),
             model_bvh: Bvh::new(),
             standing: Vec::new(),
+            fast_points: Vec::new(),
         }
     }
 
@@ -315,6 +447,7 @@ impl SightIndex {
     pub fn set_models(&mut self, models: Vec<SightModel>) {
         self.model_shapes = models.iter().map(|m| model_shape(&m.solid)).collect();
         self.standing = models.iter().map(|m| self.standing_of(&m.solid)).collect();
+        self.fast_points = models.iter().map(|m| fast_points(&m.solid)).collect();
         self.models = models;
         self.rebuild_models();
     }
@@ -324,6 +457,7 @@ impl SightIndex {
         self.models[index].solid = solid;
         self.model_shapes[index] = model_shape(&solid);
         self.standing[index] = self.standing_of(&solid);
+        self.fast_points[index] = fast_points(&solid);
         self.rebuild_models();
     }
 
@@ -372,10 +506,8 @@ impl SightIndex {
                     && solid.centre.y + r >= p.lo.y
                     && solid.centre.y - r <= p.hi.y
             })
-            .filter_map(|(i, p)| {
-                within_footprint(solid, &p.footprint)
-                    .then(|| (i, true, wholly_within_footprint(solid, &p.footprint)))
-            })
+            .filter(|(_, p)| within_footprint(solid, &p.footprint))
+            .map(|(i, p)| (i, true, wholly_within_footprint(solid, &p.footprint)))
             .collect()
     }
 
@@ -397,22 +529,14 @@ impl SightIndex {
     fn applicable(
         &self,
         observer: &SightModel,
-        oi: Option<usize>,
+        o_standing: &[(usize, bool, bool)],
         target: &SightModel,
-        ti: Option<usize>,
+        t_standing: &[(usize, bool, bool)],
     ) -> (Vec<usize>, Vec<usize>) {
-        let in_piece = |i: Option<usize>, solid: &ModelSolid, piece: usize, wholly: bool| match i {
-            Some(i) => self.standing[i]
+        let in_piece = |standing: &[(usize, bool, bool)], piece: usize, wholly: bool| {
+            standing
                 .iter()
-                .any(|(p, _, w)| *p == piece && (!wholly || *w)),
-            None => {
-                let f = &self.pieces[piece].footprint;
-                if wholly {
-                    wholly_within_footprint(solid, f)
-                } else {
-                    within_footprint(solid, f)
-                }
-            }
+                .any(|(p, _, w)| *p == piece && (!wholly || *w))
         };
         let mut footprints = Vec::new();
         let mut woods = Vec::new();
@@ -431,21 +555,20 @@ impl SightIndex {
                 TerrainCategory::Ruin | TerrainCategory::LowFootprint => {
                     let exempt = observer.aircraft
                         || target.aircraft
-                        || in_piece(ti, &target.solid, i, false)
-                        || in_piece(oi, &observer.solid, i, true)
-                        || (observer.towering && in_piece(oi, &observer.solid, i, false));
+                        || in_piece(t_standing, i, false)
+                        || in_piece(o_standing, i, true)
+                        || (observer.towering && in_piece(o_standing, i, false));
                     if !exempt {
                         footprints.push(i);
                     }
                 }
-                TerrainCategory::Woods => {
+                TerrainCategory::Woods
                     if !(observer.aircraft
                         || target.aircraft
                         || observer.towering
-                        || target.towering)
-                    {
-                        woods.push(i);
-                    }
+                        || target.towering) =>
+                {
+                    woods.push(i);
                 }
                 _ => {}
             }
@@ -460,30 +583,30 @@ impl SightIndex {
         to: Vec3,
         footprints: &[usize],
         may_pass: &dyn Fn(usize) -> bool,
-    ) -> Option<Blocker> {
-        for &i in footprints {
-            if polygon::segment_enters(from.truncate(), to.truncate(), &self.pieces[i].footprint) {
-                return Some(Blocker::Footprint {
-                    piece: self.pieces[i].id.clone(),
-                    category: self.pieces[i].category,
-                });
-            }
+        last: &std::cell::Cell<usize>,
+    ) -> Option<Raw> {
+        let (a, b) = (from.truncate(), to.truncate());
+        // Neighbouring lines are usually stopped by the same footprint: try it first.
+        let hint = last.get();
+        if hint < footprints.len() && self.pieces[footprints[hint]].crossed_by(a, b) {
+            return Some(Raw::Footprint(footprints[hint]));
         }
-        let dir = to - from;
-        let ray = Ray::new(from, dir);
+        if let Some(k) = footprints
+            .iter()
+            .enumerate()
+            .position(|(k, &i)| k != hint && self.pieces[i].crossed_by(a, b))
+        {
+            last.set(k);
+            return Some(Raw::Footprint(footprints[k]));
+        }
+        let ray = Ray::new(from, to - from);
         let max = 1.0 - 1e-4;
         if let Some((leaf, _)) = self.terrain_bvh.cast_ray(&ray, max, |leaf, best| {
             let (shape, pose, _, _) = &self.terrain[leaf as usize];
             shape.cast_ray(pose, &ray, best, true)
         }) {
             let (_, _, piece, part) = &self.terrain[leaf as usize];
-            return Some(Blocker::Terrain {
-                piece: self.pieces[*piece].id.clone(),
-                part: match part {
-                    Part::Wall => "wall",
-                    Part::Floor => "floor",
-                },
-            });
+            return Some(Raw::Terrain(*piece, *part));
         }
         self.model_bvh
             .cast_ray(&ray, max, |leaf, best| {
@@ -491,23 +614,141 @@ impl SightIndex {
                     return None;
                 }
                 let (shape, pose) = &self.model_shapes[leaf as usize];
-                shape.cast_ray(pose, &ray, best, true)
+                match self.models[leaf as usize].solid {
+                    s @ ModelSolid {
+                        base: super::Base::Round(_),
+                        ..
+                    } => cylinder_hit(&s, &ray, best),
+                    _ => shape.cast_ray(pose, &ray, best, true),
+                }
             })
-            .map(|(leaf, _)| Blocker::Model {
-                model: leaf as usize,
-                unit: self.models[leaf as usize].unit,
-            })
+            .map(|(leaf, _)| Raw::Model(leaf as usize))
     }
 
-    fn woods_on(&self, from: Vec3, to: Vec3, woods: &[usize]) -> Option<Blocker> {
+    fn woods_on(&self, from: Vec3, to: Vec3, woods: &[usize]) -> Option<Raw> {
         woods
             .iter()
-            .find(|&&i| {
-                polygon::segment_enters(from.truncate(), to.truncate(), &self.pieces[i].footprint)
-            })
-            .map(|&i| Blocker::Woods {
+            .find(|&&i| self.pieces[i].crossed_by(from.truncate(), to.truncate()))
+            .map(|&i| Raw::Woods(i))
+    }
+
+    /// Names a blocker for the report.
+    fn describe(&self, raw: Raw) -> Blocker {
+        match raw {
+            Raw::Footprint(i) => Blocker::Footprint {
                 piece: self.pieces[i].id.clone(),
-            })
+                category: self.pieces[i].category,
+            },
+            Raw::Terrain(i, part) => Blocker::Terrain {
+                piece: self.pieces[i].id.clone(),
+                part: match part {
+                    Part::Wall => "wall",
+                    Part::Floor => "floor",
+                    Part::Body => "body",
+                },
+            },
+            Raw::Model(m) => Blocker::Model {
+                model: m,
+                unit: self.models[m].unit,
+            },
+            Raw::Woods(i) => Blocker::Woods {
+                piece: self.pieces[i].id.clone(),
+            },
+        }
+    }
+
+    /// A footprint that every line between the two models must cross, if one does.
+    fn separating_footprint(
+        &self,
+        o: &ModelSolid,
+        t: &ModelSolid,
+        footprints: &[usize],
+    ) -> Option<usize> {
+        self.separating_between_discs(
+            (o.centre, o.base.bounding_radius_inches()),
+            (t.centre, t.base.bounding_radius_inches()),
+            footprints.iter().copied(),
+        )
+    }
+
+    /// A convex footprint that lies clear of both discs and crosses both outer tangents between
+    /// them: it cuts the band that holds every line from one disc to the other.
+    fn separating_between_discs(
+        &self,
+        (c1, r1): (Vec2, f32),
+        (c2, r2): (Vec2, f32),
+        mut footprints: impl Iterator<Item = usize>,
+    ) -> Option<usize> {
+        let l = c1.distance(c2);
+        if l <= r1 + r2 {
+            return None;
+        }
+        let d = (c2 - c1) / l;
+        let s = (r2 - r1) / l;
+        let perp = Vec2::new(-d.y, d.x);
+        let k = (1.0 - s * s).max(0.0).sqrt();
+        let tangents = [d * s + perp * k, d * s - perp * k].map(|m| (c1 - m * r1, c2 - m * r2));
+        footprints.find(|&i| {
+            let p = &self.pieces[i];
+            let clear = |c: Vec2, r: f32| {
+                !polygon::contains(&p.footprint, c)
+                    && polygon::distance_to_boundary(&p.footprint, c) > r
+            };
+            // Only a convex footprint is sure to hold the whole chord between the tangents.
+            p.convex_edges.is_some()
+                && tangents.iter().all(|(a, b)| p.crossed_by(*a, *b))
+                && clear(c1, r1)
+                && clear(c2, r2)
+        })
+    }
+
+    /// True when no model of the `observers` can see any model of the `targets` because a
+    /// ruin or low footprint that applies to every pair (no target within it, no observer
+    /// wholly within it, no TOWERING or AIRCRAFT involved) cuts every line between the units.
+    /// A quick, sufficient test: false does not mean the units see each other.
+    pub fn units_separated(&self, observers: &[usize], targets: &[usize]) -> bool {
+        let disc = |ms: &[usize]| {
+            let c = ms
+                .iter()
+                .map(|&m| self.models[m].solid.centre)
+                .sum::<Vec2>()
+                / ms.len().max(1) as f32;
+            let r = ms
+                .iter()
+                .map(|&m| {
+                    let s = &self.models[m].solid;
+                    s.centre.distance(c) + s.base.bounding_radius_inches()
+                })
+                .fold(0.0, f32::max);
+            (c, r)
+        };
+        if observers.is_empty()
+            || targets.is_empty()
+            || observers
+                .iter()
+                .chain(targets)
+                .any(|&m| self.models[m].aircraft)
+            || observers.iter().any(|&m| self.models[m].towering)
+        {
+            return false;
+        }
+        let applies = |i: usize| {
+            matches!(
+                self.pieces[i].category,
+                TerrainCategory::Ruin | TerrainCategory::LowFootprint
+            ) && !targets
+                .iter()
+                .any(|&t| self.standing[t].iter().any(|(p, _, _)| *p == i))
+                && !observers
+                    .iter()
+                    .any(|&o| self.standing[o].iter().any(|(p, _, w)| *p == i && *w))
+        };
+        self.separating_between_discs(
+            disc(observers),
+            disc(targets),
+            (0..self.pieces.len()).filter(|&i| applies(i)),
+        )
+        .is_some()
     }
 
     /// Visibility of model `target` to model `observer` (indices in the index).
@@ -518,9 +759,39 @@ impl SightIndex {
         see: SeeThrough,
         sampling: &Sampling,
     ) -> ModelVisibility {
-        let o = &self.models[observer];
-        let t = &self.models[target];
-        self.visibility(o, Some(observer), t, Some(target), see, sampling)
+        self.inner(
+            (
+                &self.models[observer],
+                Some(observer),
+                &self.standing[observer],
+            ),
+            (&self.models[target], Some(target), &self.standing[target]),
+            see,
+            sampling,
+            true,
+        )
+    }
+
+    /// Only whether model `target` is visible to model `observer` (no "fully visible" work).
+    pub fn model_visible(
+        &self,
+        observer: usize,
+        target: usize,
+        see: SeeThrough,
+        sampling: &Sampling,
+    ) -> bool {
+        self.inner(
+            (
+                &self.models[observer],
+                Some(observer),
+                &self.standing[observer],
+            ),
+            (&self.models[target], Some(target), &self.standing[target]),
+            see,
+            sampling,
+            false,
+        )
+        .visible
     }
 
     /// Visibility between two models that need not be in the index (e.g. a heatmap probe);
@@ -534,7 +805,52 @@ impl SightIndex {
         see: SeeThrough,
         sampling: &Sampling,
     ) -> ModelVisibility {
-        let (footprints, woods) = self.applicable(o, observer_index, t, target_index);
+        let standing = |m: &SightModel, i: Option<usize>| match i {
+            Some(i) => self.standing[i].clone(),
+            None => self.standing_of(&m.solid),
+        };
+        let (os, ts) = (standing(o, observer_index), standing(t, target_index));
+        self.inner(
+            (o, observer_index, &os),
+            (t, target_index, &ts),
+            see,
+            sampling,
+            true,
+        )
+    }
+
+    /// A model that is not on the table (a heatmap probe or observer), with where it stands
+    /// relative to the terrain worked out once.
+    pub fn probe(&self, model: SightModel) -> Probe {
+        Probe {
+            standing: self.standing_of(&model.solid),
+            model,
+        }
+    }
+
+    /// Whether probe `t` is visible to probe `o`, terrain only (models on the table ignored).
+    pub fn probe_visible(&self, o: &Probe, t: &Probe, sampling: &Sampling) -> bool {
+        self.inner(
+            (&o.model, None, &o.standing),
+            (&t.model, None, &t.standing),
+            SeeThrough::AllModels,
+            sampling,
+            false,
+        )
+        .visible
+    }
+
+    /// The visibility search. With `need_fully` false it stops at the first clear line and
+    /// leaves `fully_visible` false.
+    fn inner(
+        &self,
+        (o, observer_index, o_standing): Viewer<'_>,
+        (t, target_index, t_standing): Viewer<'_>,
+        see: SeeThrough,
+        sampling: &Sampling,
+        need_fully: bool,
+    ) -> ModelVisibility {
+        let (footprints, woods) = self.applicable(o, o_standing, t, t_standing);
         let may_pass = |m: usize| {
             let model = &self.models[m];
             match see {
@@ -550,16 +866,36 @@ impl SightIndex {
                 }
             }
         };
-        let eyes = sampling.points(&o.solid, sampling.observer_rings);
-        let targets = sampling.points(&t.solid, sampling.target_rings);
+        if let Some(i) = self.separating_footprint(&o.solid, &t.solid, &footprints) {
+            let b = self.describe(Raw::Footprint(i));
+            return ModelVisibility {
+                visible: false,
+                fully_visible: false,
+                witness: None,
+                not_fully_because: Some(b.clone()),
+                blocked_by: Some(b),
+                rays: 0,
+            };
+        }
+        // Models in the index have their FAST points ready.
+        let fast = *sampling == Sampling::FAST;
+        let eyes: std::borrow::Cow<'_, [(Vec3, Vec2)]> = match observer_index {
+            Some(i) if fast => (&self.fast_points[i].0[..]).into(),
+            _ => sampling.points(&o.solid, sampling.observer_rings).into(),
+        };
+        let targets: std::borrow::Cow<'_, [(Vec3, Vec2)]> = match target_index {
+            Some(i) if fast => (&self.fast_points[i].1[..]).into(),
+            _ => sampling.points(&t.solid, sampling.target_rings).into(),
+        };
         let mut rays = 0;
+        let last = std::cell::Cell::new(0);
         // Visible: the first clear line.
         let mut witness = None;
         let mut blocked_by = None;
-        'search: for (e, _) in &eyes {
-            for (p, _) in &targets {
+        'search: for (e, _) in eyes.iter() {
+            for (p, _) in targets.iter() {
                 rays += 1;
-                match self.line_blocker(*e, *p, &footprints, &may_pass) {
+                match self.line_blocker(*e, *p, &footprints, &may_pass, &last) {
                     None => {
                         witness = Some([*e, *p]);
                         break 'search;
@@ -570,13 +906,24 @@ impl SightIndex {
             }
         }
         let visible = witness.is_some();
-        if !visible {
+        if visible && !need_fully {
             return ModelVisibility {
                 visible,
                 fully_visible: false,
                 witness,
-                not_fully_because: blocked_by.clone(),
-                blocked_by,
+                blocked_by: None,
+                not_fully_because: None,
+                rays,
+            };
+        }
+        if !visible {
+            let b = blocked_by.map(|r| self.describe(r));
+            return ModelVisibility {
+                visible,
+                fully_visible: false,
+                witness,
+                not_fully_because: b.clone(),
+                blocked_by: b,
                 rays,
             };
         }
@@ -594,7 +941,7 @@ impl SightIndex {
         });
         if not_fully_because.is_none() {
             let eye = o.solid.centre.extend(o.solid.top());
-            for (p, normal) in &targets {
+            for (p, normal) in targets.iter() {
                 let facing = if *normal == Vec2::ZERO {
                     eye.z >= t.solid.top()
                 } else {
@@ -605,10 +952,10 @@ impl SightIndex {
                 }
                 let mut first = None;
                 let mut seen = false;
-                for (e, _) in &eyes {
+                for (e, _) in eyes.iter() {
                     rays += 1;
                     let b = self
-                        .line_blocker(*e, *p, &footprints, &may_pass)
+                        .line_blocker(*e, *p, &footprints, &may_pass, &last)
                         .or_else(|| self.woods_on(*e, *p, &woods));
                     match b {
                         None => {
@@ -620,7 +967,7 @@ impl SightIndex {
                     }
                 }
                 if !seen {
-                    not_fully_because = first;
+                    not_fully_because = first.map(|r| self.describe(r));
                     break;
                 }
             }
@@ -636,8 +983,84 @@ impl SightIndex {
     }
 }
 
+/// A box for a rectangular `area` between heights `z0` and `z1`, if the area is a rectangle.
+fn rectangle_box(area: &[Vec2], z0: f32, z1: f32) -> Option<(SharedShape, Pose)> {
+    let [a, b, c, d] = area else { return None };
+    let (ab, bc) = (*b - *a, *c - *b);
+    let square_corners = ab.dot(bc).abs() < 1e-4 * ab.length() * bc.length()
+        && ((*a + *c) - (*b + *d)).length() < 1e-4;
+    if !square_corners || ab.length() < 1e-6 || bc.length() < 1e-6 {
+        return None;
+    }
+    let centre = (*a + *c) / 2.0;
+    let yaw = ab.y.atan2(ab.x);
+    Some((
+        SharedShape::cuboid(ab.length() / 2.0, bc.length() / 2.0, (z1 - z0) / 2.0),
+        Pose::new(centre.extend((z0 + z1) / 2.0), Vec3::new(0.0, 0.0, yaw)),
+    ))
+}
+
+/// First hit (time of impact along `ray`, at most `max`) of a ray on the vertical cylinder of a
+/// model on a round base, solid: from inside it hits at 0.
+fn cylinder_hit(solid: &ModelSolid, ray: &Ray, max: f32) -> Option<f32> {
+    let r = solid.base.half_extents_inches().x;
+    let (z0, z1) = (solid.z, solid.top());
+    let o = ray.origin.truncate() - solid.centre;
+    let d = ray.dir.truncate();
+    // Interval of t where the ray is inside the infinite cylinder.
+    let (a, b, c) = (d.dot(d), 2.0 * o.dot(d), o.dot(o) - r * r);
+    let (mut t0, mut t1) = if a < 1e-12 {
+        if c > 0.0 {
+            return None;
+        }
+        (f32::NEG_INFINITY, f32::INFINITY)
+    } else {
+        let disc = b * b - 4.0 * a * c;
+        if disc < 0.0 {
+            return None;
+        }
+        let q = disc.sqrt();
+        ((-b - q) / (2.0 * a), (-b + q) / (2.0 * a))
+    };
+    // Clip by the slab between the bottom and the top.
+    let (oz, dz) = (ray.origin.z, ray.dir.z);
+    if dz.abs() < 1e-12 {
+        if oz < z0 || oz > z1 {
+            return None;
+        }
+    } else {
+        let (za, zb) = ((z0 - oz) / dz, (z1 - oz) / dz);
+        t0 = t0.max(za.min(zb));
+        t1 = t1.min(za.max(zb));
+    }
+    if t0 > t1 || t1 < 0.0 {
+        return None;
+    }
+    let t = t0.max(0.0);
+    (t <= max).then_some(t)
+}
+
 /// The convex volume of a model for ray casts.
 fn model_shape(solid: &ModelSolid) -> (SharedShape, Pose) {
+    let h = solid.base.half_extents_inches();
+    let mid = solid.centre.extend(solid.z + solid.height / 2.0);
+    match solid.base {
+        // Exact shapes with closed-form ray casts: a cylinder (parry's axis is y, turned to z)
+        // for a round base, a box for a hull.
+        super::Base::Round(_) => {
+            return (
+                SharedShape::cylinder(solid.height / 2.0, h.x),
+                Pose::new(mid, Vec3::new(std::f32::consts::FRAC_PI_2, 0.0, 0.0)),
+            );
+        }
+        super::Base::Hull { .. } => {
+            return (
+                SharedShape::cuboid(h.x, h.y, solid.height / 2.0),
+                Pose::new(mid, Vec3::new(0.0, 0.0, solid.facing.to_radians())),
+            );
+        }
+        super::Base::Oval(..) => {}
+    }
     let outline = solid.base.outline(Vec2::ZERO, solid.facing);
     let pts: Vec<Vec3> = outline
         .iter()
@@ -659,5 +1082,68 @@ impl SightIndex {
                 shape.cast_ray(pose, &ray, best, true)
             })
             .map(|(_, toi)| toi)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn closed_form_cylinder_agrees_with_parry() {
+        let solid = ModelSolid::new(
+            super::super::Base::Round(40.0),
+            Vec3::new(3.0, 2.0, 0.5),
+            0.0,
+            1.8,
+        );
+        let (shape, pose) = (
+            SharedShape::cylinder(0.9, 20.0 / 25.4),
+            Pose::new(
+                Vec3::new(3.0, 2.0, 1.4),
+                Vec3::new(std::f32::consts::FRAC_PI_2, 0.0, 0.0),
+            ),
+        );
+        let mut agree = 0;
+        let n = 400;
+        for i in 0..n {
+            // A fan of rays from points around the cylinder towards points near its axis.
+            let a = i as f32 * 0.7;
+            let from = Vec3::new(
+                3.0 + 4.0 * a.cos(),
+                2.0 + 4.0 * a.sin(),
+                (i % 7) as f32 * 0.5 - 0.5,
+            );
+            let to = Vec3::new(
+                3.0 + (i % 5) as f32 * 0.3 - 0.6,
+                2.0 + (i % 3) as f32 * 0.4 - 0.4,
+                (i % 4) as f32 * 0.8,
+            );
+            let ray = Ray::new(from, to - from);
+            let ours = cylinder_hit(&solid, &ray, 1.0);
+            let theirs = shape.cast_ray(&pose, &ray, 1.0, true);
+            match (ours, theirs) {
+                (Some(x), Some(y)) if (x - y).abs() < 1e-3 => agree += 1,
+                (None, None) => agree += 1,
+                (None, Some(t)) | (Some(t), None) => {
+                    // Only a graze of the rim may differ (parry's iterative tolerance).
+                    let z = ray.point_at(t).z;
+                    assert!(
+                        (z - 0.5).abs() < 0.01 || (z - 2.3).abs() < 0.01,
+                        "ray {i}: t {t}, z {z}"
+                    );
+                }
+                other => panic!("ray {i}: {other:?}"),
+            }
+        }
+        assert!(agree >= n * 98 / 100, "{agree} of {n}");
+    }
+
+    #[test]
+    fn rectangular_floor_becomes_a_box() {
+        let area = [(0.0, 0.0), (4.0, 0.0), (4.0, 2.0), (0.0, 2.0)].map(|(x, y)| Vec2::new(x, y));
+        assert!(rectangle_box(&area, 2.85, 3.0).is_some());
+        let skew = [(0.0, 0.0), (4.0, 0.0), (5.0, 2.0), (0.0, 2.0)].map(|(x, y)| Vec2::new(x, y));
+        assert!(rectangle_box(&skew, 2.85, 3.0).is_none());
     }
 }
