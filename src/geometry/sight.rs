@@ -751,6 +751,10 @@ impl SightIndex {
         .is_some()
     }
 
+    fn viewer(&self, index: usize) -> Viewer<'_> {
+        (&self.models[index], Some(index), &self.standing[index])
+    }
+
     /// Visibility of model `target` to model `observer` (indices in the index).
     pub fn model_visibility(
         &self,
@@ -760,12 +764,8 @@ impl SightIndex {
         sampling: &Sampling,
     ) -> ModelVisibility {
         self.inner(
-            (
-                &self.models[observer],
-                Some(observer),
-                &self.standing[observer],
-            ),
-            (&self.models[target], Some(target), &self.standing[target]),
+            self.viewer(observer),
+            self.viewer(target),
             see,
             sampling,
             true,
@@ -781,12 +781,8 @@ impl SightIndex {
         sampling: &Sampling,
     ) -> bool {
         self.inner(
-            (
-                &self.models[observer],
-                Some(observer),
-                &self.standing[observer],
-            ),
-            (&self.models[target], Some(target), &self.standing[target]),
+            self.viewer(observer),
+            self.viewer(target),
             see,
             sampling,
             false,
