@@ -61,6 +61,9 @@ pub fn run(args: PlayArgs) -> ExitCode {
     ))
     .insert_resource(ActiveScene(scene))
     .insert_resource(SceneErrors(errors));
+    if let Some(unit) = args.select {
+        app.insert_resource(selection::SelectAtStart(unit));
+    }
     if let Some(path) = args.screenshot {
         app.insert_resource(screenshot::ScreenshotPlan::new(path, args.frames));
     }

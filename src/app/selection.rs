@@ -13,11 +13,16 @@ pub struct Selection {
     pub unit: Option<Entity>,
 }
 
+/// A unit to select as soon as it is on the table (`play --select`).
+#[derive(Resource, Debug, Clone)]
+pub struct SelectAtStart(pub crate::data::sight::UnitSelector);
+
 /// Registers selection, picking observers and the highlight.
 pub fn plugin(app: &mut App) {
     app.init_resource::<Selection>().add_systems(
         Update,
         (
+            select_at_start.run_if(resource_exists::<SelectAtStart>),
             observe_new_models,
             observe_board,
             highlight_selection.run_if(resource_changed::<Selection>),
@@ -28,6 +33,21 @@ pub fn plugin(app: &mut App) {
 /// The unit `model` belongs to.
 pub fn unit_of(model: Entity, models: &Query<&ModelOf>) -> Option<Entity> {
     models.get(model).ok().map(|m| m.0)
+}
+
+fn select_at_start(
+    mut commands: Commands,
+    wanted: Res<SelectAtStart>,
+    units: Query<(Entity, &crate::sim::components::Unit)>,
+    mut selection: ResMut<Selection>,
+) {
+    let found = units
+        .iter()
+        .find(|(_, u)| u.id == wanted.0.unit && wanted.0.player.is_none_or(|p| p == u.player));
+    if let Some((entity, _)) = found {
+        selection.unit = Some(entity);
+        commands.remove_resource::<SelectAtStart>();
+    }
 }
 
 fn observe_new_models(mut commands: Commands, added: Query<Entity, Added<Model>>) {

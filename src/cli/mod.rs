@@ -102,6 +102,9 @@ pub struct PlayArgs {
     /// Frames to render before the screenshot.
     #[arg(long, default_value_t = 30, requires = "screenshot")]
     pub frames: u32,
+    /// Select this unit at start (its card opens), e.g. for a screenshot: UNIT or 2:UNIT.
+    #[arg(long)]
+    pub select: Option<UnitSelector>,
 }
 
 /// The scene path a user argument names: "default" or nothing means the built-in one.

@@ -252,3 +252,47 @@ impl SceneSight {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn selectors_read_unit_model_and_player() {
+        let s: UnitSelector = "boyz#3".parse().unwrap();
+        assert_eq!(
+            (s.player, s.unit.as_str(), s.model),
+            (None, "boyz", Some(3))
+        );
+        let s: UnitSelector = "2:captain".parse().unwrap();
+        assert_eq!(
+            (s.player, s.unit.as_str(), s.model),
+            (Some(2), "captain", None)
+        );
+        assert!("boyz#x".parse::<UnitSelector>().is_err());
+        assert!("x:boyz".parse::<UnitSelector>().is_err());
+        assert!("#2".parse::<UnitSelector>().is_err());
+    }
+
+    #[test]
+    fn selecting_names_the_problem() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let scene = crate::data::load_scene(&root.join("scenes/default.ron")).unwrap();
+        let sight = SceneSight::new(&scene);
+        let all = sight.select(&scene, &"boyz-mob".parse().unwrap()).unwrap();
+        assert_eq!(all.len(), 20);
+        let one = sight
+            .select(&scene, &"boyz-mob#19".parse().unwrap())
+            .unwrap();
+        assert_eq!(one.len(), 1);
+        assert!(all.contains(&one[0]));
+        let err = sight
+            .select(&scene, &"boyz-mob#20".parse().unwrap())
+            .unwrap_err();
+        assert!(err.contains("#0 to #19"), "{err}");
+        let err = sight
+            .select(&scene, &"1:boyz-mob".parse().unwrap())
+            .unwrap_err();
+        assert!(err.contains("unknown unit 'boyz-mob'"), "{err}");
+    }
+}
