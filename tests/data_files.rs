@@ -197,6 +197,10 @@ const BAD_FILES: &[(&str, &[&str])] = &[
         "leader-wrong-unit.ron",
         &["unit 'warboss' (Warboss) cannot lead 'trukk'"],
     ),
+    (
+        "closed-polygon.ron",
+        &["piece 'low-1' footprint repeats a point"],
+    ),
 ];
 
 #[test]

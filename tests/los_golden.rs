@@ -10,6 +10,7 @@
 //! Units: inches; x along the 60" edge, y along the 44" edge, z up. Infantry stand on 32 mm
 //! round bases, 1.6" tall; vehicles are 6" x 3.5" hulls, 3" tall.
 
+use wartable::geometry::base::BASE_THICKNESS_INCHES;
 use wartable::geometry::cover::UnitVisibility;
 use wartable::geometry::engagement::{self, Control};
 use wartable::geometry::sight::{
@@ -1152,17 +1153,37 @@ fn distance_between_round_bases_is_between_their_closest_points() {
 }
 
 #[test]
-fn vertical_distance_is_the_gap_between_the_models_height_ranges() {
+fn vertical_distance_is_the_gap_between_the_bases() {
     let low = round32(10.0, 10.0);
     let high = solid(INFANTRY_BASE, 13.0, 14.0, 4.0, 0.0, INFANTRY_HEIGHT);
     let d = measure::model_distance(&low, &high);
     let h = 5.0 - 2.0 * R32;
+    let v = 4.0 - BASE_THICKNESS_INCHES;
     assert_close(d.horizontal, h, 1e-5);
-    assert_close(d.vertical, 4.0 - 1.6, 1e-5);
-    assert_close(d.distance, (h * h + 2.4 * 2.4).sqrt(), 1e-5);
-    // Overlapping height ranges have no vertical gap.
-    let d = measure::model_distance(&low, &high.moved(Vec3::new(0.0, 0.0, -3.0)));
+    assert_close(d.vertical, v, 1e-5);
+    assert_close(d.distance, (h * h + v * v).sqrt(), 1e-5);
+    // Bases at the same level have no vertical gap.
+    let d = measure::model_distance(&low, &high.moved(Vec3::new(0.0, 0.0, -4.0)));
     assert_eq!(d.vertical, 0.0);
+}
+
+#[test]
+fn a_hull_is_measured_over_its_whole_height() {
+    // A model without a base is measured to its hull: a model on a 4" floor above a 3" tall
+    // vehicle is 1" above it, not 4".
+    let tank = solid(
+        Base::Hull {
+            length: 6.0,
+            width: 3.5,
+        },
+        10.0,
+        10.0,
+        0.0,
+        0.0,
+        3.0,
+    );
+    let above = solid(INFANTRY_BASE, 15.0, 10.0, 4.0, 0.0, INFANTRY_HEIGHT);
+    assert_close(measure::vertical_distance(&tank, &above), 1.0, 1e-5);
 }
 
 #[test]
@@ -1294,11 +1315,19 @@ fn engagement_range_is_1_inch_horizontally() {
 
 #[test]
 fn engagement_range_is_5_inches_vertically() {
-    // A 2" tall model; the other right above it, base 5" / 5.1" over its top.
+    // The other model right above, its base 5" / 5.1" over the first one's base.
     let a = solid(INFANTRY_BASE, 10.0, 10.0, 0.0, 0.0, 2.0);
     let above = |z: f32| solid(INFANTRY_BASE, 10.5, 10.0, z, 0.0, 2.0);
-    assert!(engagement::within_engagement_range(&a, &above(7.0), &[]));
-    assert!(!engagement::within_engagement_range(&a, &above(7.1), &[]));
+    assert!(engagement::within_engagement_range(
+        &a,
+        &above(5.0 + BASE_THICKNESS_INCHES),
+        &[]
+    ));
+    assert!(!engagement::within_engagement_range(
+        &a,
+        &above(5.1 + BASE_THICKNESS_INCHES),
+        &[]
+    ));
 }
 
 #[test]
@@ -1428,11 +1457,11 @@ fn seven_models_in_two_ranks_are_coherent() {
 
 #[test]
 fn coherency_is_5_inches_vertically() {
-    // 2" tall models 1" apart horizontally; the second 5" / 5.5" above the first's top.
+    // Models 1" apart horizontally; the second's base 5" / 5.5" above the first's base.
     let a = solid(INFANTRY_BASE, 10.0, 10.0, 0.0, 0.0, 2.0);
     let up = |z: f32| solid(INFANTRY_BASE, 11.0 + 2.0 * R32, 10.0, z, 0.0, 2.0);
-    assert!(coherency::check(&[a, up(7.0)]).coherent);
-    let r = coherency::check(&[a, up(7.5)]);
+    assert!(coherency::check(&[a, up(5.0 + BASE_THICKNESS_INCHES)]).coherent);
+    let r = coherency::check(&[a, up(5.5 + BASE_THICKNESS_INCHES)]);
     assert!(!r.coherent);
     assert_eq!(r.breaking_models, vec![0, 1]);
 }
@@ -1471,4 +1500,46 @@ fn seven_model_chain_loses_one_end_model_to_become_coherent() {
         .map(|i| models[i])
         .collect();
     assert!(coherency::check(&rest).coherent);
+}
+
+#[test]
+fn model_wholly_within_woods_sees_out_of_them_fully() {
+    // The observer stands in the middle of the woods; the target is in the open to the east.
+    let idx = index(
+        &[woods()],
+        vec![infantry(1, 13.0, 13.0), infantry(2, 24.0, 13.0)],
+    );
+    let v = look(&idx, 0, 1);
+    assert_visible(&v);
+    assert!(v.fully_visible, "{v:?}");
+    // The other way round, the line runs through the woods to a model wholly within them.
+    let back = look(&idx, 1, 0);
+    assert_visible(&back);
+    assert!(!back.fully_visible);
+}
+
+#[test]
+fn a_hulls_long_side_faces_an_observer_beside_it() {
+    // A third-unit model hides part of the long side of a hull seen from the side: the hull is
+    // not fully visible (the facing side is sampled along its whole length).
+    let hull = model(
+        2,
+        Base::Hull {
+            length: 10.0,
+            width: 4.0,
+        },
+        20.0,
+        20.0,
+        0.0,
+        0.0,
+        3.0,
+    );
+    let observer = infantry(1, 20.0, 30.0);
+    let screen = model(3, Base::Round(32.0), 18.25, 23.0, 0.0, 0.0, 3.5);
+    let idx = index(&[], vec![observer.clone(), hull.clone()]);
+    assert!(look(&idx, 0, 1).fully_visible, "in the open");
+    let idx = index(&[], vec![observer, hull, screen]);
+    let v = look(&idx, 0, 1);
+    assert_visible(&v);
+    assert!(!v.fully_visible, "{v:?}");
 }

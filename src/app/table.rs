@@ -16,8 +16,7 @@ use crate::sim::components::{
 };
 use crate::sim::scene::OBJECTIVE_MARKER_HEIGHT_INCHES;
 
-/// Height of a model's base slab (inches).
-pub const BASE_THICKNESS_INCHES: f32 = 0.15;
+use crate::geometry::base::BASE_THICKNESS_INCHES;
 
 /// The board surface; clicking it clears the selection.
 #[derive(Component, Debug, Clone, Copy)]

@@ -66,7 +66,16 @@ pub fn los(
     };
     let sampling = Sampling::FAST;
     let index = &sight.index;
-    let unit = index.unit_visibility(&observers, &targets, &sampling);
+    let mut unit = index.unit_visibility(&observers, &targets, &sampling);
+    // Plunging Fire needs every model of the target unit on the ground, not just those named.
+    let whole_target = UnitSelector {
+        model: None,
+        ..target.clone()
+    };
+    if let Ok(all) = sight.select(&scene, &whole_target) {
+        unit.plunging_fire =
+            unit.plunging_fire && all.iter().all(|&t| index.models()[t].solid.z <= 1e-3);
+    }
     let single = observers.len() == 1
         && targets.len() == 1
         && observer.model.is_some()
@@ -75,6 +84,11 @@ pub fn los(
         .then(|| index.model_visibility(observers[0], targets[0], SeeThrough::OwnUnit, &sampling));
     let cover_reason = targets
         .iter()
+        .filter(|&&t| {
+            observers
+                .iter()
+                .any(|&o| index.model_visible(o, t, SeeThrough::OwnUnit, &sampling))
+        })
         .find_map(|&t| index.benefit_of_cover(t, &observers, &sampling));
     let witness = model.as_ref().map_or(unit.witness, |m| m.witness);
     let blocked_by = model
@@ -137,19 +151,30 @@ pub fn measure(path: &Path, from: &UnitSelector, to: &UnitSelector, json_out: bo
         .map(|p| p.footprint.clone())
         .collect();
     let solid = |i: usize| model_solid(&scene, sight.models[i]);
-    let (i, j, d) = a
+    let pairs: Vec<(usize, usize)> = a
         .iter()
         .flat_map(|&i| b.iter().map(move |&j| (i, j)))
-        .map(|(i, j)| (i, j, model_distance(&solid(i), &solid(j))))
+        .filter(|(i, j)| i != j)
+        .collect();
+    let Some((i, j, d)) = pairs
+        .iter()
+        .map(|&(i, j)| (i, j, model_distance(&solid(i), &solid(j))))
         .min_by(|x, y| x.2.distance.total_cmp(&y.2.distance))
-        .expect("selections are not empty");
+    else {
+        eprintln!("nothing to measure: both name the same single model");
+        return ExitCode::FAILURE;
+    };
+    // Engagement Range holds when any pair is in range (a barricade can put a farther pair in).
+    let engaged = pairs
+        .iter()
+        .any(|&(i, j)| within_engagement_range(&solid(i), &solid(j), &barricades));
     let value = json!({
         "from": format!("{}#{}", from.unit, sight.models[i].model),
         "to": format!("{}#{}", to.unit, sight.models[j].model),
         "distance": d.distance,
         "horizontal": d.horizontal,
         "vertical": d.vertical,
-        "within_engagement_range": within_engagement_range(&solid(i), &solid(j), &barricades),
+        "within_engagement_range": engaged,
     });
     emit(value, json_out, |v| {
         format!(

@@ -7,7 +7,7 @@ use std::path::Path;
 use super::army::DatasheetsFile;
 use super::error::DataError;
 use super::layout::LayoutFile;
-use crate::geometry::{Vec2, polygon, to_vecs};
+use crate::geometry::{TerrainCategory, Vec2, polygon, to_vecs};
 use crate::rules::constants::{BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES};
 use crate::rules::deployment::DeploymentMap;
 use crate::rules::mission::{Mission, ObjectiveMarker, ScoringRule};
@@ -52,11 +52,20 @@ impl Report<'_> {
     }
 
     fn polygon(&mut self, what: &str, points: &[Vec2]) {
-        if points.len() < 3 {
-            self.fail(format!(
-                "{what} needs at least 3 points, has {}",
-                points.len()
-            ));
+        let n = points.len();
+        let repeated = (0..n).any(|i| points[i].distance(points[(i + 1) % n]) < 1e-3);
+        let doubling_back = (0..n).any(|i| {
+            let (a, b, c) = (points[i], points[(i + 1) % n], points[(i + 2) % n]);
+            (b - a).perp_dot(c - b).abs() < 1e-6 && (b - a).dot(c - b) < 0.0
+        });
+        if n < 3 {
+            self.fail(format!("{what} needs at least 3 points, has {n}"));
+        } else if points.iter().any(|p| !p.is_finite()) {
+            self.fail(format!("{what} has a coordinate that is not a number"));
+        } else if repeated {
+            self.fail(format!("{what} repeats a point (do not close the polygon)"));
+        } else if doubling_back {
+            self.fail(format!("{what} doubles back on itself"));
         } else if !polygon::is_simple(points) {
             self.fail(format!("{what} crosses itself or has no area"));
         } else if let Some(p) = points.iter().find(|p| !on_board(**p)) {
@@ -105,7 +114,7 @@ fn datasheet(r: &mut Report, d: &Datasheet) {
     if !(h.x > 0.0 && h.y > 0.0) {
         r.fail(format!("datasheet '{n}': base size must be positive"));
     }
-    if d.height.is_some_and(|h| h <= 0.0) {
+    if d.height.is_some_and(|h| !(h > 0.0 && h.is_finite())) {
         r.fail(format!("datasheet '{n}': height must be positive"));
     }
     if d.unit_size.0 == 0 || d.unit_size.0 > d.unit_size.1 {
@@ -185,9 +194,21 @@ pub fn layout(file: &Path, data: &LayoutFile) -> Vec<DataError> {
         let piece = spec.resolve();
         let id = &piece.id;
         r.polygon(&format!("piece '{id}' footprint"), &piece.footprint);
+        let solid_kind = matches!(
+            piece.category,
+            TerrainCategory::Barricade | TerrainCategory::Hill | TerrainCategory::Debris
+        );
+        let no_body = piece.walls.is_empty() && (piece.height.is_nan() || piece.height <= 0.0);
+        if solid_kind && no_body {
+            r.fail(format!(
+                "piece '{id}' ({:?}) needs a height: without one it neither blocks sight nor gives cover",
+                piece.category
+            ));
+        }
         for (i, w) in piece.walls.iter().enumerate() {
             let what = format!("piece '{id}' wall {}", i + 1);
-            if w.length() <= 0.0 || w.height <= 0.0 || w.thickness <= 0.0 {
+            let positive = |v: f32| v.is_finite() && v > 0.0;
+            if !(positive(w.length()) && positive(w.height) && positive(w.thickness)) {
                 r.fail(format!(
                     "{what} needs a positive length, height and thickness"
                 ));
@@ -222,7 +243,7 @@ pub fn layout(file: &Path, data: &LayoutFile) -> Vec<DataError> {
         }
         for (i, f) in piece.floors.iter().enumerate() {
             let what = format!("piece '{id}' floor {}", i + 1);
-            if f.height <= 0.0 {
+            if !(f.height > 0.0 && f.height.is_finite()) {
                 r.fail(format!("{what} must be above the table"));
             }
             r.polygon(&format!("{what} area"), &f.area);

@@ -157,6 +157,12 @@ pub fn load_army(file: &Path, player: u8) -> Result<Army, DataErrors> {
         if seen.insert(u.id.as_str(), u).is_some() {
             fail(format!("unit '{}' is defined twice", u.id));
         }
+        if u.id.is_empty() || u.id.contains([':', '#']) || u.id.contains(char::is_whitespace) {
+            fail(format!(
+                "unit id '{}' must be a non-empty name without spaces, ':' or '#'",
+                u.id
+            ));
+        }
     }
     let find = |name: &str| sheets.iter().find(|d| d.name.eq_ignore_ascii_case(name));
     let mut units = Vec::new();

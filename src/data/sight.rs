@@ -85,7 +85,8 @@ pub fn model_solid(scene: &Scene, r: ModelRef) -> ModelSolid {
 
 impl SceneSight {
     /// Builds the sight index of `scene`: its terrain (with its window convention) and every
-    /// model; each unit gets its own unit number.
+    /// model. Each unit gets its own unit number, shared by a Leader and its Bodyguard (one
+    /// Attached unit, whose models see through each other).
     pub fn new(scene: &Scene) -> Self {
         let mut index = SightIndex::new(
             &scene.layout.pieces,
@@ -93,9 +94,15 @@ impl SceneSight {
         );
         let mut models = Vec::new();
         let mut entries = Vec::new();
-        let mut unit_number = 0;
+        let mut base_number = 0;
         for (ai, army) in scene.armies.iter().enumerate() {
             for (ui, unit) in army.units.iter().enumerate() {
+                // A Leader takes its Bodyguard's number.
+                let bodyguard = unit
+                    .attached_to
+                    .as_ref()
+                    .and_then(|t| army.units.iter().position(|u| &u.id == t));
+                let unit_number = base_number + bodyguard.unwrap_or(ui);
                 let d = &unit.datasheet;
                 for mi in 0..unit.models.len() {
                     let r = ModelRef {
@@ -112,14 +119,15 @@ impl SceneSight {
                     });
                     models.push(r);
                 }
-                unit_number += 1;
             }
+            base_number += army.units.len();
         }
         index.set_models(entries);
         SceneSight { index, models }
     }
 
-    /// The index entries a selector names (one model, or every model of the unit).
+    /// The index entries a selector names: one model (`UNIT#N`), or every model of the unit
+    /// together with its Leader or Bodyguard (the Attached unit).
     ///
     /// # Errors
     /// The unit is unknown, ambiguous between the players, or has no such model.
@@ -162,23 +170,41 @@ impl SceneSight {
                 ));
             }
         };
+        // A whole unit includes its Attached unit: the Leader with its Bodyguard.
+        let units = &scene.armies[army].units;
+        let root = units[unit]
+            .attached_to
+            .as_ref()
+            .and_then(|t| units.iter().position(|u| &u.id == t))
+            .unwrap_or(unit);
+        let in_attached = |u: usize| {
+            u == root || units[u].attached_to.as_deref() == Some(units[root].id.as_str())
+        };
         let picked: Vec<usize> = self
             .models
             .iter()
             .enumerate()
             .filter(|(_, r)| {
-                r.army == army && r.unit == unit && sel.model.is_none_or(|m| m == r.model)
+                r.army == army
+                    && match sel.model {
+                        Some(m) => r.unit == unit && r.model == m,
+                        None => in_attached(r.unit),
+                    }
             })
             .map(|(i, _)| i)
             .collect();
         if picked.is_empty() {
-            let n = scene.armies[army].units[unit].models.len();
-            return Err(format!(
-                "unit '{}' has models #0 to #{}, not #{}",
-                sel.unit,
-                n - 1,
-                sel.model.unwrap_or(0)
-            ));
+            let n = units[unit].models.len();
+            return Err(if n == 0 {
+                format!("unit '{}' has no models left", sel.unit)
+            } else {
+                format!(
+                    "unit '{}' has models #0 to #{}, not #{}",
+                    sel.unit,
+                    n - 1,
+                    sel.model.unwrap_or(0)
+                )
+            });
         }
         Ok(picked)
     }
@@ -279,8 +305,11 @@ mod tests {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let scene = crate::data::load_scene(&root.join("scenes/default.ron")).unwrap();
         let sight = SceneSight::new(&scene);
+        // The whole unit comes with its Leader (the Warboss is attached to the mob).
         let all = sight.select(&scene, &"boyz-mob".parse().unwrap()).unwrap();
-        assert_eq!(all.len(), 20);
+        assert_eq!(all.len(), 21);
+        let boss = sight.select(&scene, &"warboss".parse().unwrap()).unwrap();
+        assert_eq!(boss.len(), 21, "naming the Leader names the Attached unit");
         let one = sight
             .select(&scene, &"boyz-mob#19".parse().unwrap())
             .unwrap();

@@ -11,6 +11,9 @@ use serde::{Deserialize, Serialize};
 use super::polygon;
 use crate::rules::constants::MM_PER_INCH;
 
+/// Thickness of a model's base (inches): vertical distances are measured between bases.
+pub const BASE_THICKNESS_INCHES: f32 = 0.16;
+
 /// Segments used to outline a round or oval base as a polygon.
 pub const BASE_OUTLINE_SEGMENTS: usize = 32;
 

@@ -38,6 +38,19 @@ impl ModelSolid {
         self.base.outline(self.centre, self.facing)
     }
 
+    /// The height range distances are measured from (inches): the base for a model with one,
+    /// the whole hull for a model without (Core Rules: measure between the closest points of
+    /// the bases, or of the hull).
+    pub fn measured_range(&self) -> (f32, f32) {
+        match self.base {
+            super::Base::Hull { .. } => (self.z, self.top()),
+            _ => (
+                self.z,
+                self.z + super::base::BASE_THICKNESS_INCHES.min(self.height),
+            ),
+        }
+    }
+
     /// Height of the top of the model above the table (inches).
     pub fn top(&self) -> f32 {
         self.z + self.height

@@ -79,9 +79,20 @@ impl SightIndex {
         let grants = match category {
             TerrainCategory::Barricade => {
                 let t = &self.models()[target];
-                polygon::distance_to_boundary(self.piece_footprint(index), t.solid.centre)
-                    - t.solid.base.bounding_radius_inches()
-                    <= COVER_BARRICADE_RANGE_INCHES
+                let footprint = self.piece_footprint(index);
+                let outline = t.solid.outline();
+                // Within 3": the closest points of base and footprint (0 when they overlap).
+                let gap = if polygon::polygons_intersect(&outline, footprint) {
+                    0.0
+                } else {
+                    let one_way = |p: &[super::Vec2], q: &[super::Vec2]| {
+                        p.iter()
+                            .map(|v| polygon::distance_to_boundary(q, *v))
+                            .fold(f32::INFINITY, f32::min)
+                    };
+                    one_way(&outline, footprint).min(one_way(footprint, &outline))
+                };
+                gap <= COVER_BARRICADE_RANGE_INCHES
             }
             TerrainCategory::Crater => false,
             _ => true,

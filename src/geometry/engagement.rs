@@ -44,7 +44,8 @@ pub fn in_objective_range(model: &ModelSolid, marker: super::Vec3) -> bool {
     } else {
         (polygon::distance_to_boundary(&outline, marker.truncate()) - radius).max(0.0)
     };
-    let vertical = (model.z - marker.z).max(marker.z - model.top()).max(0.0);
+    let (z0, z1) = model.measured_range();
+    let vertical = (z0 - marker.z).max(marker.z - z1).max(0.0);
     horizontal <= OBJECTIVE_RANGE_HORIZONTAL_INCHES && vertical <= OBJECTIVE_RANGE_VERTICAL_INCHES
 }
 

@@ -15,7 +15,7 @@ pub struct ModelDistance {
     pub distance: f32,
     /// Horizontal distance between the base outlines (0 when they overlap seen from above).
     pub horizontal: f32,
-    /// Vertical gap between the height ranges the two models fill (0 when they overlap).
+    /// Vertical gap between the two bases (hulls for models without one; 0 when level).
     pub vertical: f32,
 }
 
@@ -53,9 +53,12 @@ pub fn outline_distance(a: &[Vec2], b: &[Vec2]) -> f32 {
     one_way(a, b).min(one_way(b, a))
 }
 
-/// Vertical gap between the height ranges of two models (inches).
+/// Vertical gap between two models (inches): between their bases, or hulls for models
+/// without a base (see [`ModelSolid::measured_range`]).
 pub fn vertical_distance(a: &ModelSolid, b: &ModelSolid) -> f32 {
-    (a.z - b.top()).max(b.z - a.top()).max(0.0)
+    let (a0, a1) = a.measured_range();
+    let (b0, b1) = b.measured_range();
+    (a0 - b1).max(b0 - a1).max(0.0)
 }
 
 /// The closest distance between two models (Core Rules: Measuring Distances).
@@ -111,8 +114,9 @@ pub fn wholly_within_footprint(model: &ModelSolid, footprint: &[Vec2]) -> bool {
         .wholly_within(model.centre, model.facing, footprint)
 }
 
-/// True when the two models' bases overlap (touching is allowed).
+/// True when the two models' bases overlap (touching is allowed): they stand at the same level
+/// and their outlines share area.
 pub fn bases_overlap(a: &ModelSolid, b: &ModelSolid) -> bool {
-    vertical_distance(a, b) <= 0.0
+    (a.z - b.top()).max(b.z - a.top()) < 0.0
         && super::bases_overlap((&a.base, a.centre, a.facing), (&b.base, b.centre, b.facing))
 }

@@ -86,12 +86,16 @@ impl Sampling {
             let phase = if ri % 2 == 1 { 0.5 } else { 0.0 };
             for i in 0..self.ring_points {
                 let a = std::f32::consts::TAU * (i as f32 + phase) / self.ring_points as f32;
-                let local = match solid.base {
-                    super::Base::Hull { .. } => square_point(a, h),
-                    _ => Vec2::new(h.x * a.cos(), h.y * a.sin()),
+                let (local, normal) = match solid.base {
+                    // Hull points are spread evenly along the perimeter (so long sides get
+                    // their share), each with the outward normal of its side.
+                    super::Base::Hull { .. } => perimeter_point(a / std::f32::consts::TAU, h),
+                    _ => (
+                        Vec2::new(h.x * a.cos(), h.y * a.sin()),
+                        Vec2::new(a.cos() / h.x, a.sin() / h.y).normalize(),
+                    ),
                 };
                 let world = Vec2::new(local.x * c - local.y * s, local.x * s + local.y * c);
-                let normal = Vec2::new(a.cos(), a.sin());
                 let normal = Vec2::new(normal.x * c - normal.y * s, normal.x * s + normal.y * c);
                 out.push(((solid.centre + world).extend(z), normal));
             }
@@ -101,10 +105,43 @@ impl Sampling {
 }
 
 /// A point on the outline of a rectangle with half extents `h` in direction `a`.
-fn square_point(a: f32, h: Vec2) -> Vec2 {
-    let d = Vec2::new(a.cos(), a.sin());
-    let t = (h.x / d.x.abs().max(1e-6)).min(h.y / d.y.abs().max(1e-6));
-    d * t
+fn perimeter_point(fraction: f32, h: Vec2) -> (Vec2, Vec2) {
+    let (w, d) = (2.0 * h.x, 2.0 * h.y);
+    let mut s = fraction.rem_euclid(1.0) * 2.0 * (w + d);
+    // Counter-clockwise from the front-left corner (h.x, h.y): left side, back, right, front.
+    let sides = [
+        (
+            Vec2::new(h.x, h.y),
+            Vec2::new(-1.0, 0.0),
+            w,
+            Vec2::new(0.0, 1.0),
+        ),
+        (
+            Vec2::new(-h.x, h.y),
+            Vec2::new(0.0, -1.0),
+            d,
+            Vec2::new(-1.0, 0.0),
+        ),
+        (
+            Vec2::new(-h.x, -h.y),
+            Vec2::new(1.0, 0.0),
+            w,
+            Vec2::new(0.0, -1.0),
+        ),
+        (
+            Vec2::new(h.x, -h.y),
+            Vec2::new(0.0, 1.0),
+            d,
+            Vec2::new(1.0, 0.0),
+        ),
+    ];
+    for (start, dir, len, normal) in sides {
+        if s <= len {
+            return (start + dir * s, normal);
+        }
+        s -= len;
+    }
+    (Vec2::new(h.x, h.y), Vec2::new(0.0, 1.0))
 }
 
 /// A model the sight index knows: which unit it belongs to, its solid, and the keywords that
@@ -267,18 +304,22 @@ impl Piece {
     }
 }
 
-/// Inward edge normals of a convex polygon, or `None` when it is not convex.
+/// Inward unit edge normals of a convex polygon, or `None` when it is not convex (or has
+/// repeated or doubling-back vertices, which the general test handles).
 fn convex_edges(footprint: &[Vec2]) -> Option<Vec<(Vec2, Vec2)>> {
     let sign = polygon::signed_area(footprint).signum();
     let n = footprint.len();
     let convex = (0..n).all(|i| {
         let (a, b, c) = (footprint[i], footprint[(i + 1) % n], footprint[(i + 2) % n]);
-        ((b - a).x * (c - b).y - (b - a).y * (c - b).x) * sign >= -1e-6
+        let (ab, bc) = (b - a, c - b);
+        ab.length() > 1e-4
+            && (ab.x * bc.y - ab.y * bc.x) * sign >= -1e-6
+            && !(ab.perp_dot(bc).abs() < 1e-6 && ab.dot(bc) < 0.0)
     });
     convex.then(|| {
         polygon::edges(footprint)
             .map(|(a, b)| {
-                let e = b - a;
+                let e = (b - a).normalize();
                 (a, Vec2::new(-e.y, e.x) * sign)
             })
             .collect()
@@ -562,11 +603,13 @@ impl SightIndex {
                         footprints.push(i);
                     }
                 }
+                // A model wholly within woods sees out of them normally.
                 TerrainCategory::Woods
                     if !(observer.aircraft
                         || target.aircraft
                         || observer.towering
-                        || target.towering) =>
+                        || target.towering
+                        || in_piece(o_standing, i, true)) =>
                 {
                     woods.push(i);
                 }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::constants::{COHERENCY_HORIZONTAL_INCHES, COHERENCY_TWO_NEIGHBOURS_FROM_MODELS};
 use super::mission::ObjectiveMarker;
-use crate::geometry::{Base, Point, Vec2, polygon, to_vecs};
+use crate::geometry::{Base, ModelSolid, Point, Vec2, coherency, polygon, to_vecs};
 
 /// A player's deployment zone: a polygon on the table (inches).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -91,28 +91,25 @@ pub fn formation_offsets(bases: &[Base], width: usize) -> Vec<Vec2> {
     let width = width.clamp(1, bases.len().max(1));
     let mut out = Vec::with_capacity(bases.len());
     let mut y = 0.0;
+    // Every model faces along +x in the formation's frame, so its footprint reaches its half
+    // length along a rank and its half width across ranks. Ranks start at the same side, so a
+    // short last rank sits behind the first models of the rank before it.
     for rank in bases.chunks(width) {
         let depth = rank
             .iter()
-            .map(|b| b.bounding_radius_inches())
+            .map(|b| b.half_extents_inches().y)
             .fold(0.0, f32::max);
         if !out.is_empty() {
             y += depth;
         }
         let mut x = 0.0;
-        let start = out.len();
         for (i, b) in rank.iter().enumerate() {
-            let r = b.bounding_radius_inches();
+            let r = b.half_extents_inches().x;
             if i > 0 {
                 x += r;
             }
             out.push(Vec2::new(x, y));
             x += r + FORMATION_GAP_INCHES;
-        }
-        // Centre the rank: its left edge is at -r(first), its right edge at x - gap.
-        let centre = (x - FORMATION_GAP_INCHES - rank[0].bounding_radius_inches()) / 2.0;
-        for o in &mut out[start..] {
-            o.x -= centre;
         }
         y += depth + FORMATION_GAP_INCHES;
     }
@@ -143,9 +140,19 @@ pub fn set_up_unit(
         widths.retain(|w| *w >= 2 && *w < bases.len());
     }
     widths.dedup();
+    // Keep only formations in Unit Coherency (checked once: it does not depend on where or
+    // which way the formation stands).
     let shapes: Vec<Vec<Vec2>> = widths
         .iter()
         .map(|w| formation_offsets(bases, *w))
+        .filter(|offsets| {
+            let solids: Vec<ModelSolid> = bases
+                .iter()
+                .zip(offsets)
+                .map(|(b, o)| ModelSolid::new(*b, o.extend(0.0), 0.0, 1.0))
+                .collect();
+            coherency::check(&solids).coherent
+        })
         .collect();
     let (lo, hi) = polygon::bounds(zone);
     let centre = polygon::centroid(zone);
@@ -273,6 +280,20 @@ mod tests {
             for (q, _) in &b {
                 assert!(p.distance(*q) >= 32.0 / 25.4 + UNIT_GAP_INCHES - 1e-3);
             }
+        }
+    }
+
+    #[test]
+    fn seven_large_bases_are_set_up_in_coherency() {
+        let zone = rect(0.0, 0.0, 60.0, 12.0);
+        for base in [Base::Round(40.0), Base::Round(60.0), Base::Oval(90.0, 52.0)] {
+            let bases = vec![base; 7];
+            let spots = set_up_unit(&zone, &bases, &mut SetupObstacles::default()).unwrap();
+            let solids: Vec<ModelSolid> = spots
+                .iter()
+                .map(|(p, f)| ModelSolid::new(base, p.extend(0.0), *f, 1.5))
+                .collect();
+            assert!(coherency::check(&solids).coherent, "{base:?}");
         }
     }
 
