@@ -354,6 +354,9 @@ fn has_solid_body(piece: &TerrainPiece) -> bool {
         )
 }
 
+/// Terrain pieces that matter for one sight query (on the stack: a handful at most).
+type PieceList = smallvec::SmallVec<[usize; 8]>;
+
 /// Where a model stands relative to each footprint: (piece, within, wholly within).
 type Standing = Vec<(usize, bool, bool)>;
 
@@ -573,14 +576,14 @@ impl SightIndex {
         o_standing: &[(usize, bool, bool)],
         target: &SightModel,
         t_standing: &[(usize, bool, bool)],
-    ) -> (Vec<usize>, Vec<usize>) {
+    ) -> (PieceList, PieceList) {
         let in_piece = |standing: &[(usize, bool, bool)], piece: usize, wholly: bool| {
             standing
                 .iter()
                 .any(|(p, _, w)| *p == piece && (!wholly || *w))
         };
-        let mut footprints = Vec::new();
-        let mut woods = Vec::new();
+        let mut footprints = PieceList::new();
+        let mut woods = PieceList::new();
         let lo = observer.solid.centre.min(target.solid.centre);
         let hi = observer.solid.centre.max(target.solid.centre);
         let r = observer
