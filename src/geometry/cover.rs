@@ -6,8 +6,9 @@
 //! visible), Plunging Fire (an attacker wholly within a ruin, 6" or more up, shooting a unit
 //! whose models are all on the ground improves AP by 1); shared/RULES.md.
 
+use super::TerrainCategory;
+use super::measure::outline_distance;
 use super::sight::{Blocker, ModelVisibility, Sampling, SeeThrough, SightIndex};
-use super::{TerrainCategory, polygon};
 use crate::rules::constants::{COVER_BARRICADE_RANGE_INCHES, PLUNGING_FIRE_MIN_HEIGHT_INCHES};
 
 /// The answer for an observing unit (or model) and a target unit (or model).
@@ -79,20 +80,9 @@ impl SightIndex {
         let grants = match category {
             TerrainCategory::Barricade => {
                 let t = &self.models()[target];
-                let footprint = self.piece_footprint(index);
-                let outline = t.solid.outline();
                 // Within 3": the closest points of base and footprint (0 when they overlap).
-                let gap = if polygon::polygons_intersect(&outline, footprint) {
-                    0.0
-                } else {
-                    let one_way = |p: &[super::Vec2], q: &[super::Vec2]| {
-                        p.iter()
-                            .map(|v| polygon::distance_to_boundary(q, *v))
-                            .fold(f32::INFINITY, f32::min)
-                    };
-                    one_way(&outline, footprint).min(one_way(footprint, &outline))
-                };
-                gap <= COVER_BARRICADE_RANGE_INCHES
+                outline_distance(&t.solid.outline(), self.piece_footprint(index))
+                    <= COVER_BARRICADE_RANGE_INCHES
             }
             TerrainCategory::Crater => false,
             _ => true,

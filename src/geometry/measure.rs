@@ -40,9 +40,9 @@ fn point_to_outline(centre: Vec2, outline: &[Vec2], round: Base) -> f32 {
     (polygon::distance_to_boundary(outline, centre) - round.half_extents_inches().x).max(0.0)
 }
 
-/// Distance between two convex outlines (0 when they overlap or touch).
+/// Distance between two outlines (0 when they overlap or touch); either may be concave.
 pub fn outline_distance(a: &[Vec2], b: &[Vec2]) -> f32 {
-    if polygon::convex_overlap(a, b) || a.iter().any(|p| polygon::contains(b, *p)) {
+    if polygon::polygons_intersect(a, b) {
         return 0.0;
     }
     let one_way = |p: &[Vec2], q: &[Vec2]| {

@@ -122,6 +122,16 @@ pub fn is_simple(polygon: &[Vec2]) -> bool {
     true
 }
 
+/// True when every turn of the polygon goes the same way (straight runs allowed).
+pub fn is_convex(polygon: &[Vec2]) -> bool {
+    let n = polygon.len();
+    let sign = signed_area(polygon).signum();
+    (0..n).all(|i| {
+        let (a, b, c) = (polygon[i], polygon[(i + 1) % n], polygon[(i + 2) % n]);
+        cross(b - a, c - b) * sign >= -1e-6
+    })
+}
+
 /// Axis-aligned bounds (min, max).
 pub fn bounds(polygon: &[Vec2]) -> (Vec2, Vec2) {
     polygon.iter().fold(

@@ -309,13 +309,12 @@ impl Piece {
 fn convex_edges(footprint: &[Vec2]) -> Option<Vec<(Vec2, Vec2)>> {
     let sign = polygon::signed_area(footprint).signum();
     let n = footprint.len();
-    let convex = (0..n).all(|i| {
-        let (a, b, c) = (footprint[i], footprint[(i + 1) % n], footprint[(i + 2) % n]);
-        let (ab, bc) = (b - a, c - b);
-        ab.length() > 1e-4
-            && (ab.x * bc.y - ab.y * bc.x) * sign >= -1e-6
-            && !(ab.perp_dot(bc).abs() < 1e-6 && ab.dot(bc) < 0.0)
-    });
+    let convex = polygon::is_convex(footprint)
+        && (0..n).all(|i| {
+            let (a, b, c) = (footprint[i], footprint[(i + 1) % n], footprint[(i + 2) % n]);
+            let (ab, bc) = (b - a, c - b);
+            ab.length() > 1e-4 && !(ab.perp_dot(bc).abs() < 1e-6 && ab.dot(bc) < 0.0)
+        });
     convex.then(|| {
         polygon::edges(footprint)
             .map(|(a, b)| {
@@ -647,10 +646,7 @@ impl SightIndex {
         }
         let ray = Ray::new(from, to - from);
         let max = 1.0 - 1e-4;
-        if let Some((leaf, _)) = self.terrain_bvh.cast_ray(&ray, max, |leaf, best| {
-            let (shape, pose, _, _) = &self.terrain[leaf as usize];
-            shape.cast_ray(pose, &ray, best, true)
-        }) {
+        if let Some((leaf, _)) = self.terrain_hit(&ray, max) {
             let (_, _, piece, part) = &self.terrain[leaf as usize];
             return Some(Raw::Terrain(*piece, *part));
         }
@@ -1117,13 +1113,16 @@ impl SightIndex {
     /// the terrain BVH, returning the time of impact of the first hit (0-1 along the segment).
     /// No rules, no models: the unit cost the benchmarks compare against.
     pub fn cast_terrain_ray(&self, from: Vec3, to: Vec3) -> Option<f32> {
-        let ray = Ray::new(from, to - from);
-        self.terrain_bvh
-            .cast_ray(&ray, 1.0, |leaf, best| {
-                let (shape, pose, _, _) = &self.terrain[leaf as usize];
-                shape.cast_ray(pose, &ray, best, true)
-            })
+        self.terrain_hit(&Ray::new(from, to - from), 1.0)
             .map(|(_, toi)| toi)
+    }
+
+    /// The first terrain solid `ray` hits within `max` (leaf, time of impact).
+    fn terrain_hit(&self, ray: &Ray, max: f32) -> Option<(u32, f32)> {
+        self.terrain_bvh.cast_ray(ray, max, |leaf, best| {
+            let (shape, pose, _, _) = &self.terrain[leaf as usize];
+            shape.cast_ray(pose, ray, best, true)
+        })
     }
 }
 

@@ -55,7 +55,7 @@ pub fn prism_collider(outline: &[Vec2], height: f32) -> Option<Collider> {
             .collect();
         Collider::convex_hull(&points)
     };
-    if tris.len() <= 1 || is_convex(outline) {
+    if tris.len() <= 1 || polygon::is_convex(outline) {
         return prism(outline);
     }
     let parts: Vec<_> = tris
@@ -64,16 +64,6 @@ pub fn prism_collider(outline: &[Vec2], height: f32) -> Option<Collider> {
         .map(|c| (Vec3::ZERO, Quat::IDENTITY, c))
         .collect();
     (!parts.is_empty()).then(|| Collider::compound(parts))
-}
-
-fn is_convex(outline: &[Vec2]) -> bool {
-    let n = outline.len();
-    let sign = polygon::signed_area(outline).signum();
-    (0..n).all(|i| {
-        let (a, b, c) = (outline[i], outline[(i + 1) % n], outline[(i + 2) % n]);
-        let cross = (b - a).x * (c - b).y - (b - a).y * (c - b).x;
-        cross * sign >= -1e-6
-    })
 }
 
 /// Spawns every entity of `scene`, each tagged [`SceneEntity`].
