@@ -61,3 +61,64 @@ pub const DEFAULT_MODEL_HEIGHTS_INCHES: &[(&str, f32)] = &[
 ];
 /// Model height when neither the datasheet nor any keyword gives one (inches).
 pub const FALLBACK_MODEL_HEIGHT_INCHES: f32 = 1.6;
+
+/// An unmodified roll of this value is a Critical Hit or Critical Wound (Rules Commentary:
+/// Critical Hit, Critical Wound).
+pub const CRITICAL_ROLL: u8 = 6;
+/// An unmodified roll of this value always fails a Hit roll, Wound roll or saving throw.
+pub const AUTOMATIC_FAILURE_ROLL: u8 = 1;
+/// The total modifier to a Hit or Wound roll is capped at plus or minus this (Rules Commentary:
+/// Modifying Dice Rolls).
+pub const HIT_WOUND_MODIFIER_CAP: i32 = 1;
+/// A dice roll is never modified below this (Rules Commentary: Modifying Dice Rolls).
+pub const MIN_MODIFIED_ROLL: i32 = 1;
+/// WS, BS and Sv are never modified to better than this roll (2 means 2+).
+pub const BEST_SKILL_OR_SAVE: i32 = 2;
+/// A modified Leadership is never better than this (5 means 5+: never 4+ or better).
+pub const BEST_MODIFIED_LEADERSHIP: i32 = 5;
+/// A modified Leadership is never worse than this (8 means 8+: never 9+ or worse).
+pub const WORST_MODIFIED_LEADERSHIP: i32 = 8;
+/// Strength, Toughness, Attacks and Damage are never modified below this.
+pub const MIN_STRENGTH_TOUGHNESS_ATTACKS_DAMAGE: i32 = 1;
+/// Move and Range are never modified below this (inches).
+pub const MIN_MOVE_OR_RANGE_INCHES: f32 = 1.0;
+
+/// Wound roll needed when Strength is at least this multiple of Toughness (2+).
+pub const WOUND_ROLL_DOUBLE_STRENGTH: u8 = 2;
+/// Wound roll needed when Strength is greater than Toughness (3+).
+pub const WOUND_ROLL_GREATER_STRENGTH: u8 = 3;
+/// Wound roll needed when Strength equals Toughness (4+).
+pub const WOUND_ROLL_EQUAL: u8 = 4;
+/// Wound roll needed when Strength is less than Toughness (5+).
+pub const WOUND_ROLL_LESSER_STRENGTH: u8 = 5;
+/// Wound roll needed when Strength is at most half the Toughness (6+).
+pub const WOUND_ROLL_HALF_STRENGTH: u8 = 6;
+
+/// Benefit of Cover: added to armour saving throws (Core Rules: Benefit of Cover).
+pub const COVER_SAVE_BONUS: i32 = 1;
+/// Benefit of Cover does not help a model with this Save or better against AP 0 (3 means 3+).
+pub const COVER_NO_BONUS_SAVE_AT_AP0: u8 = 3;
+
+/// HEAVY: added to the Hit roll if the attacking unit Remained Stationary.
+pub const HEAVY_HIT_BONUS: i32 = 1;
+/// LANCE: added to the Wound roll if the bearer charged this turn.
+pub const LANCE_WOUND_BONUS: i32 = 1;
+/// INDIRECT FIRE against a unit that is not visible: added to the Hit roll.
+pub const INDIRECT_FIRE_HIT_MODIFIER: i32 = -1;
+/// INDIRECT FIRE against a unit that is not visible: unmodified Hit rolls up to this fail.
+pub const INDIRECT_FIRE_FAILS_UP_TO: u8 = 3;
+/// BLAST: one extra attack per this many models in the target unit (rounded down).
+pub const BLAST_MODELS_PER_EXTRA_ATTACK: usize = 5;
+/// HAZARDOUS: a test roll of this or less destroys one bearer (or inflicts mortal wounds).
+pub const HAZARDOUS_FAILS_UP_TO: u8 = 1;
+/// HAZARDOUS: mortal wounds a CHARACTER, MONSTER or VEHICLE bearer suffers instead of dying.
+pub const HAZARDOUS_MORTAL_WOUNDS: u32 = 3;
+/// Keywords whose bearers suffer mortal wounds instead of dying to a failed HAZARDOUS test.
+pub const HAZARDOUS_MORTAL_WOUND_KEYWORDS: &[&str] = &["CHARACTER", "MONSTER", "VEHICLE"];
+/// Stealth (unit ability): added to Hit rolls of ranged attacks against the unit.
+pub const STEALTH_HIT_MODIFIER: i32 = -1;
+/// Big Guns Never Tire: added to Hit rolls of non-PISTOL ranged attacks made by a MONSTER or
+/// VEHICLE unit within Engagement Range.
+pub const BIG_GUNS_NEVER_TIRE_HIT_MODIFIER: i32 = -1;
+/// Dice rolled for a Leadership or Battle-shock test (2D6 against the unit's best Leadership).
+pub const LEADERSHIP_TEST_DICE: u8 = 2;

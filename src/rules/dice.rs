@@ -1,7 +1,7 @@
-//! Dice expressions written on datasheets: `3`, `D3`, `D6`, `2D6`, `D6+1`, `2D3-1`.
+//! Dice expressions written on datasheets: `3`, `D3`, `D6`, `2D6`, `D6+1`, `2D3-1`, `D66`.
 //!
-//! Core Rules: Dice (D3 is a D6 halved, rounding up). Parsing only; rolling lives with the
-//! attack sequence.
+//! Core Rules: Dice (D3 is a D6 halved, rounding up); Rules Commentary: D66. Rolling lives in
+//! [`super::rng`].
 
 use std::fmt;
 use std::str::FromStr;
@@ -9,7 +9,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
 
 /// A dice expression `nDx+k`: `count` dice of `sides` faces (3 or 6; 0 dice means a constant)
-/// plus `modifier`.
+/// plus `modifier`. `D66` is one die with `sides` 66: two D6 read as tens and units.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct DiceExpr {
     /// Number of dice rolled (0 for a plain number).
@@ -40,6 +40,9 @@ impl DiceExpr {
 
     /// Smallest possible result.
     pub fn min(&self) -> i32 {
+        if self.is_d66() {
+            return 11 + self.modifier;
+        }
         i32::from(self.count) + self.modifier
     }
 
@@ -50,7 +53,45 @@ impl DiceExpr {
 
     /// Mean result.
     pub fn mean(&self) -> f32 {
+        if self.is_d66() {
+            return 38.5 + self.modifier as f32;
+        }
         f32::from(self.count) * (f32::from(self.sides) + 1.0) / 2.0 + self.modifier as f32
+    }
+
+    /// True for a D66 (two D6 read as tens and units).
+    pub fn is_d66(&self) -> bool {
+        self.count == 1 && self.sides == 66
+    }
+
+    /// The exact probability of each result: `(value, probability)` pairs in increasing
+    /// value, probabilities summing to 1.
+    pub fn distribution(&self) -> Vec<(i32, f64)> {
+        if self.count == 0 {
+            return vec![(self.modifier, 1.0)];
+        }
+        if self.is_d66() {
+            return (1..=6)
+                .flat_map(|t| (1..=6).map(move |u| (t * 10 + u + self.modifier, 1.0 / 36.0)))
+                .collect();
+        }
+        let sides = usize::from(self.sides);
+        // p[k] = probability that the dice sum to k (k from 0).
+        let mut p = vec![1.0f64];
+        for _ in 0..self.count {
+            let mut next = vec![0.0; p.len() + sides];
+            for (sum, &q) in p.iter().enumerate() {
+                for face in 1..=sides {
+                    next[sum + face] += q / sides as f64;
+                }
+            }
+            p = next;
+        }
+        p.iter()
+            .enumerate()
+            .filter(|(_, q)| **q > 0.0)
+            .map(|(sum, q)| (sum as i32 + self.modifier, *q))
+            .collect()
     }
 
     /// True when no dice are rolled.
@@ -88,7 +129,7 @@ impl FromStr for DiceExpr {
             None => (rest, 0),
         };
         let sides: u8 = sides_text.parse().map_err(|_| err())?;
-        if count == 0 || !(sides == 3 || sides == 6) {
+        if count == 0 || !(sides == 3 || sides == 6 || (sides == 66 && count == 1)) {
             return Err(err());
         }
         Ok(DiceExpr {
@@ -166,15 +207,29 @@ mod tests {
     }
 
     #[test]
+    fn distributions_sum_to_one_and_match_means() {
+        for text in ["3", "D3", "D6", "2D6", "D6+1", "2D3-1", "D66", "3D6"] {
+            let e: DiceExpr = text.parse().unwrap();
+            let d = e.distribution();
+            let total: f64 = d.iter().map(|(_, p)| p).sum();
+            let mean: f64 = d.iter().map(|(v, p)| f64::from(*v) * p).sum();
+            assert!((total - 1.0).abs() < 1e-12, "{text}");
+            assert!((mean - f64::from(e.mean())).abs() < 1e-9, "{text}: {mean}");
+            assert_eq!(d.first().unwrap().0, e.min(), "{text}");
+            assert_eq!(d.last().unwrap().0, e.max(), "{text}");
+        }
+    }
+
+    #[test]
     fn rejects_nonsense() {
-        for bad in ["", "D", "D7", "0D6", "D6+", "six", "D6+x"] {
+        for bad in ["", "D", "D7", "0D6", "D6+", "six", "D6+x", "2D66"] {
             assert!(bad.parse::<DiceExpr>().is_err(), "{bad} parsed");
         }
     }
 
     #[test]
     fn display_round_trips() {
-        for text in ["3", "D3", "D6", "2D6", "D6+1", "2D3-1"] {
+        for text in ["3", "D3", "D6", "2D6", "D6+1", "2D3-1", "D66"] {
             let e: DiceExpr = text.parse().unwrap();
             assert_eq!(e.to_string(), text);
         }

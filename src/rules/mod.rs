@@ -1,10 +1,13 @@
 //! Pure game rules: characteristics, datasheets, dice, missions. No Bevy here.
 
+pub mod attack;
 pub mod constants;
 pub mod datasheet;
 pub mod deployment;
 pub mod dice;
 pub mod mission;
+pub mod modifiers;
+pub mod rng;
 pub mod weapon;
 
 pub use datasheet::{Ability, Datasheet};

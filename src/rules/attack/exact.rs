@@ -1,0 +1,652 @@
+//! Exact probability distributions of an attack's outcome: no sampling.
+//!
+//! The process is the one [`super::roll`] rolls (see [`super`]), split into stages that each
+//! have an exact finite distribution:
+//!
+//! 1. Hit stage, per weapon group: the number of attacks (a sum of the bearers' Attacks dice)
+//!    and, per attack, the hits that need a Wound roll and the LETHAL HITS automatic wounds
+//!    (SUSTAINED HITS dice included) — summed by convolution into P(hits, automatic wounds).
+//! 2. Wound stage: per hit, a normal wound or a DEVASTATING Critical Wound; summed by
+//!    convolution for every number of hits, then combined with stage 1 into P(wounding
+//!    attacks, devastating Critical Wounds), and the latter turned into mortal wounds through
+//!    the Damage distribution.
+//! 3. Allocation: a Markov chain whose state is how far allocation has progressed through each
+//!    allocation group (wounds lost, in allocation order; a destroyed model's excess damage is
+//!    lost). Each wounding attack moves it by one saving throw, Damage roll and Feel No Pain
+//!    rolls of the model it must go to; pools of pending mortal wounds ride along and are
+//!    applied at the end, one wound at a time.
+//!
+//! A Command Re-roll of the first eligible failed Hit or Wound roll is exact too: the sum over
+//! attacks carries a flag "Command Re-roll still unused".
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::{
+    AttackContext, CommandReroll, ResolvedWeapon, RollResult, TargetUnit, WeaponGroup, save_needed,
+};
+
+/// The exact distribution of what an attack does to the target unit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AttackDistribution {
+    /// Mean wounds lost.
+    pub expected_wounds_lost: f64,
+    /// Mean models destroyed.
+    pub expected_models_destroyed: f64,
+    /// Probability of each number of models destroyed, from 0 to the models alive.
+    pub models_destroyed: Vec<f64>,
+    /// Probability of each number of wounds lost, from 0 to the wounds the unit has left.
+    pub wounds_lost: Vec<f64>,
+}
+
+/// A probability table over two counts, `p[x * ny + y]`.
+#[derive(Debug, Clone, PartialEq)]
+struct Grid {
+    nx: usize,
+    ny: usize,
+    p: Vec<f64>,
+}
+
+impl Grid {
+    fn zero(nx: usize, ny: usize) -> Self {
+        Self {
+            nx,
+            ny,
+            p: vec![0.0; nx * ny],
+        }
+    }
+
+    /// Certainty of (0, 0).
+    fn unit() -> Self {
+        Self {
+            nx: 1,
+            ny: 1,
+            p: vec![1.0],
+        }
+    }
+
+    fn get(&self, x: usize, y: usize) -> f64 {
+        if x < self.nx && y < self.ny {
+            self.p[x * self.ny + y]
+        } else {
+            0.0
+        }
+    }
+
+    /// Adds `v` at (x, y), growing the table if needed.
+    fn add(&mut self, x: usize, y: usize, v: f64) {
+        if x >= self.nx || y >= self.ny {
+            self.grow((x + 1).max(self.nx), (y + 1).max(self.ny));
+        }
+        self.p[x * self.ny + y] += v;
+    }
+
+    fn grow(&mut self, nx: usize, ny: usize) {
+        let mut g = Grid::zero(nx, ny);
+        for x in 0..self.nx {
+            for y in 0..self.ny {
+                g.p[x * ny + y] = self.p[x * self.ny + y];
+            }
+        }
+        *self = g;
+    }
+
+    /// The distribution of the sum of two independent pairs.
+    fn convolve(&self, other: &Grid) -> Grid {
+        let mut out = Grid::zero(self.nx + other.nx - 1, self.ny + other.ny - 1);
+        for x in 0..self.nx {
+            for y in 0..self.ny {
+                let a = self.p[x * self.ny + y];
+                if a == 0.0 {
+                    continue;
+                }
+                for u in 0..other.nx {
+                    for v in 0..other.ny {
+                        let b = other.p[u * other.ny + v];
+                        if b != 0.0 {
+                            out.p[(x + u) * out.ny + y + v] += a * b;
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// self += s * other.
+    fn add_scaled(&mut self, other: &Grid, s: f64) {
+        if other.nx > self.nx || other.ny > self.ny {
+            self.grow(self.nx.max(other.nx), self.ny.max(other.ny));
+        }
+        for x in 0..other.nx {
+            for y in 0..other.ny {
+                self.p[x * self.ny + y] += s * other.p[x * other.ny + y];
+            }
+        }
+    }
+}
+
+/// One D6 of a Hit or Wound roll under a re-roll policy: the probability of each final face,
+/// split into dice not re-rolled and dice re-rolled (only the former may take a Command
+/// Re-roll).
+fn face_probabilities(
+    policy: super::Reroll,
+    classify: &impl Fn(u8) -> RollResult,
+) -> ([f64; 7], [f64; 7]) {
+    let mut kept = [0.0; 7];
+    let mut rerolled = [0.0; 7];
+    let mut reroll_mass = 0.0;
+    for face in 1..=6u8 {
+        if policy.applies(face, classify(face)) {
+            reroll_mass += 1.0 / 6.0;
+        } else {
+            kept[usize::from(face)] = 1.0 / 6.0;
+        }
+    }
+    for slot in rerolled.iter_mut().skip(1) {
+        *slot = reroll_mass / 6.0;
+    }
+    (kept, rerolled)
+}
+
+/// The per-item outcome of one roll with its re-rolls: the full table, the probability of a
+/// failure that can still take a Command Re-roll, and the table of a fresh (Command Re-rolled)
+/// roll.
+struct Item {
+    full: Grid,
+    eligible_fail: f64,
+    fresh: Grid,
+}
+
+fn item(
+    policy: super::Reroll,
+    classify: impl Fn(u8) -> RollResult,
+    outcome: impl Fn(RollResult, &mut Grid, f64),
+) -> Item {
+    let (kept, rerolled) = face_probabilities(policy, &classify);
+    let mut full = Grid::unit();
+    full.p[0] = 0.0;
+    let mut fresh = full.clone();
+    let mut eligible_fail = 0.0;
+    for face in 1..=6u8 {
+        let f = usize::from(face);
+        let result = classify(face);
+        outcome(result, &mut full, kept[f] + rerolled[f]);
+        outcome(result, &mut fresh, 1.0 / 6.0);
+        if result == RollResult::Fail {
+            eligible_fail += kept[f];
+        }
+    }
+    Item {
+        full,
+        eligible_fail,
+        fresh,
+    }
+}
+
+/// Distributions of the sum of `n` independent items for n = 0..=max_n, where with
+/// `command_reroll` the first eligible failure is rolled again once.
+fn iid_sums(it: &Item, command_reroll: bool, max_n: usize) -> Vec<Grid> {
+    let mut out = Vec::with_capacity(max_n + 1);
+    if !command_reroll || it.eligible_fail == 0.0 {
+        let mut acc = Grid::unit();
+        out.push(acc.clone());
+        for _ in 0..max_n {
+            acc = acc.convolve(&it.full);
+            out.push(acc.clone());
+        }
+        return out;
+    }
+    let mut rest = it.full.clone();
+    rest.p[0] -= it.eligible_fail;
+    let mut unused = Grid::unit();
+    let mut used = Grid::zero(1, 1);
+    out.push(unused.clone());
+    for _ in 0..max_n {
+        let mut next_used = used.convolve(&it.full);
+        next_used.add_scaled(&unused.convolve(&it.fresh), it.eligible_fail);
+        unused = unused.convolve(&rest);
+        used = next_used;
+        let mut total = unused.clone();
+        total.add_scaled(&used, 1.0);
+        out.push(total);
+    }
+    out
+}
+
+/// Distribution of a group's total attacks, indexed by count.
+fn attack_count(w: &ResolvedWeapon) -> Vec<f64> {
+    let mut per_bearer = Vec::new();
+    for (v, p) in w.attacks.distribution() {
+        let n = w.attacks_value(v) as usize;
+        if per_bearer.len() <= n {
+            per_bearer.resize(n + 1, 0.0);
+        }
+        per_bearer[n] += p;
+    }
+    let mut total = vec![1.0];
+    for _ in 0..w.bearers {
+        let mut next = vec![0.0; total.len() + per_bearer.len() - 1];
+        for (a, pa) in total.iter().enumerate() {
+            for (b, pb) in per_bearer.iter().enumerate() {
+                next[a + b] += pa * pb;
+            }
+        }
+        total = next;
+    }
+    total
+}
+
+/// Distribution of one attack's Damage (MELTA included), indexed by damage.
+fn damage(w: &ResolvedWeapon) -> Vec<f64> {
+    let mut d = Vec::new();
+    for (v, p) in w.damage.distribution() {
+        let x = w.damage_value(v) as usize;
+        if d.len() <= x {
+            d.resize(x + 1, 0.0);
+        }
+        d[x] += p;
+    }
+    d
+}
+
+/// Stages 1 and 2 for one group: P(wounding attacks, mortal wounds), the latter capped at
+/// `mortal_cap` (more cannot matter).
+fn wounds_and_mortals(w: &ResolvedWeapon, command: CommandReroll, mortal_cap: usize) -> Grid {
+    // Stage 1: per attack, (hits needing a Wound roll, automatic wounds).
+    let sustained: Vec<(i32, f64)> = w
+        .sustained_hits
+        .map_or(vec![(0, 1.0)], |x| x.distribution());
+    let lethal = w.lethal_hits;
+    let attack_item = if w.torrent {
+        let mut full = Grid::zero(2, 1);
+        full.p[1] = 1.0;
+        Item {
+            fresh: full.clone(),
+            full,
+            eligible_fail: 0.0,
+        }
+    } else {
+        item(
+            w.hit_reroll,
+            |f| w.hit_result(f),
+            |r, g, q| match r {
+                RollResult::Fail => g.add(0, 0, q),
+                RollResult::Success => g.add(1, 0, q),
+                RollResult::Critical => {
+                    let (h, l) = if lethal { (0, 1) } else { (1, 0) };
+                    for (x, px) in &sustained {
+                        g.add(h + (*x).max(0) as usize, l, q * px);
+                    }
+                }
+            },
+        )
+    };
+    let counts = attack_count(w);
+    let per_n = iid_sums(
+        &attack_item,
+        command == CommandReroll::HitRoll,
+        counts.len() - 1,
+    );
+    let mut hits = Grid::unit();
+    hits.p[0] = 0.0;
+    for (n, pn) in counts.iter().enumerate() {
+        if *pn > 0.0 {
+            hits.add_scaled(&per_n[n], *pn);
+        }
+    }
+
+    // Stage 2: per hit, (normal wounds, devastating Critical Wounds).
+    let devastating = w.devastating_wounds;
+    let hit_item = item(
+        w.wound_reroll,
+        |f| w.wound_result(f),
+        |r, g, q| match r {
+            RollResult::Fail => g.add(0, 0, q),
+            RollResult::Critical if devastating => g.add(0, 1, q),
+            _ => g.add(1, 0, q),
+        },
+    );
+    let per_h = iid_sums(
+        &hit_item,
+        command == CommandReroll::WoundRoll,
+        hits.nx - 1,
+    );
+    let mut wounds = Grid::unit();
+    wounds.p[0] = 0.0;
+    for h in 0..hits.nx {
+        for l in 0..hits.ny {
+            let p = hits.get(h, l);
+            if p == 0.0 {
+                continue;
+            }
+            let ph = &per_h[h];
+            for x in 0..ph.nx {
+                for c in 0..ph.ny {
+                    let q = ph.get(x, c);
+                    if q != 0.0 {
+                        wounds.add(x + l, c, p * q);
+                    }
+                }
+            }
+        }
+    }
+    if wounds.ny == 1 {
+        return wounds;
+    }
+
+    // Devastating Critical Wounds into mortal wounds: c-fold sums of the Damage distribution.
+    let dmg = damage(w);
+    let mut out = Grid::zero(wounds.nx, 1);
+    let mut sum_c = vec![1.0]; // distribution of the mortal wounds of c crits, capped
+    for c in 0..wounds.ny {
+        if c > 0 {
+            let mut next = vec![0.0; (sum_c.len() + dmg.len() - 1).min(mortal_cap + 1)];
+            for (a, pa) in sum_c.iter().enumerate() {
+                for (b, pb) in dmg.iter().enumerate() {
+                    next[(a + b).min(mortal_cap)] += pa * pb;
+                }
+            }
+            sum_c = next;
+        }
+        for n in 0..wounds.nx {
+            let p = wounds.get(n, c);
+            if p == 0.0 {
+                continue;
+            }
+            for (m, pm) in sum_c.iter().enumerate() {
+                if *pm != 0.0 {
+                    out.add(n, m, p * pm);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// One allocation group's models in order, as a track of wounds.
+struct Track {
+    /// Target model index of each position.
+    models: Vec<usize>,
+    /// First track index of each position.
+    offsets: Vec<usize>,
+    /// Wounds each position's model has left at the start.
+    lens: Vec<usize>,
+    /// Sum of `lens`: the index once every model is destroyed.
+    total: usize,
+    /// Position of the model being allocated to at each index (len `total`).
+    position_at: Vec<usize>,
+    /// Models destroyed at each index (len `total + 1`).
+    destroyed_at: Vec<usize>,
+}
+
+impl Track {
+    fn new(target: &TargetUnit, models: &[usize]) -> Self {
+        let lens: Vec<usize> = models
+            .iter()
+            .map(|&i| usize::from(target.models[i].wounds_remaining))
+            .collect();
+        let mut offsets = Vec::with_capacity(lens.len());
+        let mut position_at = Vec::new();
+        let mut destroyed_at = Vec::new();
+        let mut total = 0;
+        for (k, len) in lens.iter().enumerate() {
+            offsets.push(total);
+            for _ in 0..*len {
+                position_at.push(k);
+                destroyed_at.push(k);
+            }
+            total += len;
+        }
+        destroyed_at.push(lens.len());
+        Self {
+            models: models.to_vec(),
+            offsets,
+            lens,
+            total,
+            position_at,
+            destroyed_at,
+        }
+    }
+}
+
+/// The allocation chain's state space: progress along both groups' tracks.
+struct Chain {
+    tracks: [Track; 2],
+    /// Number of states: (tracks[0].total + 1) * (tracks[1].total + 1).
+    states: usize,
+}
+
+/// Sparse transition: (from, to, probability).
+type Transitions = Vec<(usize, usize, f64)>;
+
+impl Chain {
+    fn new(target: &TargetUnit) -> Self {
+        let [g0, g1] = target.allocation_groups();
+        let tracks = [Track::new(target, &g0), Track::new(target, &g1)];
+        let states = (tracks[0].total + 1) * (tracks[1].total + 1);
+        Self { tracks, states }
+    }
+
+    fn split(&self, s: usize) -> [usize; 2] {
+        let n1 = self.tracks[1].total + 1;
+        [s / n1, s % n1]
+    }
+
+    fn join(&self, idx: [usize; 2]) -> usize {
+        idx[0] * (self.tracks[1].total + 1) + idx[1]
+    }
+
+    /// The group the next attack goes to from state `idx`, if any model is left.
+    fn group(&self, idx: [usize; 2], precision: bool) -> Option<usize> {
+        let order = if precision { [1, 0] } else { [0, 1] };
+        order.into_iter().find(|&g| idx[g] < self.tracks[g].total)
+    }
+
+    /// Transitions of one wounding attack from `w`: saving throw, Damage, Feel No Pain.
+    fn attack_transitions(&self, target: &TargetUnit, w: &ResolvedWeapon) -> Transitions {
+        let dmg = damage(w);
+        // Per target model: (probability the save fails, distribution of wounds lost).
+        let per_model = |i: usize| -> (f64, Vec<f64>) {
+            let m = &target.models[i];
+            let fail = 1.0 - save_needed(m, w.ap, w.cover).probability();
+            let q = m
+                .feel_no_pain
+                .map_or(1.0, |x| f64::from(x.clamp(1, 7) - 1) / 6.0);
+            let mut lost = vec![0.0; dmg.len()];
+            for (d, pd) in dmg.iter().enumerate() {
+                if *pd == 0.0 {
+                    continue;
+                }
+                for (l, pl) in binomial(d, q).into_iter().enumerate() {
+                    lost[l] += pd * pl;
+                }
+            }
+            (fail, lost)
+        };
+        let tables: [Vec<(f64, Vec<f64>)>; 2] = [0, 1].map(|g| {
+            self.tracks[g]
+                .models
+                .iter()
+                .map(|&i| per_model(i))
+                .collect()
+        });
+        let mut t = Vec::new();
+        for s in 0..self.states {
+            let idx = self.split(s);
+            let Some(g) = self.group(idx, w.precision) else {
+                t.push((s, s, 1.0));
+                continue;
+            };
+            let track = &self.tracks[g];
+            let k = track.position_at[idx[g]];
+            let end = track.offsets[k] + track.lens[k];
+            let (fail, lost) = &tables[g][k];
+            t.push((s, s, 1.0 - fail + fail * lost[0]));
+            for (l, pl) in lost.iter().enumerate().skip(1) {
+                if *pl == 0.0 {
+                    continue;
+                }
+                let mut to = idx;
+                to[g] = (idx[g] + l).min(end);
+                t.push((s, self.join(to), fail * pl));
+            }
+        }
+        t
+    }
+
+    /// Transitions of one mortal wound: Feel No Pain, then one wound lost, carrying over.
+    fn mortal_transitions(&self, target: &TargetUnit, precision: bool) -> Transitions {
+        let mut t = Vec::new();
+        for s in 0..self.states {
+            let idx = self.split(s);
+            let Some(g) = self.group(idx, precision) else {
+                t.push((s, s, 1.0));
+                continue;
+            };
+            let track = &self.tracks[g];
+            let model = &target.models[track.models[track.position_at[idx[g]]]];
+            let q = model
+                .feel_no_pain
+                .map_or(1.0, |x| f64::from(x.clamp(1, 7) - 1) / 6.0);
+            let mut to = idx;
+            to[g] += 1;
+            if q < 1.0 {
+                t.push((s, s, 1.0 - q));
+            }
+            t.push((s, self.join(to), q));
+        }
+        t
+    }
+}
+
+fn step(t: &Transitions, v: &[f64]) -> Vec<f64> {
+    let mut out = vec![0.0; v.len()];
+    for &(from, to, p) in t {
+        out[to] += v[from] * p;
+    }
+    out
+}
+
+/// Binomial(n, q) probabilities of 0..=n successes.
+fn binomial(n: usize, q: f64) -> Vec<f64> {
+    let mut p = vec![1.0];
+    for _ in 0..n {
+        let mut next = vec![0.0; p.len() + 1];
+        for (k, pk) in p.iter().enumerate() {
+            next[k] += pk * (1.0 - q);
+            next[k + 1] += pk * q;
+        }
+        p = next;
+    }
+    p
+}
+
+/// The exact distribution of models destroyed and wounds lost when `groups` attack `target`
+/// in `ctx` (the process of [`super`]; the mean and distribution a 100,000-trial
+/// [`super::roll::monte_carlo`] estimates).
+pub fn distribution(
+    groups: &[WeaponGroup],
+    target: &TargetUnit,
+    ctx: &AttackContext,
+) -> AttackDistribution {
+    let weapons: Vec<ResolvedWeapon> = groups
+        .iter()
+        .map(|g| ResolvedWeapon::new(g, target, ctx))
+        .collect();
+    distribution_of_weapons(&weapons, target, ctx.command_reroll)
+}
+
+/// [`distribution`] for weapons already resolved against this target.
+pub fn distribution_of_weapons(
+    weapons: &[ResolvedWeapon],
+    target: &TargetUnit,
+    command_reroll: CommandReroll,
+) -> AttackDistribution {
+    let chain = Chain::new(target);
+    let total_wounds = chain.tracks[0].total + chain.tracks[1].total;
+    // More mortal wounds than wounds left cannot matter, unless Feel No Pain ignores some.
+    let any_fnp = target.models.iter().any(|m| m.feel_no_pain.is_some());
+    let mortal_cap = if any_fnp { usize::MAX / 2 } else { total_wounds };
+
+    // Pending mortal wound pools (normal, precision) -> distribution over chain states.
+    let mut slices: BTreeMap<(usize, usize), Vec<f64>> = BTreeMap::new();
+    let mut start = vec![0.0; chain.states];
+    start[0] = 1.0;
+    slices.insert((0, 0), start);
+
+    for (gi, w) in weapons.iter().enumerate() {
+        let command = if gi == 0 {
+            command_reroll
+        } else {
+            CommandReroll::None
+        };
+        let table = wounds_and_mortals(w, command, mortal_cap);
+        let t = chain.attack_transitions(target, w);
+        let mut next: BTreeMap<(usize, usize), Vec<f64>> = BTreeMap::new();
+        let last_n = (0..table.nx)
+            .rev()
+            .find(|&n| (0..table.ny).any(|m| table.get(n, m) != 0.0))
+            .unwrap_or(0);
+        for (&(pool_n, pool_p), v) in &slices {
+            let mut cur = v.clone();
+            for n in 0..=last_n {
+                if n > 0 {
+                    cur = step(&t, &cur);
+                }
+                for m in 0..table.ny {
+                    let p = table.get(n, m);
+                    if p == 0.0 {
+                        continue;
+                    }
+                    let key = if w.precision {
+                        (pool_n, (pool_p + m).min(mortal_cap))
+                    } else {
+                        ((pool_n + m).min(mortal_cap), pool_p)
+                    };
+                    let slot = next.entry(key).or_insert_with(|| vec![0.0; chain.states]);
+                    for (o, c) in slot.iter_mut().zip(&cur) {
+                        *o += p * c;
+                    }
+                }
+            }
+        }
+        slices = next;
+    }
+
+    // Mortal wounds after all normal damage: PRECISION ones first, one wound at a time.
+    let mortal_p = chain.mortal_transitions(target, true);
+    let mortal_n = chain.mortal_transitions(target, false);
+    let mut fin = vec![0.0; chain.states];
+    for (&(pool_n, pool_p), v) in &slices {
+        let mut cur = v.clone();
+        for _ in 0..pool_p {
+            cur = step(&mortal_p, &cur);
+        }
+        for _ in 0..pool_n {
+            cur = step(&mortal_n, &cur);
+        }
+        for (f, c) in fin.iter_mut().zip(&cur) {
+            *f += c;
+        }
+    }
+
+    let models_alive = chain.tracks[0].lens.len() + chain.tracks[1].lens.len();
+    let mut models_destroyed = vec![0.0; models_alive + 1];
+    let mut wounds_lost = vec![0.0; total_wounds + 1];
+    for (s, p) in fin.iter().enumerate() {
+        let idx = chain.split(s);
+        let destroyed =
+            chain.tracks[0].destroyed_at[idx[0]] + chain.tracks[1].destroyed_at[idx[1]];
+        models_destroyed[destroyed] += p;
+        wounds_lost[idx[0] + idx[1]] += p;
+    }
+    let mean = |v: &[f64]| v.iter().enumerate().map(|(k, p)| k as f64 * p).sum();
+    AttackDistribution {
+        expected_wounds_lost: mean(&wounds_lost),
+        expected_models_destroyed: mean(&models_destroyed),
+        models_destroyed,
+        wounds_lost,
+    }
+}

@@ -1,0 +1,629 @@
+//! The attack sequence: Hit roll, Wound roll, allocation, saving throw, Damage, Feel No Pain and
+//! mortal wounds, with every core weapon ability.
+//!
+//! Core Rules: Making Attacks, Weapon Abilities; Rules Commentary: Critical Hit, Critical Wound,
+//! Additional Hits, Automatically Successful, Mortal Wounds, Feel No Pain, Duplicated Core
+//! Abilities, Attached Units with Multiple Characters, Unit's Toughness Characteristic.
+//!
+//! The same resolved weapons ([`ResolvedWeapon`]) feed two resolvers that follow one process:
+//! [`roll::resolve`] rolls seeded dice and writes an event log (and [`roll::monte_carlo`]
+//! repeats it), and [`exact::distribution`] computes the exact probability distribution of the
+//! outcome without sampling.
+//!
+//! The process, weapon group by weapon group in the order given: roll the Attacks of every
+//! bearer; make all Hit rolls; make Wound rolls for every hit (LETHAL HITS wounds
+//! automatically); then allocate the wounding attacks one at a time (a model that has lost
+//! wounds or already had an attack allocated first; CHARACTERs of an Attached unit only once
+//! no Bodyguard model is left, unless PRECISION), each with its saving throw, Damage roll and
+//! Feel No Pain rolls. A Critical Wound with DEVASTATING WOUNDS inflicts mortal wounds equal
+//! to its Damage instead; all mortal wounds are applied after every group's normal damage, one
+//! at a time, carrying over between models (PRECISION ones to CHARACTERs first). A Command
+//! Re-roll, if chosen, is spent on the first eligible failed roll of the first weapon group.
+
+pub mod events;
+pub mod exact;
+pub mod roll;
+
+use serde::{Deserialize, Serialize};
+
+use super::constants::{
+    BIG_GUNS_NEVER_TIRE_HIT_MODIFIER, BLAST_MODELS_PER_EXTRA_ATTACK, COVER_NO_BONUS_SAVE_AT_AP0,
+    COVER_SAVE_BONUS, CRITICAL_ROLL, HAZARDOUS_MORTAL_WOUND_KEYWORDS, HEAVY_HIT_BONUS, INDIRECT_FIRE_FAILS_UP_TO,
+    INDIRECT_FIRE_HIT_MODIFIER, LANCE_WOUND_BONUS, STEALTH_HIT_MODIFIER,
+    WOUND_ROLL_DOUBLE_STRENGTH, WOUND_ROLL_EQUAL, WOUND_ROLL_GREATER_STRENGTH,
+    WOUND_ROLL_HALF_STRENGTH, WOUND_ROLL_LESSER_STRENGTH,
+};
+use super::dice::DiceExpr;
+use super::modifiers::{capped_hit_or_wound_modifier, modified_roll};
+use super::weapon::{WeaponAbility, WeaponProfile};
+
+/// Which dice of one kind of roll the attacker re-rolls, before modifiers (Rules Commentary:
+/// Re-rolls). A die is never re-rolled twice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Reroll {
+    /// No re-roll.
+    #[default]
+    None,
+    /// Re-roll unmodified results of 1.
+    Ones,
+    /// Re-roll rolls that would fail.
+    Failed,
+    /// Re-roll every roll that is not a Critical result (fishing for Critical Hits/Wounds).
+    NonCritical,
+}
+
+impl Reroll {
+    /// True if a die with this unmodified `face` and `result` is re-rolled under this policy.
+    pub fn applies(self, face: u8, result: RollResult) -> bool {
+        match self {
+            Reroll::None => false,
+            Reroll::Ones => face == 1,
+            Reroll::Failed => result == RollResult::Fail,
+            Reroll::NonCritical => result != RollResult::Critical,
+        }
+    }
+
+    /// The stronger of two policies (a weapon's TWIN-LINKED beside a chosen policy).
+    fn max(self, other: Reroll) -> Reroll {
+        let rank = |r: Reroll| match r {
+            Reroll::None => 0,
+            Reroll::Ones => 1,
+            Reroll::Failed => 2,
+            Reroll::NonCritical => 3,
+        };
+        if rank(other) > rank(self) { other } else { self }
+    }
+}
+
+/// What the attacker spends a Command Re-roll Stratagem on during this attack (Core
+/// Stratagems: Command Re-roll): the first failed roll of that kind in the first weapon group
+/// that has not already been re-rolled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum CommandReroll {
+    /// Not used.
+    #[default]
+    None,
+    /// The first failed Hit roll.
+    HitRoll,
+    /// The first failed Wound roll.
+    WoundRoll,
+}
+
+/// The result of one Hit or Wound roll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RollResult {
+    /// The roll failed.
+    Fail,
+    /// The roll succeeded.
+    Success,
+    /// A Critical Hit or Critical Wound (always a success).
+    Critical,
+}
+
+/// Which saving throw a model makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SaveKind {
+    /// Armour save (Sv), modified by AP and cover.
+    Armour,
+    /// Invulnerable save: AP and cover do not apply.
+    Invulnerable,
+}
+
+/// One weapon profile fired (or swung) by `bearers` identical models.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WeaponGroup {
+    /// The weapon profile.
+    pub profile: WeaponProfile,
+    /// Number of models making attacks with it.
+    pub bearers: u32,
+    /// True if these bearers are within half the weapon's range of the target (RAPID FIRE,
+    /// MELTA).
+    pub within_half_range: bool,
+    /// Abilities granted by other rules (Stratagems, Leaders); merged with the profile's
+    /// without stacking (Rules Commentary: Duplicated Core Abilities).
+    pub extra_abilities: Vec<WeaponAbility>,
+    /// Keywords of the bearers (a failed HAZARDOUS test costs a CHARACTER, MONSTER or
+    /// VEHICLE bearer mortal wounds instead of its life).
+    pub bearer_keywords: Vec<String>,
+}
+
+impl WeaponGroup {
+    /// `bearers` models attacking with `profile`, not within half range, no extra abilities.
+    pub fn new(profile: WeaponProfile, bearers: u32) -> Self {
+        Self {
+            profile,
+            bearers,
+            within_half_range: false,
+            extra_abilities: Vec::new(),
+            bearer_keywords: Vec::new(),
+        }
+    }
+}
+
+/// The circumstances of an attack that change its rolls.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AttackContext {
+    /// The attacking unit made a Charge move this turn (LANCE).
+    pub charged: bool,
+    /// The attacking unit Remained Stationary this turn (HEAVY).
+    pub remained_stationary: bool,
+    /// The target has the Benefit of Cover (ignored by IGNORES COVER).
+    pub target_has_cover: bool,
+    /// The target is visible to the attacking unit (INDIRECT FIRE penalties apply when not).
+    pub target_visible: bool,
+    /// A MONSTER or VEHICLE unit shooting while within Engagement Range (Big Guns Never Tire:
+    /// -1 to hit with non-PISTOL weapons).
+    pub big_guns_never_tire: bool,
+    /// Other modifiers to the Hit roll, summed before the ±1 cap.
+    pub hit_modifier: i32,
+    /// Other modifiers to the Wound roll, summed before the ±1 cap.
+    pub wound_modifier: i32,
+    /// Hit roll re-rolls (e.g. Oath of Moment: `Failed`).
+    pub hit_reroll: Reroll,
+    /// Wound roll re-rolls besides TWIN-LINKED (which re-rolls failed Wound rolls).
+    pub wound_reroll: Reroll,
+    /// Where a Command Re-roll is spent.
+    pub command_reroll: CommandReroll,
+}
+
+impl Default for AttackContext {
+    fn default() -> Self {
+        Self {
+            charged: false,
+            remained_stationary: false,
+            target_has_cover: false,
+            target_visible: true,
+            big_guns_never_tire: false,
+            hit_modifier: 0,
+            wound_modifier: 0,
+            hit_reroll: Reroll::None,
+            wound_reroll: Reroll::None,
+            command_reroll: CommandReroll::None,
+        }
+    }
+}
+
+/// One model of the target unit as the attack sequence sees it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TargetModel {
+    /// Display name (e.g. "Intercessor Squad #3").
+    pub name: String,
+    /// Wounds characteristic (W).
+    pub wounds: u8,
+    /// Wounds it has left (at most `wounds`; 0 means already destroyed and ignored).
+    pub wounds_remaining: u8,
+    /// Save (Sv) as the roll needed (3 for 3+).
+    pub save: u8,
+    /// Invulnerable save, if any.
+    pub invulnerable_save: Option<u8>,
+    /// Feel No Pain X+, if any (only one applies).
+    pub feel_no_pain: Option<u8>,
+    /// True for a CHARACTER model.
+    pub character: bool,
+}
+
+/// The target unit (an Attached unit includes its Leaders' models).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TargetUnit {
+    /// Display name.
+    pub name: String,
+    /// The unit's Toughness, fixed when it is selected as the target (see
+    /// [`crate::rules::modifiers::unit_toughness`]).
+    pub toughness: u8,
+    /// Every keyword of every model in the unit (an Attached unit has its Leaders' keywords;
+    /// Rules Commentary: Keywords), for ANTI-KEYWORD.
+    pub keywords: Vec<String>,
+    /// The unit has the Stealth ability (-1 to ranged Hit rolls; never more, however many
+    /// sources grant it).
+    pub stealth: bool,
+    /// Its models, in the defender's allocation order.
+    pub models: Vec<TargetModel>,
+}
+
+impl TargetUnit {
+    /// True if any model has `keyword` (case-insensitive).
+    pub fn has_keyword(&self, keyword: &str) -> bool {
+        self.keywords.iter().any(|k| k.eq_ignore_ascii_case(keyword))
+    }
+
+    /// Models still on the battlefield.
+    pub fn models_alive(&self) -> usize {
+        self.models.iter().filter(|m| m.wounds_remaining > 0).count()
+    }
+
+    /// The two allocation groups, as model indices: first the models attacks go to normally
+    /// (the Bodyguard), then the CHARACTERs of an Attached unit, who only take attacks when no
+    /// Bodyguard model is left, or [PRECISION] attacks first. A unit without both kinds has one
+    /// group. Within a group, models that have lost wounds come first.
+    pub fn allocation_groups(&self) -> [Vec<usize>; 2] {
+        let alive = |i: &usize| self.models[*i].wounds_remaining > 0;
+        let has_bodyguard = self.models.iter().any(|m| !m.character);
+        let mut groups: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+        for i in (0..self.models.len()).filter(alive) {
+            let protected = has_bodyguard && self.models[i].character;
+            groups[usize::from(protected)].push(i);
+        }
+        for g in &mut groups {
+            g.sort_by_key(|&i| self.models[i].wounds_remaining == self.models[i].wounds);
+        }
+        groups
+    }
+}
+
+/// The Wound roll needed for `strength` against `toughness` (Core Rules: Wound Roll table).
+pub fn wound_roll_needed(strength: u8, toughness: u8) -> u8 {
+    let (s, t) = (u32::from(strength), u32::from(toughness));
+    if s >= 2 * t {
+        WOUND_ROLL_DOUBLE_STRENGTH
+    } else if s > t {
+        WOUND_ROLL_GREATER_STRENGTH
+    } else if s == t {
+        WOUND_ROLL_EQUAL
+    } else if 2 * s <= t {
+        WOUND_ROLL_HALF_STRENGTH
+    } else {
+        WOUND_ROLL_LESSER_STRENGTH
+    }
+}
+
+/// The saving throw a model makes against an attack: which kind, the modifier to the die and
+/// the unmodified roll that succeeds (7 or more: cannot succeed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SaveNeed {
+    /// Armour or invulnerable.
+    pub kind: SaveKind,
+    /// The characteristic rolled against (3 for 3+).
+    pub characteristic: u8,
+    /// Total modifier to the die (AP and cover for armour; none for invulnerable).
+    pub modifier: i32,
+    /// Smallest unmodified roll that saves (an unmodified 1 always fails).
+    pub needed: u8,
+}
+
+impl SaveNeed {
+    /// Probability that the save succeeds.
+    pub fn probability(&self) -> f64 {
+        f64::from(7u8.saturating_sub(self.needed)) / 6.0
+    }
+
+    /// True if an unmodified `roll` saves.
+    pub fn saves(&self, roll: u8) -> bool {
+        roll > 1 && modified_roll(roll, self.modifier) >= i32::from(self.characteristic)
+    }
+}
+
+/// The better saving throw for `model` against an attack with `ap` (0 or negative), with or
+/// without the Benefit of Cover (Core Rules: Saving Throws; Benefit of Cover: +1 to armour saves,
+/// except for models with a Save of 3+ or better against AP 0).
+pub fn save_needed(model: &TargetModel, ap: i8, cover: bool) -> SaveNeed {
+    let cover_applies = cover && !(ap == 0 && model.save <= COVER_NO_BONUS_SAVE_AT_AP0);
+    let modifier = i32::from(ap) + if cover_applies { COVER_SAVE_BONUS } else { 0 };
+    let needed_for = |characteristic: u8, modifier: i32| -> u8 {
+        (i32::from(characteristic) - modifier).clamp(2, 7) as u8
+    };
+    let armour = SaveNeed {
+        kind: SaveKind::Armour,
+        characteristic: model.save,
+        modifier,
+        needed: needed_for(model.save, modifier),
+    };
+    match model.invulnerable_save {
+        Some(inv) if needed_for(inv, 0) < armour.needed => SaveNeed {
+            kind: SaveKind::Invulnerable,
+            characteristic: inv,
+            modifier: 0,
+            needed: needed_for(inv, 0),
+        },
+        _ => armour,
+    }
+}
+
+/// A weapon's abilities with duplicates merged: one instance of each core ability; where
+/// instances carry numbers, the strongest is used; ANTI- instances are the same only for the
+/// same keyword (Rules Commentary: Duplicated Core Abilities).
+pub fn merge_abilities<'a>(
+    abilities: impl IntoIterator<Item = &'a WeaponAbility>,
+) -> Vec<WeaponAbility> {
+    let mut merged: Vec<WeaponAbility> = Vec::new();
+    for a in abilities {
+        let same = merged.iter_mut().find(|m| match (&**m, a) {
+            (WeaponAbility::Anti(k1, _), WeaponAbility::Anti(k2, _)) => k1.eq_ignore_ascii_case(k2),
+            (m, a) => std::mem::discriminant(m) == std::mem::discriminant(a),
+        });
+        match same {
+            None => merged.push(a.clone()),
+            Some(existing) => {
+                let stronger = match (&*existing, a) {
+                    (WeaponAbility::RapidFire(x), WeaponAbility::RapidFire(y)) => y > x,
+                    (WeaponAbility::Melta(x), WeaponAbility::Melta(y)) => y > x,
+                    (WeaponAbility::SustainedHits(x), WeaponAbility::SustainedHits(y)) => {
+                        y.mean() > x.mean()
+                    }
+                    (WeaponAbility::Anti(_, x), WeaponAbility::Anti(_, y)) => y < x,
+                    _ => false,
+                };
+                if stronger {
+                    *existing = a.clone();
+                }
+            }
+        }
+    }
+    merged
+}
+
+/// A weapon group ready to roll: every ability and circumstance turned into numbers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResolvedWeapon {
+    /// Weapon name.
+    pub name: String,
+    /// Models attacking with it.
+    pub bearers: u32,
+    /// Attacks characteristic of each bearer.
+    pub attacks: DiceExpr,
+    /// Attacks added per bearer (RAPID FIRE within half range, BLAST); 0 with EXTRA ATTACKS.
+    pub attack_bonus: u32,
+    /// TORRENT: every attack hits automatically (never a Critical Hit).
+    pub torrent: bool,
+    /// BS or WS: the modified roll needed to hit.
+    pub skill: u8,
+    /// Total Hit roll modifier after the ±1 cap.
+    pub hit_modifier: i32,
+    /// Unmodified Hit rolls at or above this are Critical Hits.
+    pub critical_hit_on: u8,
+    /// Unmodified Hit rolls at or below this fail (1; 3 for INDIRECT FIRE at a unit that is
+    /// not visible).
+    pub hit_fails_up_to: u8,
+    /// Hit roll re-rolls.
+    pub hit_reroll: Reroll,
+    /// SUSTAINED HITS X: extra hits per Critical Hit.
+    pub sustained_hits: Option<DiceExpr>,
+    /// LETHAL HITS: a Critical Hit wounds automatically.
+    pub lethal_hits: bool,
+    /// The modified Wound roll needed (S against T).
+    pub wound_needed: u8,
+    /// Total Wound roll modifier after the ±1 cap.
+    pub wound_modifier: i32,
+    /// Unmodified Wound rolls at or above this are Critical Wounds (6, or ANTI-KEYWORD X+).
+    pub critical_wound_on: u8,
+    /// Wound roll re-rolls (TWIN-LINKED: at least `Failed`).
+    pub wound_reroll: Reroll,
+    /// DEVASTATING WOUNDS: a Critical Wound inflicts mortal wounds equal to its Damage.
+    pub devastating_wounds: bool,
+    /// Armour Penetration (0 or negative).
+    pub ap: i8,
+    /// The target gets the Benefit of Cover against these attacks.
+    pub cover: bool,
+    /// Damage characteristic.
+    pub damage: DiceExpr,
+    /// Damage added to each attack (MELTA within half range).
+    pub damage_bonus: i32,
+    /// PRECISION: wounding attacks may be allocated to CHARACTERs of an Attached unit.
+    pub precision: bool,
+    /// HAZARDOUS: one test per bearer after attacking.
+    pub hazardous: bool,
+    /// A failed HAZARDOUS test inflicts mortal wounds on the bearer (CHARACTER, MONSTER or
+    /// VEHICLE) instead of destroying it.
+    pub hazardous_mortal_wounds: bool,
+    /// What the abilities and circumstances did, in words, for the log.
+    pub notes: Vec<String>,
+}
+
+impl ResolvedWeapon {
+    /// Resolves `group` against `target` in `ctx` (Core Rules: Weapon Abilities).
+    pub fn new(group: &WeaponGroup, target: &TargetUnit, ctx: &AttackContext) -> Self {
+        use WeaponAbility as A;
+        let p = &group.profile;
+        let abilities = merge_abilities(p.abilities.iter().chain(&group.extra_abilities));
+        let has = |a: &WeaponAbility| {
+            abilities
+                .iter()
+                .any(|x| std::mem::discriminant(x) == std::mem::discriminant(a))
+        };
+        let mut notes = Vec::new();
+        let ranged = !p.is_melee();
+        let indirect_blind = has(&A::IndirectFire) && !ctx.target_visible;
+
+        let mut attack_bonus = 0;
+        let extra_attacks = has(&A::ExtraAttacks);
+        for a in &abilities {
+            match a {
+                A::RapidFire(x) if group.within_half_range && !extra_attacks => {
+                    attack_bonus += u32::from(*x);
+                    notes.push(format!("RAPID FIRE {x}: +{x} attacks within half range"));
+                }
+                A::Blast if !extra_attacks => {
+                    let extra = (target.models_alive() / BLAST_MODELS_PER_EXTRA_ATTACK) as u32;
+                    if extra > 0 {
+                        attack_bonus += extra;
+                        notes.push(format!("BLAST: +{extra} attacks"));
+                    }
+                }
+                _ => {}
+            }
+        }
+
+        let mut hit_total = ctx.hit_modifier;
+        if has(&A::Heavy) && ctx.remained_stationary {
+            hit_total += HEAVY_HIT_BONUS;
+            notes.push("HEAVY: +1 to hit (Remained Stationary)".into());
+        }
+        if indirect_blind {
+            hit_total += INDIRECT_FIRE_HIT_MODIFIER;
+            notes.push(
+                "INDIRECT FIRE at a unit that is not visible: -1 to hit, unmodified 1-3 fail, \
+                 target has cover"
+                    .into(),
+            );
+        }
+        if ranged && target.stealth {
+            hit_total += STEALTH_HIT_MODIFIER;
+            notes.push("Stealth: -1 to hit".into());
+        }
+        if ranged && ctx.big_guns_never_tire && !has(&A::Pistol) {
+            hit_total += BIG_GUNS_NEVER_TIRE_HIT_MODIFIER;
+            notes.push("Big Guns Never Tire: -1 to hit".into());
+        }
+
+        let mut wound_total = ctx.wound_modifier;
+        if has(&A::Lance) && ctx.charged {
+            wound_total += LANCE_WOUND_BONUS;
+            notes.push("LANCE: +1 to wound (charged)".into());
+        }
+        let mut critical_wound_on = CRITICAL_ROLL;
+        for a in &abilities {
+            if let A::Anti(keyword, x) = a
+                && target.has_keyword(keyword)
+                && *x < critical_wound_on
+            {
+                critical_wound_on = *x;
+                notes.push(format!(
+                    "ANTI-{} {x}+: Critical Wound on {x}+",
+                    keyword.to_uppercase()
+                ));
+            }
+        }
+        let mut wound_reroll = ctx.wound_reroll;
+        if has(&A::TwinLinked) {
+            wound_reroll = wound_reroll.max(Reroll::Failed);
+            notes.push("TWIN-LINKED: re-roll failed Wound rolls".into());
+        }
+
+        let cover = (ctx.target_has_cover || indirect_blind) && !has(&A::IgnoresCover);
+        if has(&A::IgnoresCover) && (ctx.target_has_cover || indirect_blind) {
+            notes.push("IGNORES COVER: no Benefit of Cover".into());
+        }
+        let mut damage_bonus = 0;
+        for a in &abilities {
+            if let A::Melta(x) = a
+                && group.within_half_range
+            {
+                damage_bonus += i32::from(*x);
+                notes.push(format!("MELTA {x}: +{x} Damage within half range"));
+            }
+        }
+        let sustained_hits = abilities.iter().find_map(|a| match a {
+            A::SustainedHits(x) => Some(*x),
+            _ => None,
+        });
+
+        Self {
+            name: p.name.clone(),
+            bearers: group.bearers,
+            attacks: p.attacks,
+            attack_bonus,
+            torrent: has(&A::Torrent),
+            skill: p.skill.unwrap_or(1),
+            hit_modifier: capped_hit_or_wound_modifier(hit_total),
+            critical_hit_on: CRITICAL_ROLL,
+            hit_fails_up_to: if indirect_blind {
+                INDIRECT_FIRE_FAILS_UP_TO
+            } else {
+                1
+            },
+            hit_reroll: ctx.hit_reroll,
+            sustained_hits,
+            lethal_hits: has(&A::LethalHits),
+            wound_needed: wound_roll_needed(p.strength, target.toughness),
+            wound_modifier: capped_hit_or_wound_modifier(wound_total),
+            critical_wound_on,
+            wound_reroll,
+            devastating_wounds: has(&A::DevastatingWounds),
+            ap: p.ap.min(0),
+            cover,
+            damage: p.damage,
+            damage_bonus,
+            precision: has(&A::Precision),
+            hazardous: has(&A::Hazardous),
+            hazardous_mortal_wounds: group.bearer_keywords.iter().any(|k| {
+                HAZARDOUS_MORTAL_WOUND_KEYWORDS
+                    .iter()
+                    .any(|h| h.eq_ignore_ascii_case(k))
+            }),
+            notes,
+        }
+    }
+
+    /// The result of a Hit roll with this unmodified `face` (Core Rules: Hit Roll).
+    pub fn hit_result(&self, face: u8) -> RollResult {
+        if face <= self.hit_fails_up_to {
+            RollResult::Fail
+        } else if face >= self.critical_hit_on {
+            RollResult::Critical
+        } else if modified_roll(face, self.hit_modifier) >= i32::from(self.skill) {
+            RollResult::Success
+        } else {
+            RollResult::Fail
+        }
+    }
+
+    /// The result of a Wound roll with this unmodified `face` (Core Rules: Wound Roll).
+    pub fn wound_result(&self, face: u8) -> RollResult {
+        if face <= 1 {
+            RollResult::Fail
+        } else if face >= self.critical_wound_on {
+            RollResult::Critical
+        } else if modified_roll(face, self.wound_modifier) >= i32::from(self.wound_needed) {
+            RollResult::Success
+        } else {
+            RollResult::Fail
+        }
+    }
+
+    /// The Damage of one attack from a rolled Damage value: MELTA added, never below 1.
+    pub fn damage_value(&self, rolled: i32) -> u32 {
+        (rolled + self.damage_bonus).max(1) as u32
+    }
+
+    /// The Attacks of one bearer from a rolled Attacks value: never below 1, plus RAPID FIRE and
+    /// BLAST.
+    pub fn attacks_value(&self, rolled: i32) -> u32 {
+        rolled.max(1) as u32 + self.attack_bonus
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wound_table() {
+        assert_eq!(wound_roll_needed(8, 4), 2);
+        assert_eq!(wound_roll_needed(5, 4), 3);
+        assert_eq!(wound_roll_needed(4, 4), 4);
+        assert_eq!(wound_roll_needed(3, 4), 5);
+        assert_eq!(wound_roll_needed(2, 4), 6);
+        assert_eq!(wound_roll_needed(5, 10), 6);
+        assert_eq!(wound_roll_needed(6, 10), 5);
+    }
+
+    fn model(save: u8, inv: Option<u8>) -> TargetModel {
+        TargetModel {
+            name: "m".into(),
+            wounds: 1,
+            wounds_remaining: 1,
+            save,
+            invulnerable_save: inv,
+            feel_no_pain: None,
+            character: false,
+        }
+    }
+
+    #[test]
+    fn cover_and_invulnerable_saves() {
+        // Sv 3+ against AP 0 in cover: no bonus.
+        assert_eq!(save_needed(&model(3, None), 0, true).needed, 3);
+        // Sv 4+ against AP 0 in cover: 3+.
+        assert_eq!(save_needed(&model(4, None), 0, true).needed, 3);
+        // Sv 3+ against AP -1 in cover: 3+.
+        assert_eq!(save_needed(&model(3, None), -1, true).needed, 3);
+        // Invulnerable 4+ beats Sv 2+ at AP -3 (5+); cover does not help it.
+        let s = save_needed(&model(2, Some(4)), -3, true);
+        assert_eq!((s.kind, s.needed), (SaveKind::Invulnerable, 4));
+        // Sv 7+ (no save) in cover saves on 6s.
+        assert_eq!(save_needed(&model(7, None), 0, true).needed, 6);
+        assert_eq!(save_needed(&model(6, None), -1, false).probability(), 0.0);
+    }
+}
