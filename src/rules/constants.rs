@@ -120,5 +120,3 @@ pub const STEALTH_HIT_MODIFIER: i32 = -1;
 /// Big Guns Never Tire: added to Hit rolls of non-PISTOL ranged attacks made by a MONSTER or
 /// VEHICLE unit within Engagement Range.
 pub const BIG_GUNS_NEVER_TIRE_HIT_MODIFIER: i32 = -1;
-/// Dice rolled for a Leadership or Battle-shock test (2D6 against the unit's best Leadership).
-pub const LEADERSHIP_TEST_DICE: u8 = 2;

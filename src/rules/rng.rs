@@ -146,6 +146,29 @@ impl DiceExpr {
     }
 }
 
+/// A Leadership test (Battle-shock tests are Leadership tests): 2D6 against the unit's best
+/// Leadership (Rules Commentary: Leadership Test; Battle-shock Tests).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LeadershipTest {
+    /// The two D6.
+    pub dice: [u8; 2],
+    /// Their sum.
+    pub total: u8,
+    /// True if the total is at least the Leadership.
+    pub passed: bool,
+}
+
+/// Takes a Leadership test for a unit whose best Leadership is `leadership` (7 for 7+).
+pub fn leadership_test(rng: &mut GameRng, leadership: u8) -> LeadershipTest {
+    let dice = [rng.d6(), rng.d6()];
+    let total = dice[0] + dice[1];
+    LeadershipTest {
+        dice,
+        total,
+        passed: total >= leadership,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
