@@ -13,7 +13,14 @@ fn dice(s: &str) -> DiceExpr {
     s.parse().unwrap()
 }
 
-fn weapon(attacks: &str, skill: u8, s: u8, ap: i8, d: &str, abilities: Vec<WeaponAbility>) -> WeaponProfile {
+fn weapon(
+    attacks: &str,
+    skill: u8,
+    s: u8,
+    ap: i8,
+    d: &str,
+    abilities: Vec<WeaponAbility>,
+) -> WeaponProfile {
     WeaponProfile {
         name: "test weapon".into(),
         range: Some(24.0),
@@ -65,7 +72,11 @@ fn exact_matches_the_hand_computed_simple_profile() {
         &target,
         &AttackContext::default(),
     );
-    assert_close(d.expected_wounds_lost, 10.0 * (2.0 / 3.0) * 0.5 * 0.5, "mean wounds");
+    assert_close(
+        d.expected_wounds_lost,
+        10.0 * (2.0 / 3.0) * 0.5 * 0.5,
+        "mean wounds",
+    );
     assert_close(d.expected_models_destroyed, 10.0 / 6.0, "mean models");
     // Each attack independently kills with p = 1/6: binomial(10, 1/6).
     let p: f64 = 1.0 / 6.0;
@@ -83,7 +94,10 @@ fn damage_does_not_carry_over_between_models() {
     // 6 auto-hitting (TORRENT) S8 attacks vs T4 (2+), AP -6 (no save), D6 damage, 2W models.
     let target = unit(3, 4, 2, 3, None, None);
     let d = distribution(
-        &[group(weapon("1", 3, 8, -6, "D6", vec![WeaponAbility::Torrent]), 2)],
+        &[group(
+            weapon("1", 3, 8, -6, "D6", vec![WeaponAbility::Torrent]),
+            2,
+        )],
         &target,
         &AttackContext::default(),
     );
@@ -113,8 +127,16 @@ fn feel_no_pain_per_wound_is_exact() {
     let d = distribution(&[group(profile, 1)], &target, &AttackContext::default());
     let hit_wound = (5.0 / 6.0) * (5.0 / 6.0);
     let lose = 2.0 / 3.0;
-    assert_close(d.wounds_lost[2], hit_wound * lose * lose, "both wounds lost");
-    assert_close(d.wounds_lost[1], hit_wound * 2.0 * lose * (1.0 - lose), "one lost");
+    assert_close(
+        d.wounds_lost[2],
+        hit_wound * lose * lose,
+        "both wounds lost",
+    );
+    assert_close(
+        d.wounds_lost[1],
+        hit_wound * 2.0 * lose * (1.0 - lose),
+        "one lost",
+    );
 }
 
 #[test]
@@ -123,7 +145,10 @@ fn sustained_and_lethal_hits_by_hand() {
     // Crit (1/6): auto-wound + 1 extra hit that wounds on 4+ -> 1 + 1/2 expected wounds.
     // Normal hit (2/6): wounds on 4+.
     let target = unit(5, 4, 1, 7, None, None);
-    let abilities = vec![WeaponAbility::SustainedHits(dice("1")), WeaponAbility::LethalHits];
+    let abilities = vec![
+        WeaponAbility::SustainedHits(dice("1")),
+        WeaponAbility::LethalHits,
+    ];
     let d = distribution(
         &[group(weapon("1", 4, 4, 0, "1", abilities), 1)],
         &target,
@@ -149,45 +174,259 @@ fn devastating_wounds_carry_over_after_normal_damage() {
     // Only Critical Wounds can wound (S2 vs T4 needs 6+), and every one is devastating.
     let p_crit = (5.0 / 6.0) * (1.0 / 6.0);
     for k in 1..=3 {
-        assert_close(d.models_destroyed[k], p_crit / 3.0, &format!("{k} destroyed"));
+        assert_close(
+            d.models_destroyed[k],
+            p_crit / 3.0,
+            &format!("{k} destroyed"),
+        );
     }
 }
 
 /// The 20+ varied profiles the Monte Carlo cross-check runs.
+#[allow(
+    clippy::vec_init_then_push,
+    reason = "one push per profile reads as a table, with targets built between them"
+)]
 fn profiles() -> Vec<(&'static str, Vec<WeaponGroup>, TargetUnit, AttackContext)> {
     use WeaponAbility as A;
     let ctx = AttackContext::default();
     let mut out: Vec<(&'static str, Vec<WeaponGroup>, TargetUnit, AttackContext)> = Vec::new();
-    out.push(("bolt rifles vs marines", vec![group(weapon("2", 3, 4, -1, "1", vec![]), 10)], unit(10, 4, 2, 3, None, None), ctx.clone()));
-    out.push(("sustained FNP benchmark", vec![group(weapon("40", 3, 5, -1, "2", vec![A::SustainedHits(dice("1"))]), 1)], unit(10, 4, 2, 4, None, Some(5)), ctx.clone()));
-    out.push(("lethal vs vehicle", vec![group(weapon("3", 3, 5, -1, "2", vec![A::LethalHits]), 5)], unit(1, 10, 12, 3, None, None), ctx.clone()));
-    out.push(("devastating D3", vec![group(weapon("2", 3, 4, 0, "D3", vec![A::DevastatingWounds]), 5)], unit(5, 4, 2, 3, Some(4), None), ctx.clone()));
-    out.push(("devastating with FNP", vec![group(weapon("4", 3, 5, -1, "2", vec![A::DevastatingWounds]), 3)], unit(6, 4, 2, 3, None, Some(5)), ctx.clone()));
-    out.push(("melta in half range", vec![WeaponGroup { within_half_range: true, ..group(weapon("1", 3, 9, -4, "D6", vec![A::Melta(2)]), 2) }], unit(1, 10, 13, 2, None, Some(6)), ctx.clone()));
-    out.push(("rapid fire half range", vec![WeaponGroup { within_half_range: true, ..group(weapon("1", 3, 4, 0, "1", vec![A::RapidFire(1)]), 10) }], unit(20, 3, 1, 5, None, None), ctx.clone()));
-    out.push(("blast D6 into horde", vec![group(weapon("D6", 3, 5, 0, "1", vec![A::Blast]), 2)], unit(20, 3, 1, 5, None, None), ctx.clone()));
-    out.push(("torrent flamers", vec![group(weapon("D6", 3, 4, 0, "1", vec![A::Torrent, A::IgnoresCover]), 3)], unit(10, 4, 1, 4, None, None), AttackContext { target_has_cover: true, ..ctx.clone() }));
-    out.push(("twin-linked", vec![group(weapon("3", 4, 6, -1, "2", vec![A::TwinLinked]), 2)], unit(5, 6, 3, 3, None, None), ctx.clone()));
-    out.push(("anti-infantry 4+ devastating", vec![group(weapon("2", 3, 3, 0, "1", vec![A::Anti("INFANTRY".into(), 4), A::DevastatingWounds]), 5)], unit(10, 4, 1, 3, None, None), ctx.clone()));
-    out.push(("heavy stationary in cover", vec![group(weapon("3", 4, 5, -1, "2", vec![A::Heavy]), 3)], unit(5, 5, 2, 3, None, None), AttackContext { remained_stationary: true, target_has_cover: true, ..ctx.clone() }));
-    out.push(("lance charged melee", vec![group(WeaponProfile { range: None, ..weapon("3", 3, 6, -2, "2", vec![A::Lance]) }, 5)], unit(3, 5, 3, 3, None, None), AttackContext { charged: true, ..ctx.clone() }));
-    out.push(("indirect fire not visible", vec![group(weapon("D6+3", 4, 6, -1, "2", vec![A::IndirectFire, A::Blast]), 1)], unit(10, 4, 2, 4, None, None), AttackContext { target_visible: false, ..ctx.clone() }));
-    out.push(("reroll hits of 1 and failed wounds", vec![group(weapon("4", 3, 4, 0, "1", vec![]), 5)], unit(10, 4, 1, 4, None, None), AttackContext { hit_reroll: Reroll::Ones, wound_reroll: Reroll::Failed, ..ctx.clone() }));
-    out.push(("fishing for crits", vec![group(weapon("6", 3, 4, -1, "1", vec![A::SustainedHits(dice("2"))]), 2)], unit(10, 4, 1, 3, None, None), AttackContext { hit_reroll: Reroll::NonCritical, ..ctx.clone() }));
-    out.push(("command re-roll hit", vec![group(weapon("1", 3, 8, -3, "D6+1", vec![]), 1)], unit(1, 9, 10, 2, Some(4), None), AttackContext { command_reroll: CommandReroll::HitRoll, hit_reroll: Reroll::Ones, ..ctx.clone() }));
-    out.push(("command re-roll wound", vec![group(weapon("3", 3, 4, -1, "2", vec![]), 2)], unit(3, 5, 3, 3, None, None), AttackContext { command_reroll: CommandReroll::WoundRoll, ..ctx.clone() }));
-    out.push(("sustained D3", vec![group(weapon("4", 4, 5, 0, "1", vec![A::SustainedHits(dice("D3"))]), 3)], unit(10, 4, 1, 5, None, None), ctx.clone()));
-    out.push(("stealth and big guns cap", vec![group(weapon("3", 3, 7, -1, "D3", vec![]), 2)], TargetUnit { stealth: true, ..unit(5, 5, 3, 3, None, None) }, AttackContext { big_guns_never_tire: true, hit_modifier: -1, ..ctx.clone() }));
+    out.push((
+        "bolt rifles vs marines",
+        vec![group(weapon("2", 3, 4, -1, "1", vec![]), 10)],
+        unit(10, 4, 2, 3, None, None),
+        ctx.clone(),
+    ));
+    out.push((
+        "sustained FNP benchmark",
+        vec![group(
+            weapon("40", 3, 5, -1, "2", vec![A::SustainedHits(dice("1"))]),
+            1,
+        )],
+        unit(10, 4, 2, 4, None, Some(5)),
+        ctx.clone(),
+    ));
+    out.push((
+        "lethal vs vehicle",
+        vec![group(weapon("3", 3, 5, -1, "2", vec![A::LethalHits]), 5)],
+        unit(1, 10, 12, 3, None, None),
+        ctx.clone(),
+    ));
+    out.push((
+        "devastating D3",
+        vec![group(
+            weapon("2", 3, 4, 0, "D3", vec![A::DevastatingWounds]),
+            5,
+        )],
+        unit(5, 4, 2, 3, Some(4), None),
+        ctx.clone(),
+    ));
+    out.push((
+        "devastating with FNP",
+        vec![group(
+            weapon("4", 3, 5, -1, "2", vec![A::DevastatingWounds]),
+            3,
+        )],
+        unit(6, 4, 2, 3, None, Some(5)),
+        ctx.clone(),
+    ));
+    out.push((
+        "melta in half range",
+        vec![WeaponGroup {
+            within_half_range: true,
+            ..group(weapon("1", 3, 9, -4, "D6", vec![A::Melta(2)]), 2)
+        }],
+        unit(1, 10, 13, 2, None, Some(6)),
+        ctx.clone(),
+    ));
+    out.push((
+        "rapid fire half range",
+        vec![WeaponGroup {
+            within_half_range: true,
+            ..group(weapon("1", 3, 4, 0, "1", vec![A::RapidFire(1)]), 10)
+        }],
+        unit(20, 3, 1, 5, None, None),
+        ctx.clone(),
+    ));
+    out.push((
+        "blast D6 into horde",
+        vec![group(weapon("D6", 3, 5, 0, "1", vec![A::Blast]), 2)],
+        unit(20, 3, 1, 5, None, None),
+        ctx.clone(),
+    ));
+    out.push((
+        "torrent flamers",
+        vec![group(
+            weapon("D6", 3, 4, 0, "1", vec![A::Torrent, A::IgnoresCover]),
+            3,
+        )],
+        unit(10, 4, 1, 4, None, None),
+        AttackContext {
+            target_has_cover: true,
+            ..ctx.clone()
+        },
+    ));
+    out.push((
+        "twin-linked",
+        vec![group(weapon("3", 4, 6, -1, "2", vec![A::TwinLinked]), 2)],
+        unit(5, 6, 3, 3, None, None),
+        ctx.clone(),
+    ));
+    out.push((
+        "anti-infantry 4+ devastating",
+        vec![group(
+            weapon(
+                "2",
+                3,
+                3,
+                0,
+                "1",
+                vec![A::Anti("INFANTRY".into(), 4), A::DevastatingWounds],
+            ),
+            5,
+        )],
+        unit(10, 4, 1, 3, None, None),
+        ctx.clone(),
+    ));
+    out.push((
+        "heavy stationary in cover",
+        vec![group(weapon("3", 4, 5, -1, "2", vec![A::Heavy]), 3)],
+        unit(5, 5, 2, 3, None, None),
+        AttackContext {
+            remained_stationary: true,
+            target_has_cover: true,
+            ..ctx.clone()
+        },
+    ));
+    out.push((
+        "lance charged melee",
+        vec![group(
+            WeaponProfile {
+                range: None,
+                ..weapon("3", 3, 6, -2, "2", vec![A::Lance])
+            },
+            5,
+        )],
+        unit(3, 5, 3, 3, None, None),
+        AttackContext {
+            charged: true,
+            ..ctx.clone()
+        },
+    ));
+    out.push((
+        "indirect fire not visible",
+        vec![group(
+            weapon("D6+3", 4, 6, -1, "2", vec![A::IndirectFire, A::Blast]),
+            1,
+        )],
+        unit(10, 4, 2, 4, None, None),
+        AttackContext {
+            target_visible: false,
+            ..ctx.clone()
+        },
+    ));
+    out.push((
+        "reroll hits of 1 and failed wounds",
+        vec![group(weapon("4", 3, 4, 0, "1", vec![]), 5)],
+        unit(10, 4, 1, 4, None, None),
+        AttackContext {
+            hit_reroll: Reroll::Ones,
+            wound_reroll: Reroll::Failed,
+            ..ctx.clone()
+        },
+    ));
+    out.push((
+        "fishing for crits",
+        vec![group(
+            weapon("6", 3, 4, -1, "1", vec![A::SustainedHits(dice("2"))]),
+            2,
+        )],
+        unit(10, 4, 1, 3, None, None),
+        AttackContext {
+            hit_reroll: Reroll::NonCritical,
+            ..ctx.clone()
+        },
+    ));
+    out.push((
+        "command re-roll hit",
+        vec![group(weapon("1", 3, 8, -3, "D6+1", vec![]), 1)],
+        unit(1, 9, 10, 2, Some(4), None),
+        AttackContext {
+            command_reroll: CommandReroll::HitRoll,
+            hit_reroll: Reroll::Ones,
+            ..ctx.clone()
+        },
+    ));
+    out.push((
+        "command re-roll wound",
+        vec![group(weapon("3", 3, 4, -1, "2", vec![]), 2)],
+        unit(3, 5, 3, 3, None, None),
+        AttackContext {
+            command_reroll: CommandReroll::WoundRoll,
+            ..ctx.clone()
+        },
+    ));
+    out.push((
+        "sustained D3",
+        vec![group(
+            weapon("4", 4, 5, 0, "1", vec![A::SustainedHits(dice("D3"))]),
+            3,
+        )],
+        unit(10, 4, 1, 5, None, None),
+        ctx.clone(),
+    ));
+    out.push((
+        "stealth and big guns cap",
+        vec![group(weapon("3", 3, 7, -1, "D3", vec![]), 2)],
+        TargetUnit {
+            stealth: true,
+            ..unit(5, 5, 3, 3, None, None)
+        },
+        AttackContext {
+            big_guns_never_tire: true,
+            hit_modifier: -1,
+            ..ctx.clone()
+        },
+    ));
     // Attached unit: 5 bodyguards (2W) and a 5W CHARACTER; a normal and a PRECISION weapon.
     let mut attached = unit(5, 4, 2, 3, None, None);
     attached.models.push(model(5, 3, Some(4), None, true));
-    out.push(("attached unit, bodyguard first", vec![group(weapon("2", 3, 5, -1, "2", vec![]), 5)], attached.clone(), ctx.clone()));
-    out.push(("precision devastating vs attached", vec![group(weapon("2", 2, 5, -2, "2", vec![A::Precision, A::DevastatingWounds]), 2), group(weapon("2", 3, 4, 0, "1", vec![]), 5)], attached, ctx.clone()));
+    out.push((
+        "attached unit, bodyguard first",
+        vec![group(weapon("2", 3, 5, -1, "2", vec![]), 5)],
+        attached.clone(),
+        ctx.clone(),
+    ));
+    out.push((
+        "precision devastating vs attached",
+        vec![
+            group(
+                weapon("2", 2, 5, -2, "2", vec![A::Precision, A::DevastatingWounds]),
+                2,
+            ),
+            group(weapon("2", 3, 4, 0, "1", vec![]), 5),
+        ],
+        attached,
+        ctx.clone(),
+    ));
     // Already wounded models are allocated to first.
     let mut wounded = unit(3, 5, 3, 3, None, None);
     wounded.models[2].wounds_remaining = 1;
-    out.push(("wounded model first", vec![group(weapon("2", 3, 5, -1, "2", vec![]), 3)], wounded, ctx.clone()));
-    out.push(("two weapons, mixed", vec![group(weapon("2", 3, 4, -1, "1", vec![A::LethalHits]), 4), group(weapon("1", 3, 9, -3, "D6", vec![A::Melta(2)]), 1)], unit(4, 5, 3, 3, Some(5), Some(6)), ctx.clone()));
+    out.push((
+        "wounded model first",
+        vec![group(weapon("2", 3, 5, -1, "2", vec![]), 3)],
+        wounded,
+        ctx.clone(),
+    ));
+    out.push((
+        "two weapons, mixed",
+        vec![
+            group(weapon("2", 3, 4, -1, "1", vec![A::LethalHits]), 4),
+            group(weapon("1", 3, 9, -3, "D6", vec![A::Melta(2)]), 1),
+        ],
+        unit(4, 5, 3, 3, Some(5), Some(6)),
+        ctx.clone(),
+    ));
     out
 }
 
@@ -217,7 +456,8 @@ fn exact_means_agree_with_monte_carlo() {
             mc.mean_wounds_lost
         );
         assert!(
-            (exact.expected_models_destroyed - mc.mean_models_destroyed).abs() <= 3.0 * se_m + 1e-12,
+            (exact.expected_models_destroyed - mc.mean_models_destroyed).abs()
+                <= 3.0 * se_m + 1e-12,
             "{name}: models {} vs {} (se {se_m})",
             exact.expected_models_destroyed,
             mc.mean_models_destroyed
@@ -226,7 +466,10 @@ fn exact_means_agree_with_monte_carlo() {
         for (k, p) in exact.models_destroyed.iter().enumerate() {
             let f = mc.models_destroyed.get(k).copied().unwrap_or(0.0);
             let se = (p * (1.0 - p) / f64::from(trials)).sqrt();
-            assert!((p - f).abs() <= 4.5 * se + 1e-9, "{name}: P({k} destroyed) {p} vs {f}");
+            assert!(
+                (p - f).abs() <= 4.5 * se + 1e-9,
+                "{name}: P({k} destroyed) {p} vs {f}"
+            );
         }
         assert_close(exact.wounds_lost.iter().sum(), 1.0, name);
     }

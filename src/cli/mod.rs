@@ -1,6 +1,8 @@
-//! The command line: `play` (the desktop app, the default), `validate`, `scene --json` and
-//! `png-check`. Headless commands print to stdout and return an exit code.
+//! The command line: `play` (the desktop app, the default), `validate`, `scene --json`, the
+//! geometry questions (`los`, `measure`, `coherency`), `attack` and `png-check`. Headless
+//! commands print to stdout and return an exit code.
 
+pub mod attack_cmd;
 pub mod geometry_cmds;
 pub mod json;
 pub mod png_check;
@@ -81,6 +83,9 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Exact distribution of wounds lost and models destroyed when a unit attacks another with
+    /// one weapon; with --roll, one seeded resolution and its event log.
+    Attack(attack_cmd::AttackArgs),
     /// Check that a PNG exists and is not blank (near-zero pixel variance); for CI.
     PngCheck {
         /// The PNG file.
@@ -124,6 +129,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, PlayArgs> {
         Some(Command::Validate { files }) => Ok(validate(&files)),
         Some(Command::Scene { scene, json: _ }) => Ok(scene_json(&scene_path(Some(&scene)))),
         Some(Command::PngCheck { file, min_stddev }) => Ok(png_check::run(&file, min_stddev)),
+        Some(Command::Attack(args)) => Ok(attack_cmd::run(&scene_path(Some(&args.scene)), &args)),
         Some(Command::Los {
             scene,
             observer,

@@ -3,6 +3,7 @@
 
 pub mod army;
 pub mod check;
+pub mod combat;
 pub mod error;
 pub mod layout;
 pub mod resolve;

@@ -114,7 +114,7 @@ impl Modifiers {
     }
 
     /// Add `amount` (negative amounts subtract).
-    pub fn add(mut self, amount: i32) -> Self {
+    pub fn plus(mut self, amount: i32) -> Self {
         if amount >= 0 {
             self.added += amount;
         } else {
@@ -124,17 +124,17 @@ impl Modifiers {
     }
 
     /// Subtract `amount`.
-    pub fn subtract(self, amount: i32) -> Self {
-        self.add(-amount)
+    pub fn minus(self, amount: i32) -> Self {
+        self.plus(-amount)
     }
 
     /// Improve a characteristic by `amount`: subtract for "+" characteristics and AP, add for
     /// the others (Rules Commentary: Improving WS, BS, Sv and Ld; Improving AP).
     pub fn improve(self, characteristic: Characteristic, amount: i32) -> Self {
         if characteristic.is_plus() || characteristic == Characteristic::ArmourPenetration {
-            self.subtract(amount)
+            self.minus(amount)
         } else {
-            self.add(amount)
+            self.plus(amount)
         }
     }
 
@@ -172,8 +172,8 @@ impl Modifiers {
         }
         numerator += i64::from(self.added - self.subtracted) * denominator;
         // Round up: ceil(numerator / denominator) for a positive denominator.
-        let value = numerator.div_euclid(denominator)
-            + i64::from(numerator.rem_euclid(denominator) != 0);
+        let value =
+            numerator.div_euclid(denominator) + i64::from(numerator.rem_euclid(denominator) != 0);
         let value = i32::try_from(value).unwrap_or(i32::MAX);
         if characteristic == Characteristic::Damage && self.set == Some(0) {
             return value.max(0);
@@ -196,30 +196,26 @@ pub fn modified_roll(unmodified: u8, modifier: i32) -> i32 {
 
 /// The best value of `characteristic` among `values` (Rules Commentary: Best); `None` if empty.
 pub fn best(characteristic: Characteristic, values: impl IntoIterator<Item = i32>) -> Option<i32> {
-    values.into_iter().reduce(|a, b| {
-        if characteristic.is_better(b, a) {
-            b
-        } else {
-            a
-        }
-    })
+    values
+        .into_iter()
+        .reduce(|a, b| if characteristic.is_better(b, a) { b } else { a })
 }
 
 /// The worst value of `characteristic` among `values` (Rules Commentary: Worst); `None` if empty.
 pub fn worst(characteristic: Characteristic, values: impl IntoIterator<Item = i32>) -> Option<i32> {
-    values.into_iter().reduce(|a, b| {
-        if characteristic.is_better(a, b) {
-            b
-        } else {
-            a
-        }
-    })
+    values
+        .into_iter()
+        .reduce(|a, b| if characteristic.is_better(a, b) { b } else { a })
 }
 
 /// A unit's Leadership: the best among its models (Rules Commentary: Unit's Leadership
 /// Characteristic). `values` are the numbers before the "+".
 pub fn unit_leadership(values: impl IntoIterator<Item = u8>) -> Option<u8> {
-    best(Characteristic::Leadership, values.into_iter().map(i32::from)).map(|v| v as u8)
+    best(
+        Characteristic::Leadership,
+        values.into_iter().map(i32::from),
+    )
+    .map(|v| v as u8)
 }
 
 /// A unit's Toughness when its models differ (Rules Commentary: Unit's Toughness
@@ -227,7 +223,10 @@ pub fn unit_leadership(values: impl IntoIterator<Item = u8>) -> Option<u8> {
 /// highest among all models. `models` are (toughness, is a Bodyguard model) pairs; `attached`
 /// says whether a Leader is attached. `None` for an empty unit.
 pub fn unit_toughness(models: &[(u8, bool)], attached: bool) -> Option<u8> {
-    let bodyguard = models.iter().filter(|(_, bg)| *bg || !attached).map(|(t, _)| *t);
+    let bodyguard = models
+        .iter()
+        .filter(|(_, bg)| *bg || !attached)
+        .map(|(t, _)| *t);
     bodyguard
         .max()
         .or_else(|| models.iter().map(|(t, _)| *t).max())
@@ -240,14 +239,17 @@ mod tests {
     #[test]
     fn rounding_happens_once_at_the_end() {
         // 5 halved is 2.5, plus 1 is 3.5, rounded up to 4 (not 3 + 1 = 4 by luck: check 3/2+0).
-        let m = Modifiers::new().divide(2).add(1);
+        let m = Modifiers::new().divide(2).plus(1);
         assert_eq!(m.apply(Characteristic::Attacks, 5), 4);
         assert_eq!(
             Modifiers::new().divide(2).apply(Characteristic::Attacks, 3),
             2
         );
         assert_eq!(
-            Modifiers::new().divide(2).subtract(1).apply(Characteristic::Attacks, 3),
+            Modifiers::new()
+                .divide(2)
+                .minus(1)
+                .apply(Characteristic::Attacks, 3),
             1
         );
     }
@@ -263,6 +265,9 @@ mod tests {
         assert_eq!(best(Characteristic::Toughness, [4, 5, 3]), Some(5));
         assert_eq!(best(Characteristic::Save, [4, 3, 5]), Some(3));
         assert_eq!(worst(Characteristic::Save, [4, 3, 5]), Some(5));
-        assert_eq!(best(Characteristic::ArmourPenetration, [0, -2, -1]), Some(-2));
+        assert_eq!(
+            best(Characteristic::ArmourPenetration, [0, -2, -1]),
+            Some(-2)
+        );
     }
 }

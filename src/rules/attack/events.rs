@@ -211,9 +211,7 @@ impl fmt::Display for AttackEvent {
             ),
             E::AutomaticHit { attack } => write!(f, "  attack {attack}: hits automatically"),
             E::SustainedHits {
-                attack,
-                extra_hits,
-                ..
+                attack, extra_hits, ..
             } => write!(f, "  attack {attack}: SUSTAINED HITS +{extra_hits} hits"),
             E::WoundRoll {
                 hit,
@@ -239,7 +237,7 @@ impl fmt::Display for AttackEvent {
                 f,
                 "  hit {hit}: DEVASTATING WOUNDS: {mortal_wounds} mortal wounds (after normal damage)"
             ),
-            E::Allocated { model, name } => write!(f, "  allocated to {name} (#{model})"),
+            E::Allocated { name, .. } => write!(f, "  allocated to {name}"),
             E::SavingThrow {
                 kind,
                 roll,
@@ -284,10 +282,10 @@ impl fmt::Display for AttackEvent {
                 mortal,
             } => write!(
                 f,
-                "    #{model} loses a {}wound ({wounds_remaining} left)",
+                "    model {model} loses a {}wound ({wounds_remaining} left)",
                 if *mortal { "mortal " } else { "" }
             ),
-            E::ModelDestroyed { model, name } => write!(f, "    {name} (#{model}) destroyed"),
+            E::ModelDestroyed { name, .. } => write!(f, "    {name} destroyed"),
             E::Hazardous {
                 weapon,
                 roll,

@@ -308,20 +308,15 @@ fn wounds_and_mortals(w: &ResolvedWeapon, command: CommandReroll, mortal_cap: us
             _ => g.add(1, 0, q),
         },
     );
-    let per_h = iid_sums(
-        &hit_item,
-        command == CommandReroll::WoundRoll,
-        hits.nx - 1,
-    );
+    let per_h = iid_sums(&hit_item, command == CommandReroll::WoundRoll, hits.nx - 1);
     let mut wounds = Grid::unit();
     wounds.p[0] = 0.0;
-    for h in 0..hits.nx {
+    for (h, ph) in per_h.iter().enumerate().take(hits.nx) {
         for l in 0..hits.ny {
             let p = hits.get(h, l);
             if p == 0.0 {
                 continue;
             }
-            let ph = &per_h[h];
             for x in 0..ph.nx {
                 for c in 0..ph.ny {
                     let q = ph.get(x, c);
@@ -568,7 +563,11 @@ pub fn distribution_of_weapons(
     let total_wounds = chain.tracks[0].total + chain.tracks[1].total;
     // More mortal wounds than wounds left cannot matter, unless Feel No Pain ignores some.
     let any_fnp = target.models.iter().any(|m| m.feel_no_pain.is_some());
-    let mortal_cap = if any_fnp { usize::MAX / 2 } else { total_wounds };
+    let mortal_cap = if any_fnp {
+        usize::MAX / 2
+    } else {
+        total_wounds
+    };
 
     // Pending mortal wound pools (normal, precision) -> distribution over chain states.
     let mut slices: BTreeMap<(usize, usize), Vec<f64>> = BTreeMap::new();
@@ -637,8 +636,7 @@ pub fn distribution_of_weapons(
     let mut wounds_lost = vec![0.0; total_wounds + 1];
     for (s, p) in fin.iter().enumerate() {
         let idx = chain.split(s);
-        let destroyed =
-            chain.tracks[0].destroyed_at[idx[0]] + chain.tracks[1].destroyed_at[idx[1]];
+        let destroyed = chain.tracks[0].destroyed_at[idx[0]] + chain.tracks[1].destroyed_at[idx[1]];
         models_destroyed[destroyed] += p;
         wounds_lost[idx[0] + idx[1]] += p;
     }

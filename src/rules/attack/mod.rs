@@ -20,6 +20,7 @@
 //! at a time, carrying over between models (PRECISION ones to CHARACTERs first). A Command
 //! Re-roll, if chosen, is spent on the first eligible failed roll of the first weapon group.
 
+pub mod eligibility;
 pub mod events;
 pub mod exact;
 pub mod roll;
@@ -28,8 +29,8 @@ use serde::{Deserialize, Serialize};
 
 use super::constants::{
     BIG_GUNS_NEVER_TIRE_HIT_MODIFIER, BLAST_MODELS_PER_EXTRA_ATTACK, COVER_NO_BONUS_SAVE_AT_AP0,
-    COVER_SAVE_BONUS, CRITICAL_ROLL, HAZARDOUS_MORTAL_WOUND_KEYWORDS, HEAVY_HIT_BONUS, INDIRECT_FIRE_FAILS_UP_TO,
-    INDIRECT_FIRE_HIT_MODIFIER, LANCE_WOUND_BONUS, STEALTH_HIT_MODIFIER,
+    COVER_SAVE_BONUS, CRITICAL_ROLL, HAZARDOUS_MORTAL_WOUND_KEYWORDS, HEAVY_HIT_BONUS,
+    INDIRECT_FIRE_FAILS_UP_TO, INDIRECT_FIRE_HIT_MODIFIER, LANCE_WOUND_BONUS, STEALTH_HIT_MODIFIER,
     WOUND_ROLL_DOUBLE_STRENGTH, WOUND_ROLL_EQUAL, WOUND_ROLL_GREATER_STRENGTH,
     WOUND_ROLL_HALF_STRENGTH, WOUND_ROLL_LESSER_STRENGTH,
 };
@@ -71,7 +72,11 @@ impl Reroll {
             Reroll::Failed => 2,
             Reroll::NonCritical => 3,
         };
-        if rank(other) > rank(self) { other } else { self }
+        if rank(other) > rank(self) {
+            other
+        } else {
+            self
+        }
     }
 }
 
@@ -226,12 +231,17 @@ pub struct TargetUnit {
 impl TargetUnit {
     /// True if any model has `keyword` (case-insensitive).
     pub fn has_keyword(&self, keyword: &str) -> bool {
-        self.keywords.iter().any(|k| k.eq_ignore_ascii_case(keyword))
+        self.keywords
+            .iter()
+            .any(|k| k.eq_ignore_ascii_case(keyword))
     }
 
     /// Models still on the battlefield.
     pub fn models_alive(&self) -> usize {
-        self.models.iter().filter(|m| m.wounds_remaining > 0).count()
+        self.models
+            .iter()
+            .filter(|m| m.wounds_remaining > 0)
+            .count()
     }
 
     /// The two allocation groups, as model indices: first the models attacks go to normally
@@ -619,9 +629,11 @@ mod tests {
         assert_eq!(save_needed(&model(4, None), 0, true).needed, 3);
         // Sv 3+ against AP -1 in cover: 3+.
         assert_eq!(save_needed(&model(3, None), -1, true).needed, 3);
-        // Invulnerable 4+ beats Sv 2+ at AP -3 (5+); cover does not help it.
-        let s = save_needed(&model(2, Some(4)), -3, true);
+        // Invulnerable 4+ beats Sv 2+ at AP -3 (5+); in cover the armour save is 4+ too.
+        let s = save_needed(&model(2, Some(4)), -3, false);
         assert_eq!((s.kind, s.needed), (SaveKind::Invulnerable, 4));
+        let s = save_needed(&model(2, Some(4)), -3, true);
+        assert_eq!((s.kind, s.needed, s.modifier), (SaveKind::Armour, 4, -2));
         // Sv 7+ (no save) in cover saves on 6s.
         assert_eq!(save_needed(&model(7, None), 0, true).needed, 6);
         assert_eq!(save_needed(&model(6, None), -1, false).probability(), 0.0);

@@ -231,7 +231,13 @@ pub fn resolve_weapons<S: EventSink>(
                 wound_rolls += 1;
                 continue;
             }
-            let r = checked_roll(rng, w.hit_reroll, "re-roll", |f| w.hit_result(f), &mut hit_cr);
+            let r = checked_roll(
+                rng,
+                w.hit_reroll,
+                "re-roll",
+                |f| w.hit_result(f),
+                &mut hit_cr,
+            );
             log!(
                 sink,
                 AttackEvent::HitRoll {
@@ -464,7 +470,11 @@ pub fn monte_carlo(
         .collect();
     let mut rng = GameRng::seeded(seed);
     let mut models = vec![0u64; target.models.len() + 1];
-    let total_wounds: usize = target.models.iter().map(|m| usize::from(m.wounds_remaining)).sum();
+    let total_wounds: usize = target
+        .models
+        .iter()
+        .map(|m| usize::from(m.wounds_remaining))
+        .sum();
     let mut wounds = vec![0u64; total_wounds + 1];
     let (mut sw, mut sww, mut sm, mut smm) = (0.0, 0.0, 0.0, 0.0);
     for _ in 0..trials {

@@ -1,0 +1,307 @@
+//! `wartable attack`: the exact distribution of one weapon's attacks from a unit against a
+//! target unit of a scene, or (with `--roll`) one seeded resolution with its event log.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use serde_json::{Value, json};
+
+use crate::data::combat::{Bearer, bearers, target_unit};
+use crate::data::sight::{SceneSight, UnitSelector, model_solid};
+use crate::data::{Scene, load_scene};
+use crate::geometry::measure::model_distance;
+use crate::geometry::sight::{Sampling, SeeThrough};
+use crate::rules::WeaponAbility;
+use crate::rules::attack::exact::distribution;
+use crate::rules::attack::roll::{monte_carlo, resolve};
+use crate::rules::attack::{AttackContext, CommandReroll, Reroll, TargetUnit, WeaponGroup};
+use crate::rules::rng::GameRng;
+
+/// Re-roll policies as written on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RerollArg {
+    /// Re-roll unmodified 1s.
+    Ones,
+    /// Re-roll failed rolls.
+    Failed,
+    /// Re-roll everything that is not a Critical result.
+    NonCritical,
+}
+
+impl From<RerollArg> for Reroll {
+    fn from(r: RerollArg) -> Self {
+        match r {
+            RerollArg::Ones => Reroll::Ones,
+            RerollArg::Failed => Reroll::Failed,
+            RerollArg::NonCritical => Reroll::NonCritical,
+        }
+    }
+}
+
+/// Where a Command Re-roll goes, as written on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CommandRerollArg {
+    /// The first failed Hit roll.
+    Hit,
+    /// The first failed Wound roll.
+    Wound,
+}
+
+/// Arguments of `attack`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct AttackArgs {
+    /// Scene file ("default" for the built-in default scene).
+    pub scene: PathBuf,
+    /// Attacking unit (UNIT, its Attached unit included) or one model (UNIT#N).
+    #[arg(long)]
+    pub attacker: UnitSelector,
+    /// Weapon name as on the datasheet (case-insensitive), e.g. "Bolt rifle".
+    #[arg(long)]
+    pub weapon: String,
+    /// Target unit (its Attached unit included).
+    #[arg(long)]
+    pub target: UnitSelector,
+    /// Distance to the target in inches for every bearer; without it each bearer's distance and
+    /// line of sight are measured in the scene and bearers out of range or sight do not attack.
+    #[arg(long)]
+    pub distance: Option<f32>,
+    /// The attacking unit charged this turn (LANCE).
+    #[arg(long)]
+    pub charged: bool,
+    /// The attacking unit Remained Stationary this turn (HEAVY).
+    #[arg(long)]
+    pub remained_stationary: bool,
+    /// The target has the Benefit of Cover (without it, the scene decides when measured).
+    #[arg(long)]
+    pub cover: bool,
+    /// Hit roll re-rolls.
+    #[arg(long, value_enum)]
+    pub reroll_hits: Option<RerollArg>,
+    /// Wound roll re-rolls (TWIN-LINKED already re-rolls failures).
+    #[arg(long, value_enum)]
+    pub reroll_wounds: Option<RerollArg>,
+    /// Spend a Command Re-roll on the first failed Hit or Wound roll.
+    #[arg(long, value_enum)]
+    pub command_reroll: Option<CommandRerollArg>,
+    /// Resolve once with seeded dice and print the event log instead of the distribution.
+    #[arg(long)]
+    pub roll: bool,
+    /// Seed for --roll and --monte-carlo.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Also run this many Monte Carlo trials as a cross-check of the exact distribution.
+    #[arg(long)]
+    pub monte_carlo: Option<u32>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The weapon groups, target and context an `attack` command describes, with what was decided
+/// from the scene.
+struct Setup {
+    groups: Vec<WeaponGroup>,
+    target: TargetUnit,
+    ctx: AttackContext,
+    facts: Value,
+}
+
+fn setup(scene: &Scene, sight: &SceneSight, args: &AttackArgs) -> Result<Setup, String> {
+    let attackers = sight.select(scene, &args.attacker)?;
+    let whole_target = UnitSelector {
+        model: None,
+        ..args.target.clone()
+    };
+    let targets = sight.select(scene, &whole_target)?;
+    let attacker_army = sight.models[attackers[0]].army;
+    if sight.models[targets[0]].army == attacker_army {
+        return Err(format!(
+            "'{}' is in the attacker's own army",
+            args.target.unit
+        ));
+    }
+    let all = bearers(scene, sight, &attackers, &args.weapon)?;
+    let target = target_unit(scene, sight, &targets);
+    let sampling = Sampling::FAST;
+    let index = &sight.index;
+
+    // Which bearers attack, and from how far.
+    let mut attacking: Vec<(&Bearer, bool)> = Vec::new();
+    let mut excluded = Vec::new();
+    let mut any_visible = false;
+    for b in &all {
+        let indirect = b.profile.has(&WeaponAbility::IndirectFire);
+        let (distance, visible) = match args.distance {
+            Some(d) => (d, true),
+            None => {
+                let me = model_solid(scene, sight.models[b.entry]);
+                let d = targets
+                    .iter()
+                    .map(|&t| model_distance(&me, &model_solid(scene, sight.models[t])).distance)
+                    .fold(f32::INFINITY, f32::min);
+                let seen = targets
+                    .iter()
+                    .any(|&t| index.model_visible(b.entry, t, SeeThrough::OwnUnit, &sampling));
+                (d, seen)
+            }
+        };
+        any_visible |= visible;
+        let r = sight.models[b.entry];
+        let name = format!("{}#{}", scene.armies[r.army].units[r.unit].id, r.model);
+        match b.profile.range {
+            Some(range) if distance > range + 1e-4 => {
+                excluded.push(json!({"model": name, "reason": format!("out of range ({distance:.2}\" > {range}\")")}));
+            }
+            Some(_) if !visible && !indirect => {
+                excluded.push(json!({"model": name, "reason": "cannot see the target"}));
+            }
+            Some(range) => attacking.push((b, distance <= range / 2.0 + 1e-4)),
+            None => attacking.push((b, false)),
+        }
+    }
+    if attacking.is_empty() {
+        return Err(format!(
+            "no model can attack '{}' with '{}': {}",
+            args.target.unit,
+            args.weapon,
+            excluded
+                .iter()
+                .map(|e| format!(
+                    "{} {}",
+                    e["model"].as_str().unwrap_or(""),
+                    e["reason"].as_str().unwrap_or("")
+                ))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ));
+    }
+
+    // One group per datasheet profile and half-range band.
+    let mut groups: Vec<WeaponGroup> = Vec::new();
+    for (b, half) in &attacking {
+        match groups
+            .iter_mut()
+            .find(|g| g.profile == b.profile && g.within_half_range == *half)
+        {
+            Some(g) => g.bearers += 1,
+            None => groups.push(WeaponGroup {
+                within_half_range: *half,
+                bearer_keywords: b.keywords.clone(),
+                ..WeaponGroup::new(b.profile.clone(), 1)
+            }),
+        }
+    }
+
+    let scene_cover = args.distance.is_none() && {
+        let entries: Vec<usize> = attacking.iter().map(|(b, _)| b.entry).collect();
+        index
+            .unit_visibility(&entries, &targets, &sampling)
+            .benefit_of_cover
+    };
+    let ctx = AttackContext {
+        charged: args.charged,
+        remained_stationary: args.remained_stationary,
+        target_has_cover: args.cover || scene_cover,
+        target_visible: any_visible,
+        hit_reroll: args.reroll_hits.map_or(Reroll::None, Reroll::from),
+        wound_reroll: args.reroll_wounds.map_or(Reroll::None, Reroll::from),
+        command_reroll: match args.command_reroll {
+            None => CommandReroll::None,
+            Some(CommandRerollArg::Hit) => CommandReroll::HitRoll,
+            Some(CommandRerollArg::Wound) => CommandReroll::WoundRoll,
+        },
+        ..AttackContext::default()
+    };
+    let facts = json!({
+        "attacker": args.attacker.unit,
+        "weapon": args.weapon,
+        "target": target.name,
+        "target_models": target.models.len(),
+        "target_toughness": target.toughness,
+        "bearers": groups.iter().map(|g| json!({
+            "datasheet_profile": g.profile.name,
+            "bearers": g.bearers,
+            "within_half_range": g.within_half_range,
+        })).collect::<Vec<_>>(),
+        "not_attacking": excluded,
+        "benefit_of_cover": ctx.target_has_cover,
+        "target_visible": ctx.target_visible,
+    });
+    Ok(Setup {
+        groups,
+        target,
+        ctx,
+        facts,
+    })
+}
+
+/// Runs `wartable attack`.
+pub fn run(scene_file: &std::path::Path, args: &AttackArgs) -> ExitCode {
+    let scene = match load_scene(scene_file) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let sight = SceneSight::new(&scene);
+    let s = match setup(&scene, &sight, args) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut out = s.facts.clone();
+    let mut text = Vec::new();
+    if args.roll {
+        let mut log = Vec::new();
+        let mut rng = GameRng::seeded(args.seed);
+        let result = resolve(&s.groups, &s.target, &s.ctx, &mut rng, &mut log);
+        text.extend(log.iter().map(ToString::to_string));
+        text.push(format!(
+            "result: {} wounds lost, {} models destroyed{}",
+            result.wounds_lost,
+            result.models_destroyed,
+            if result.hazardous_failures > 0 {
+                format!(", {} HAZARDOUS tests failed", result.hazardous_failures)
+            } else {
+                String::new()
+            }
+        ));
+        out["seed"] = json!(args.seed);
+        out["events"] = json!(log);
+        out["result"] = json!(result);
+    } else {
+        let d = distribution(&s.groups, &s.target, &s.ctx);
+        text.push(format!(
+            "{} ({}) at {}: expected wounds lost {:.3}, expected models destroyed {:.3}",
+            args.weapon,
+            args.attacker.unit,
+            s.target.name,
+            d.expected_wounds_lost,
+            d.expected_models_destroyed
+        ));
+        for (k, p) in d.models_destroyed.iter().enumerate() {
+            text.push(format!("  {k:>2} models destroyed: {:6.2}%", p * 100.0));
+        }
+        out["expected_wounds_lost"] = json!(d.expected_wounds_lost);
+        out["expected_models_destroyed"] = json!(d.expected_models_destroyed);
+        out["models_destroyed"] = json!(d.models_destroyed);
+        out["wounds_lost"] = json!(d.wounds_lost);
+    }
+    if let Some(trials) = args.monte_carlo {
+        let mc = monte_carlo(&s.groups, &s.target, &s.ctx, trials, args.seed);
+        text.push(format!(
+            "Monte Carlo ({trials} trials): mean wounds lost {:.3}, mean models destroyed {:.3}",
+            mc.mean_wounds_lost, mc.mean_models_destroyed
+        ));
+        out["monte_carlo"] = json!(mc);
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&out).expect("json"));
+    } else {
+        println!("{}", text.join("\n"));
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,90 @@
+//! `wartable attack` end to end: the JSON distribution, the seeded event log, and clear errors.
+
+use std::process::Command;
+
+fn wartable(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_wartable"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run wartable");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const BOLT_RIFLES: &[&str] = &[
+    "attack",
+    "default",
+    "--attacker",
+    "intercessors",
+    "--weapon",
+    "bolt rifle",
+    "--target",
+    "boyz-mob",
+    "--distance",
+    "10",
+];
+
+#[test]
+fn attack_json_gives_the_exact_distribution() {
+    let mut args = BOLT_RIFLES.to_vec();
+    args.push("--json");
+    let (rc, out, err) = wartable(&args);
+    assert_eq!(rc, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // 10 Intercessors, 2 attacks each at BS 3+, S4 vs the Boyz' T5 (5+), AP -1 vs Sv 5+.
+    let expected = 20.0 * (2.0 / 3.0) * (1.0 / 3.0) * (5.0 / 6.0);
+    let mean = v["expected_wounds_lost"].as_f64().unwrap();
+    assert!((mean - expected).abs() < 1e-9, "{mean}");
+    let models: Vec<f64> = serde_json::from_value(v["models_destroyed"].clone()).unwrap();
+    assert_eq!(models.len(), 22, "20 Boyz and the Warboss, plus zero");
+    assert!((models.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+    assert_eq!(
+        v["target_toughness"], 5,
+        "the Bodyguard's Toughness, not the Warboss's"
+    );
+    assert!(v["wounds_lost"].as_array().unwrap().len() > 20);
+}
+
+#[test]
+fn attack_roll_is_reproducible_by_seed() {
+    let mut args = BOLT_RIFLES.to_vec();
+    args.extend(["--roll", "--seed", "11", "--json"]);
+    let (rc, a, err) = wartable(&args);
+    assert_eq!(rc, 0, "{err}");
+    let (_, b, _) = wartable(&args);
+    assert_eq!(a, b);
+    let v: serde_json::Value = serde_json::from_str(&a).unwrap();
+    let events = v["events"].as_array().unwrap();
+    assert_eq!(events[0]["event"], "weapon");
+    assert!(events.iter().any(|e| e["event"] == "hit_roll"));
+    let lost = v["result"]["wounds_lost"].as_u64().unwrap();
+    let counted = events.iter().filter(|e| e["event"] == "wound_lost").count() as u64;
+    assert_eq!(lost, counted, "the result matches the log");
+}
+
+#[test]
+fn attack_errors_name_the_problem() {
+    let (rc, _, err) = wartable(&[
+        "attack",
+        "default",
+        "--attacker",
+        "intercessors",
+        "--weapon",
+        "lascannon",
+        "--target",
+        "boyz-mob",
+    ]);
+    assert_eq!(rc, 1);
+    assert!(
+        err.contains("lascannon") && err.contains("Bolt rifle"),
+        "{err}"
+    );
+    // Measured in the default scene, the armies start far out of bolt rifle range.
+    let (rc, _, err) = wartable(&BOLT_RIFLES[..BOLT_RIFLES.len() - 2]);
+    assert_eq!(rc, 1);
+    assert!(err.contains("out of range"), "{err}");
+}
