@@ -121,7 +121,12 @@ fn automatically_successful_lethal_hit_is_not_a_critical_wound() {
         1,
     );
     let target = unit(5, 4, 1, 3, None);
-    let (log, _) = roll(std::slice::from_ref(&g), &target, &AttackContext::default(), &[6, 4]);
+    let (log, _) = roll(
+        std::slice::from_ref(&g),
+        &target,
+        &AttackContext::default(),
+        &[6, 4],
+    );
     assert_eq!(
         count(&log, |e| matches!(e, AttackEvent::DevastatingWounds { .. })),
         0
@@ -381,10 +386,7 @@ fn modifying_characteristics_floors_and_caps() {
             .apply(C::ArmourPenetration, -1),
         0
     );
-    assert_eq!(
-        Modifiers::new().minus(3).apply(C::ObjectiveControl, 2),
-        0
-    );
+    assert_eq!(Modifiers::new().minus(3).apply(C::ObjectiveControl, 2), 0);
     assert_eq!(Modifiers::new().minus(12).apply(C::Move, 6), 1);
     assert_eq!(Modifiers::new().minus(30).apply(C::Range, 24), 1);
     assert_eq!(Modifiers::new().improve(C::Skill, 2).apply(C::Skill, 3), 2);
@@ -631,10 +633,7 @@ fn unit_toughness_with_mixed_toughness() {
 #[test]
 fn faq_model_strength_modifiers_then_weapon_multiplier() {
     // S3 doubled and -1 gives 5; a "x2" weapon then makes it 10.
-    let model_s = Modifiers::new()
-        .multiply(2)
-        .minus(1)
-        .apply(C::Strength, 3);
+    let model_s = Modifiers::new().multiply(2).minus(1).apply(C::Strength, 3);
     assert_eq!(model_s, 5);
     assert_eq!(Modifiers::new().multiply(2).apply(C::Strength, model_s), 10);
 }
