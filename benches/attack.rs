@@ -30,7 +30,7 @@ fn setup() -> (Vec<WeaponGroup>, TargetUnit, AttackContext) {
         save: 4,
         invulnerable_save: None,
         feel_no_pain: Some(5),
-        character: false,
+        leader: false,
     };
     let target = TargetUnit {
         name: "target".into(),

@@ -33,15 +33,15 @@ fn weapon(
     }
 }
 
-fn model(w: u8, sv: u8, inv: Option<u8>, fnp: Option<u8>, character: bool) -> TargetModel {
+fn model(w: u8, sv: u8, inv: Option<u8>, fnp: Option<u8>, leader: bool) -> TargetModel {
     TargetModel {
-        name: if character { "leader" } else { "trooper" }.into(),
+        name: if leader { "leader" } else { "trooper" }.into(),
         wounds: w,
         wounds_remaining: w,
         save: sv,
         invulnerable_save: inv,
         feel_no_pain: fnp,
-        character,
+        leader,
     }
 }
 

@@ -87,4 +87,17 @@ fn attack_errors_name_the_problem() {
     let (rc, _, err) = wartable(&BOLT_RIFLES[..BOLT_RIFLES.len() - 2]);
     assert_eq!(rc, 1);
     assert!(err.contains("out of range"), "{err}");
+    // Melee needs Engagement Range when measured in the scene.
+    let (rc, _, err) = wartable(&[
+        "attack",
+        "default",
+        "--attacker",
+        "intercessors",
+        "--weapon",
+        "close combat weapon",
+        "--target",
+        "boyz-mob",
+    ]);
+    assert_eq!(rc, 1);
+    assert!(err.contains("Engagement Range"), "{err}");
 }

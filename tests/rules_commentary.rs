@@ -34,7 +34,7 @@ fn weapon(attacks: &str, skill: u8, s: u8, ap: i8, d: &str, abilities: Vec<A>) -
     }
 }
 
-fn model(name: &str, w: u8, sv: u8, fnp: Option<u8>, character: bool) -> TargetModel {
+fn model(name: &str, w: u8, sv: u8, fnp: Option<u8>, leader: bool) -> TargetModel {
     TargetModel {
         name: name.into(),
         wounds: w,
@@ -42,7 +42,7 @@ fn model(name: &str, w: u8, sv: u8, fnp: Option<u8>, character: bool) -> TargetM
         save: sv,
         invulnerable_save: None,
         feel_no_pain: fnp,
-        character,
+        leader,
     }
 }
 

@@ -9,9 +9,12 @@ use serde_json::{Value, json};
 use crate::data::combat::{Bearer, bearers, target_unit};
 use crate::data::sight::{SceneSight, UnitSelector, model_solid};
 use crate::data::{Scene, load_scene};
+use crate::geometry::TerrainCategory;
+use crate::geometry::engagement::within_engagement_range;
 use crate::geometry::measure::model_distance;
 use crate::geometry::sight::{Sampling, SeeThrough};
 use crate::rules::WeaponAbility;
+use crate::rules::attack::eligibility::{ShootingState, can_shoot};
 use crate::rules::attack::exact::distribution;
 use crate::rules::attack::roll::{monte_carlo, resolve};
 use crate::rules::attack::{AttackContext, CommandReroll, Reroll, TargetUnit, WeaponGroup};
@@ -71,6 +74,12 @@ pub struct AttackArgs {
     /// The attacking unit Remained Stationary this turn (HEAVY).
     #[arg(long)]
     pub remained_stationary: bool,
+    /// The attacking unit Advanced this turn (only ASSAULT weapons shoot).
+    #[arg(long)]
+    pub advanced: bool,
+    /// With --distance: treat the target as not visible (INDIRECT FIRE penalties).
+    #[arg(long, requires = "distance")]
+    pub not_visible: bool,
     /// The target has the Benefit of Cover (without it, the scene decides when measured).
     #[arg(long)]
     pub cover: bool,
@@ -124,20 +133,76 @@ fn setup(scene: &Scene, sight: &SceneSight, args: &AttackArgs) -> Result<Setup, 
     let target = target_unit(scene, sight, &targets);
     let sampling = Sampling::FAST;
     let index = &sight.index;
+    let measured = args.distance.is_none();
+
+    // The situation on the table (only when measured from the scene; --distance is a what-if).
+    let whole_attacker = sight.select(
+        scene,
+        &UnitSelector {
+            model: None,
+            ..args.attacker.clone()
+        },
+    )?;
+    let barricades: Vec<_> = scene
+        .layout
+        .pieces
+        .iter()
+        .filter(|p| p.category == TerrainCategory::Barricade)
+        .map(|p| p.footprint.clone())
+        .collect();
+    let solid = |i: usize| model_solid(scene, sight.models[i]);
+    let engaged_pair = |xs: &[usize], ys: &[usize]| {
+        measured
+            && xs.iter().any(|&i| {
+                ys.iter()
+                    .any(|&j| within_engagement_range(&solid(i), &solid(j), &barricades))
+            })
+    };
+    let enemies: Vec<usize> = (0..sight.models.len())
+        .filter(|&i| sight.models[i].army != attacker_army)
+        .collect();
+    let other_friends: Vec<usize> = (0..sight.models.len())
+        .filter(|&i| sight.models[i].army == attacker_army && !whole_attacker.contains(&i))
+        .collect();
+    let unit_keywords = |entries: &[usize], k: &[&str]| {
+        entries.iter().any(|&i| {
+            let r = sight.models[i];
+            k.iter()
+                .any(|k| scene.armies[r.army].units[r.unit].datasheet.has_keyword(k))
+        })
+    };
+    let big = ["MONSTER", "VEHICLE"];
+    let state = ShootingState {
+        advanced: args.advanced,
+        fell_back: false,
+        engaged: engaged_pair(&whole_attacker, &enemies),
+        monster_or_vehicle: unit_keywords(&whole_attacker, &big),
+        target_engaged_with_shooter: engaged_pair(&whole_attacker, &targets),
+        target_engaged_with_friendly: engaged_pair(&other_friends, &targets),
+        target_monster_or_vehicle: unit_keywords(&targets, &big),
+        one_shot_used: false,
+    };
+    let target_visible = match args.distance {
+        Some(_) => !args.not_visible,
+        None => whole_attacker.iter().any(|&o| {
+            targets
+                .iter()
+                .any(|&t| index.model_visible(o, t, SeeThrough::OwnUnit, &sampling))
+        }),
+    };
 
     // Which bearers attack, and from how far.
     let mut attacking: Vec<(&Bearer, bool)> = Vec::new();
     let mut excluded = Vec::new();
-    let mut any_visible = false;
     for b in &all {
         let indirect = b.profile.has(&WeaponAbility::IndirectFire);
         let (distance, visible) = match args.distance {
-            Some(d) => (d, true),
+            Some(d) => (d, target_visible),
             None => {
-                let me = model_solid(scene, sight.models[b.entry]);
+                let me = solid(b.entry);
                 let d = targets
                     .iter()
-                    .map(|&t| model_distance(&me, &model_solid(scene, sight.models[t])).distance)
+                    .map(|&t| model_distance(&me, &solid(t)).distance)
                     .fold(f32::INFINITY, f32::min);
                 let seen = targets
                     .iter()
@@ -145,17 +210,25 @@ fn setup(scene: &Scene, sight: &SceneSight, args: &AttackArgs) -> Result<Setup, 
                 (d, seen)
             }
         };
-        any_visible |= visible;
         let r = sight.models[b.entry];
         let name = format!("{}#{}", scene.armies[r.army].units[r.unit].id, r.model);
+        let mut exclude = |reason: String| excluded.push(json!({"model": name, "reason": reason}));
         match b.profile.range {
             Some(range) if distance > range + 1e-4 => {
-                excluded.push(json!({"model": name, "reason": format!("out of range ({distance:.2}\" > {range}\")")}));
+                exclude(format!("out of range ({distance:.2}\" > {range}\")"));
             }
-            Some(_) if !visible && !indirect => {
-                excluded.push(json!({"model": name, "reason": "cannot see the target"}));
+            Some(_) if !visible && !indirect => exclude("cannot see the target".into()),
+            Some(range) => match can_shoot(&b.profile, &[], &state) {
+                Ok(()) => attacking.push((b, distance <= range / 2.0 + 1e-4)),
+                Err(e) => exclude(e.to_string()),
+            },
+            None if measured
+                && !targets
+                    .iter()
+                    .any(|&t| within_engagement_range(&solid(b.entry), &solid(t), &barricades)) =>
+            {
+                exclude("not within Engagement Range of the target".into());
             }
-            Some(range) => attacking.push((b, distance <= range / 2.0 + 1e-4)),
             None => attacking.push((b, false)),
         }
     }
@@ -176,13 +249,14 @@ fn setup(scene: &Scene, sight: &SceneSight, args: &AttackArgs) -> Result<Setup, 
         ));
     }
 
-    // One group per datasheet profile and half-range band.
+    // One group per datasheet, profile and half-range band.
     let mut groups: Vec<WeaponGroup> = Vec::new();
     for (b, half) in &attacking {
-        match groups
-            .iter_mut()
-            .find(|g| g.profile == b.profile && g.within_half_range == *half)
-        {
+        match groups.iter_mut().find(|g| {
+            g.profile == b.profile
+                && g.within_half_range == *half
+                && g.bearer_keywords == b.keywords
+        }) {
             Some(g) => g.bearers += 1,
             None => groups.push(WeaponGroup {
                 within_half_range: *half,
@@ -192,17 +266,18 @@ fn setup(scene: &Scene, sight: &SceneSight, args: &AttackArgs) -> Result<Setup, 
         }
     }
 
-    let scene_cover = args.distance.is_none() && {
+    let ranged = attacking.iter().any(|(b, _)| !b.profile.is_melee());
+    let seen = (measured && ranged).then(|| {
         let entries: Vec<usize> = attacking.iter().map(|(b, _)| b.entry).collect();
-        index
-            .unit_visibility(&entries, &targets, &sampling)
-            .benefit_of_cover
-    };
+        index.unit_visibility(&entries, &targets, &sampling)
+    });
     let ctx = AttackContext {
         charged: args.charged,
         remained_stationary: args.remained_stationary,
-        target_has_cover: args.cover || scene_cover,
-        target_visible: any_visible,
+        target_has_cover: args.cover || seen.as_ref().is_some_and(|v| v.benefit_of_cover),
+        target_visible,
+        big_guns_never_tire: state.engaged && state.monster_or_vehicle,
+        plunging_fire: seen.as_ref().is_some_and(|v| v.plunging_fire),
         hit_reroll: args.reroll_hits.map_or(Reroll::None, Reroll::from),
         wound_reroll: args.reroll_wounds.map_or(Reroll::None, Reroll::from),
         command_reroll: match args.command_reroll {
@@ -225,7 +300,9 @@ fn setup(scene: &Scene, sight: &SceneSight, args: &AttackArgs) -> Result<Setup, 
         })).collect::<Vec<_>>(),
         "not_attacking": excluded,
         "benefit_of_cover": ctx.target_has_cover,
+        "plunging_fire": ctx.plunging_fire,
         "target_visible": ctx.target_visible,
+        "attacker_engaged": state.engaged,
     });
     Ok(Setup {
         groups,

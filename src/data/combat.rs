@@ -10,8 +10,8 @@ use crate::rules::attack::{TargetModel, TargetUnit};
 use crate::rules::modifiers::unit_toughness;
 use crate::rules::weapon::WeaponProfile;
 
-/// The target unit made of the index entries `entries` (one unit, or an Attached unit: Leaders
-/// are CHARACTERs allocated to last). Models are in the scene's order; already-destroyed models
+/// The target unit made of the index entries `entries` (one unit, or an Attached unit: its
+/// Leaders are allocated to last). Models are in the scene's order; already-destroyed models
 /// do not exist in a scene, so every model starts with its full Wounds.
 pub fn target_unit(scene: &Scene, sight: &SceneSight, entries: &[usize]) -> TargetUnit {
     let refs: Vec<ModelRef> = entries.iter().map(|&e| sight.models[e]).collect();
@@ -47,7 +47,7 @@ pub fn target_unit(scene: &Scene, sight: &SceneSight, entries: &[usize]) -> Targ
             save: d.save,
             invulnerable_save: d.invulnerable_save,
             feel_no_pain: d.feel_no_pain,
-            character: d.has_keyword("CHARACTER"),
+            leader: unit.attached_to.is_some(),
         });
     }
     TargetUnit {

@@ -20,9 +20,18 @@ pub struct DiceExpr {
     pub modifier: i32,
 }
 
+/// Largest constant or modifier a dice expression may hold: no datasheet comes near it, and it
+/// keeps sums and exact distributions small.
+pub const MAX_DICE_CONSTANT: i32 = 999;
+/// Most dice one expression may roll.
+pub const MAX_DICE_COUNT: u8 = 20;
+
 /// Why a dice expression did not parse.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("'{text}' is not a dice expression (expected a number, D3, D6, 2D6, D6+1 or similar)")]
+#[error(
+    "'{text}' is not a dice expression (expected a number, D3, D6, 2D6, D6+1 or similar, with at \
+     most 20 dice and numbers up to 999)"
+)]
 pub struct DiceParseError {
     /// The text that was given.
     pub text: String,
@@ -113,7 +122,12 @@ impl FromStr for DiceExpr {
             return Err(err());
         }
         let Some(d) = upper.find('D') else {
-            return upper.parse::<i32>().map(DiceExpr::fixed).map_err(|_| err());
+            return upper
+                .parse::<i32>()
+                .ok()
+                .filter(|v| v.abs() <= MAX_DICE_CONSTANT)
+                .map(DiceExpr::fixed)
+                .ok_or_else(err);
         };
         let count = if d == 0 {
             1
@@ -123,13 +137,17 @@ impl FromStr for DiceExpr {
         let rest = &upper[d + 1..];
         let (sides_text, modifier) = match rest.find(['+', '-']) {
             Some(i) => {
-                let m: i32 = rest[i + 1..].parse().map_err(|_| err())?;
+                let m = i32::from(rest[i + 1..].parse::<u16>().map_err(|_| err())?);
                 (&rest[..i], if &rest[i..=i] == "-" { -m } else { m })
             }
             None => (rest, 0),
         };
         let sides: u8 = sides_text.parse().map_err(|_| err())?;
-        if count == 0 || !(sides == 3 || sides == 6 || (sides == 66 && count == 1)) {
+        if count == 0
+            || count > MAX_DICE_COUNT
+            || modifier.abs() > MAX_DICE_CONSTANT
+            || !(sides == 3 || sides == 6 || (sides == 66 && count == 1))
+        {
             return Err(err());
         }
         Ok(DiceExpr {
@@ -172,14 +190,14 @@ impl<'de> Deserialize<'de> for DiceExpr {
                 f.write_str("a number or a dice expression string such as \"D6+1\"")
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<DiceExpr, E> {
-                i32::try_from(v)
-                    .map(DiceExpr::fixed)
-                    .map_err(|_| E::custom("number too large"))
+                self.visit_i64(i64::try_from(v).unwrap_or(i64::MAX))
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<DiceExpr, E> {
                 i32::try_from(v)
+                    .ok()
+                    .filter(|v| v.abs() <= MAX_DICE_CONSTANT)
                     .map(DiceExpr::fixed)
-                    .map_err(|_| E::custom("number too large"))
+                    .ok_or_else(|| E::custom(format!("{v} is out of range (at most 999)")))
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<DiceExpr, E> {
                 v.parse().map_err(E::custom)
@@ -222,7 +240,9 @@ mod tests {
 
     #[test]
     fn rejects_nonsense() {
-        for bad in ["", "D", "D7", "0D6", "D6+", "six", "D6+x", "2D66"] {
+        for bad in [
+            "", "D", "D7", "0D6", "D6+", "six", "D6+x", "2D66", "21D6", "D6+1000", "5000",
+        ] {
             assert!(bad.parse::<DiceExpr>().is_err(), "{bad} parsed");
         }
     }

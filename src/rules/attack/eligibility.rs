@@ -55,12 +55,22 @@ pub enum Ineligible {
     TargetInCombat,
 }
 
-/// Checks that `weapon` may shoot at the target in `state`.
+/// Checks that `weapon`, with any `extra_abilities` granted by other rules, may shoot at the
+/// target in `state`.
 ///
 /// # Errors
 /// The first rule that forbids it.
-pub fn can_shoot(weapon: &WeaponProfile, state: &ShootingState) -> Result<(), Ineligible> {
-    let has = |a: WeaponAbility| weapon.has(&a);
+pub fn can_shoot(
+    weapon: &WeaponProfile,
+    extra_abilities: &[WeaponAbility],
+    state: &ShootingState,
+) -> Result<(), Ineligible> {
+    let has = |a: WeaponAbility| {
+        weapon.has(&a)
+            || extra_abilities
+                .iter()
+                .any(|x| std::mem::discriminant(x) == std::mem::discriminant(&a))
+    };
     if weapon.is_melee() {
         return Err(Ineligible::Melee);
     }
@@ -100,6 +110,10 @@ mod tests {
     use super::*;
     use crate::rules::DiceExpr;
 
+    fn can_shoot_plain(w: &WeaponProfile, s: &ShootingState) -> Result<(), Ineligible> {
+        can_shoot(w, &[], s)
+    }
+
     fn gun(abilities: Vec<WeaponAbility>) -> WeaponProfile {
         WeaponProfile {
             name: "gun".into(),
@@ -120,11 +134,11 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            can_shoot(&gun(vec![]), &advanced),
+            can_shoot_plain(&gun(vec![]), &advanced),
             Err(Ineligible::Advanced)
         );
         assert_eq!(
-            can_shoot(&gun(vec![WeaponAbility::Assault]), &advanced),
+            can_shoot_plain(&gun(vec![WeaponAbility::Assault]), &advanced),
             Ok(())
         );
         let fell_back = ShootingState {
@@ -132,7 +146,7 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            can_shoot(&gun(vec![WeaponAbility::Assault]), &fell_back),
+            can_shoot_plain(&gun(vec![WeaponAbility::Assault]), &fell_back),
             Err(Ineligible::FellBack)
         );
     }
@@ -145,11 +159,11 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            can_shoot(&gun(vec![]), &engaged),
+            can_shoot_plain(&gun(vec![]), &engaged),
             Err(Ineligible::EngagedNotPistol)
         );
         assert_eq!(
-            can_shoot(&gun(vec![WeaponAbility::Pistol]), &engaged),
+            can_shoot_plain(&gun(vec![WeaponAbility::Pistol]), &engaged),
             Ok(())
         );
         let elsewhere = ShootingState {
@@ -157,14 +171,14 @@ mod tests {
             ..engaged
         };
         assert_eq!(
-            can_shoot(&gun(vec![WeaponAbility::Pistol]), &elsewhere),
+            can_shoot_plain(&gun(vec![WeaponAbility::Pistol]), &elsewhere),
             Err(Ineligible::PistolTarget)
         );
         let tank = ShootingState {
             monster_or_vehicle: true,
             ..engaged
         };
-        assert_eq!(can_shoot(&gun(vec![]), &tank), Ok(()));
+        assert_eq!(can_shoot_plain(&gun(vec![]), &tank), Ok(()));
     }
 
     #[test]
@@ -174,29 +188,29 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            can_shoot(&gun(vec![WeaponAbility::OneShot]), &used),
+            can_shoot_plain(&gun(vec![WeaponAbility::OneShot]), &used),
             Err(Ineligible::OneShotUsed)
         );
-        assert_eq!(can_shoot(&gun(vec![]), &used), Ok(()));
+        assert_eq!(can_shoot_plain(&gun(vec![]), &used), Ok(()));
         let melee = ShootingState {
             target_engaged_with_friendly: true,
             ..Default::default()
         };
         assert_eq!(
-            can_shoot(&gun(vec![WeaponAbility::Blast]), &melee),
+            can_shoot_plain(&gun(vec![WeaponAbility::Blast]), &melee),
             Err(Ineligible::BlastIntoCombat)
         );
         assert_eq!(
-            can_shoot(&gun(vec![]), &melee),
+            can_shoot_plain(&gun(vec![]), &melee),
             Err(Ineligible::TargetInCombat)
         );
         let big = ShootingState {
             target_monster_or_vehicle: true,
             ..melee
         };
-        assert_eq!(can_shoot(&gun(vec![]), &big), Ok(()));
+        assert_eq!(can_shoot_plain(&gun(vec![]), &big), Ok(()));
         assert_eq!(
-            can_shoot(&gun(vec![WeaponAbility::Blast]), &big),
+            can_shoot_plain(&gun(vec![WeaponAbility::Blast]), &big),
             Err(Ineligible::BlastIntoCombat)
         );
     }

@@ -162,6 +162,9 @@ pub struct AttackContext {
     /// A MONSTER or VEHICLE unit shooting while within Engagement Range (Big Guns Never Tire:
     /// -1 to hit with non-PISTOL weapons).
     pub big_guns_never_tire: bool,
+    /// Plunging Fire: the ranged attacks' AP is improved by 1 (the attackers stand high above a
+    /// target on the ground; see [`crate::geometry::cover`]).
+    pub plunging_fire: bool,
     /// Other modifiers to the Hit roll, summed before the ±1 cap.
     pub hit_modifier: i32,
     /// Other modifiers to the Wound roll, summed before the ±1 cap.
@@ -182,6 +185,7 @@ impl Default for AttackContext {
             target_has_cover: false,
             target_visible: true,
             big_guns_never_tire: false,
+            plunging_fire: false,
             hit_modifier: 0,
             wound_modifier: 0,
             hit_reroll: Reroll::None,
@@ -206,8 +210,16 @@ pub struct TargetModel {
     pub invulnerable_save: Option<u8>,
     /// Feel No Pain X+, if any (only one applies).
     pub feel_no_pain: Option<u8>,
-    /// True for a CHARACTER model.
-    pub character: bool,
+    /// True for a Leader model of an Attached unit (a CHARACTER): attacks are allocated to it
+    /// only once no Bodyguard model is left, except [PRECISION] attacks, which go to it first.
+    pub leader: bool,
+}
+
+impl TargetModel {
+    /// True if the model has lost wounds (attacks must then be allocated to it first).
+    pub fn is_damaged(&self) -> bool {
+        self.wounds_remaining < self.wounds
+    }
 }
 
 /// The target unit (an Attached unit includes its Leaders' models).
@@ -245,19 +257,22 @@ impl TargetUnit {
     }
 
     /// The two allocation groups, as model indices: first the models attacks go to normally
-    /// (the Bodyguard), then the CHARACTERs of an Attached unit, who only take attacks when no
+    /// (the Bodyguard), then the Leaders of an Attached unit, who only take attacks when no
     /// Bodyguard model is left, or [PRECISION] attacks first. A unit without both kinds has one
     /// group. Within a group, models that have lost wounds come first.
     pub fn allocation_groups(&self) -> [Vec<usize>; 2] {
         let alive = |i: &usize| self.models[*i].wounds_remaining > 0;
-        let has_bodyguard = self.models.iter().any(|m| !m.character);
+        let has_bodyguard = self
+            .models
+            .iter()
+            .any(|m| !m.leader && m.wounds_remaining > 0);
         let mut groups: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
         for i in (0..self.models.len()).filter(alive) {
-            let protected = has_bodyguard && self.models[i].character;
+            let protected = has_bodyguard && self.models[i].leader;
             groups[usize::from(protected)].push(i);
         }
         for g in &mut groups {
-            g.sort_by_key(|&i| self.models[i].wounds_remaining == self.models[i].wounds);
+            g.sort_by_key(|&i| !self.models[i].is_damaged());
         }
         groups
     }
@@ -501,8 +516,9 @@ impl ResolvedWeapon {
             notes.push("TWIN-LINKED: re-roll failed Wound rolls".into());
         }
 
-        let cover = (ctx.target_has_cover || indirect_blind) && !has(&A::IgnoresCover);
-        if has(&A::IgnoresCover) && (ctx.target_has_cover || indirect_blind) {
+        // Benefit of Cover helps only against ranged attacks.
+        let cover = ranged && (ctx.target_has_cover || indirect_blind) && !has(&A::IgnoresCover);
+        if ranged && has(&A::IgnoresCover) && (ctx.target_has_cover || indirect_blind) {
             notes.push("IGNORES COVER: no Benefit of Cover".into());
         }
         let mut damage_bonus = 0;
@@ -513,6 +529,11 @@ impl ResolvedWeapon {
                 damage_bonus += i32::from(*x);
                 notes.push(format!("MELTA {x}: +{x} Damage within half range"));
             }
+        }
+        let mut ap = p.ap.min(0);
+        if ranged && ctx.plunging_fire {
+            ap = ap.saturating_sub(1);
+            notes.push("Plunging Fire: AP improved by 1".into());
         }
         let sustained_hits = abilities.iter().find_map(|a| match a {
             A::SustainedHits(x) => Some(*x),
@@ -541,7 +562,7 @@ impl ResolvedWeapon {
             critical_wound_on,
             wound_reroll,
             devastating_wounds: has(&A::DevastatingWounds),
-            ap: p.ap.min(0),
+            ap,
             cover,
             damage: p.damage,
             damage_bonus,
@@ -617,8 +638,64 @@ mod tests {
             save,
             invulnerable_save: inv,
             feel_no_pain: None,
-            character: false,
+            leader: false,
         }
+    }
+
+    fn unit_of(models: Vec<TargetModel>) -> TargetUnit {
+        TargetUnit {
+            name: "t".into(),
+            toughness: 4,
+            keywords: vec![],
+            stealth: false,
+            models,
+        }
+    }
+
+    fn profile(range: Option<f32>, ap: i8) -> WeaponProfile {
+        WeaponProfile {
+            name: "w".into(),
+            range,
+            attacks: DiceExpr::fixed(1),
+            skill: Some(3),
+            strength: 4,
+            ap,
+            damage: DiceExpr::fixed(1),
+            abilities: vec![],
+        }
+    }
+
+    #[test]
+    fn cover_and_plunging_fire_only_for_ranged_attacks() {
+        let target = unit_of(vec![model(4, None)]);
+        let ctx = AttackContext {
+            target_has_cover: true,
+            plunging_fire: true,
+            ..Default::default()
+        };
+        let gun = ResolvedWeapon::new(&WeaponGroup::new(profile(Some(24.0), -1), 1), &target, &ctx);
+        assert!(gun.cover);
+        assert_eq!(gun.ap, -2, "Plunging Fire improves AP by 1");
+        let sword = ResolvedWeapon::new(&WeaponGroup::new(profile(None, -1), 1), &target, &ctx);
+        assert!(!sword.cover, "no Benefit of Cover against melee attacks");
+        assert_eq!(sword.ap, -1);
+    }
+
+    #[test]
+    fn leaders_are_protected_only_while_bodyguards_live() {
+        let mut leader = model(3, None);
+        leader.leader = true;
+        let mut unit = unit_of(vec![leader.clone(), model(3, None), model(3, None)]);
+        unit.models[2].wounds = 2;
+        unit.models[2].wounds_remaining = 1;
+        // The damaged Bodyguard model first, then the other; the Leader last.
+        assert_eq!(unit.allocation_groups(), [vec![2, 1], vec![0]]);
+        unit.models[1].wounds_remaining = 0;
+        unit.models[2].wounds_remaining = 0;
+        assert_eq!(unit.allocation_groups(), [vec![0], vec![]]);
+        // A lone CHARACTER unit is not an Attached unit.
+        let lone = unit_of(vec![model(3, None)]);
+        assert_eq!(lone.allocation_groups(), [vec![0], vec![]]);
     }
 
     #[test]

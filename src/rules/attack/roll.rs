@@ -60,7 +60,10 @@ impl<'a> Defender<'a> {
                 if self.remaining[i] == 0 {
                     continue;
                 }
-                if self.allocated[i] || self.remaining[i] < self.target.models[i].wounds {
+                if self.allocated[i]
+                    || self.remaining[i] < self.target.models[i].wounds_remaining
+                    || self.target.models[i].is_damaged()
+                {
                     return Some(i);
                 }
                 first.get_or_insert(i);
