@@ -6,32 +6,10 @@ use wartable::rules::attack::roll::{monte_carlo, resolve};
 use wartable::rules::attack::{
     AttackContext, CommandReroll, Reroll, TargetModel, TargetUnit, WeaponGroup,
 };
+mod common;
+use common::{dice, weapon};
 use wartable::rules::rng::GameRng;
-use wartable::rules::{DiceExpr, WeaponAbility, WeaponProfile};
-
-fn dice(s: &str) -> DiceExpr {
-    s.parse().unwrap()
-}
-
-fn weapon(
-    attacks: &str,
-    skill: u8,
-    s: u8,
-    ap: i8,
-    d: &str,
-    abilities: Vec<WeaponAbility>,
-) -> WeaponProfile {
-    WeaponProfile {
-        name: "test weapon".into(),
-        range: Some(24.0),
-        attacks: dice(attacks),
-        skill: Some(skill),
-        strength: s,
-        ap,
-        damage: dice(d),
-        abilities,
-    }
-}
+use wartable::rules::{WeaponAbility, WeaponProfile};
 
 fn model(w: u8, sv: u8, inv: Option<u8>, fnp: Option<u8>, leader: bool) -> TargetModel {
     TargetModel {

@@ -14,25 +14,10 @@ use wartable::rules::modifiers::{
     Characteristic as C, Modifiers, capped_hit_or_wound_modifier, modified_roll, unit_leadership,
     unit_toughness, worst,
 };
+mod common;
+use common::{dice, weapon};
+use wartable::rules::WeaponAbility as A;
 use wartable::rules::rng::{GameRng, leadership_test};
-use wartable::rules::{DiceExpr, WeaponAbility as A, WeaponProfile};
-
-fn dice(s: &str) -> DiceExpr {
-    s.parse().unwrap()
-}
-
-fn weapon(attacks: &str, skill: u8, s: u8, ap: i8, d: &str, abilities: Vec<A>) -> WeaponProfile {
-    WeaponProfile {
-        name: "gun".into(),
-        range: Some(24.0),
-        attacks: dice(attacks),
-        skill: Some(skill),
-        strength: s,
-        ap,
-        damage: dice(d),
-        abilities,
-    }
-}
 
 fn model(name: &str, w: u8, sv: u8, fnp: Option<u8>, leader: bool) -> TargetModel {
     TargetModel {

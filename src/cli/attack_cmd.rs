@@ -9,7 +9,6 @@ use serde_json::{Value, json};
 use crate::data::combat::{Bearer, bearers, target_unit};
 use crate::data::sight::{SceneSight, UnitSelector, model_solid};
 use crate::data::{Scene, load_scene};
-use crate::geometry::TerrainCategory;
 use crate::geometry::engagement::within_engagement_range;
 use crate::geometry::measure::model_distance;
 use crate::geometry::sight::{Sampling, SeeThrough};
@@ -143,13 +142,7 @@ fn setup(scene: &Scene, sight: &SceneSight, args: &AttackArgs) -> Result<Setup, 
             ..args.attacker.clone()
         },
     )?;
-    let barricades: Vec<_> = scene
-        .layout
-        .pieces
-        .iter()
-        .filter(|p| p.category == TerrainCategory::Barricade)
-        .map(|p| p.footprint.clone())
-        .collect();
+    let barricades = scene.barricade_footprints();
     let solid = |i: usize| model_solid(scene, sight.models[i]);
     let engaged_pair = |xs: &[usize], ys: &[usize]| {
         measured

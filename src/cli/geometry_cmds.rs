@@ -11,7 +11,7 @@ use crate::data::{Scene, load_scene};
 use crate::geometry::engagement::within_engagement_range;
 use crate::geometry::measure::model_distance;
 use crate::geometry::sight::{Sampling, SeeThrough};
-use crate::geometry::{TerrainCategory, Vec3, coherency};
+use crate::geometry::{Vec3, coherency};
 
 fn load(path: &Path) -> Result<(Scene, SceneSight), ExitCode> {
     match load_scene(path) {
@@ -143,13 +143,7 @@ pub fn measure(path: &Path, from: &UnitSelector, to: &UnitSelector, json_out: bo
         (Ok(a), Ok(b)) => (a, b),
         (Err(c), _) | (_, Err(c)) => return c,
     };
-    let barricades: Vec<_> = scene
-        .layout
-        .pieces
-        .iter()
-        .filter(|p| p.category == TerrainCategory::Barricade)
-        .map(|p| p.footprint.clone())
-        .collect();
+    let barricades = scene.barricade_footprints();
     let solid = |i: usize| model_solid(&scene, sight.models[i]);
     let pairs: Vec<(usize, usize)> = a
         .iter()

@@ -87,6 +87,18 @@ pub struct Scene {
     pub armies: Vec<Army>,
 }
 
+impl Scene {
+    /// The footprints of the layout's barricades (Engagement Range is measured across them).
+    pub fn barricade_footprints(&self) -> Vec<Vec<crate::geometry::Vec2>> {
+        self.layout
+            .pieces
+            .iter()
+            .filter(|p| p.category == crate::geometry::TerrainCategory::Barricade)
+            .map(|p| p.footprint.clone())
+            .collect()
+    }
+}
+
 fn fail_if(errors: Vec<DataError>) -> Result<(), DataErrors> {
     if errors.is_empty() {
         Ok(())

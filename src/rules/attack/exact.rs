@@ -215,16 +215,23 @@ fn iid_sums(it: &Item, command_reroll: bool, max_n: usize) -> Vec<Grid> {
     out
 }
 
+/// The distribution of `expr` mapped through `value` (a rolled value to a count), indexed by
+/// the count.
+fn indexed(expr: crate::rules::DiceExpr, value: impl Fn(i32) -> u32) -> Vec<f64> {
+    let mut out = Vec::new();
+    for (v, p) in expr.distribution() {
+        let n = value(v) as usize;
+        if out.len() <= n {
+            out.resize(n + 1, 0.0);
+        }
+        out[n] += p;
+    }
+    out
+}
+
 /// Distribution of a group's total attacks, indexed by count.
 fn attack_count(w: &ResolvedWeapon) -> Vec<f64> {
-    let mut per_bearer = Vec::new();
-    for (v, p) in w.attacks.distribution() {
-        let n = w.attacks_value(v) as usize;
-        if per_bearer.len() <= n {
-            per_bearer.resize(n + 1, 0.0);
-        }
-        per_bearer[n] += p;
-    }
+    let per_bearer = indexed(w.attacks, |v| w.attacks_value(v));
     let mut total = vec![1.0];
     for _ in 0..w.bearers {
         let mut next = vec![0.0; total.len() + per_bearer.len() - 1];
@@ -240,15 +247,7 @@ fn attack_count(w: &ResolvedWeapon) -> Vec<f64> {
 
 /// Distribution of one attack's Damage (MELTA included), indexed by damage.
 fn damage(w: &ResolvedWeapon) -> Vec<f64> {
-    let mut d = Vec::new();
-    for (v, p) in w.damage.distribution() {
-        let x = w.damage_value(v) as usize;
-        if d.len() <= x {
-            d.resize(x + 1, 0.0);
-        }
-        d[x] += p;
-    }
-    d
+    indexed(w.damage, |v| w.damage_value(v))
 }
 
 /// Stages 1 and 2 for one group: P(wounding attacks, mortal wounds), the latter capped at
