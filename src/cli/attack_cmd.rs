@@ -9,7 +9,6 @@ use serde_json::{Value, json};
 use crate::data::combat::{Bearer, bearers, target_unit};
 use crate::data::sight::{SceneSight, UnitSelector, model_solid};
 use crate::data::{Scene, load_scene};
-use crate::geometry::engagement::within_engagement_range;
 use crate::geometry::measure::model_distance;
 use crate::geometry::sight::{Sampling, SeeThrough};
 use crate::rules::WeaponAbility;
@@ -142,15 +141,9 @@ fn setup(scene: &Scene, sight: &SceneSight, args: &AttackArgs) -> Result<Setup, 
             ..args.attacker.clone()
         },
     )?;
-    let barricades = scene.barricade_footprints();
     let solid = |i: usize| model_solid(scene, sight.models[i]);
-    let engaged_pair = |xs: &[usize], ys: &[usize]| {
-        measured
-            && xs.iter().any(|&i| {
-                ys.iter()
-                    .any(|&j| within_engagement_range(&solid(i), &solid(j), &barricades))
-            })
-    };
+    let engaged_pair =
+        |xs: &[usize], ys: &[usize]| measured && sight.any_within_engagement_range(scene, xs, ys);
     let enemies: Vec<usize> = (0..sight.models.len())
         .filter(|&i| sight.models[i].army != attacker_army)
         .collect();
@@ -215,11 +208,7 @@ fn setup(scene: &Scene, sight: &SceneSight, args: &AttackArgs) -> Result<Setup, 
                 Ok(()) => attacking.push((b, distance <= range / 2.0 + 1e-4)),
                 Err(e) => exclude(e.to_string()),
             },
-            None if measured
-                && !targets
-                    .iter()
-                    .any(|&t| within_engagement_range(&solid(b.entry), &solid(t), &barricades)) =>
-            {
+            None if measured && !engaged_pair(&[b.entry], &targets) => {
                 exclude("not within Engagement Range of the target".into());
             }
             None => attacking.push((b, false)),

@@ -8,7 +8,6 @@ use serde_json::{Value, json};
 
 use crate::data::sight::{SceneSight, UnitSelector, model_solid};
 use crate::data::{Scene, load_scene};
-use crate::geometry::engagement::within_engagement_range;
 use crate::geometry::measure::model_distance;
 use crate::geometry::sight::{Sampling, SeeThrough};
 use crate::geometry::{Vec3, coherency};
@@ -143,7 +142,6 @@ pub fn measure(path: &Path, from: &UnitSelector, to: &UnitSelector, json_out: bo
         (Ok(a), Ok(b)) => (a, b),
         (Err(c), _) | (_, Err(c)) => return c,
     };
-    let barricades = scene.barricade_footprints();
     let solid = |i: usize| model_solid(&scene, sight.models[i]);
     let pairs: Vec<(usize, usize)> = a
         .iter()
@@ -159,9 +157,7 @@ pub fn measure(path: &Path, from: &UnitSelector, to: &UnitSelector, json_out: bo
         return ExitCode::FAILURE;
     };
     // Engagement Range holds when any pair is in range (a barricade can put a farther pair in).
-    let engaged = pairs
-        .iter()
-        .any(|&(i, j)| within_engagement_range(&solid(i), &solid(j), &barricades));
+    let engaged = sight.any_within_engagement_range(&scene, &a, &b);
     let value = json!({
         "from": format!("{}#{}", from.unit, sight.models[i].model),
         "to": format!("{}#{}", to.unit, sight.models[j].model),

@@ -210,6 +210,24 @@ impl SceneSight {
     }
 }
 
+impl SceneSight {
+    /// True if any model of `xs` is within Engagement Range of any other model of `ys` (index
+    /// entries), measured across the layout's barricades (Core Rules: Engagement Range).
+    pub fn any_within_engagement_range(&self, scene: &Scene, xs: &[usize], ys: &[usize]) -> bool {
+        let barricades = scene.barricade_footprints();
+        let solids: Vec<ModelSolid> = ys
+            .iter()
+            .map(|&j| model_solid(scene, self.models[j]))
+            .collect();
+        xs.iter().any(|&i| {
+            let a = model_solid(scene, self.models[i]);
+            ys.iter().zip(&solids).any(|(&j, b)| {
+                i != j && crate::geometry::engagement::within_engagement_range(&a, b, &barricades)
+            })
+        })
+    }
+}
+
 /// Visibility of one unit to another: (unit visible, unit fully visible).
 pub type UnitPairVisibility = (bool, bool);
 

@@ -371,8 +371,6 @@ struct Track {
     total: usize,
     /// Position of the model being allocated to at each index (len `total`).
     position_at: Vec<usize>,
-    /// Models destroyed at each index (len `total + 1`).
-    destroyed_at: Vec<usize>,
 }
 
 impl Track {
@@ -383,25 +381,28 @@ impl Track {
             .collect();
         let mut offsets = Vec::with_capacity(lens.len());
         let mut position_at = Vec::new();
-        let mut destroyed_at = Vec::new();
         let mut total = 0;
         for (k, len) in lens.iter().enumerate() {
             offsets.push(total);
-            for _ in 0..*len {
-                position_at.push(k);
-                destroyed_at.push(k);
-            }
+            position_at.extend(std::iter::repeat_n(k, *len));
             total += len;
         }
-        destroyed_at.push(lens.len());
         Self {
             models: models.to_vec(),
             offsets,
             lens,
             total,
             position_at,
-            destroyed_at,
         }
+    }
+
+    /// Models destroyed once allocation has reached `idx`: every model before the one being
+    /// allocated to (all of them at the end of the track).
+    fn destroyed_at(&self, idx: usize) -> usize {
+        self.position_at
+            .get(idx)
+            .copied()
+            .unwrap_or(self.lens.len())
     }
 }
 
@@ -445,9 +446,7 @@ impl Chain {
         let per_model = |i: usize| -> (f64, Vec<f64>) {
             let m = &target.models[i];
             let fail = 1.0 - save_needed(m, w.ap, w.cover).probability();
-            let q = m
-                .feel_no_pain
-                .map_or(1.0, |x| f64::from(x.clamp(1, 7) - 1) / 6.0);
+            let q = m.wound_lost_probability();
             let mut lost = vec![0.0; dmg.len()];
             for (d, pd) in dmg.iter().enumerate() {
                 if *pd == 0.0 {
@@ -501,9 +500,7 @@ impl Chain {
             };
             let track = &self.tracks[g];
             let model = &target.models[track.models[track.position_at[idx[g]]]];
-            let q = model
-                .feel_no_pain
-                .map_or(1.0, |x| f64::from(x.clamp(1, 7) - 1) / 6.0);
+            let q = model.wound_lost_probability();
             let mut to = idx;
             to[g] += 1;
             if q < 1.0 {
@@ -545,10 +542,7 @@ pub fn distribution(
     target: &TargetUnit,
     ctx: &AttackContext,
 ) -> AttackDistribution {
-    let weapons: Vec<ResolvedWeapon> = groups
-        .iter()
-        .map(|g| ResolvedWeapon::new(g, target, ctx))
-        .collect();
+    let weapons: Vec<ResolvedWeapon> = ResolvedWeapon::all(groups, target, ctx);
     distribution_of_weapons(&weapons, target, ctx.command_reroll)
 }
 
@@ -635,7 +629,7 @@ pub fn distribution_of_weapons(
     let mut wounds_lost = vec![0.0; total_wounds + 1];
     for (s, p) in fin.iter().enumerate() {
         let idx = chain.split(s);
-        let destroyed = chain.tracks[0].destroyed_at[idx[0]] + chain.tracks[1].destroyed_at[idx[1]];
+        let destroyed = chain.tracks[0].destroyed_at(idx[0]) + chain.tracks[1].destroyed_at(idx[1]);
         models_destroyed[destroyed] += p;
         wounds_lost[idx[0] + idx[1]] += p;
     }

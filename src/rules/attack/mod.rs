@@ -220,6 +220,13 @@ impl TargetModel {
     pub fn is_damaged(&self) -> bool {
         self.wounds_remaining < self.wounds
     }
+
+    /// Probability that a wound it would lose is lost: its Feel No Pain X+ fails (1 without
+    /// Feel No Pain; Rules Commentary: Feel No Pain).
+    pub fn wound_lost_probability(&self) -> f64 {
+        self.feel_no_pain
+            .map_or(1.0, |x| f64::from(x.clamp(1, 7) - 1) / 6.0)
+    }
 }
 
 /// The target unit (an Attached unit includes its Leaders' models).
@@ -575,6 +582,11 @@ impl ResolvedWeapon {
             }),
             notes,
         }
+    }
+
+    /// Every group of an attack resolved against `target` in `ctx`, in order.
+    pub fn all(groups: &[WeaponGroup], target: &TargetUnit, ctx: &AttackContext) -> Vec<Self> {
+        groups.iter().map(|g| Self::new(g, target, ctx)).collect()
     }
 
     /// The result of a Hit roll with this unmodified `face` (Core Rules: Hit Roll).

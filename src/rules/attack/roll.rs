@@ -179,10 +179,7 @@ pub fn resolve<S: EventSink>(
     rng: &mut GameRng,
     sink: &mut S,
 ) -> RollOutcome {
-    let weapons: Vec<ResolvedWeapon> = groups
-        .iter()
-        .map(|g| ResolvedWeapon::new(g, target, ctx))
-        .collect();
+    let weapons: Vec<ResolvedWeapon> = ResolvedWeapon::all(groups, target, ctx);
     resolve_weapons(&weapons, target, ctx.command_reroll, rng, sink)
 }
 
@@ -467,10 +464,7 @@ pub fn monte_carlo(
     trials: u32,
     seed: u64,
 ) -> MonteCarloSummary {
-    let weapons: Vec<ResolvedWeapon> = groups
-        .iter()
-        .map(|g| ResolvedWeapon::new(g, target, ctx))
-        .collect();
+    let weapons: Vec<ResolvedWeapon> = ResolvedWeapon::all(groups, target, ctx);
     let mut rng = GameRng::seeded(seed);
     let mut models = vec![0u64; target.models.len() + 1];
     let total_wounds: usize = target
