@@ -6,13 +6,9 @@ use std::process::ExitCode;
 
 use serde_json::{Value, json};
 
-use crate::data::combat::{Bearer, bearers, target_unit};
-use crate::data::sight::{SceneSight, UnitSelector, model_solid};
+use crate::data::combat::{AttackerCircumstances, plan_attack};
+use crate::data::sight::{SceneSight, UnitSelector};
 use crate::data::{Scene, load_scene};
-use crate::geometry::measure::model_distance;
-use crate::geometry::sight::{Sampling, SeeThrough};
-use crate::rules::WeaponAbility;
-use crate::rules::attack::eligibility::{ShootingState, can_shoot};
 use crate::rules::attack::exact::distribution;
 use crate::rules::attack::roll::{monte_carlo, resolve};
 use crate::rules::attack::{AttackContext, CommandReroll, Reroll, TargetUnit, WeaponGroup};
@@ -120,20 +116,12 @@ fn setup(scene: &Scene, sight: &SceneSight, args: &AttackArgs) -> Result<Setup, 
         ..args.target.clone()
     };
     let targets = sight.select(scene, &whole_target)?;
-    let attacker_army = sight.models[attackers[0]].army;
-    if sight.models[targets[0]].army == attacker_army {
+    if sight.models[targets[0]].army == sight.models[attackers[0]].army {
         return Err(format!(
             "'{}' is in the attacker's own army",
             args.target.unit
         ));
     }
-    let all = bearers(scene, sight, &attackers, &args.weapon)?;
-    let target = target_unit(scene, sight, &targets);
-    let sampling = Sampling::FAST;
-    let index = &sight.index;
-    let measured = args.distance.is_none();
-
-    // The situation on the table (only when measured from the scene; --distance is a what-if).
     let whole_attacker = sight.select(
         scene,
         &UnitSelector {
@@ -141,125 +129,25 @@ fn setup(scene: &Scene, sight: &SceneSight, args: &AttackArgs) -> Result<Setup, 
             ..args.attacker.clone()
         },
     )?;
-    let solid = |i: usize| model_solid(scene, sight.models[i]);
-    let engaged_pair =
-        |xs: &[usize], ys: &[usize]| measured && sight.any_within_engagement_range(scene, xs, ys);
-    let enemies: Vec<usize> = (0..sight.models.len())
-        .filter(|&i| sight.models[i].army != attacker_army)
-        .collect();
-    let other_friends: Vec<usize> = (0..sight.models.len())
-        .filter(|&i| sight.models[i].army == attacker_army && !whole_attacker.contains(&i))
-        .collect();
-    let unit_keywords = |entries: &[usize], k: &[&str]| {
-        entries.iter().any(|&i| {
-            let r = sight.models[i];
-            k.iter()
-                .any(|k| scene.armies[r.army].units[r.unit].datasheet.has_keyword(k))
-        })
-    };
-    let big = ["MONSTER", "VEHICLE"];
-    let state = ShootingState {
-        advanced: args.advanced,
-        fell_back: false,
-        engaged: engaged_pair(&whole_attacker, &enemies),
-        monster_or_vehicle: unit_keywords(&whole_attacker, &big),
-        target_engaged_with_shooter: engaged_pair(&whole_attacker, &targets),
-        target_engaged_with_friendly: engaged_pair(&other_friends, &targets),
-        target_monster_or_vehicle: unit_keywords(&targets, &big),
-        one_shot_used: false,
-    };
-    let target_visible = match args.distance {
-        Some(_) => !args.not_visible,
-        None => whole_attacker.iter().any(|&o| {
-            targets
-                .iter()
-                .any(|&t| index.model_visible(o, t, SeeThrough::OwnUnit, &sampling))
-        }),
-    };
-
-    // Which bearers attack, and from how far.
-    let mut attacking: Vec<(&Bearer, bool)> = Vec::new();
-    let mut excluded = Vec::new();
-    for b in &all {
-        let indirect = b.profile.has(&WeaponAbility::IndirectFire);
-        let (distance, visible) = match args.distance {
-            Some(d) => (d, target_visible),
-            None => {
-                let me = solid(b.entry);
-                let d = targets
-                    .iter()
-                    .map(|&t| model_distance(&me, &solid(t)).distance)
-                    .fold(f32::INFINITY, f32::min);
-                let seen = targets
-                    .iter()
-                    .any(|&t| index.model_visible(b.entry, t, SeeThrough::OwnUnit, &sampling));
-                (d, seen)
-            }
-        };
-        let r = sight.models[b.entry];
-        let name = format!("{}#{}", scene.armies[r.army].units[r.unit].id, r.model);
-        let mut exclude = |reason: String| excluded.push(json!({"model": name, "reason": reason}));
-        match b.profile.range {
-            Some(range) if distance > range + 1e-4 => {
-                exclude(format!("out of range ({distance:.2}\" > {range}\")"));
-            }
-            Some(_) if !visible && !indirect => exclude("cannot see the target".into()),
-            Some(range) => match can_shoot(&b.profile, &[], &state) {
-                Ok(()) => attacking.push((b, distance <= range / 2.0 + 1e-4)),
-                Err(e) => exclude(e.to_string()),
-            },
-            None if measured && !engaged_pair(&[b.entry], &targets) => {
-                exclude("not within Engagement Range of the target".into());
-            }
-            None => attacking.push((b, false)),
-        }
-    }
-    if attacking.is_empty() {
-        return Err(format!(
-            "no model can attack '{}' with '{}': {}",
-            args.target.unit,
-            args.weapon,
-            excluded
-                .iter()
-                .map(|e| format!(
-                    "{} {}",
-                    e["model"].as_str().unwrap_or(""),
-                    e["reason"].as_str().unwrap_or("")
-                ))
-                .collect::<Vec<_>>()
-                .join("; ")
-        ));
-    }
-
-    // One group per datasheet, profile and half-range band.
-    let mut groups: Vec<WeaponGroup> = Vec::new();
-    for (b, half) in &attacking {
-        match groups.iter_mut().find(|g| {
-            g.profile == b.profile
-                && g.within_half_range == *half
-                && g.bearer_keywords == b.keywords
-        }) {
-            Some(g) => g.bearers += 1,
-            None => groups.push(WeaponGroup {
-                within_half_range: *half,
-                bearer_keywords: b.keywords.clone(),
-                ..WeaponGroup::new(b.profile.clone(), 1)
-            }),
-        }
-    }
-
-    let ranged = attacking.iter().any(|(b, _)| !b.profile.is_melee());
-    let seen = (measured && ranged).then(|| {
-        let entries: Vec<usize> = attacking.iter().map(|(b, _)| b.entry).collect();
-        index.unit_visibility(&entries, &targets, &sampling)
-    });
+    let plan = plan_attack(
+        scene,
+        sight,
+        &attackers,
+        &whole_attacker,
+        &args.weapon,
+        &targets,
+        args.distance.map(|d| (d, !args.not_visible)),
+        AttackerCircumstances {
+            advanced: args.advanced,
+            ..AttackerCircumstances::default()
+        },
+    )
+    .map_err(|e| format!("'{}': {e}", args.target.unit))?;
+    let base = plan.context();
     let ctx = AttackContext {
         charged: args.charged,
         remained_stationary: args.remained_stationary,
-        target_has_cover: args.cover || seen.as_ref().is_some_and(|v| v.benefit_of_cover),
-        target_visible,
-        big_guns_never_tire: state.engaged && state.monster_or_vehicle,
-        plunging_fire: seen.as_ref().is_some_and(|v| v.plunging_fire),
+        target_has_cover: args.cover || base.target_has_cover,
         hit_reroll: args.reroll_hits.map_or(Reroll::None, Reroll::from),
         wound_reroll: args.reroll_wounds.map_or(Reroll::None, Reroll::from),
         command_reroll: match args.command_reroll {
@@ -267,28 +155,30 @@ fn setup(scene: &Scene, sight: &SceneSight, args: &AttackArgs) -> Result<Setup, 
             Some(CommandRerollArg::Hit) => CommandReroll::HitRoll,
             Some(CommandRerollArg::Wound) => CommandReroll::WoundRoll,
         },
-        ..AttackContext::default()
+        ..base
     };
     let facts = json!({
         "attacker": args.attacker.unit,
         "weapon": args.weapon,
-        "target": target.name,
-        "target_models": target.models.len(),
-        "target_toughness": target.toughness,
-        "bearers": groups.iter().map(|g| json!({
+        "target": plan.target.name,
+        "target_models": plan.target.models.len(),
+        "target_toughness": plan.target.toughness,
+        "bearers": plan.groups.iter().map(|g| json!({
             "datasheet_profile": g.profile.name,
             "bearers": g.bearers,
             "within_half_range": g.within_half_range,
         })).collect::<Vec<_>>(),
-        "not_attacking": excluded,
+        "not_attacking": plan.excluded.iter()
+            .map(|(m, r)| json!({"model": m, "reason": r}))
+            .collect::<Vec<_>>(),
         "benefit_of_cover": ctx.target_has_cover,
         "plunging_fire": ctx.plunging_fire,
         "target_visible": ctx.target_visible,
-        "attacker_engaged": state.engaged,
+        "attacker_engaged": plan.state.engaged,
     });
     Ok(Setup {
-        groups,
-        target,
+        groups: plan.groups,
+        target: plan.target,
         ctx,
         facts,
     })

@@ -3,6 +3,7 @@
 //! commands print to stdout and return an exit code.
 
 pub mod attack_cmd;
+pub mod game_cmds;
 pub mod geometry_cmds;
 pub mod json;
 pub mod png_check;
@@ -86,6 +87,23 @@ pub enum Command {
     /// Exact distribution of wounds lost and models destroyed when a unit attacks another with
     /// one weapon; with --roll, one seeded resolution and its event log.
     Attack(attack_cmd::AttackArgs),
+    /// Play a list of commands headless on a scene, reporting each as accepted or rejected
+    /// with the rule broken; `--save` autosaves after every accepted command.
+    Run(game_cmds::RunArgs),
+    /// Replay a save file and print the game's state (`--json`: battle round, phase, active
+    /// player, CP, VP, units alive and the state hash).
+    Replay {
+        /// The save file.
+        save: PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Take back the last command of a save file.
+    Undo {
+        /// The save file.
+        save: PathBuf,
+    },
     /// Check that a PNG exists and is not blank (near-zero pixel variance); for CI.
     PngCheck {
         /// The PNG file.
@@ -129,6 +147,9 @@ pub fn run(cli: Cli) -> Result<ExitCode, PlayArgs> {
         Some(Command::Validate { files }) => Ok(validate(&files)),
         Some(Command::Scene { scene, json: _ }) => Ok(scene_json(&scene_path(Some(&scene)))),
         Some(Command::PngCheck { file, min_stddev }) => Ok(png_check::run(&file, min_stddev)),
+        Some(Command::Run(args)) => Ok(game_cmds::run(&args)),
+        Some(Command::Replay { save, json }) => Ok(game_cmds::replay_cmd(&save, json)),
+        Some(Command::Undo { save }) => Ok(game_cmds::undo(&save)),
         Some(Command::Attack(args)) => Ok(attack_cmd::run(&scene_path(Some(&args.scene)), &args)),
         Some(Command::Los {
             scene,

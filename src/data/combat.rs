@@ -5,8 +5,13 @@
 //! Keywords (an Attached unit has its Leaders' keywords), Duplicated Core Abilities (Stealth).
 
 use super::resolve::Scene;
-use super::sight::{ModelRef, SceneSight};
-use crate::rules::attack::{TargetModel, TargetUnit};
+use super::sight::{ModelRef, SceneSight, model_solid};
+use crate::geometry::measure::model_distance;
+use crate::geometry::sight::{Sampling, SeeThrough};
+use crate::rules::WeaponAbility;
+use crate::rules::attack::eligibility::{ShootingState, can_shoot};
+use crate::rules::attack::{AttackContext, TargetModel, TargetUnit, WeaponGroup};
+use crate::rules::constants::MEASURE_TOLERANCE_INCHES;
 use crate::rules::modifiers::unit_toughness;
 use crate::rules::weapon::WeaponProfile;
 
@@ -117,4 +122,200 @@ pub fn bearers(
         ));
     }
     Ok(out)
+}
+
+/// What an attack needs to know about the attacking unit beyond the table: how it moved and
+/// what it already did (Core Rules: Shooting phase, Big Guns Never Tire).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AttackerCircumstances {
+    /// The unit Advanced this turn.
+    pub advanced: bool,
+    /// The unit Fell Back this turn.
+    pub fell_back: bool,
+    /// A ONE SHOT weapon of the unit was already fired this battle.
+    pub one_shot_used: bool,
+}
+
+/// One weapon's attacks from a unit at a target unit, measured on the table: which bearers
+/// attack (in range, visible unless INDIRECT FIRE, eligible), grouped by profile and half-range
+/// band, and the circumstances the table decides.
+#[derive(Debug, Clone)]
+pub struct AttackPlan {
+    /// The attacking groups (one per datasheet profile, keywords and half-range band).
+    pub groups: Vec<WeaponGroup>,
+    /// The target unit, every model at full wounds (the caller sets wounds remaining).
+    pub target: TargetUnit,
+    /// The bearers that attack (index entries).
+    pub attacking: Vec<usize>,
+    /// Bearers that do not attack: (model name `unit#N`, the rule that stops them).
+    pub excluded: Vec<(String, String)>,
+    /// The shooting-eligibility facts.
+    pub state: ShootingState,
+    /// Some model of the attacking unit sees some model of the target.
+    pub target_visible: bool,
+    /// The target has the Benefit of Cover against these attacks.
+    pub benefit_of_cover: bool,
+    /// Plunging Fire applies.
+    pub plunging_fire: bool,
+}
+
+impl AttackPlan {
+    /// The attack context the table decides (cover, visibility, Plunging Fire, Big Guns Never
+    /// Tire); the caller adds charges, re-rolls and stratagems.
+    pub fn context(&self) -> AttackContext {
+        AttackContext {
+            target_has_cover: self.benefit_of_cover,
+            target_visible: self.target_visible,
+            big_guns_never_tire: self.state.engaged && self.state.monster_or_vehicle,
+            plunging_fire: self.plunging_fire,
+            ..AttackContext::default()
+        }
+    }
+
+    /// The reasons no bearer attacks, one line ("boyz#3 out of range (14.20\" > 12\")").
+    pub fn excluded_summary(&self) -> String {
+        self.excluded
+            .iter()
+            .map(|(m, r)| format!("{m} {r}"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+}
+
+/// Plans the attacks of the models `attackers` (index entries of one unit, `whole_attacker`
+/// being every model of that unit, an Attached unit included) with `weapon` at the unit whose
+/// entries are `targets`. With `distance` (inches), every bearer is taken to be that far away
+/// and `visible` decides visibility (a what-if); without it, the table decides range, sight,
+/// Engagement Range, cover and Plunging Fire.
+///
+/// Core Rules: Shooting phase (targets visible and in range; INDIRECT FIRE needs no sight;
+/// Engagement Range rules for PISTOL and Big Guns Never Tire; targets engaged with friendly
+/// units), Fight phase (melee bearers within Engagement Range of the target).
+///
+/// # Errors
+/// No model carries the weapon, or no bearer can attack: the message names each bearer's rule.
+#[allow(clippy::too_many_arguments)]
+pub fn plan_attack(
+    scene: &Scene,
+    sight: &SceneSight,
+    attackers: &[usize],
+    whole_attacker: &[usize],
+    weapon: &str,
+    targets: &[usize],
+    what_if: Option<(f32, bool)>,
+    circumstances: AttackerCircumstances,
+) -> Result<AttackPlan, String> {
+    let attacker_army = sight.models[whole_attacker[0]].army;
+    let all = bearers(scene, sight, attackers, weapon)?;
+    let target = target_unit(scene, sight, targets);
+    let sampling = Sampling::FAST;
+    let index = &sight.index;
+    let measured = what_if.is_none();
+    let solid = |i: usize| model_solid(scene, sight.models[i]);
+    let engaged_pair =
+        |xs: &[usize], ys: &[usize]| measured && sight.any_within_engagement_range(scene, xs, ys);
+    let enemies: Vec<usize> = (0..sight.models.len())
+        .filter(|&i| sight.models[i].army != attacker_army)
+        .collect();
+    let other_friends: Vec<usize> = (0..sight.models.len())
+        .filter(|&i| sight.models[i].army == attacker_army && !whole_attacker.contains(&i))
+        .collect();
+    let unit_keywords = |entries: &[usize], k: &[&str]| {
+        entries.iter().any(|&i| {
+            let r = sight.models[i];
+            k.iter().any(|k| unit_of(scene, r).datasheet.has_keyword(k))
+        })
+    };
+    let big = ["MONSTER", "VEHICLE"];
+    let state = ShootingState {
+        advanced: circumstances.advanced,
+        fell_back: circumstances.fell_back,
+        engaged: engaged_pair(whole_attacker, &enemies),
+        monster_or_vehicle: unit_keywords(whole_attacker, &big),
+        target_engaged_with_shooter: engaged_pair(whole_attacker, targets),
+        target_engaged_with_friendly: engaged_pair(&other_friends, targets),
+        target_monster_or_vehicle: unit_keywords(targets, &big),
+        one_shot_used: circumstances.one_shot_used,
+    };
+    let target_visible = match what_if {
+        Some((_, visible)) => visible,
+        None => whole_attacker.iter().any(|&o| {
+            targets
+                .iter()
+                .any(|&t| index.model_visible(o, t, SeeThrough::OwnUnit, &sampling))
+        }),
+    };
+
+    let mut attacking: Vec<(&Bearer, bool)> = Vec::new();
+    let mut excluded = Vec::new();
+    for b in &all {
+        let indirect = b.profile.has(&WeaponAbility::IndirectFire);
+        let (distance, visible) = match what_if {
+            Some((d, _)) => (d, target_visible),
+            None => {
+                let me = solid(b.entry);
+                let d = targets
+                    .iter()
+                    .map(|&t| model_distance(&me, &solid(t)).distance)
+                    .fold(f32::INFINITY, f32::min);
+                let seen = targets
+                    .iter()
+                    .any(|&t| index.model_visible(b.entry, t, SeeThrough::OwnUnit, &sampling));
+                (d, seen)
+            }
+        };
+        let r = sight.models[b.entry];
+        let name = format!("{}#{}", unit_of(scene, r).id, r.model);
+        let mut exclude = |reason: String| excluded.push((name.clone(), reason));
+        match b.profile.range {
+            Some(range) if distance > range + MEASURE_TOLERANCE_INCHES => {
+                exclude(format!("out of range ({distance:.2}\" > {range}\")"));
+            }
+            Some(_) if !visible && !indirect => exclude("cannot see the target".into()),
+            Some(range) => match can_shoot(&b.profile, &[], &state) {
+                Ok(()) => attacking.push((b, distance <= range / 2.0 + MEASURE_TOLERANCE_INCHES)),
+                Err(e) => exclude(e.to_string()),
+            },
+            None if measured && !engaged_pair(&[b.entry], targets) => {
+                exclude("not within Engagement Range of the target".into());
+            }
+            None => attacking.push((b, false)),
+        }
+    }
+
+    let mut groups: Vec<WeaponGroup> = Vec::new();
+    for (b, half) in &attacking {
+        match groups.iter_mut().find(|g| {
+            g.profile == b.profile
+                && g.within_half_range == *half
+                && g.bearer_keywords == b.keywords
+        }) {
+            Some(g) => g.bearers += 1,
+            None => groups.push(WeaponGroup {
+                within_half_range: *half,
+                bearer_keywords: b.keywords.clone(),
+                ..WeaponGroup::new(b.profile.clone(), 1)
+            }),
+        }
+    }
+    let entries: Vec<usize> = attacking.iter().map(|(b, _)| b.entry).collect();
+    let ranged = attacking.iter().any(|(b, _)| !b.profile.is_melee());
+    let seen = (measured && ranged).then(|| index.unit_visibility(&entries, targets, &sampling));
+    let plan = AttackPlan {
+        groups,
+        target,
+        attacking: entries,
+        excluded,
+        state,
+        target_visible,
+        benefit_of_cover: seen.as_ref().is_some_and(|v| v.benefit_of_cover),
+        plunging_fire: seen.as_ref().is_some_and(|v| v.plunging_fire),
+    };
+    if plan.groups.is_empty() {
+        return Err(format!(
+            "no model can attack with '{weapon}': {}",
+            plan.excluded_summary()
+        ));
+    }
+    Ok(plan)
 }

@@ -88,6 +88,13 @@ impl SceneSight {
     /// model. Each unit gets its own unit number, shared by a Leader and its Bodyguard (one
     /// Attached unit, whose models see through each other).
     pub fn new(scene: &Scene) -> Self {
+        Self::with_models(scene, |_| true)
+    }
+
+    /// Like [`SceneSight::new`], with only the models `keep` accepts (a battle in progress
+    /// leaves out destroyed, embarked and Reserves models); entries keep referring to the
+    /// scene's army, unit and model indices.
+    pub fn with_models(scene: &Scene, keep: impl Fn(ModelRef) -> bool) -> Self {
         let mut index = SightIndex::new(
             &scene.layout.pieces,
             scene.options.ground_floor_windows_closed,
@@ -110,6 +117,9 @@ impl SceneSight {
                         unit: ui,
                         model: mi,
                     };
+                    if !keep(r) {
+                        continue;
+                    }
                     entries.push(SightModel {
                         unit: unit_number,
                         solid: model_solid(scene, r),

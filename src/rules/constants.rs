@@ -120,3 +120,66 @@ pub const STEALTH_HIT_MODIFIER: i32 = -1;
 /// Big Guns Never Tire: added to Hit rolls of non-PISTOL ranged attacks made by a MONSTER or
 /// VEHICLE unit within Engagement Range.
 pub const BIG_GUNS_NEVER_TIRE_HIT_MODIFIER: i32 = -1;
+
+// --- Battle: turn structure, movement, charges, fights, reserves, transports, stratagems ---
+
+/// Command points each player has before the first battle round.
+pub const STARTING_COMMAND_POINTS: u32 = 0;
+/// Command points both players gain at the start of each Command phase (Core Rules: Command
+/// phase).
+pub const COMMAND_PHASE_CP_GAIN: u32 = 1;
+/// Most command points a player may gain in one battle round from anything other than the
+/// Command phase gain.
+pub const MAX_OTHER_CP_GAIN_PER_ROUND: u32 = 1;
+/// A Battle-shock test rolls this many D6 against the unit's best Leadership.
+pub const BATTLE_SHOCK_DICE: u32 = 2;
+/// Advance: the unit's Move is increased by this many D6 (inches).
+pub const ADVANCE_DICE: u32 = 1;
+/// Desperate Escape: a test roll of this or less destroys the model.
+pub const DESPERATE_ESCAPE_FAILS_UP_TO: u8 = 2;
+/// A unit may declare a charge against enemy units within this distance (inches).
+pub const CHARGE_RANGE_INCHES: f32 = 12.0;
+/// The charge roll: this many D6, the total in inches.
+pub const CHARGE_DICE: u32 = 2;
+/// Pile-in and Consolidation moves: up to this far (inches).
+pub const PILE_IN_INCHES: f32 = 3.0;
+/// Consolidation moves: up to this far (inches).
+pub const CONSOLIDATE_INCHES: f32 = 3.0;
+/// Deep Strike and Strategic Reserves arrive more than this far horizontally from every enemy
+/// model (inches).
+pub const RESERVES_ENEMY_DISTANCE_INCHES: f32 = 9.0;
+/// Strategic Reserves arrive wholly within this distance of a battlefield edge (inches).
+pub const STRATEGIC_RESERVES_EDGE_INCHES: f32 = 6.0;
+/// Reserves units cannot arrive before this battle round.
+pub const RESERVES_FIRST_ROUND: u8 = 2;
+/// In this battle round Strategic Reserves cannot arrive in the enemy deployment zone.
+pub const STRATEGIC_RESERVES_NO_ENEMY_ZONE_ROUND: u8 = 2;
+/// At most this percentage of an army's points may start in Reserves.
+pub const RESERVES_MAX_POINTS_PERCENT: u32 = 25;
+/// Embark: every model must be within this distance of the TRANSPORT (inches).
+pub const EMBARK_RANGE_INCHES: f32 = 3.0;
+/// Disembark: every model is set up wholly within this distance of the TRANSPORT (inches).
+pub const DISEMBARK_RANGE_INCHES: f32 = 3.0;
+/// Grenade stratagem: the enemy unit must be within this distance (inches).
+pub const GRENADE_RANGE_INCHES: f32 = 8.0;
+/// Grenade stratagem: D6 rolled.
+pub const GRENADE_DICE: u32 = 6;
+/// Grenade and Tank Shock: each D6 of at least this inflicts one mortal wound.
+pub const GRENADE_WOUNDS_ON: u8 = 4;
+/// Tank Shock: each D6 of at least this inflicts one mortal wound.
+pub const TANK_SHOCK_WOUNDS_ON: u8 = 5;
+/// Tank Shock: the dice rolled equal the VEHICLE's Toughness, at most this many.
+pub const TANK_SHOCK_MAX_DICE: u32 = 6;
+/// Heroic Intervention: the charging enemy unit must be within this distance (inches).
+pub const HEROIC_INTERVENTION_RANGE_INCHES: f32 = 6.0;
+/// Fire Overwatch: the enemy unit must be within this distance (inches).
+pub const FIRE_OVERWATCH_RANGE_INCHES: f32 = 24.0;
+/// Fire Overwatch: only unmodified Hit rolls of this value hit.
+pub const FIRE_OVERWATCH_HITS_ON: u8 = 6;
+/// Go to Ground: invulnerable save the INFANTRY unit gains (6 means 6+).
+pub const GO_TO_GROUND_INVULNERABLE_SAVE: u8 = 6;
+/// Tolerance for distances measured on the table (inches): a move of 6.0005" is a 6" move.
+pub const MEASURE_TOLERANCE_INCHES: f32 = 1e-3;
+/// Moves are checked for walls, models and Engagement Range at points this far apart along
+/// each path (inches).
+pub const PATH_SAMPLE_INCHES: f32 = 0.25;

@@ -75,6 +75,9 @@ pub struct Datasheet {
     /// Datasheet abilities.
     #[serde(default)]
     pub abilities: Vec<Ability>,
+    /// TRANSPORT capacity in models, if the unit carries others (Core Rules: Transports).
+    #[serde(default)]
+    pub transport_capacity: Option<u32>,
 }
 
 impl Datasheet {

@@ -7,7 +7,10 @@ pub mod deployment;
 pub mod dice;
 pub mod mission;
 pub mod modifiers;
+pub mod movement;
+pub mod phase;
 pub mod rng;
+pub mod stratagem;
 pub mod weapon;
 
 pub use datasheet::{Ability, Datasheet};

@@ -2,6 +2,7 @@
 //! the table, spawning a loaded scene as entities, and the sight index that follows them.
 
 pub mod components;
+pub mod game;
 pub mod scene;
 pub mod sight;
 

@@ -416,24 +416,59 @@ pub fn resolve_weapons<S: EventSink>(
         }
     }
 
-    let wounds_lost = target
-        .models
-        .iter()
-        .zip(&def.remaining)
-        .map(|(m, r)| u32::from(m.wounds_remaining - r))
-        .sum();
-    let models_destroyed = target
-        .models
-        .iter()
-        .zip(&def.remaining)
-        .filter(|(m, r)| m.wounds_remaining > 0 && **r == 0)
-        .count() as u32;
-    RollOutcome {
-        wounds_lost,
-        models_destroyed,
-        wounds_remaining: def.remaining,
-        hazardous_failures,
+    def.outcome(hazardous_failures)
+}
+
+impl Defender<'_> {
+    /// What the target lost, from its wounds before and after.
+    fn outcome(self, hazardous_failures: u32) -> RollOutcome {
+        let models = &self.target.models;
+        let wounds_lost = models
+            .iter()
+            .zip(&self.remaining)
+            .map(|(m, r)| u32::from(m.wounds_remaining - r))
+            .sum();
+        let models_destroyed = models
+            .iter()
+            .zip(&self.remaining)
+            .filter(|(m, r)| m.wounds_remaining > 0 && **r == 0)
+            .count() as u32;
+        RollOutcome {
+            wounds_lost,
+            models_destroyed,
+            wounds_remaining: self.remaining,
+            hazardous_failures,
+        }
     }
+}
+
+/// Inflicts `mortal_wounds` mortal wounds on `target` outside an attack (e.g. the Grenade
+/// Stratagem): one at a time, each allocated like an attack (damaged models first, Leaders
+/// last), Feel No Pain against each, excess carrying over to the next model (Rules
+/// Commentary: Mortal Wounds).
+pub fn inflict_mortal_wounds<S: EventSink>(
+    target: &TargetUnit,
+    mortal_wounds: u32,
+    rng: &mut GameRng,
+    sink: &mut S,
+) -> RollOutcome {
+    let mut def = Defender::new(target);
+    if mortal_wounds > 0 {
+        log!(
+            sink,
+            AttackEvent::MortalWounds {
+                total: mortal_wounds,
+                precision: false,
+            }
+        );
+    }
+    for _ in 0..mortal_wounds {
+        let Some(i) = def.pick(false) else {
+            break;
+        };
+        def.lose_wound(i, true, rng, sink);
+    }
+    def.outcome(0)
 }
 
 /// Summary of many rolled attacks.

@@ -1,0 +1,204 @@
+//! `wartable run`, `wartable replay` and `wartable undo`: the battle engine headless.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use serde_json::json;
+
+use crate::data::load_scene;
+use crate::data::source::load;
+use crate::sim::game::save::{SaveFile, load_save, relative_path, replay, write_save};
+use crate::sim::game::{Command, Game};
+
+#[derive(Debug, Clone, clap::Args)]
+/// Arguments of `wartable run`.
+pub struct RunArgs {
+    /// Scene file to play on.
+    pub scene: PathBuf,
+    /// RON list of commands to apply, in order.
+    #[arg(long)]
+    pub commands: PathBuf,
+    /// Dice seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Save file written after every accepted command (the autosave).
+    #[arg(long)]
+    pub save: Option<PathBuf>,
+    /// Print every event of every accepted command.
+    #[arg(long)]
+    pub events: bool,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Wait this long after each command (milliseconds), to watch a game or test crashes.
+    #[arg(long, hide = true, default_value_t = 0)]
+    pub step_delay_ms: u64,
+}
+
+/// Runs `wartable run`.
+pub fn run(args: &RunArgs) -> ExitCode {
+    let scene = match load_scene(&args.scene) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let commands: Vec<Command> = match load(&args.commands) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut save = SaveFile {
+        scene: match &args.save {
+            Some(out) => relative_path(&args.scene, out.parent().unwrap_or(Path::new("."))),
+            None => args.scene.to_string_lossy().into_owned(),
+        },
+        seed: args.seed,
+        commands: Vec::new(),
+    };
+    let (mut game, start_events) = Game::start(scene, args.seed);
+    let mut results = Vec::new();
+    let mut text = Vec::new();
+    if args.events {
+        text.extend(start_events.iter().map(ToString::to_string));
+    }
+    let mut rejected = 0;
+    for (i, c) in commands.iter().enumerate() {
+        match game.apply(c) {
+            Ok(events) => {
+                save.commands.push(c.clone());
+                if let Some(out) = &args.save
+                    && let Err(e) = write_save(out, &save)
+                {
+                    eprintln!("{}: cannot write the save: {e}", out.display());
+                    return ExitCode::FAILURE;
+                }
+                text.push(format!(
+                    "{i:>4} {} (player {}): accepted",
+                    c.kind(),
+                    c.player()
+                ));
+                if args.events {
+                    text.extend(events.iter().map(|e| format!("       {e}")));
+                }
+                let mut r = json!({"index": i, "command": c.kind(), "player": c.player(), "accepted": true});
+                if args.events {
+                    r["events"] = json!(events);
+                }
+                results.push(r);
+            }
+            Err(why) => {
+                rejected += 1;
+                text.push(format!(
+                    "{i:>4} {} (player {}): REJECTED: {why}",
+                    c.kind(),
+                    c.player()
+                ));
+                results.push(json!({
+                    "index": i, "command": c.kind(), "player": c.player(), "accepted": false,
+                    "rule": why.rule, "reason": why.reason,
+                }));
+            }
+        }
+        if args.step_delay_ms > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(args.step_delay_ms));
+        }
+    }
+    let summary = game.summary();
+    if args.json {
+        let out = json!({
+            "commands": commands.len(),
+            "accepted": commands.len() - rejected,
+            "rejected": rejected,
+            "results": results,
+            "final": summary,
+        });
+        println!("{}", serde_json::to_string_pretty(&out).expect("json"));
+    } else {
+        text.push(format!(
+            "{} of {} commands accepted; now {}; CP {:?}, VP {:?}; state {}",
+            commands.len() - rejected,
+            commands.len(),
+            game.describe_now(),
+            game.cp,
+            game.vp,
+            game.state_hash()
+        ));
+        println!("{}", text.join("\n"));
+    }
+    ExitCode::SUCCESS
+}
+
+/// Runs `wartable replay`: loads a save, replays it and prints the state.
+pub fn replay_cmd(file: &Path, json_out: bool) -> ExitCode {
+    match load_save(file) {
+        Ok((game, save)) => {
+            if json_out {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&game.summary()).expect("json")
+                );
+            } else {
+                println!(
+                    "{}: {} commands replayed; now {}; CP {:?}, VP {:?}; state {}",
+                    file.display(),
+                    save.commands.len(),
+                    game.describe_now(),
+                    game.cp,
+                    game.vp,
+                    game.state_hash()
+                );
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs `wartable undo`: removes the last command of a save (replaying the rest to check it).
+pub fn undo(file: &Path) -> ExitCode {
+    let mut save: SaveFile = match load(file) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let Some(last) = save.commands.pop() else {
+        eprintln!("{}: nothing to undo", file.display());
+        return ExitCode::FAILURE;
+    };
+    let scene = match load_scene(&crate::data::source::sibling(file, &save.scene)) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match replay(scene, save.seed, &save.commands) {
+        Ok((game, _)) => {
+            if let Err(e) = write_save(file, &save) {
+                eprintln!("{}: cannot write the save: {e}", file.display());
+                return ExitCode::FAILURE;
+            }
+            println!(
+                "undid {} (player {}); now {}; state {}",
+                last.kind(),
+                last.player(),
+                game.describe_now(),
+                game.state_hash()
+            );
+            ExitCode::SUCCESS
+        }
+        Err((i, r)) => {
+            eprintln!("{}: command {i} is rejected on replay: {r}", file.display());
+            ExitCode::FAILURE
+        }
+    }
+}

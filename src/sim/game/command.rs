@@ -1,0 +1,275 @@
+//! The commands players give the battle engine: one per action, in RON in command lists and
+//! save files (docs/formats.md, "Commands").
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::movement::MoveMode;
+use crate::rules::stratagem::Stratagem;
+
+/// Where a model is set up: table inches (`z` the height of the surface it stands on, 0 for
+/// the table) and facing in degrees.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Placement {
+    /// Model index in its unit (from 0).
+    pub model: usize,
+    /// The unit the model belongs to when it is not the commanded unit (a Leader of it).
+    #[serde(default)]
+    pub unit: Option<String>,
+    /// Centre of the base, x (inches along the 60" edge).
+    pub x: f32,
+    /// Centre of the base, y (inches along the 44" edge).
+    pub y: f32,
+    /// Height of the surface stood on (inches).
+    #[serde(default)]
+    pub z: f32,
+    /// Facing (degrees counter-clockwise from +x).
+    #[serde(default)]
+    pub facing: f32,
+}
+
+/// One model's move: the points (x, y, z in inches) its base centre passes through, ending
+/// where it stops; the start is where it stands. Models without a path do not move.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelPath {
+    /// Model index in its unit (from 0).
+    pub model: usize,
+    /// The unit the model belongs to when it is not the commanded unit (a Leader of it).
+    #[serde(default)]
+    pub unit: Option<String>,
+    /// Waypoints (x, y, z), the last one where the model ends.
+    pub path: Vec<(f32, f32, f32)>,
+}
+
+/// One weapon assignment: every model of the unit carrying `weapon` attacks `target`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WeaponTarget {
+    /// Weapon name as on the datasheet.
+    pub weapon: String,
+    /// Target unit id in the enemy army.
+    pub target: String,
+}
+
+/// Where a unit waits when it starts the battle off the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ReserveKind {
+    /// Deep Strike (the unit needs the Deep Strike ability).
+    DeepStrike,
+    /// Strategic Reserves.
+    StrategicReserves,
+}
+
+/// A player's action. Every command names the player giving it; units are named by their id in
+/// that player's army, targets by their id in the opponent's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Command {
+    /// Before deployment: the unit starts in Reserves (at most 25% of the army's points).
+    DeclareReserves {
+        /// Player giving the command.
+        player: u8,
+        /// The unit.
+        unit: String,
+        /// Deep Strike or Strategic Reserves.
+        reserve: ReserveKind,
+    },
+    /// Deployment: set up the unit wholly within the player's deployment zone (players
+    /// alternate). Without placements the scene's positions are used; with `transport`, the
+    /// unit starts embarked in that friendly TRANSPORT (already deployed).
+    Deploy {
+        /// Player giving the command.
+        player: u8,
+        /// The unit.
+        unit: String,
+        /// Where each model goes (all models, or none for the scene's positions).
+        #[serde(default)]
+        models: Vec<Placement>,
+        /// Start embarked in this TRANSPORT.
+        #[serde(default)]
+        transport: Option<String>,
+    },
+    /// Ends the current phase (its steps run first: Battle-shock tests at the end of the
+    /// Command phase, objective control at the end of every phase).
+    EndPhase {
+        /// Player giving the command (the active player).
+        player: u8,
+    },
+    /// Movement phase: the unit Remains Stationary.
+    RemainStationary {
+        /// Player giving the command.
+        player: u8,
+        /// The unit.
+        unit: String,
+    },
+    /// Movement phase: a Normal move, Advance or Fall Back, each model along its path.
+    Move {
+        /// Player giving the command.
+        player: u8,
+        /// The unit.
+        unit: String,
+        /// Kind of move.
+        mode: MoveMode,
+        /// Each moving model's path.
+        #[serde(default)]
+        paths: Vec<ModelPath>,
+    },
+    /// Movement phase (Reinforcements step): a Reserves unit arrives.
+    SetUpReinforcements {
+        /// Player giving the command.
+        player: u8,
+        /// The unit.
+        unit: String,
+        /// Where each model goes.
+        models: Vec<Placement>,
+    },
+    /// Movement phase: a unit that ended its move with every model within 3" of a friendly
+    /// TRANSPORT embarks in it.
+    Embark {
+        /// Player giving the command.
+        player: u8,
+        /// The unit.
+        unit: String,
+        /// The TRANSPORT's unit id.
+        transport: String,
+    },
+    /// Movement phase: an embarked unit disembarks wholly within 3" of its TRANSPORT, before
+    /// the TRANSPORT moves.
+    Disembark {
+        /// Player giving the command.
+        player: u8,
+        /// The unit.
+        unit: String,
+        /// Where each model goes.
+        models: Vec<Placement>,
+    },
+    /// Shooting phase: the unit shoots, each weapon at its target.
+    Shoot {
+        /// Player giving the command.
+        player: u8,
+        /// The unit.
+        unit: String,
+        /// Weapon assignments.
+        weapons: Vec<WeaponTarget>,
+    },
+    /// Charge phase: declare a charge against enemy units within 12" and roll 2D6.
+    DeclareCharge {
+        /// Player giving the command.
+        player: u8,
+        /// The unit.
+        unit: String,
+        /// Target unit ids.
+        targets: Vec<String>,
+    },
+    /// Charge phase: the charge move of the unit that declared a charge; no paths means the
+    /// charge fails and no model moves.
+    ChargeMove {
+        /// Player giving the command.
+        player: u8,
+        /// The unit.
+        unit: String,
+        /// Each moving model's path.
+        #[serde(default)]
+        paths: Vec<ModelPath>,
+    },
+    /// Fight phase: select the unit to fight and Pile In (no paths: no model moves).
+    PileIn {
+        /// Player giving the command.
+        player: u8,
+        /// The unit.
+        unit: String,
+        /// Each moving model's path.
+        #[serde(default)]
+        paths: Vec<ModelPath>,
+    },
+    /// Fight phase: the selected unit makes its melee attacks.
+    Fight {
+        /// Player giving the command.
+        player: u8,
+        /// The unit.
+        unit: String,
+        /// Weapon assignments (melee weapons).
+        weapons: Vec<WeaponTarget>,
+    },
+    /// Fight phase: the unit that fought Consolidates (no paths: no model moves); its
+    /// activation ends.
+    Consolidate {
+        /// Player giving the command.
+        player: u8,
+        /// The unit.
+        unit: String,
+        /// Each moving model's path.
+        #[serde(default)]
+        paths: Vec<ModelPath>,
+    },
+    /// Uses a Core Stratagem on one of the player's units.
+    UseStratagem {
+        /// Player giving the command.
+        player: u8,
+        /// The Stratagem.
+        stratagem: Stratagem,
+        /// The player's unit it is used on.
+        unit: String,
+        /// The enemy unit it is aimed at, for those that need one (Grenade, Tank Shock, Fire
+        /// Overwatch, Heroic Intervention).
+        #[serde(default)]
+        target: Option<String>,
+        /// For Command Re-roll: which roll of the unit's next attacks (Hit or Wound).
+        #[serde(default)]
+        reroll: Option<RerollRoll>,
+    },
+}
+
+/// The roll a Command Re-roll is kept for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RerollRoll {
+    /// The first failed Hit roll of the unit's next attacks.
+    Hit,
+    /// The first failed Wound roll of the unit's next attacks.
+    Wound,
+    /// The unit's next Advance roll.
+    Advance,
+    /// The unit's next Charge roll.
+    Charge,
+}
+
+impl Command {
+    /// The player giving the command.
+    pub fn player(&self) -> u8 {
+        match self {
+            Command::DeclareReserves { player, .. }
+            | Command::Deploy { player, .. }
+            | Command::EndPhase { player }
+            | Command::RemainStationary { player, .. }
+            | Command::Move { player, .. }
+            | Command::SetUpReinforcements { player, .. }
+            | Command::Embark { player, .. }
+            | Command::Disembark { player, .. }
+            | Command::Shoot { player, .. }
+            | Command::DeclareCharge { player, .. }
+            | Command::ChargeMove { player, .. }
+            | Command::PileIn { player, .. }
+            | Command::Fight { player, .. }
+            | Command::Consolidate { player, .. }
+            | Command::UseStratagem { player, .. } => *player,
+        }
+    }
+
+    /// A short name for reports ("Move", "Shoot").
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Command::DeclareReserves { .. } => "DeclareReserves",
+            Command::Deploy { .. } => "Deploy",
+            Command::EndPhase { .. } => "EndPhase",
+            Command::RemainStationary { .. } => "RemainStationary",
+            Command::Move { .. } => "Move",
+            Command::SetUpReinforcements { .. } => "SetUpReinforcements",
+            Command::Embark { .. } => "Embark",
+            Command::Disembark { .. } => "Disembark",
+            Command::Shoot { .. } => "Shoot",
+            Command::DeclareCharge { .. } => "DeclareCharge",
+            Command::ChargeMove { .. } => "ChargeMove",
+            Command::PileIn { .. } => "PileIn",
+            Command::Fight { .. } => "Fight",
+            Command::Consolidate { .. } => "Consolidate",
+            Command::UseStratagem { .. } => "UseStratagem",
+        }
+    }
+}

@@ -1,0 +1,332 @@
+//! What the battle engine reports: the events of an accepted command, in order, and the
+//! rejection of an illegal one.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::rules::attack::events::AttackEvent;
+use crate::rules::movement::MoveMode;
+use crate::rules::phase::Phase;
+
+/// One thing that happened, in order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum GameEvent {
+    /// The roll-off for the first turn (re-rolled on a tie).
+    RollOff {
+        /// Each player's D6 (the last roll).
+        dice: [u8; 2],
+        /// The player who takes the first turn (the other deploys first).
+        first_turn: u8,
+    },
+    /// A unit starts in Reserves.
+    ReservesDeclared {
+        /// Player.
+        player: u8,
+        /// Unit id.
+        unit: String,
+        /// "Deep Strike" or "Strategic Reserves".
+        kind: String,
+    },
+    /// A unit was set up in its deployment zone (or embarked).
+    Deployed {
+        /// Player.
+        player: u8,
+        /// Unit id.
+        unit: String,
+        /// The TRANSPORT it is embarked in, if any.
+        embarked_in: Option<String>,
+    },
+    /// A phase began.
+    PhaseStarted {
+        /// Battle round.
+        battle_round: u8,
+        /// Player whose turn it is.
+        player: u8,
+        /// Phase.
+        phase: Phase,
+    },
+    /// A player gained command points.
+    CommandPointsGained {
+        /// Player.
+        player: u8,
+        /// CP gained.
+        gained: u32,
+        /// CP now.
+        total: u32,
+    },
+    /// A Battle-shock test.
+    BattleShockTest {
+        /// Player.
+        player: u8,
+        /// Unit id.
+        unit: String,
+        /// The 2D6.
+        dice: [u8; 2],
+        /// Leadership needed.
+        leadership: u8,
+        /// Passed (Insane Bravery makes a failure a pass).
+        passed: bool,
+    },
+    /// A unit stopped being Battle-shocked (start of its Command phase).
+    BattleShockEnded {
+        /// Player.
+        player: u8,
+        /// Unit id.
+        unit: String,
+    },
+    /// A unit Remained Stationary.
+    RemainedStationary {
+        /// Player.
+        player: u8,
+        /// Unit id.
+        unit: String,
+    },
+    /// A unit moved.
+    Moved {
+        /// Player.
+        player: u8,
+        /// Unit id.
+        unit: String,
+        /// Kind of move.
+        mode: MoveMode,
+        /// The Advance roll, if it Advanced.
+        advance_roll: Option<u8>,
+        /// Longest path of any model (inches).
+        longest_inches: f32,
+    },
+    /// A Desperate Escape test.
+    DesperateEscape {
+        /// Player.
+        player: u8,
+        /// Model (`unit#N`).
+        model: String,
+        /// The D6.
+        roll: u8,
+        /// The model was destroyed.
+        destroyed: bool,
+    },
+    /// A Reserves unit arrived, or an embarked unit disembarked.
+    SetUp {
+        /// Player.
+        player: u8,
+        /// Unit id.
+        unit: String,
+        /// "Deep Strike", "Strategic Reserves", "Rapid Ingress" or "disembark".
+        how: String,
+    },
+    /// A unit embarked in a TRANSPORT.
+    Embarked {
+        /// Player.
+        player: u8,
+        /// Unit id.
+        unit: String,
+        /// TRANSPORT unit id.
+        transport: String,
+    },
+    /// A unit made its attacks with one weapon at one target.
+    Attacked {
+        /// Attacking player.
+        player: u8,
+        /// Attacking unit id.
+        unit: String,
+        /// Weapon.
+        weapon: String,
+        /// Target unit id.
+        target: String,
+        /// Models attacking.
+        bearers: usize,
+        /// Bearers that could not attack, with why.
+        not_attacking: Vec<String>,
+        /// Wounds lost by the target.
+        wounds_lost: u32,
+        /// Target models destroyed.
+        models_destroyed: u32,
+    },
+    /// One step of a rolled attack (dice, saves, damage).
+    Attack(AttackEvent),
+    /// Mortal wounds from a Stratagem (Grenade, Tank Shock).
+    MortalWoundsRolled {
+        /// Player rolling.
+        player: u8,
+        /// Target unit id.
+        target: String,
+        /// The dice.
+        dice: Vec<u8>,
+        /// Mortal wounds inflicted.
+        mortal_wounds: u32,
+    },
+    /// A model was destroyed (removed from the table).
+    ModelDestroyed {
+        /// Player owning it.
+        player: u8,
+        /// Model (`unit#N`).
+        model: String,
+    },
+    /// Every model of a unit is destroyed.
+    UnitDestroyed {
+        /// Player owning it.
+        player: u8,
+        /// Unit id.
+        unit: String,
+    },
+    /// A Leader's Bodyguard was destroyed: the Leader is a unit on its own again.
+    LeaderDetached {
+        /// Player.
+        player: u8,
+        /// Leader unit id.
+        unit: String,
+    },
+    /// A charge was declared and rolled.
+    ChargeDeclared {
+        /// Player.
+        player: u8,
+        /// Unit id.
+        unit: String,
+        /// Target unit ids.
+        targets: Vec<String>,
+        /// The 2D6.
+        dice: [u8; 2],
+    },
+    /// The charge move was made (Fights First this turn).
+    ChargeMoved {
+        /// Player.
+        player: u8,
+        /// Unit id.
+        unit: String,
+    },
+    /// The charge failed: no model moved.
+    ChargeFailed {
+        /// Player.
+        player: u8,
+        /// Unit id.
+        unit: String,
+    },
+    /// The Fight phase moved to its next step.
+    FightStepStarted {
+        /// "Fights First" or "Remaining Combats".
+        step: String,
+    },
+    /// A unit was selected to fight and Piled In.
+    PiledIn {
+        /// Player.
+        player: u8,
+        /// Unit id.
+        unit: String,
+        /// Models moved.
+        models_moved: usize,
+    },
+    /// A unit Consolidated, ending its activation.
+    Consolidated {
+        /// Player.
+        player: u8,
+        /// Unit id.
+        unit: String,
+        /// Models moved.
+        models_moved: usize,
+    },
+    /// A Stratagem was used.
+    StratagemUsed {
+        /// Player.
+        player: u8,
+        /// Stratagem name.
+        stratagem: String,
+        /// Unit id.
+        unit: String,
+        /// CP spent.
+        cost: u32,
+        /// CP left.
+        cp_left: u32,
+    },
+    /// Models removed at the end of the turn to restore Unit Coherency.
+    CoherencyRemoval {
+        /// Player.
+        player: u8,
+        /// Models removed (`unit#N`).
+        models: Vec<String>,
+    },
+    /// An objective marker changed hands.
+    ObjectiveControl {
+        /// Objective id.
+        objective: String,
+        /// Controlling player (None: nobody or contested).
+        controller: Option<u8>,
+        /// Levels of Control of players 1 and 2.
+        levels: [u32; 2],
+    },
+    /// A player scored victory points.
+    VictoryPoints {
+        /// Player.
+        player: u8,
+        /// VP scored.
+        scored: u32,
+        /// VP now.
+        total: u32,
+        /// Why.
+        reason: String,
+    },
+    /// A Reserves unit never arrived and counts as destroyed.
+    DestroyedInReserves {
+        /// Player.
+        player: u8,
+        /// Unit id.
+        unit: String,
+    },
+    /// The battle ended.
+    GameOver {
+        /// Winner (None: a draw).
+        winner: Option<u8>,
+        /// Victory points of players 1 and 2.
+        vp: [u32; 2],
+        /// Why it ended.
+        reason: String,
+    },
+}
+
+impl fmt::Display for GameEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameEvent::Attack(e) => write!(f, "  {e}"),
+            other => {
+                let v = serde_json::to_value(other).map_err(|_| fmt::Error)?;
+                let name = v["event"].as_str().unwrap_or("event").replace('_', " ");
+                let mut fields: Vec<String> = Vec::new();
+                if let serde_json::Value::Object(map) = &v {
+                    for (k, x) in map {
+                        if k != "event" && !x.is_null() {
+                            fields.push(format!("{k}={x}"));
+                        }
+                    }
+                }
+                write!(f, "{name}: {}", fields.join(" "))
+            }
+        }
+    }
+}
+
+/// An illegal command, answered without changing anything: the rule it breaks and what is
+/// wrong ("model 3 would end within Engagement Range of boyz-mob").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
+#[error("{rule}: {reason}")]
+pub struct Rejection {
+    /// The rule broken (e.g. "Engagement Range", "Unit Coherency", "Sequencing").
+    pub rule: String,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl Rejection {
+    /// A rejection under `rule`.
+    pub fn new(rule: impl Into<String>, reason: impl Into<String>) -> Self {
+        Rejection {
+            rule: rule.into(),
+            reason: reason.into(),
+        }
+    }
+}
+
+/// Shorthand: `Err(Rejection::new(rule, reason))`.
+pub fn reject<T>(rule: &str, reason: impl Into<String>) -> Result<T, Rejection> {
+    Err(Rejection::new(rule, reason))
+}

@@ -1,0 +1,505 @@
+//! The Charge and Fight phases: declaring charges, charge moves, the fight order (Fights First,
+//! then alternating with the non-active player first), Pile In, melee attacks, Consolidate.
+//!
+//! Core Rules: Charge phase, Fight phase; Rules Commentary: Consolidating (without moving),
+//! Consolidation Move, Pile-in Move.
+
+use super::command::{ModelPath, WeaponTarget};
+use super::event::{GameEvent, Rejection, reject};
+use super::shooting::AttackKind;
+use super::state::{FightState, Game, PendingCharge};
+use super::table::MoveKind;
+use crate::data::sight::ModelRef;
+use crate::geometry::measure::model_distance;
+use crate::geometry::{ModelSolid, Vec3};
+use crate::rules::constants::{
+    CHARGE_RANGE_INCHES, CONSOLIDATE_INCHES, MEASURE_TOLERANCE_INCHES, PILE_IN_INCHES,
+};
+use crate::rules::movement::{MoveMode, Moved};
+use crate::rules::phase::{FightStep, Phase, Stage, opponent};
+
+impl Game {
+    pub(super) fn declare_charge(
+        &mut self,
+        player: u8,
+        id: &str,
+        targets: &[String],
+        ev: &mut Vec<GameEvent>,
+    ) -> Result<(), Rejection> {
+        self.require_phase(player, Phase::Charge)?;
+        if let Some(c) = &self.charge {
+            return reject(
+                "Charge phase",
+                format!(
+                    "'{}' must make its charge move first",
+                    self.unit_id(c.army, c.unit)
+                ),
+            );
+        }
+        let (army, unit) = self.own_unit(player, id)?;
+        let root = self.combined(army, unit)[0];
+        self.check_can_charge(army, root)?;
+        if targets.is_empty() {
+            return reject("Charge phase", "a charge needs at least one target");
+        }
+        let mut target_units = Vec::new();
+        for t in targets {
+            let (tarmy, tunit) = self.enemy_unit(player, t)?;
+            let troot = self.combined(tarmy, tunit)[0];
+            let d = self.unit_distance((army, root), (tarmy, troot));
+            if d > CHARGE_RANGE_INCHES + MEASURE_TOLERANCE_INCHES {
+                return reject(
+                    "Charge phase",
+                    format!(
+                        "'{t}' is {d:.2}\" away; charge targets must be within {CHARGE_RANGE_INCHES}\""
+                    ),
+                );
+            }
+            if !target_units.contains(&troot) {
+                target_units.push(troot);
+            }
+        }
+        let dice = [self.rng.d6(), self.rng.d6()];
+        self.for_combined(army, root, |s| s.declared_charge = true);
+        self.charge = Some(PendingCharge {
+            army,
+            unit: root,
+            targets: target_units,
+            distance: dice[0] + dice[1],
+            dice,
+            heroic: false,
+        });
+        ev.push(GameEvent::ChargeDeclared {
+            player,
+            unit: self.unit_id(army, root).to_string(),
+            targets: targets.to_vec(),
+            dice,
+        });
+        Ok(())
+    }
+
+    /// Rejects a unit that cannot declare a charge (Core Rules: Charge phase eligibility).
+    pub(super) fn check_can_charge(&self, army: usize, root: usize) -> Result<(), Rejection> {
+        let id = self.unit_id(army, root);
+        let u = &self.units[army][root];
+        if self.live_models(army, root).is_empty() {
+            return reject("Charge phase", format!("'{id}' is not on the battlefield"));
+        }
+        if u.declared_charge {
+            return reject(
+                "Charge phase",
+                format!("'{id}' already declared a charge this turn"),
+            );
+        }
+        match u.moved {
+            Some(Moved::Moved(MoveMode::Advance)) => {
+                return reject(
+                    "Charge phase",
+                    format!("'{id}' Advanced this turn and cannot charge"),
+                );
+            }
+            Some(Moved::Moved(MoveMode::FallBack)) => {
+                return reject(
+                    "Charge phase",
+                    format!("'{id}' Fell Back this turn and cannot charge"),
+                );
+            }
+            _ => {}
+        }
+        if self.has_keyword(army, root, "AIRCRAFT") {
+            return reject(
+                "Charge phase",
+                format!("'{id}' is an AIRCRAFT and cannot charge"),
+            );
+        }
+        if self.engaged(army, root) {
+            return reject(
+                "Charge phase",
+                format!("'{id}' is already within Engagement Range of an enemy unit"),
+            );
+        }
+        Ok(())
+    }
+
+    pub(super) fn charge_move(
+        &mut self,
+        player: u8,
+        id: &str,
+        paths: &[ModelPath],
+        ev: &mut Vec<GameEvent>,
+    ) -> Result<(), Rejection> {
+        let heroic = self
+            .charge
+            .as_ref()
+            .is_some_and(|c| c.heroic && self.player_of(c.army) == player);
+        if !heroic {
+            self.require_phase(player, Phase::Charge)?;
+        }
+        let (army, unit) = self.own_unit(player, id)?;
+        let root = self.combined(army, unit)[0];
+        let Some(charge) = self
+            .charge
+            .clone()
+            .filter(|c| c.army == army && c.unit == root)
+        else {
+            return reject("Charge phase", format!("'{id}' has not declared a charge"));
+        };
+        self.charge = None;
+        if paths.is_empty() {
+            ev.push(GameEvent::ChargeFailed {
+                player,
+                unit: id.to_string(),
+            });
+            return Ok(());
+        }
+        let distance = f32::from(charge.distance);
+        let planned = self.plan_move(army, root, paths, &|_| distance, MoveKind::Engaging)?;
+        self.move_models(&planned.moves);
+        let tarmy = self.army_of(opponent(player)).expect("two armies");
+        for &t in &charge.targets {
+            if !self.live_models(tarmy, t).is_empty()
+                && !self.units_engaged((army, root), (tarmy, t))
+            {
+                return reject(
+                    "Charge phase",
+                    format!(
+                        "the charge move must end within Engagement Range of every target; '{}' is not reached",
+                        self.unit_id(tarmy, t)
+                    ),
+                );
+            }
+        }
+        for t in self.unit_roots(tarmy) {
+            if !charge.targets.contains(&t)
+                && !self.live_models(tarmy, t).is_empty()
+                && self.units_engaged((army, root), (tarmy, t))
+            {
+                return reject(
+                    "Charge phase",
+                    format!(
+                        "the charge move would end within Engagement Range of '{}', which was not a target",
+                        self.unit_id(tarmy, t)
+                    ),
+                );
+            }
+        }
+        if !charge.heroic {
+            self.for_combined(army, root, |s| s.charged = true);
+        }
+        ev.push(GameEvent::ChargeMoved {
+            player,
+            unit: self.unit_id(army, root).to_string(),
+        });
+        Ok(())
+    }
+
+    /// Eligible to fight: on the table, not yet fought this phase, and within Engagement Range
+    /// of an enemy unit or charged this turn.
+    pub fn can_fight(&self, army: usize, root: usize) -> bool {
+        let u = &self.units[army][root];
+        !u.fought
+            && !self.live_models(army, root).is_empty()
+            && (u.charged || self.engaged(army, root))
+    }
+
+    /// The player who selects the next unit to fight and the ids of the units they may
+    /// select (None outside the Fight phase, or while a unit is fighting).
+    pub fn next_to_fight(&self) -> Option<(u8, Vec<String>)> {
+        let f = self.fight.as_ref()?;
+        if f.current.is_some() {
+            return None;
+        }
+        if let Some((a, u)) = f.counter_offensive {
+            return Some((self.player_of(a), vec![self.unit_id(a, u).to_string()]));
+        }
+        let army = self.army_of(f.picker)?;
+        let ids: Vec<String> = self
+            .fight_candidates(f.picker, f.step)
+            .into_iter()
+            .map(|u| self.unit_id(army, u).to_string())
+            .collect();
+        (!ids.is_empty()).then_some((f.picker, ids))
+    }
+
+    fn fight_candidates(&self, player: u8, step: FightStep) -> Vec<usize> {
+        let army = self.army_of(player).expect("two armies");
+        self.unit_roots(army)
+            .into_iter()
+            .filter(|&u| {
+                self.can_fight(army, u)
+                    && (step == FightStep::RemainingCombats || self.units[army][u].charged)
+            })
+            .collect()
+    }
+
+    /// After an activation: who selects next, moving to the next step when neither player
+    /// has a unit left in this one.
+    pub(super) fn settle_fight_picker(&mut self, ev: &mut Vec<GameEvent>) {
+        let Some(mut f) = self.fight.clone() else {
+            return;
+        };
+        loop {
+            if let Some((a, _)) = f.counter_offensive {
+                f.picker = self.player_of(a);
+                break;
+            }
+            if !self.fight_candidates(f.picker, f.step).is_empty() {
+                break;
+            }
+            if !self.fight_candidates(opponent(f.picker), f.step).is_empty() {
+                f.picker = opponent(f.picker);
+                break;
+            }
+            if f.step == FightStep::FightsFirst {
+                f.step = FightStep::RemainingCombats;
+                f.picker = opponent(self.active_player);
+                ev.push(GameEvent::FightStepStarted {
+                    step: "Remaining Combats".into(),
+                });
+                continue;
+            }
+            break;
+        }
+        self.fight = Some(f);
+    }
+
+    /// Why the Fight phase cannot end yet, if it cannot.
+    pub(super) fn fight_units_left(&self) -> Option<String> {
+        let f = self.fight.as_ref()?;
+        if let Some((a, u, _)) = f.current {
+            return Some(format!(
+                "'{}' is fighting and must Consolidate",
+                self.unit_id(a, u)
+            ));
+        }
+        for p in [1, 2] {
+            if let Some(&u) = self
+                .fight_candidates(p, FightStep::RemainingCombats)
+                .first()
+            {
+                let a = self.army_of(p).expect("two armies");
+                return Some(format!(
+                    "'{}' (player {p}) is eligible to fight and has not fought",
+                    self.unit_id(a, u)
+                ));
+            }
+        }
+        None
+    }
+
+    fn require_fight(&self) -> Result<FightState, Rejection> {
+        match (&self.fight, self.stage, self.phase) {
+            (Some(f), Stage::Battle, Phase::Fight) => Ok(f.clone()),
+            _ => reject(
+                "Sequencing",
+                format!(
+                    "this can only be done in the Fight phase; it is {}",
+                    self.describe_now()
+                ),
+            ),
+        }
+    }
+
+    pub(super) fn pile_in(
+        &mut self,
+        player: u8,
+        id: &str,
+        paths: &[ModelPath],
+        ev: &mut Vec<GameEvent>,
+    ) -> Result<(), Rejection> {
+        let f = self.require_fight()?;
+        let (army, unit) = self.own_unit(player, id)?;
+        let root = self.combined(army, unit)[0];
+        if let Some((a, u, _)) = f.current {
+            return reject(
+                "Fight phase",
+                format!("'{}' is fighting; it must finish first", self.unit_id(a, u)),
+            );
+        }
+        if let Some(co) = f.counter_offensive {
+            if co != (army, root) {
+                return reject(
+                    "Counter-offensive",
+                    format!(
+                        "'{}' fights next (Counter-offensive)",
+                        self.unit_id(co.0, co.1)
+                    ),
+                );
+            }
+        } else {
+            if f.picker != player {
+                return reject(
+                    "Fight phase",
+                    format!("player {} selects the next unit to fight", f.picker),
+                );
+            }
+            if !self.fight_candidates(player, f.step).contains(&root) {
+                return reject(
+                    "Fight phase",
+                    if self.can_fight(army, root) {
+                        format!("'{id}' does not have Fights First; units that charged fight first")
+                    } else {
+                        format!(
+                            "'{id}' is not eligible to fight (it must be within Engagement Range of an enemy unit or have charged, and not have fought)"
+                        )
+                    },
+                );
+            }
+        }
+        let moved = self.closer_move(army, root, paths, PILE_IN_INCHES, false)?;
+        self.fight.as_mut().expect("fight").current = Some((army, root, false));
+        ev.push(GameEvent::PiledIn {
+            player,
+            unit: self.unit_id(army, root).to_string(),
+            models_moved: moved,
+        });
+        Ok(())
+    }
+
+    pub(super) fn fight(
+        &mut self,
+        player: u8,
+        id: &str,
+        weapons: &[WeaponTarget],
+        ev: &mut Vec<GameEvent>,
+    ) -> Result<(), Rejection> {
+        let f = self.require_fight()?;
+        let (army, unit) = self.own_unit(player, id)?;
+        let root = self.combined(army, unit)[0];
+        if f.current != Some((army, root, false)) {
+            return reject(
+                "Fight phase",
+                format!("'{id}' must be selected to fight (Pile In) first, and fights once"),
+            );
+        }
+        if !weapons.is_empty() {
+            self.attack_with(army, root, weapons, AttackKind::Melee, ev)?;
+        }
+        self.fight.as_mut().expect("fight").current = Some((army, root, true));
+        Ok(())
+    }
+
+    pub(super) fn consolidate(
+        &mut self,
+        player: u8,
+        id: &str,
+        paths: &[ModelPath],
+        ev: &mut Vec<GameEvent>,
+    ) -> Result<(), Rejection> {
+        let f = self.require_fight()?;
+        let (army, unit) = self.own_unit(player, id)?;
+        let root = self.combined(army, unit)[0];
+        if f.current != Some((army, root, true)) {
+            return reject(
+                "Fight phase",
+                format!("'{id}' consolidates after it has fought"),
+            );
+        }
+        let moved = if self.live_models(army, root).is_empty() {
+            0
+        } else {
+            self.closer_move(army, root, paths, CONSOLIDATE_INCHES, true)?
+        };
+        self.for_combined(army, root, |s| s.fought = true);
+        {
+            let fs = self.fight.as_mut().expect("fight");
+            fs.current = None;
+            if fs.counter_offensive == Some((army, root)) {
+                fs.counter_offensive = None;
+            }
+            fs.picker = opponent(player);
+        }
+        ev.push(GameEvent::Consolidated {
+            player,
+            unit: self.unit_id(army, root).to_string(),
+            models_moved: moved,
+        });
+        self.settle_fight_picker(ev);
+        Ok(())
+    }
+
+    /// A Pile In or Consolidation move: each moved model ends closer to the closest enemy
+    /// model (or, consolidating when no enemy is reached, to the closest objective marker),
+    /// and a unit that moves ends within Engagement Range of an enemy unit (or in range of
+    /// that objective). Returns the number of models moved.
+    fn closer_move(
+        &mut self,
+        army: usize,
+        root: usize,
+        paths: &[ModelPath],
+        inches: f32,
+        consolidating: bool,
+    ) -> Result<usize, Rejection> {
+        if paths.is_empty() {
+            return Ok(0);
+        }
+        let what = if consolidating {
+            "Consolidate"
+        } else {
+            "Pile In"
+        };
+        let planned = self.plan_move(army, root, paths, &|_| inches, MoveKind::Engaging)?;
+        let enemies: Vec<ModelSolid> = self
+            .enemy_models(army)
+            .iter()
+            .map(|r| self.solid(*r))
+            .collect();
+        let closest_enemy = |s: &ModelSolid| {
+            enemies
+                .iter()
+                .map(|e| model_distance(s, e).distance)
+                .fold(f32::INFINITY, f32::min)
+        };
+        let objectives: Vec<Vec3> = self
+            .scene
+            .objectives
+            .iter()
+            .map(|o| Vec3::new(o.at.0, o.at.1, o.z))
+            .collect();
+        let closest_objective = |s: &ModelSolid| {
+            objectives
+                .iter()
+                .map(|o| (s.centre - o.truncate()).length())
+                .fold(f32::INFINITY, f32::min)
+        };
+        let before: Vec<(ModelRef, ModelSolid)> = planned
+            .moves
+            .iter()
+            .map(|(r, _)| (*r, self.solid(*r)))
+            .collect();
+        self.move_models(&planned.moves);
+        let engaged = self.engaged(army, root);
+        for (r, old) in before {
+            let new = self.solid(r);
+            let name = self.model_name(r);
+            if engaged || !consolidating {
+                let (a, b) = (closest_enemy(&old), closest_enemy(&new));
+                if b > MEASURE_TOLERANCE_INCHES && b >= a - MEASURE_TOLERANCE_INCHES {
+                    return reject(
+                        what,
+                        format!(
+                            "{name} must end closer to the closest enemy model ({a:.2}\" before, {b:.2}\" after)"
+                        ),
+                    );
+                }
+            } else {
+                let (a, b) = (closest_objective(&old), closest_objective(&new));
+                if b >= a - MEASURE_TOLERANCE_INCHES {
+                    return reject(
+                        what,
+                        format!(
+                            "{name} must end closer to the closest objective marker when no enemy unit can be reached"
+                        ),
+                    );
+                }
+            }
+        }
+        if !engaged && !consolidating {
+            return reject(
+                what,
+                "the unit must end within Engagement Range of an enemy unit",
+            );
+        }
+        Ok(planned.moves.len())
+    }
+}

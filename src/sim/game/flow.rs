@@ -1,0 +1,461 @@
+//! Sequencing: the roll-off, phases and turns, the Command phase (command points and
+//! Battle-shock), objective control, scoring, end-of-turn coherency and the end of the battle.
+//!
+//! Core Rules: Battle round, Command phase, Battle-shock, Objective Control, Unit Coherency (end
+//! of turn); Rules Commentary: Battle-shock Tests, Control (objective marker), Reserves Units.
+
+use super::event::{GameEvent, Rejection, reject};
+use super::state::{FightState, Game, Location};
+use crate::data::sight::ModelRef;
+use crate::geometry::coherency;
+use crate::geometry::engagement::{Control, in_objective_range, level_of_control};
+use crate::rules::constants::COMMAND_PHASE_CP_GAIN;
+use crate::rules::mission::{ScoringRule, ScoringTiming};
+use crate::rules::modifiers::unit_leadership;
+use crate::rules::phase::{FightStep, Phase, Stage, opponent};
+use crate::rules::rng::leadership_test;
+
+impl Game {
+    /// The roll-off for the first turn: D6 each, re-rolled on a tie. The winner takes the
+    /// first turn; the other player deploys first.
+    pub(super) fn roll_off(&mut self, ev: &mut Vec<GameEvent>) {
+        let dice = loop {
+            let d = [self.rng.d6(), self.rng.d6()];
+            if d[0] != d[1] {
+                break d;
+            }
+        };
+        self.first_player = if dice[0] > dice[1] { 1 } else { 2 };
+        self.active_player = opponent(self.first_player);
+        ev.push(GameEvent::RollOff {
+            dice,
+            first_turn: self.first_player,
+        });
+    }
+
+    /// Rejects unless it is the battle, `phase`, and `player`'s turn.
+    pub(super) fn require_phase(&self, player: u8, phase: Phase) -> Result<(), Rejection> {
+        if self.stage != Stage::Battle || self.phase != phase {
+            return reject(
+                "Sequencing",
+                format!(
+                    "this can only be done in the {}; it is {}",
+                    phase.name(),
+                    self.describe_now()
+                ),
+            );
+        }
+        if player != self.active_player {
+            return reject(
+                "Sequencing",
+                format!(
+                    "it is player {}'s turn, not player {player}'s",
+                    self.active_player
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// "battle round 2, player 1's Shooting phase".
+    pub fn describe_now(&self) -> String {
+        match self.stage {
+            Stage::Setup => "setup (declaring Reserves)".into(),
+            Stage::Deployment => format!("deployment (player {} deploys next)", self.active_player),
+            Stage::Battle => format!(
+                "battle round {}, player {}'s {}",
+                self.battle_round,
+                self.active_player,
+                self.phase.name()
+            ),
+            Stage::GameOver => "the end of the battle".into(),
+        }
+    }
+
+    /// `EndPhase`: only the active player ends a phase, after the phase's own business.
+    pub(super) fn end_phase_command(
+        &mut self,
+        player: u8,
+        ev: &mut Vec<GameEvent>,
+    ) -> Result<(), Rejection> {
+        if self.stage != Stage::Battle {
+            return reject(
+                "Sequencing",
+                format!("there is no phase to end during {}", self.describe_now()),
+            );
+        }
+        self.require_phase(player, self.phase)?;
+        match self.phase {
+            Phase::Charge if self.charge.is_some() => {
+                let c = self.charge.as_ref().expect("checked");
+                return reject(
+                    "Charge phase",
+                    format!(
+                        "'{}' declared a charge and must make its charge move first",
+                        self.unit_id(c.army, c.unit)
+                    ),
+                );
+            }
+            Phase::Fight => {
+                if let Some(left) = self.fight_units_left() {
+                    return reject("Fight phase", left);
+                }
+            }
+            _ => {}
+        }
+        self.end_phase(ev);
+        Ok(())
+    }
+
+    /// Starts the current phase: its start-of-phase steps.
+    pub(super) fn begin_phase(&mut self, ev: &mut Vec<GameEvent>) {
+        for army in &mut self.units {
+            for u in army.iter_mut() {
+                u.shot = false;
+                u.fought = false;
+                u.shrouded = None;
+                u.epic_challenge = false;
+            }
+        }
+        self.stratagems_used.clear();
+        self.reinforcements_step = false;
+        self.charge = None;
+        self.rapid_ingress = None;
+        self.fight = None;
+        ev.push(GameEvent::PhaseStarted {
+            battle_round: self.battle_round,
+            player: self.active_player,
+            phase: self.phase,
+        });
+        match self.phase {
+            Phase::Command => {
+                for player in [1, 2] {
+                    let i = usize::from(player - 1);
+                    self.cp[i] += COMMAND_PHASE_CP_GAIN;
+                    ev.push(GameEvent::CommandPointsGained {
+                        player,
+                        gained: COMMAND_PHASE_CP_GAIN,
+                        total: self.cp[i],
+                    });
+                }
+                let army = self.army_of(self.active_player).expect("two armies");
+                for u in 0..self.units[army].len() {
+                    if self.units[army][u].battle_shocked {
+                        self.units[army][u].battle_shocked = false;
+                        ev.push(GameEvent::BattleShockEnded {
+                            player: self.active_player,
+                            unit: self.unit_id(army, u).to_string(),
+                        });
+                    }
+                    self.units[army][u].insane_bravery = false;
+                }
+            }
+            Phase::Fight => {
+                self.fight = Some(FightState {
+                    step: FightStep::FightsFirst,
+                    picker: opponent(self.active_player),
+                    current: None,
+                    counter_offensive: None,
+                });
+                ev.push(GameEvent::FightStepStarted {
+                    step: "Fights First".into(),
+                });
+                self.settle_fight_picker(ev);
+            }
+            _ => {}
+        }
+    }
+
+    /// Ends the current phase: its end-of-phase steps, objective control, then the next phase
+    /// or the end of the turn.
+    pub(super) fn end_phase(&mut self, ev: &mut Vec<GameEvent>) {
+        if self.phase == Phase::Command {
+            self.battle_shock_step(ev);
+        }
+        self.update_objectives(ev);
+        if self.phase == Phase::Command {
+            self.score(ScoringTiming::EndOfCommandPhase, ev);
+        }
+        match self.phase.next() {
+            Some(p) => {
+                self.phase = p;
+                self.begin_phase(ev);
+            }
+            None => self.end_turn(ev),
+        }
+    }
+
+    fn battle_shock_step(&mut self, ev: &mut Vec<GameEvent>) {
+        let player = self.active_player;
+        let army = self.army_of(player).expect("two armies");
+        for u in self.unit_roots(army) {
+            if self.live_models(army, u).is_empty() || !self.below_half_strength(army, u) {
+                continue;
+            }
+            let combined = self.combined(army, u);
+            let ld = unit_leadership(
+                combined
+                    .iter()
+                    .map(|&x| self.scene.armies[army].units[x].datasheet.leadership),
+            )
+            .unwrap_or(7);
+            let test = leadership_test(&mut self.rng, ld);
+            let bravery = combined.iter().any(|&x| self.units[army][x].insane_bravery);
+            let passed = test.passed || bravery;
+            ev.push(GameEvent::BattleShockTest {
+                player,
+                unit: self.unit_id(army, u).to_string(),
+                dice: test.dice,
+                leadership: ld,
+                passed,
+            });
+            if !passed {
+                self.for_combined(army, u, |s| s.battle_shocked = true);
+            }
+        }
+    }
+
+    fn end_turn(&mut self, ev: &mut Vec<GameEvent>) {
+        // Unit Coherency: remove models until one coherent group remains, for every unit.
+        for army in 0..self.units.len() {
+            for u in self.unit_roots(army) {
+                let live = self.live_models(army, u);
+                if live.len() < 2 {
+                    continue;
+                }
+                let solids: Vec<_> = live.iter().map(|r| self.solid(*r)).collect();
+                let remove = coherency::models_to_remove(&solids);
+                if remove.is_empty() {
+                    continue;
+                }
+                let refs: Vec<ModelRef> = remove.iter().map(|&i| live[i]).collect();
+                ev.push(GameEvent::CoherencyRemoval {
+                    player: self.player_of(army),
+                    models: refs.iter().map(|r| self.model_name(*r)).collect(),
+                });
+                for r in refs {
+                    self.destroy_model(r, ev);
+                }
+            }
+        }
+        self.update_objectives(ev);
+        self.score(ScoringTiming::EndOfTurn, ev);
+        for army in &mut self.units {
+            for u in army.iter_mut() {
+                u.moved = None;
+                u.declared_charge = false;
+                u.charged = false;
+            }
+        }
+        if self.active_player == self.first_player {
+            self.active_player = opponent(self.first_player);
+        } else {
+            self.score(ScoringTiming::EndOfBattleRound, ev);
+            if self.battle_round >= self.scene.mission.battle_rounds {
+                self.game_over("the last battle round ended", ev);
+                return;
+            }
+            self.battle_round += 1;
+            self.active_player = self.first_player;
+            self.cp_other_gain = [0; 2];
+        }
+        self.phase = Phase::Command;
+        self.begin_phase(ev);
+    }
+
+    /// The battle begins: battle round 1, the first player's Command phase.
+    pub(super) fn begin_battle(&mut self, ev: &mut Vec<GameEvent>) {
+        self.stage = Stage::Battle;
+        self.battle_round = 1;
+        self.active_player = self.first_player;
+        self.phase = Phase::Command;
+        self.update_objectives(ev);
+        self.begin_phase(ev);
+    }
+
+    /// Levels of Control of every objective marker; reports the ones that changed hands.
+    pub(super) fn update_objectives(&mut self, ev: &mut Vec<GameEvent>) {
+        let live = self.all_live_models();
+        for (i, obj) in self.scene.objectives.iter().enumerate() {
+            let marker = crate::geometry::Vec3::new(obj.at.0, obj.at.1, obj.z);
+            let (levels, control) = level_of_control(live.iter().map(|r| {
+                let unit = &self.units[r.army][r.unit];
+                let oc = if unit.battle_shocked {
+                    0
+                } else {
+                    u32::from(
+                        self.scene.armies[r.army].units[r.unit]
+                            .datasheet
+                            .objective_control,
+                    )
+                };
+                (
+                    self.player_of(r.army),
+                    oc,
+                    in_objective_range(&self.solid(*r), marker),
+                )
+            }));
+            let controller = match control {
+                Control::Player(p) => Some(p),
+                _ => None,
+            };
+            if controller != self.objectives[i] {
+                self.objectives[i] = controller;
+                ev.push(GameEvent::ObjectiveControl {
+                    objective: obj.id.clone(),
+                    controller,
+                    levels,
+                });
+            }
+        }
+    }
+
+    fn score(&mut self, timing: ScoringTiming, ev: &mut Vec<GameEvent>) {
+        let players: Vec<u8> = match timing {
+            ScoringTiming::EndOfBattleRound => vec![1, 2],
+            _ => vec![self.active_player],
+        };
+        let rules = self.scene.mission.scoring.clone();
+        for player in players {
+            let held = self
+                .objectives
+                .iter()
+                .filter(|c| **c == Some(player))
+                .count() as u32;
+            let theirs = self
+                .objectives
+                .iter()
+                .filter(|c| **c == Some(opponent(player)))
+                .count() as u32;
+            for rule in &rules {
+                let (vp, reason) = match *rule {
+                    ScoringRule::HoldObjectives {
+                        vp_per_objective,
+                        max_per_turn,
+                        from_round,
+                        timing: t,
+                    } if t == timing && self.battle_round >= from_round => (
+                        (held * vp_per_objective).min(max_per_turn),
+                        format!("holds {held} objective markers"),
+                    ),
+                    ScoringRule::HoldMore {
+                        vp,
+                        from_round,
+                        timing: t,
+                    } if t == timing && self.battle_round >= from_round && held > theirs => (
+                        vp,
+                        format!("holds more objective markers ({held} to {theirs})"),
+                    ),
+                    _ => continue,
+                };
+                if vp == 0 {
+                    continue;
+                }
+                let i = usize::from(player - 1);
+                self.vp[i] += vp;
+                ev.push(GameEvent::VictoryPoints {
+                    player,
+                    scored: vp,
+                    total: self.vp[i],
+                    reason,
+                });
+            }
+        }
+    }
+
+    /// Ends the battle: Reserves units that never arrived count as destroyed, and the player
+    /// with more VP wins.
+    pub(super) fn game_over(&mut self, reason: &str, ev: &mut Vec<GameEvent>) {
+        for army in 0..self.units.len() {
+            for u in 0..self.units[army].len() {
+                if matches!(self.units[army][u].location, Location::Reserves(_)) {
+                    self.units[army][u].location = Location::Destroyed;
+                    ev.push(GameEvent::DestroyedInReserves {
+                        player: self.player_of(army),
+                        unit: self.unit_id(army, u).to_string(),
+                    });
+                }
+            }
+        }
+        self.stage = Stage::GameOver;
+        self.winner = match self.vp[0].cmp(&self.vp[1]) {
+            std::cmp::Ordering::Greater => Some(1),
+            std::cmp::Ordering::Less => Some(2),
+            std::cmp::Ordering::Equal => None,
+        };
+        ev.push(GameEvent::GameOver {
+            winner: self.winner,
+            vp: self.vp,
+            reason: reason.to_string(),
+        });
+    }
+
+    /// Ends the battle when an army has no unit left on the table, embarked or in Reserves.
+    pub(super) fn check_army_destroyed(&mut self, ev: &mut Vec<GameEvent>) {
+        if self.stage != Stage::Battle {
+            return;
+        }
+        for army in 0..self.units.len() {
+            let alive = self.units[army]
+                .iter()
+                .any(|u| u.location != Location::Destroyed && u.models.iter().any(|m| m.alive));
+            if !alive {
+                let player = self.player_of(army);
+                self.game_over(&format!("player {player}'s army was destroyed"), ev);
+                return;
+            }
+        }
+    }
+
+    /// Removes a model from play; a unit with no models left is destroyed, and a Leader whose
+    /// Bodyguard is destroyed becomes a unit on its own again.
+    pub(super) fn destroy_model(&mut self, r: ModelRef, ev: &mut Vec<GameEvent>) {
+        let player = self.player_of(r.army);
+        let m = &mut self.units[r.army][r.unit].models[r.model];
+        if !m.alive {
+            return;
+        }
+        m.alive = false;
+        m.wounds = 0;
+        ev.push(GameEvent::ModelDestroyed {
+            player,
+            model: self.model_name(r),
+        });
+        if self.units[r.army][r.unit].models.iter().any(|m| m.alive) {
+            return;
+        }
+        self.units[r.army][r.unit].location = Location::Destroyed;
+        ev.push(GameEvent::UnitDestroyed {
+            player,
+            unit: self.unit_id(r.army, r.unit).to_string(),
+        });
+        // Leaders of a destroyed Bodyguard stand alone.
+        for u in 0..self.units[r.army].len() {
+            if self.units[r.army][u].leading == Some(r.unit) {
+                self.units[r.army][u].leading = None;
+                if self.units[r.army][u].models.iter().any(|m| m.alive) {
+                    ev.push(GameEvent::LeaderDetached {
+                        player,
+                        unit: self.unit_id(r.army, u).to_string(),
+                    });
+                }
+            }
+        }
+        // Units embarked in a destroyed TRANSPORT are lost with it (no emergency disembark).
+        for u in 0..self.units[r.army].len() {
+            if self.units[r.army][u].location == Location::Embarked(r.unit) {
+                for m in 0..self.units[r.army][u].models.len() {
+                    self.units[r.army][u].location = Location::OnTable;
+                    self.destroy_model(
+                        ModelRef {
+                            army: r.army,
+                            unit: u,
+                            model: m,
+                        },
+                        ev,
+                    );
+                }
+            }
+        }
+    }
+}

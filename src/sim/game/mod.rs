@@ -1,0 +1,146 @@
+//! The battle engine: a game of 10th edition played by commands. Pure Rust (no Bevy): the
+//! desktop, the CLI and the AI all drive it through [`Game::apply`]; `sim::battle` wraps it in
+//! Bevy states and messages.
+//!
+//! Every command is checked against the rules first; an illegal one is answered with a
+//! [`Rejection`] naming the rule broken and changes nothing (not even the dice). An accepted one
+//! returns its [`GameEvent`]s in order. The dice live in the game state, so a scene, a seed and
+//! the accepted commands replay to the same game bit for bit ([`save`]).
+
+pub mod command;
+pub mod event;
+mod fight;
+mod flow;
+mod movement;
+pub mod save;
+mod setup;
+mod shooting;
+pub mod state;
+mod stratagems;
+mod table;
+
+pub use command::{Command, ModelPath, Placement, RerollRoll, ReserveKind, WeaponTarget};
+pub use event::{GameEvent, Rejection};
+pub use state::{Game, Location};
+
+use crate::data::Scene;
+use crate::rules::phase::Stage;
+use event::reject;
+
+impl Game {
+    /// A new game on `scene` (whose units stand where the scene put them, ready to be deployed
+    /// there) with dice seeded by `seed`: the roll-off for the first turn is made at once.
+    pub fn start(scene: Scene, seed: u64) -> (Game, Vec<GameEvent>) {
+        let mut game = Game::blank(scene, seed);
+        let mut events = Vec::new();
+        game.roll_off(&mut events);
+        (game, events)
+    }
+
+    /// Checks `command` and, if legal, carries it out. The game is unchanged when it is
+    /// rejected.
+    ///
+    /// # Errors
+    /// [`Rejection`]: the rule the command breaks and why.
+    pub fn apply(&mut self, command: &Command) -> Result<Vec<GameEvent>, Rejection> {
+        let mut next = self.clone();
+        let mut events = Vec::new();
+        next.execute(command, &mut events)?;
+        *self = next;
+        Ok(events)
+    }
+
+    fn execute(&mut self, command: &Command, ev: &mut Vec<GameEvent>) -> Result<(), Rejection> {
+        let player = command.player();
+        if self.army_of(player).is_none() {
+            return reject("Players", format!("there is no player {player}"));
+        }
+        if self.stage == Stage::GameOver {
+            return reject("Sequencing", "the battle is over");
+        }
+        match command {
+            Command::DeclareReserves { unit, reserve, .. } => {
+                self.declare_reserves(player, unit, *reserve, ev)?
+            }
+            Command::Deploy {
+                unit,
+                models,
+                transport,
+                ..
+            } => self.deploy(player, unit, models, transport.as_deref(), ev)?,
+            Command::EndPhase { .. } => self.end_phase_command(player, ev)?,
+            Command::RemainStationary { unit, .. } => self.remain_stationary(player, unit, ev)?,
+            Command::Move {
+                unit, mode, paths, ..
+            } => self.normal_advance_or_fall_back(player, unit, *mode, paths, ev)?,
+            Command::SetUpReinforcements { unit, models, .. } => {
+                self.reinforcements(player, unit, models, player != self.active_player, ev)?
+            }
+            Command::Embark {
+                unit, transport, ..
+            } => self.embark(player, unit, transport, ev)?,
+            Command::Disembark { unit, models, .. } => self.disembark(player, unit, models, ev)?,
+            Command::Shoot { unit, weapons, .. } => self.shoot(player, unit, weapons, ev)?,
+            Command::DeclareCharge { unit, targets, .. } => {
+                self.declare_charge(player, unit, targets, ev)?
+            }
+            Command::ChargeMove { unit, paths, .. } => self.charge_move(player, unit, paths, ev)?,
+            Command::PileIn { unit, paths, .. } => self.pile_in(player, unit, paths, ev)?,
+            Command::Fight { unit, weapons, .. } => self.fight(player, unit, weapons, ev)?,
+            Command::Consolidate { unit, paths, .. } => {
+                self.consolidate(player, unit, paths, ev)?
+            }
+            Command::UseStratagem {
+                stratagem,
+                unit,
+                target,
+                reroll,
+                ..
+            } => self.use_stratagem(player, *stratagem, unit, target.as_deref(), *reroll, ev)?,
+        }
+        self.check_army_destroyed(ev);
+        Ok(())
+    }
+
+    /// The player's unit `id` (army index, unit index).
+    ///
+    /// # Errors
+    /// No such unit in that player's army.
+    pub fn own_unit(&self, player: u8, id: &str) -> Result<(usize, usize), Rejection> {
+        let army = self.army_of(player).expect("checked");
+        match self.find_unit(army, id) {
+            Some(u) => Ok((army, u)),
+            None => reject(
+                "Units",
+                format!(
+                    "player {player} has no unit '{id}' (units: {})",
+                    self.scene.armies[army]
+                        .units
+                        .iter()
+                        .map(|u| u.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ),
+        }
+    }
+
+    /// The opponent's unit `id` on the table (army index, unit index).
+    ///
+    /// # Errors
+    /// No such unit, or it is not on the battlefield.
+    pub fn enemy_unit(&self, player: u8, id: &str) -> Result<(usize, usize), Rejection> {
+        let opponent = crate::rules::phase::opponent(player);
+        let (army, unit) = self.own_unit(opponent, id).map_err(|mut r| {
+            r.reason = format!("no enemy unit '{id}': {}", r.reason);
+            r
+        })?;
+        if self.live_models(army, unit).is_empty() {
+            return reject(
+                "Targets",
+                format!("enemy unit '{id}' is not on the battlefield"),
+            );
+        }
+        Ok((army, unit))
+    }
+}

@@ -1,0 +1,432 @@
+//! The Movement phase: Remain Stationary, Normal move, Advance, Fall Back (Desperate Escape),
+//! Reinforcements (Deep Strike, Strategic Reserves) and TRANSPORTs.
+//!
+//! Core Rules: Movement phase, Reinforcements, Transports; Rules Commentary: Reserves Units,
+//! Embarked Units, Disembarking Large Models.
+
+use super::command::{ModelPath, Placement, ReserveKind};
+use super::event::{GameEvent, Rejection, reject};
+use super::state::{Game, Location};
+use super::table::MoveKind;
+use crate::data::sight::ModelRef;
+use crate::geometry::measure::{horizontal_distance, wholly_within};
+use crate::geometry::{ModelSolid, polygon};
+use crate::rules::constants::{
+    BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES, DESPERATE_ESCAPE_FAILS_UP_TO, DISEMBARK_RANGE_INCHES,
+    EMBARK_RANGE_INCHES, MEASURE_TOLERANCE_INCHES, RESERVES_ENEMY_DISTANCE_INCHES,
+    RESERVES_FIRST_ROUND, STRATEGIC_RESERVES_EDGE_INCHES, STRATEGIC_RESERVES_NO_ENEMY_ZONE_ROUND,
+};
+use crate::rules::movement::{MoveMode, Moved};
+use crate::rules::phase::{Phase, opponent};
+
+impl Game {
+    /// The combined unit `id` of `player`, on the table, that has not yet acted in this
+    /// Movement phase.
+    fn unit_to_move(&self, player: u8, id: &str) -> Result<(usize, usize), Rejection> {
+        self.require_phase(player, Phase::Movement)?;
+        if self.reinforcements_step {
+            return reject(
+                "Movement phase",
+                "the Reinforcements step has begun: no more units move this phase",
+            );
+        }
+        let (army, unit) = self.own_unit(player, id)?;
+        let root = self.combined(army, unit)[0];
+        if self.live_models(army, root).is_empty() {
+            return reject(
+                "Movement phase",
+                format!("'{id}' is not on the battlefield"),
+            );
+        }
+        if let Some(m) = self.units[army][root].moved {
+            return reject(
+                "Movement phase",
+                format!("'{id}' was already selected to move this phase ({m:?})"),
+            );
+        }
+        Ok((army, root))
+    }
+
+    pub(super) fn remain_stationary(
+        &mut self,
+        player: u8,
+        id: &str,
+        ev: &mut Vec<GameEvent>,
+    ) -> Result<(), Rejection> {
+        let (army, unit) = self.unit_to_move(player, id)?;
+        self.for_combined(army, unit, |s| s.moved = Some(Moved::Stationary));
+        ev.push(GameEvent::RemainedStationary {
+            player,
+            unit: self.unit_id(army, unit).to_string(),
+        });
+        Ok(())
+    }
+
+    pub(super) fn normal_advance_or_fall_back(
+        &mut self,
+        player: u8,
+        id: &str,
+        mode: MoveMode,
+        paths: &[ModelPath],
+        ev: &mut Vec<GameEvent>,
+    ) -> Result<(), Rejection> {
+        let (army, unit) = self.unit_to_move(player, id)?;
+        let engaged = self.engaged(army, unit);
+        match mode {
+            MoveMode::FallBack if !engaged => {
+                return reject(
+                    "Fall Back",
+                    format!(
+                        "'{id}' is not within Engagement Range of an enemy unit, so it cannot Fall Back"
+                    ),
+                );
+            }
+            MoveMode::Normal | MoveMode::Advance if engaged => {
+                return reject(
+                    "Engagement Range",
+                    format!(
+                        "'{id}' is within Engagement Range of an enemy unit: it can only Fall Back or Remain Stationary"
+                    ),
+                );
+            }
+            _ => {}
+        }
+        let advance_roll = (mode == MoveMode::Advance).then(|| {
+            let first = self.rng.d6();
+            if self.take_command_reroll(army, unit, super::RerollRoll::Advance) {
+                self.rng.d6()
+            } else {
+                first
+            }
+        });
+        let bonus = f32::from(advance_roll.unwrap_or(0));
+        let scene = &self.scene;
+        let allowance = |r: ModelRef| scene.armies[r.army].units[r.unit].datasheet.movement + bonus;
+        let kind = if mode == MoveMode::FallBack {
+            MoveKind::FallBack
+        } else {
+            MoveKind::Normal
+        };
+        let planned = self.plan_move(army, unit, paths, &allowance, kind)?;
+        self.move_models(&planned.moves);
+        self.for_combined(army, unit, |s| s.moved = Some(Moved::Moved(mode)));
+        ev.push(GameEvent::Moved {
+            player,
+            unit: self.unit_id(army, unit).to_string(),
+            mode,
+            advance_roll,
+            longest_inches: planned.longest,
+        });
+        if mode == MoveMode::FallBack {
+            // Desperate Escape: every model if Battle-shocked, else those crossing enemies.
+            let testing: Vec<ModelRef> = if self.units[army][unit].battle_shocked {
+                self.live_models(army, unit)
+            } else {
+                planned.crossed_enemies.clone()
+            };
+            for r in testing {
+                let roll = self.rng.d6();
+                let destroyed = roll <= DESPERATE_ESCAPE_FAILS_UP_TO;
+                ev.push(GameEvent::DesperateEscape {
+                    player,
+                    model: self.model_name(r),
+                    roll,
+                    destroyed,
+                });
+                if destroyed {
+                    self.destroy_model(r, ev);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Sets up a Reserves unit (Deep Strike or Strategic Reserves); with `rapid_ingress`, at
+    /// the end of the opponent's Movement phase.
+    pub(super) fn reinforcements(
+        &mut self,
+        player: u8,
+        id: &str,
+        placements: &[Placement],
+        rapid_ingress: bool,
+        ev: &mut Vec<GameEvent>,
+    ) -> Result<(), Rejection> {
+        if rapid_ingress {
+            self.require_phase(opponent(player), Phase::Movement)?;
+            let (army, unit) = self.own_unit(player, id)?;
+            if self.rapid_ingress != Some((army, self.combined(army, unit)[0])) {
+                return reject(
+                    "Rapid Ingress",
+                    format!(
+                        "'{id}' can only arrive in the opponent's turn by the Rapid Ingress Stratagem"
+                    ),
+                );
+            }
+        } else {
+            self.require_phase(player, Phase::Movement)?;
+        }
+        if self.battle_round < RESERVES_FIRST_ROUND {
+            return reject(
+                "Reserves",
+                format!("Reserves units cannot arrive before battle round {RESERVES_FIRST_ROUND}"),
+            );
+        }
+        let (army, unit) = self.own_unit(player, id)?;
+        let root = self.combined(army, unit)[0];
+        let Location::Reserves(kind) = self.units[army][root].location else {
+            return reject("Reserves", format!("'{id}' is not in Reserves"));
+        };
+        let planned = self.plan_set_up(army, root, placements)?;
+        let enemies: Vec<ModelSolid> = self
+            .enemy_models(army)
+            .iter()
+            .map(|r| self.solid(*r))
+            .collect();
+        let enemy_zone = self
+            .scene
+            .deployment
+            .zone_of(opponent(player))
+            .unwrap_or_default();
+        for (r, at, facing) in &planned {
+            let s = ModelSolid {
+                centre: at.truncate(),
+                z: at.z,
+                facing: *facing,
+                ..self.solid(*r)
+            };
+            let name = self.model_name(*r);
+            if let Some(d) = enemies
+                .iter()
+                .map(|e| horizontal_distance(&s, e))
+                .find(|d| *d <= RESERVES_ENEMY_DISTANCE_INCHES)
+            {
+                return reject(
+                    "Reserves",
+                    format!(
+                        "{name} would be {d:.2}\" from an enemy model; Reserves arrive more than {RESERVES_ENEMY_DISTANCE_INCHES}\" away"
+                    ),
+                );
+            }
+            if kind == ReserveKind::StrategicReserves {
+                let outline = s.outline();
+                let near_edge = |dist: &dyn Fn(crate::geometry::Vec2) -> f32| {
+                    outline.iter().all(|p| {
+                        dist(*p) <= STRATEGIC_RESERVES_EDGE_INCHES + MEASURE_TOLERANCE_INCHES
+                    })
+                };
+                let edges: [&dyn Fn(crate::geometry::Vec2) -> f32; 4] =
+                    [&|p| p.x, &|p| BOARD_WIDTH_INCHES - p.x, &|p| p.y, &|p| {
+                        BOARD_DEPTH_INCHES - p.y
+                    }];
+                if !edges.iter().any(|e| near_edge(*e)) {
+                    return reject(
+                        "Strategic Reserves",
+                        format!(
+                            "{name} must be set up wholly within {STRATEGIC_RESERVES_EDGE_INCHES}\" of a battlefield edge"
+                        ),
+                    );
+                }
+                if self.battle_round <= STRATEGIC_RESERVES_NO_ENEMY_ZONE_ROUND
+                    && polygon::polygons_intersect(&outline, &enemy_zone)
+                {
+                    return reject(
+                        "Strategic Reserves",
+                        format!(
+                            "{name} cannot be set up in the enemy deployment zone in battle round {}",
+                            self.battle_round
+                        ),
+                    );
+                }
+            }
+        }
+        self.place(&planned);
+        self.for_combined(army, root, |s| {
+            s.location = Location::OnTable;
+            s.moved = Some(Moved::SetUp);
+        });
+        if rapid_ingress {
+            self.rapid_ingress = None;
+        } else {
+            self.reinforcements_step = true;
+        }
+        ev.push(GameEvent::SetUp {
+            player,
+            unit: self.unit_id(army, root).to_string(),
+            how: match (rapid_ingress, kind) {
+                (true, _) => "Rapid Ingress".into(),
+                (_, ReserveKind::DeepStrike) => "Deep Strike".into(),
+                (_, ReserveKind::StrategicReserves) => "Strategic Reserves".into(),
+            },
+        });
+        Ok(())
+    }
+
+    /// A friendly TRANSPORT on the table with room for the combined unit.
+    pub(super) fn find_transport(
+        &self,
+        army: usize,
+        unit: usize,
+        id: &str,
+    ) -> Result<usize, Rejection> {
+        let Some(t) = self.find_unit(army, id) else {
+            return reject("Transports", format!("no friendly unit '{id}'"));
+        };
+        let sheet = &self.scene.armies[army].units[t].datasheet;
+        let Some(capacity) = sheet
+            .transport_capacity
+            .filter(|_| sheet.has_keyword("TRANSPORT"))
+        else {
+            return reject("Transports", format!("'{id}' is not a TRANSPORT"));
+        };
+        if self.live_models(army, t).is_empty() {
+            return reject("Transports", format!("'{id}' is not on the battlefield"));
+        }
+        if !self.all_have_keyword(army, unit, "INFANTRY") {
+            return reject("Transports", "only INFANTRY units embark");
+        }
+        let aboard: usize = (0..self.units[army].len())
+            .filter(|&u| self.units[army][u].location == Location::Embarked(t))
+            .map(|u| {
+                self.units[army][u]
+                    .models
+                    .iter()
+                    .filter(|m| m.alive)
+                    .count()
+            })
+            .sum();
+        let this = self.live_models_anywhere(army, unit).len();
+        if aboard + this > capacity as usize {
+            return reject(
+                "Transports",
+                format!(
+                    "'{id}' carries {capacity} models; {aboard} are aboard and this unit has {this}"
+                ),
+            );
+        }
+        Ok(t)
+    }
+
+    pub(super) fn embark(
+        &mut self,
+        player: u8,
+        id: &str,
+        transport: &str,
+        ev: &mut Vec<GameEvent>,
+    ) -> Result<(), Rejection> {
+        self.require_phase(player, Phase::Movement)?;
+        let (army, unit) = self.own_unit(player, id)?;
+        let root = self.combined(army, unit)[0];
+        if !matches!(self.units[army][root].moved, Some(Moved::Moved(_))) {
+            return reject(
+                "Transports",
+                format!(
+                    "'{id}' embarks at the end of a Normal, Advance or Fall Back move it made this phase"
+                ),
+            );
+        }
+        let t = self.find_transport(army, root, transport)?;
+        let hull: Vec<ModelSolid> = self
+            .live_models(army, t)
+            .iter()
+            .map(|r| self.solid(*r))
+            .collect();
+        for r in self.live_models(army, root) {
+            let s = self.solid(r);
+            if !hull
+                .iter()
+                .any(|h| crate::geometry::measure::within(&s, h, EMBARK_RANGE_INCHES))
+            {
+                return reject(
+                    "Transports",
+                    format!(
+                        "{} is not within {EMBARK_RANGE_INCHES}\" of '{transport}'",
+                        self.model_name(r)
+                    ),
+                );
+            }
+        }
+        self.for_combined(army, root, |s| s.location = Location::Embarked(t));
+        ev.push(GameEvent::Embarked {
+            player,
+            unit: self.unit_id(army, root).to_string(),
+            transport: transport.to_string(),
+        });
+        Ok(())
+    }
+
+    pub(super) fn disembark(
+        &mut self,
+        player: u8,
+        id: &str,
+        placements: &[Placement],
+        ev: &mut Vec<GameEvent>,
+    ) -> Result<(), Rejection> {
+        self.require_phase(player, Phase::Movement)?;
+        let (army, unit) = self.own_unit(player, id)?;
+        let root = self.combined(army, unit)[0];
+        let Location::Embarked(t) = self.units[army][root].location else {
+            return reject("Transports", format!("'{id}' is not embarked"));
+        };
+        if self.units[army][t].moved.is_some() {
+            return reject(
+                "Transports",
+                format!(
+                    "'{id}' disembarks before its TRANSPORT '{}' moves",
+                    self.unit_id(army, t)
+                ),
+            );
+        }
+        let planned = self.plan_set_up(army, root, placements)?;
+        let hull: Vec<ModelSolid> = self
+            .live_models(army, t)
+            .iter()
+            .map(|r| self.solid(*r))
+            .collect();
+        let enemies: Vec<ModelSolid> = self
+            .enemy_models(army)
+            .iter()
+            .map(|r| self.solid(*r))
+            .collect();
+        let barricades = self.scene.barricade_footprints();
+        for (r, at, facing) in &planned {
+            let s = ModelSolid {
+                centre: at.truncate(),
+                z: at.z,
+                facing: *facing,
+                ..self.solid(*r)
+            };
+            if !hull
+                .iter()
+                .any(|h| wholly_within(&s, h, DISEMBARK_RANGE_INCHES))
+            {
+                return reject(
+                    "Transports",
+                    format!(
+                        "{} must be set up wholly within {DISEMBARK_RANGE_INCHES}\" of its TRANSPORT",
+                        self.model_name(*r)
+                    ),
+                );
+            }
+            if enemies
+                .iter()
+                .any(|e| crate::geometry::engagement::within_engagement_range(&s, e, &barricades))
+            {
+                return reject(
+                    "Engagement Range",
+                    format!(
+                        "{} cannot disembark within Engagement Range of an enemy model",
+                        self.model_name(*r)
+                    ),
+                );
+            }
+        }
+        self.place(&planned);
+        self.for_combined(army, root, |s| s.location = Location::OnTable);
+        ev.push(GameEvent::SetUp {
+            player,
+            unit: self.unit_id(army, root).to_string(),
+            how: "disembark".into(),
+        });
+        Ok(())
+    }
+}

@@ -1,0 +1,231 @@
+//! Save files and replays: a save is the scene, the seed and the accepted commands; loading
+//! replays them, so the same save gives the same game, and the same [`Game::state_hash`], on
+//! every run and machine. Autosaves are written atomically after every accepted command.
+
+use std::path::{Component, Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::command::Command;
+use super::event::{GameEvent, Rejection};
+use super::state::{Game, Location};
+use crate::data::error::{DataError, DataErrors};
+use crate::data::load_scene;
+use crate::data::source::{load, sibling};
+use crate::rules::phase::Stage;
+
+/// A save file (RON): the scene (path relative to the save file), the seed and every accepted
+/// command in order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SaveFile {
+    /// The scene file, relative to the save file's folder.
+    pub scene: String,
+    /// The dice seed.
+    pub seed: u64,
+    /// The accepted commands, in order.
+    #[serde(default)]
+    pub commands: Vec<Command>,
+}
+
+/// Why a save could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum SaveError {
+    /// The save or its scene could not be read.
+    #[error("{0}")]
+    Data(DataErrors),
+    /// A command of the save is rejected on replay (the save was edited or comes from
+    /// different rules).
+    #[error("{file}: command {index} ({kind}) is rejected on replay: {rejection}")]
+    Replay {
+        /// The save file.
+        file: PathBuf,
+        /// Index of the command in the list (from 0).
+        index: usize,
+        /// Its kind.
+        kind: String,
+        /// Why.
+        rejection: Rejection,
+    },
+}
+
+impl From<DataErrors> for SaveError {
+    fn from(e: DataErrors) -> Self {
+        SaveError::Data(e)
+    }
+}
+
+impl From<DataError> for SaveError {
+    fn from(e: DataError) -> Self {
+        SaveError::Data(DataErrors(vec![e]))
+    }
+}
+
+/// Replays `commands` on a new game of `scene` with `seed`. Returns the game and every event.
+///
+/// # Errors
+/// The index of the first rejected command and its rejection.
+pub fn replay(
+    scene: crate::data::Scene,
+    seed: u64,
+    commands: &[Command],
+) -> Result<(Game, Vec<GameEvent>), (usize, Rejection)> {
+    let (mut game, mut events) = Game::start(scene, seed);
+    for (i, c) in commands.iter().enumerate() {
+        events.extend(game.apply(c).map_err(|r| (i, r))?);
+    }
+    Ok((game, events))
+}
+
+/// Loads a save file and replays it.
+///
+/// # Errors
+/// [`SaveError`]: the file or its scene is unreadable or wrong (file, line and column), or a
+/// command is rejected on replay.
+pub fn load_save(file: &Path) -> Result<(Game, SaveFile), SaveError> {
+    let save: SaveFile = load(file)?;
+    let scene = load_scene(&sibling(file, &save.scene))?;
+    let (game, _) = replay(scene, save.seed, &save.commands).map_err(|(index, rejection)| {
+        SaveError::Replay {
+            file: file.to_path_buf(),
+            index,
+            kind: save.commands[index].kind().to_string(),
+            rejection,
+        }
+    })?;
+    Ok((game, save))
+}
+
+/// Writes `save` to `file` atomically: to a temporary file beside it, flushed to disk, then
+/// renamed over `file`, so a crash at any moment leaves the previous or the new save whole.
+///
+/// # Errors
+/// The file system's error.
+pub fn write_save(file: &Path, save: &SaveFile) -> std::io::Result<()> {
+    use std::io::Write;
+    let text = ron::ser::to_string_pretty(save, ron::ser::PrettyConfig::new().depth_limit(3))
+        .map_err(std::io::Error::other)?;
+    let tmp = file.with_extension("ron.tmp");
+    {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+    }
+    std::fs::rename(&tmp, file)
+}
+
+/// `target` written relative to the folder `from` (both made absolute first), for the scene
+/// path of a save; falls back to `target` as given.
+pub fn relative_path(target: &Path, from: &Path) -> String {
+    let (Ok(t), Ok(f)) = (target.canonicalize(), from.canonicalize()) else {
+        return target.to_string_lossy().into_owned();
+    };
+    let tc: Vec<Component> = t.components().collect();
+    let fc: Vec<Component> = f.components().collect();
+    let common = tc.iter().zip(&fc).take_while(|(a, b)| a == b).count();
+    let mut out = PathBuf::new();
+    for _ in common..fc.len() {
+        out.push("..");
+    }
+    for c in &tc[common..] {
+        out.push(c);
+    }
+    out.to_string_lossy().replace('\\', "/")
+}
+
+/// FNV-1a, 64 bits: a hash that is the same on every platform and Rust version.
+struct Fnv(u64);
+
+impl Fnv {
+    fn bytes(&mut self, b: &[u8]) {
+        for x in b {
+            self.0 ^= u64::from(*x);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    fn u64(&mut self, v: u64) {
+        self.bytes(&v.to_le_bytes());
+    }
+    /// A length in inches, to a thousandth of an inch (so float noise below that never
+    /// changes the hash).
+    fn inches(&mut self, v: f32) {
+        self.u64((f64::from(v) * 1000.0).round() as i64 as u64);
+    }
+}
+
+impl Game {
+    /// A hash of everything that decides the rest of the game: stage, round, phase, active
+    /// player, CP, VP, the dice drawn, objective control, and every unit's and model's state
+    /// and position (to 0.001"). 16 hex digits.
+    pub fn state_hash(&self) -> String {
+        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+        h.u64(self.stage as u64);
+        h.u64(u64::from(self.battle_round));
+        h.u64(u64::from(self.active_player));
+        h.u64(u64::from(self.first_player));
+        h.u64(self.phase as u64);
+        for v in self.cp.iter().chain(&self.vp) {
+            h.u64(u64::from(*v));
+        }
+        h.u64(self.rng.draws());
+        for o in &self.objectives {
+            h.u64(u64::from(o.unwrap_or(0)));
+        }
+        for (a, army) in self.units.iter().enumerate() {
+            for (u, unit) in army.iter().enumerate() {
+                let loc = match unit.location {
+                    Location::NotDeployed => 0,
+                    Location::Reserves(k) => 1 + k as u64,
+                    Location::OnTable => 3,
+                    Location::Embarked(t) => 4 + t as u64,
+                    Location::Destroyed => 1000,
+                };
+                h.u64(loc);
+                h.u64(unit.leading.map_or(u64::MAX, |l| l as u64));
+                let flags = [
+                    unit.shot,
+                    unit.declared_charge,
+                    unit.charged,
+                    unit.fought,
+                    unit.battle_shocked,
+                    unit.one_shot_used,
+                ];
+                h.bytes(&flags.map(u8::from));
+                h.bytes(format!("{:?}", unit.moved).as_bytes());
+                for (m, model) in unit.models.iter().enumerate() {
+                    h.u64(u64::from(model.alive));
+                    h.u64(u64::from(model.wounds));
+                    let p = &self.scene.armies[a].units[u].models[m];
+                    h.inches(p.position.x);
+                    h.inches(p.position.y);
+                    h.inches(p.position.z);
+                    h.inches(p.facing);
+                }
+            }
+        }
+        format!("{:016x}", h.0)
+    }
+
+    /// The game in brief, as `wartable replay --json` prints it.
+    pub fn summary(&self) -> Value {
+        let alive = |player: u8| {
+            let a = self.army_of(player).expect("two armies");
+            self.units[a]
+                .iter()
+                .filter(|u| u.location != Location::Destroyed && u.models.iter().any(|m| m.alive))
+                .count()
+        };
+        json!({
+            "stage": format!("{:?}", self.stage),
+            "battle_round": self.battle_round,
+            "phase": if self.stage == Stage::Battle { json!(self.phase.name()) } else { Value::Null },
+            "active_player": self.active_player,
+            "cp": self.cp,
+            "vp": self.vp,
+            "units_alive": [alive(1), alive(2)],
+            "winner": self.winner,
+            "state_hash": self.state_hash(),
+        })
+    }
+}

@@ -1,0 +1,202 @@
+//! Before the battle: declaring Reserves and deploying units, players alternating.
+//!
+//! Core Rules: Deploy Armies (wholly within the player's deployment zone), Reserves (at most 25%
+//! of the army's points; Deep Strike units only for Deep Strike).
+
+use super::command::{Placement, ReserveKind};
+use super::event::{GameEvent, Rejection, reject};
+use super::state::{Game, Location};
+use crate::geometry::ModelSolid;
+use crate::rules::constants::RESERVES_MAX_POINTS_PERCENT;
+use crate::rules::phase::{Stage, opponent};
+
+impl Game {
+    pub(super) fn declare_reserves(
+        &mut self,
+        player: u8,
+        id: &str,
+        kind: ReserveKind,
+        ev: &mut Vec<GameEvent>,
+    ) -> Result<(), Rejection> {
+        if self.stage != Stage::Setup {
+            return reject(
+                "Reserves",
+                "Reserves are declared before the first unit is deployed",
+            );
+        }
+        let (army, unit) = self.own_unit(player, id)?;
+        let root = self.combined(army, unit)[0];
+        if self.units[army][root].location != Location::NotDeployed {
+            return reject("Reserves", format!("'{id}' is already in Reserves"));
+        }
+        if kind == ReserveKind::DeepStrike
+            && !self.combined(army, root).iter().all(|&u| {
+                self.scene.armies[army].units[u]
+                    .datasheet
+                    .abilities
+                    .iter()
+                    .any(|a| a.name.eq_ignore_ascii_case("Deep Strike"))
+            })
+        {
+            return reject(
+                "Deep Strike",
+                format!("'{id}' does not have the Deep Strike ability"),
+            );
+        }
+        let points = |u: usize| self.scene.armies[army].units[u].points.unwrap_or(0);
+        let total: u32 = (0..self.units[army].len()).map(points).sum();
+        let already: u32 = (0..self.units[army].len())
+            .filter(|&u| matches!(self.units[army][u].location, Location::Reserves(_)))
+            .map(points)
+            .sum();
+        let this: u32 = self.combined(army, root).iter().map(|&u| points(u)).sum();
+        if (already + this) * 100 > total * RESERVES_MAX_POINTS_PERCENT {
+            return reject(
+                "Reserves",
+                format!(
+                    "at most {RESERVES_MAX_POINTS_PERCENT}% of the army's {total} points may start in Reserves; '{id}' would make it {}",
+                    already + this
+                ),
+            );
+        }
+        self.for_combined(army, root, |s| s.location = Location::Reserves(kind));
+        ev.push(GameEvent::ReservesDeclared {
+            player,
+            unit: self.unit_id(army, root).to_string(),
+            kind: match kind {
+                ReserveKind::DeepStrike => "Deep Strike".into(),
+                ReserveKind::StrategicReserves => "Strategic Reserves".into(),
+            },
+        });
+        Ok(())
+    }
+
+    pub(super) fn deploy(
+        &mut self,
+        player: u8,
+        id: &str,
+        placements: &[Placement],
+        transport: Option<&str>,
+        ev: &mut Vec<GameEvent>,
+    ) -> Result<(), Rejection> {
+        if !matches!(self.stage, Stage::Setup | Stage::Deployment) {
+            return reject("Deployment", "deployment is over");
+        }
+        if player != self.active_player {
+            return reject(
+                "Deployment",
+                format!(
+                    "player {} deploys next, not player {player}",
+                    self.active_player
+                ),
+            );
+        }
+        let (army, unit) = self.own_unit(player, id)?;
+        let root = self.combined(army, unit)[0];
+        if self.units[army][root].location != Location::NotDeployed {
+            return reject(
+                "Deployment",
+                format!("'{id}' is not waiting to be deployed"),
+            );
+        }
+        let embarked_in = match transport {
+            Some(t) => {
+                let t = self.find_transport(army, root, t)?;
+                self.for_combined(army, root, |s| s.location = Location::Embarked(t));
+                Some(self.unit_id(army, t).to_string())
+            }
+            None => {
+                let zone = self.scene.deployment.zone_of(player).unwrap_or_default();
+                let set_up = if placements.is_empty() {
+                    // The scene's positions.
+                    self.live_models_anywhere(army, root)
+                        .into_iter()
+                        .map(|r| {
+                            let m = &self.scene.armies[army].units[r.unit].models[r.model];
+                            crate::sim::game::Placement {
+                                model: r.model,
+                                unit: Some(self.unit_id(army, r.unit).to_string()),
+                                x: m.position.x,
+                                y: m.position.y,
+                                z: m.position.z,
+                                facing: m.facing,
+                            }
+                        })
+                        .collect()
+                } else {
+                    placements.to_vec()
+                };
+                let planned = self.plan_set_up(army, root, &set_up)?;
+                for (r, at, facing) in &planned {
+                    let s = ModelSolid {
+                        centre: at.truncate(),
+                        z: at.z,
+                        facing: *facing,
+                        ..self.solid(*r)
+                    };
+                    if !crate::geometry::measure::wholly_within_footprint(&s, &zone) {
+                        return reject(
+                            "Deployment",
+                            format!(
+                                "{} must be set up wholly within player {player}'s deployment zone",
+                                self.model_name(*r)
+                            ),
+                        );
+                    }
+                }
+                self.place(&planned);
+                self.for_combined(army, root, |s| s.location = Location::OnTable);
+                None
+            }
+        };
+        ev.push(GameEvent::Deployed {
+            player,
+            unit: self.unit_id(army, root).to_string(),
+            embarked_in,
+        });
+        self.stage = Stage::Deployment;
+        let waiting = |g: &Game, p: u8| {
+            let a = g.army_of(p).expect("two armies");
+            g.units[a]
+                .iter()
+                .any(|u| u.location == Location::NotDeployed)
+        };
+        if waiting(self, opponent(player)) {
+            self.active_player = opponent(player);
+        } else if !waiting(self, player) {
+            self.begin_battle(ev);
+        }
+        Ok(())
+    }
+
+    /// Every alive model of the combined unit wherever it is.
+    pub(super) fn live_models_anywhere(
+        &self,
+        army: usize,
+        unit: usize,
+    ) -> Vec<crate::data::sight::ModelRef> {
+        self.combined(army, unit)
+            .into_iter()
+            .flat_map(|u| {
+                (0..self.units[army][u].models.len()).map(move |m| crate::data::sight::ModelRef {
+                    army,
+                    unit: u,
+                    model: m,
+                })
+            })
+            .filter(|r| self.units[army][r.unit].models[r.model].alive)
+            .collect()
+    }
+
+    /// Puts models where a set-up placed them.
+    pub(super) fn place(
+        &mut self,
+        planned: &[(crate::data::sight::ModelRef, crate::geometry::Vec3, f32)],
+    ) {
+        for (r, at, facing) in planned {
+            let m = &mut self.scene.armies[r.army].units[r.unit].models[r.model];
+            m.position = *at;
+            m.facing = *facing;
+        }
+    }
+}

@@ -1,0 +1,361 @@
+//! The state of a battle in progress: the table (the scene with every model's position), each
+//! unit's and model's condition, the turn, command and victory points, and the seeded dice.
+
+use crate::data::Scene;
+use crate::data::sight::{ModelRef, SceneSight, model_solid};
+use crate::geometry::ModelSolid;
+use crate::rules::constants::STARTING_COMMAND_POINTS;
+use crate::rules::movement::Moved;
+use crate::rules::phase::{FightStep, Phase, Stage};
+use crate::rules::rng::GameRng;
+use crate::rules::stratagem::Stratagem;
+
+use super::command::{RerollRoll, ReserveKind};
+
+/// Where a unit is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Location {
+    /// Not yet deployed.
+    NotDeployed,
+    /// In Reserves.
+    Reserves(ReserveKind),
+    /// On the battlefield.
+    OnTable,
+    /// Embarked in the TRANSPORT with this unit index (same army).
+    Embarked(usize),
+    /// Every model destroyed (or never arrived from Reserves).
+    Destroyed,
+}
+
+/// A model's condition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ModelState {
+    /// Still in play.
+    pub alive: bool,
+    /// Wounds remaining.
+    pub wounds: u8,
+}
+
+/// A unit's condition and what it did this turn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnitState {
+    /// Where it is.
+    pub location: Location,
+    /// Its models, in the scene's order.
+    pub models: Vec<ModelState>,
+    /// The Bodyguard unit index this Leader is attached to (None once detached).
+    pub leading: Option<usize>,
+    /// What it did in this turn's Movement phase.
+    pub moved: Option<Moved>,
+    /// Shot this phase.
+    pub shot: bool,
+    /// Declared a charge this turn.
+    pub declared_charge: bool,
+    /// Made a charge move this turn (Fights First).
+    pub charged: bool,
+    /// Fought this phase.
+    pub fought: bool,
+    /// Battle-shocked (until the start of its player's next Command phase).
+    pub battle_shocked: bool,
+    /// A ONE SHOT weapon was fired.
+    pub one_shot_used: bool,
+    /// Go to Ground or Smokescreen this phase.
+    pub shrouded: Option<Stratagem>,
+    /// Insane Bravery used this Command phase.
+    pub insane_bravery: bool,
+    /// Epic Challenge used this phase.
+    pub epic_challenge: bool,
+    /// A Command Re-roll kept for the unit's next roll of this kind.
+    pub command_reroll: Option<RerollRoll>,
+}
+
+/// The charge in progress: declared and rolled, not yet moved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PendingCharge {
+    /// Army index.
+    pub army: usize,
+    /// Unit index.
+    pub unit: usize,
+    /// Target unit indices in the enemy army.
+    pub targets: Vec<usize>,
+    /// The charge roll (inches).
+    pub distance: u8,
+    /// The dice, for a Command Re-roll.
+    pub dice: [u8; 2],
+    /// A Heroic Intervention (in the opponent's turn; no Fights First).
+    pub heroic: bool,
+}
+
+/// The Fight phase's progress.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FightState {
+    /// Current step.
+    pub step: FightStep,
+    /// The player who selects the next unit to fight.
+    pub picker: u8,
+    /// The unit fighting now (army, unit) and whether it has made its attacks.
+    pub current: Option<(usize, usize, bool)>,
+    /// A Counter-offensive unit that fights next (army, unit).
+    pub counter_offensive: Option<(usize, usize)>,
+}
+
+/// A battle in progress. Change it only through [`Game::apply`](super::Game::apply).
+#[derive(Debug, Clone)]
+pub struct Game {
+    /// The table: terrain, objectives and both armies with every model's position.
+    pub scene: Scene,
+    /// The seed the dice started from.
+    pub seed: u64,
+    /// The dice.
+    pub rng: GameRng,
+    /// Setup, deployment, battle or game over.
+    pub stage: Stage,
+    /// Battle round (1 to the mission's last; 0 before the battle).
+    pub battle_round: u8,
+    /// Player whose turn it is (in deployment: the player who deploys next).
+    pub active_player: u8,
+    /// Player taking the first turn of each battle round.
+    pub first_player: u8,
+    /// Current phase.
+    pub phase: Phase,
+    /// Command points of players 1 and 2.
+    pub cp: [u32; 2],
+    /// CP gained this battle round other than by the Command phase gain, per player.
+    pub cp_other_gain: [u32; 2],
+    /// Victory points of players 1 and 2.
+    pub vp: [u32; 2],
+    /// Each unit's condition: `units[army][unit]`.
+    pub units: Vec<Vec<UnitState>>,
+    /// Controlling player of each objective marker (None: nobody or contested).
+    pub objectives: Vec<Option<u8>>,
+    /// Stratagems used this phase: (player, stratagem).
+    pub stratagems_used: Vec<(u8, Stratagem)>,
+    /// Movement phase: the Reinforcements step has begun (no more moves).
+    pub reinforcements_step: bool,
+    /// The charge in progress.
+    pub charge: Option<PendingCharge>,
+    /// A Reserves unit that may arrive by Rapid Ingress this phase (army, unit).
+    pub rapid_ingress: Option<(usize, usize)>,
+    /// The Fight phase's progress.
+    pub fight: Option<FightState>,
+    /// Winner once the game is over (None: a draw or not over).
+    pub winner: Option<u8>,
+}
+
+impl Game {
+    /// A game on `scene` with dice seeded by `seed`, before deployment (no roll-off yet; see
+    /// [`Game::start`](super::Game::start)).
+    pub fn blank(scene: Scene, seed: u64) -> Self {
+        let units = scene
+            .armies
+            .iter()
+            .map(|a| {
+                let mut v: Vec<UnitState> = a
+                    .units
+                    .iter()
+                    .map(|u| UnitState {
+                        location: Location::NotDeployed,
+                        models: vec![
+                            ModelState {
+                                alive: true,
+                                wounds: u.datasheet.wounds,
+                            };
+                            u.models.len()
+                        ],
+                        leading: None,
+                        moved: None,
+                        shot: false,
+                        declared_charge: false,
+                        charged: false,
+                        fought: false,
+                        battle_shocked: false,
+                        one_shot_used: false,
+                        shrouded: None,
+                        insane_bravery: false,
+                        epic_challenge: false,
+                        command_reroll: None,
+                    })
+                    .collect();
+                for (i, u) in a.units.iter().enumerate() {
+                    v[i].leading = u
+                        .attached_to
+                        .as_ref()
+                        .and_then(|t| a.units.iter().position(|b| &b.id == t));
+                }
+                v
+            })
+            .collect();
+        let objectives = vec![None; scene.objectives.len()];
+        Game {
+            scene,
+            seed,
+            rng: GameRng::seeded(seed),
+            stage: Stage::Setup,
+            battle_round: 0,
+            active_player: 1,
+            first_player: 1,
+            phase: Phase::Command,
+            cp: [STARTING_COMMAND_POINTS; 2],
+            cp_other_gain: [0; 2],
+            vp: [0; 2],
+            units,
+            objectives,
+            stratagems_used: Vec::new(),
+            reinforcements_step: false,
+            charge: None,
+            rapid_ingress: None,
+            fight: None,
+            winner: None,
+        }
+    }
+
+    /// Index in `scene.armies` of `player`'s army.
+    pub fn army_of(&self, player: u8) -> Option<usize> {
+        self.scene.armies.iter().position(|a| a.player == player)
+    }
+
+    /// The player owning army `army`.
+    pub fn player_of(&self, army: usize) -> u8 {
+        self.scene.armies[army].player
+    }
+
+    /// Unit id.
+    pub fn unit_id(&self, army: usize, unit: usize) -> &str {
+        &self.scene.armies[army].units[unit].id
+    }
+
+    /// The unit index of `id` in army `army`.
+    pub fn find_unit(&self, army: usize, id: &str) -> Option<usize> {
+        self.scene.armies[army]
+            .units
+            .iter()
+            .position(|u| u.id == id)
+    }
+
+    /// The units acting as one: a Bodyguard with its attached Leaders, or a unit alone. A
+    /// Leader or its Bodyguard gives the same list, Bodyguard first.
+    pub fn combined(&self, army: usize, unit: usize) -> Vec<usize> {
+        let root = self.units[army][unit].leading.unwrap_or(unit);
+        let mut out = vec![root];
+        out.extend(
+            (0..self.units[army].len())
+                .filter(|&u| u != root && self.units[army][u].leading == Some(root)),
+        );
+        out
+    }
+
+    /// Units that act on their own (Bodyguards and lone units; attached Leaders are part of
+    /// their Bodyguard's), in army order.
+    pub fn unit_roots(&self, army: usize) -> Vec<usize> {
+        (0..self.units[army].len())
+            .filter(|&u| self.units[army][u].leading.is_none())
+            .collect()
+    }
+
+    /// True if the model is alive and on the table.
+    pub fn on_table(&self, r: ModelRef) -> bool {
+        let u = &self.units[r.army][r.unit];
+        u.location == Location::OnTable && u.models[r.model].alive
+    }
+
+    /// Models of the combined unit alive on the table.
+    pub fn live_models(&self, army: usize, unit: usize) -> Vec<ModelRef> {
+        self.combined(army, unit)
+            .into_iter()
+            .flat_map(|u| {
+                (0..self.units[army][u].models.len()).map(move |m| ModelRef {
+                    army,
+                    unit: u,
+                    model: m,
+                })
+            })
+            .filter(|r| self.on_table(*r))
+            .collect()
+    }
+
+    /// Every model alive on the table.
+    pub fn all_live_models(&self) -> Vec<ModelRef> {
+        let mut out = Vec::new();
+        for (a, army) in self.units.iter().enumerate() {
+            for (u, unit) in army.iter().enumerate() {
+                for m in 0..unit.models.len() {
+                    let r = ModelRef {
+                        army: a,
+                        unit: u,
+                        model: m,
+                    };
+                    if self.on_table(r) {
+                        out.push(r);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// A model's solid where it stands.
+    pub fn solid(&self, r: ModelRef) -> ModelSolid {
+        model_solid(&self.scene, r)
+    }
+
+    /// The sight index of the models on the table.
+    pub fn sight(&self) -> SceneSight {
+        SceneSight::with_models(&self.scene, |r| self.on_table(r))
+    }
+
+    /// `unit#N` for a model.
+    pub fn model_name(&self, r: ModelRef) -> String {
+        format!("{}#{}", self.unit_id(r.army, r.unit), r.model)
+    }
+
+    /// Sets a flag on every unit of a combined unit.
+    pub fn for_combined(&mut self, army: usize, unit: usize, f: impl Fn(&mut UnitState)) {
+        for u in self.combined(army, unit) {
+            f(&mut self.units[army][u]);
+        }
+    }
+
+    /// True if the keyword is on any unit of the combined unit.
+    pub fn has_keyword(&self, army: usize, unit: usize, keyword: &str) -> bool {
+        self.combined(army, unit).iter().any(|&u| {
+            self.scene.armies[army].units[u]
+                .datasheet
+                .has_keyword(keyword)
+        })
+    }
+
+    /// True if every unit of the combined unit has the keyword.
+    pub fn all_have_keyword(&self, army: usize, unit: usize, keyword: &str) -> bool {
+        self.combined(army, unit).iter().all(|&u| {
+            self.scene.armies[army].units[u]
+                .datasheet
+                .has_keyword(keyword)
+        })
+    }
+
+    /// Starting Strength of the combined unit (models).
+    pub fn starting_strength(&self, army: usize, unit: usize) -> usize {
+        self.combined(army, unit)
+            .iter()
+            .map(|&u| self.units[army][u].models.len())
+            .sum()
+    }
+
+    /// Below Half-strength: fewer than half the Starting Strength models remain, or a single
+    /// model has fewer than half its Wounds left (Core Rules: Starting Strength).
+    pub fn below_half_strength(&self, army: usize, unit: usize) -> bool {
+        let start = self.starting_strength(army, unit);
+        let live = self.live_models(army, unit);
+        if start == 1 {
+            let Some(r) = live.first() else { return true };
+            let w = self.scene.armies[army].units[r.unit].datasheet.wounds;
+            return u32::from(self.units[army][r.unit].models[r.model].wounds) * 2 < u32::from(w);
+        }
+        live.len() * 2 < start
+    }
+
+    /// The player's CP.
+    pub fn cp_of(&self, player: u8) -> u32 {
+        self.cp[usize::from(player - 1)]
+    }
+}

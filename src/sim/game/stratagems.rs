@@ -1,0 +1,378 @@
+//! Core Stratagems: command points, once per phase, and each one's effect.
+//!
+//! Core Rules: Stratagems, Core Stratagems; Battle-shock (a Battle-shocked unit cannot be
+//! affected by its player's Stratagems).
+
+use super::command::{RerollRoll, WeaponTarget};
+use super::event::{GameEvent, Rejection, reject};
+use super::shooting::AttackKind;
+use super::state::{Game, Location, PendingCharge};
+use crate::rules::attack::roll::inflict_mortal_wounds;
+use crate::rules::constants::{
+    FIRE_OVERWATCH_RANGE_INCHES, GRENADE_DICE, GRENADE_RANGE_INCHES, GRENADE_WOUNDS_ON,
+    HEROIC_INTERVENTION_RANGE_INCHES, MEASURE_TOLERANCE_INCHES, TANK_SHOCK_MAX_DICE,
+    TANK_SHOCK_WOUNDS_ON,
+};
+use crate::rules::phase::Stage;
+use crate::rules::stratagem::Stratagem;
+
+impl Game {
+    /// Takes the unit's kept Command Re-roll for `roll`, if it has one.
+    pub(super) fn take_command_reroll(
+        &mut self,
+        army: usize,
+        unit: usize,
+        roll: RerollRoll,
+    ) -> bool {
+        if self.units[army][unit].command_reroll == Some(roll) {
+            self.for_combined(army, unit, |s| s.command_reroll = None);
+            true
+        } else {
+            false
+        }
+    }
+
+    pub(super) fn use_stratagem(
+        &mut self,
+        player: u8,
+        stratagem: Stratagem,
+        id: &str,
+        target: Option<&str>,
+        reroll: Option<RerollRoll>,
+        ev: &mut Vec<GameEvent>,
+    ) -> Result<(), Rejection> {
+        let name = stratagem.name();
+        if self.stage != Stage::Battle {
+            return reject(name, "Stratagems are used during the battle");
+        }
+        if !stratagem.usable_in(self.phase, player, self.active_player) {
+            return reject(
+                name,
+                format!(
+                    "it cannot be used by player {player} in {}",
+                    self.describe_now()
+                ),
+            );
+        }
+        if self.stratagems_used.contains(&(player, stratagem)) {
+            return reject(name, "each Stratagem can be used once per phase");
+        }
+        let cost = stratagem.cost();
+        if self.cp_of(player) < cost {
+            return reject(
+                name,
+                format!(
+                    "it costs {cost} CP and player {player} has {}",
+                    self.cp_of(player)
+                ),
+            );
+        }
+        let (army, unit) = self.own_unit(player, id)?;
+        let root = self.combined(army, unit)[0];
+        let in_reserves = matches!(self.units[army][root].location, Location::Reserves(_));
+        if stratagem == Stratagem::RapidIngress {
+            if !in_reserves {
+                return reject(name, format!("'{id}' is not in Reserves"));
+            }
+        } else if self.live_models(army, root).is_empty() {
+            return reject(name, format!("'{id}' is not on the battlefield"));
+        }
+        if self.units[army][root].battle_shocked {
+            return reject(
+                "Battle-shock",
+                format!(
+                    "'{id}' is Battle-shocked and cannot be affected by its player's Stratagems"
+                ),
+            );
+        }
+        let i = usize::from(player - 1);
+        self.cp[i] -= cost;
+        self.stratagems_used.push((player, stratagem));
+        ev.push(GameEvent::StratagemUsed {
+            player,
+            stratagem: name.to_string(),
+            unit: self.unit_id(army, root).to_string(),
+            cost,
+            cp_left: self.cp[i],
+        });
+        let need_target = |g: &Game| -> Result<(usize, usize), Rejection> {
+            match target {
+                Some(t) => g
+                    .enemy_unit(player, t)
+                    .map(|(a, u)| (a, g.combined(a, u)[0])),
+                None => reject(name, "an enemy target unit is needed"),
+            }
+        };
+        match stratagem {
+            Stratagem::CommandReroll => match reroll {
+                None => return reject(name, "say which roll: Hit, Wound, Advance or Charge"),
+                Some(RerollRoll::Charge) => {
+                    let Some(c) = self
+                        .charge
+                        .clone()
+                        .filter(|c| c.army == army && c.unit == root)
+                    else {
+                        return reject(name, format!("'{id}' has no charge roll to re-roll"));
+                    };
+                    let dice = [self.rng.d6(), self.rng.d6()];
+                    self.charge = Some(PendingCharge {
+                        distance: dice[0] + dice[1],
+                        dice,
+                        ..c.clone()
+                    });
+                    ev.push(GameEvent::ChargeDeclared {
+                        player,
+                        unit: id.to_string(),
+                        targets: c
+                            .targets
+                            .iter()
+                            .map(|&t| self.unit_id(1 - army, t).to_string())
+                            .collect(),
+                        dice,
+                    });
+                }
+                Some(r) => self.for_combined(army, root, |s| s.command_reroll = Some(r)),
+            },
+            Stratagem::InsaneBravery => {
+                if !self.below_half_strength(army, root) {
+                    return reject(
+                        name,
+                        format!("'{id}' is not Below Half-strength and takes no Battle-shock test"),
+                    );
+                }
+                self.for_combined(army, root, |s| s.insane_bravery = true);
+            }
+            Stratagem::EpicChallenge => {
+                if !self.has_keyword(army, root, "CHARACTER") {
+                    return reject(name, format!("'{id}' has no CHARACTER model"));
+                }
+                self.for_combined(army, root, |s| s.epic_challenge = true);
+            }
+            Stratagem::CounterOffensive => {
+                let f = self.fight.clone().expect("Fight phase");
+                if f.current.is_some() || f.counter_offensive.is_some() {
+                    return reject(
+                        name,
+                        "it is used after a unit has fought, before the next is selected",
+                    );
+                }
+                if f.picker == player {
+                    return reject(
+                        name,
+                        "it is used after an enemy unit has fought, when the opponent would select next",
+                    );
+                }
+                if !self.can_fight(army, root) {
+                    return reject(name, format!("'{id}' is not eligible to fight"));
+                }
+                self.fight.as_mut().expect("fight").counter_offensive = Some((army, root));
+                self.settle_fight_picker(ev);
+            }
+            Stratagem::Grenade => {
+                if !self.has_keyword(army, root, "GRENADES") {
+                    return reject(name, format!("'{id}' is not a GRENADES unit"));
+                }
+                if self.units[army][root].shot || self.engaged(army, root) {
+                    return reject(
+                        name,
+                        format!("'{id}' has shot this phase or is within Engagement Range"),
+                    );
+                }
+                let t = need_target(self)?;
+                self.check_in_sight(army, root, t, GRENADE_RANGE_INCHES, name)?;
+                let dice: Vec<u8> = (0..GRENADE_DICE).map(|_| self.rng.d6()).collect();
+                let wounds = dice.iter().filter(|d| **d >= GRENADE_WOUNDS_ON).count() as u32;
+                self.mortal_wounds(player, t, dice, wounds, ev);
+                self.for_combined(army, root, |s| s.shot = true);
+            }
+            Stratagem::TankShock => {
+                if !self.has_keyword(army, root, "VEHICLE") || !self.units[army][root].charged {
+                    return reject(
+                        name,
+                        format!("'{id}' must be a VEHICLE that made a charge move this phase"),
+                    );
+                }
+                let t = need_target(self)?;
+                if !self.units_engaged((army, root), t) {
+                    return reject(
+                        name,
+                        "the target must be within Engagement Range of the VEHICLE",
+                    );
+                }
+                let toughness = self.scene.armies[army].units[root].datasheet.toughness;
+                let n = u32::from(toughness).min(TANK_SHOCK_MAX_DICE);
+                let dice: Vec<u8> = (0..n).map(|_| self.rng.d6()).collect();
+                let wounds = dice.iter().filter(|d| **d >= TANK_SHOCK_WOUNDS_ON).count() as u32;
+                self.mortal_wounds(player, t, dice, wounds, ev);
+            }
+            Stratagem::RapidIngress => {
+                if self.battle_round < crate::rules::constants::RESERVES_FIRST_ROUND {
+                    return reject(name, "Reserves cannot arrive yet");
+                }
+                self.rapid_ingress = Some((army, root));
+            }
+            Stratagem::FireOverwatch => {
+                if self.engaged(army, root) {
+                    return reject(name, format!("'{id}' is within Engagement Range"));
+                }
+                let t = need_target(self)?;
+                self.check_in_sight(army, root, t, FIRE_OVERWATCH_RANGE_INCHES, name)?;
+                let mut weapons: Vec<String> = Vec::new();
+                for r in self.live_models(army, root) {
+                    let u = &self.scene.armies[army].units[r.unit];
+                    for w in &u.models[r.model].weapons {
+                        let ranged = u.datasheet.weapon(w).is_some_and(|p| !p.is_melee());
+                        if ranged && !weapons.contains(w) {
+                            weapons.push(w.clone());
+                        }
+                    }
+                }
+                let target_id = self.unit_id(t.0, t.1).to_string();
+                let mut fired = 0;
+                for w in weapons {
+                    let wt = WeaponTarget {
+                        weapon: w,
+                        target: target_id.clone(),
+                    };
+                    if self
+                        .attack_with(army, root, &[wt], AttackKind::Overwatch, ev)
+                        .is_ok()
+                    {
+                        fired += 1;
+                    }
+                }
+                if fired == 0 {
+                    return reject(
+                        name,
+                        format!("no weapon of '{id}' can shoot at '{target_id}'"),
+                    );
+                }
+            }
+            Stratagem::GoToGround => {
+                if !self.all_have_keyword(army, root, "INFANTRY") {
+                    return reject(name, format!("'{id}' is not INFANTRY"));
+                }
+                self.for_combined(army, root, |s| s.shrouded = Some(Stratagem::GoToGround));
+            }
+            Stratagem::Smokescreen => {
+                if !self.has_keyword(army, root, "SMOKE") {
+                    return reject(name, format!("'{id}' is not a SMOKE unit"));
+                }
+                self.for_combined(army, root, |s| s.shrouded = Some(Stratagem::Smokescreen));
+            }
+            Stratagem::HeroicIntervention => {
+                let t = need_target(self)?;
+                if !self.units[t.0][t.1].charged {
+                    return reject(
+                        name,
+                        "the target must be an enemy unit that made a charge move this phase",
+                    );
+                }
+                if self.charge.is_some() {
+                    return reject(name, "a charge is already in progress");
+                }
+                if self.has_keyword(army, root, "VEHICLE")
+                    && !self.has_keyword(army, root, "WALKER")
+                {
+                    return reject(name, "only WALKER VEHICLE units can Heroically Intervene");
+                }
+                self.check_can_charge(army, root)?;
+                let d = self.unit_distance((army, root), t);
+                if d > HEROIC_INTERVENTION_RANGE_INCHES + MEASURE_TOLERANCE_INCHES {
+                    return reject(
+                        name,
+                        format!(
+                            "the charging unit is {d:.2}\" away; it must be within {HEROIC_INTERVENTION_RANGE_INCHES}\""
+                        ),
+                    );
+                }
+                let dice = [self.rng.d6(), self.rng.d6()];
+                self.for_combined(army, root, |s| s.declared_charge = true);
+                self.charge = Some(PendingCharge {
+                    army,
+                    unit: root,
+                    targets: vec![t.1],
+                    distance: dice[0] + dice[1],
+                    dice,
+                    heroic: true,
+                });
+                ev.push(GameEvent::ChargeDeclared {
+                    player,
+                    unit: id.to_string(),
+                    targets: vec![self.unit_id(t.0, t.1).to_string()],
+                    dice,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Rejects unless the enemy unit `t` is within `range` inches of and visible to the unit.
+    fn check_in_sight(
+        &self,
+        army: usize,
+        root: usize,
+        t: (usize, usize),
+        range: f32,
+        rule: &str,
+    ) -> Result<(), Rejection> {
+        let d = self.unit_distance((army, root), t);
+        if d > range + MEASURE_TOLERANCE_INCHES {
+            return reject(
+                rule,
+                format!("the target is {d:.2}\" away; it must be within {range}\""),
+            );
+        }
+        let sight = self.sight();
+        let entries = |a: usize, u: usize| -> Vec<usize> {
+            let live = self.live_models(a, u);
+            (0..sight.models.len())
+                .filter(|&e| live.contains(&sight.models[e]))
+                .collect()
+        };
+        let (mine, theirs) = (entries(army, root), entries(t.0, t.1));
+        let sampling = crate::geometry::sight::Sampling::FAST;
+        let seen = mine.iter().any(|&o| {
+            theirs.iter().any(|&x| {
+                sight.index.model_visible(
+                    o,
+                    x,
+                    crate::geometry::sight::SeeThrough::OwnUnit,
+                    &sampling,
+                )
+            })
+        });
+        if !seen {
+            return reject(rule, "the target must be visible to the unit");
+        }
+        Ok(())
+    }
+
+    /// Inflicts mortal wounds from a Stratagem on the enemy unit `t`.
+    fn mortal_wounds(
+        &mut self,
+        player: u8,
+        t: (usize, usize),
+        dice: Vec<u8>,
+        wounds: u32,
+        ev: &mut Vec<GameEvent>,
+    ) {
+        ev.push(GameEvent::MortalWoundsRolled {
+            player,
+            target: self.unit_id(t.0, t.1).to_string(),
+            dice,
+            mortal_wounds: wounds,
+        });
+        let sight = self.sight();
+        let live = self.live_models(t.0, t.1);
+        let entries: Vec<usize> = (0..sight.models.len())
+            .filter(|&e| live.contains(&sight.models[e]))
+            .collect();
+        let mut target = crate::data::combat::target_unit(&self.scene, &sight, &entries);
+        self.set_wounds(&sight, &entries, &mut target);
+        let mut log = Vec::new();
+        let outcome = inflict_mortal_wounds(&target, wounds, &mut self.rng, &mut log);
+        ev.extend(log.into_iter().map(GameEvent::Attack));
+        self.apply_outcome(&sight, &entries, &outcome, ev);
+    }
+}

@@ -1,0 +1,512 @@
+//! Checks of models on the table shared by every kind of move and set-up: paths and their
+//! length, board edges, walls, other models, floors, Engagement Range and Unit Coherency.
+//!
+//! Core Rules: Movement phase (moving through models and terrain, FLY), Ruins (INFANTRY and
+//! BEAST through walls, upper floors), Battlefield Debris and Statuary, Engagement Range, Unit
+//! Coherency.
+
+use super::command::{ModelPath, Placement};
+use super::event::{Rejection, reject};
+use super::state::Game;
+use crate::data::sight::ModelRef;
+use crate::geometry::coherency;
+use crate::geometry::engagement::within_engagement_range;
+use crate::geometry::measure::bases_overlap;
+use crate::geometry::{ModelSolid, TerrainCategory, Vec2, Vec3, polygon};
+use crate::rules::constants::{
+    BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES, MEASURE_TOLERANCE_INCHES, PATH_SAMPLE_INCHES,
+};
+use crate::rules::movement::{path_length, sample_path};
+
+/// How a move treats enemy models and Engagement Range on the way and at the end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum MoveKind {
+    /// Normal move or Advance: never within Engagement Range of an enemy.
+    Normal,
+    /// Fall Back: may cross Engagement Range (and enemy models, with Desperate Escape
+    /// tests), may not end in it.
+    FallBack,
+    /// Charge, Pile In, Consolidate: may end in Engagement Range (checked by the caller).
+    Engaging,
+}
+
+/// A checked move: every model's new position.
+pub(super) struct PlannedMove {
+    /// (model, new position) for each moved model.
+    pub moves: Vec<(ModelRef, Vec3)>,
+    /// The longest path (inches).
+    pub longest: f32,
+    /// Models that crossed enemy models (Fall Back: Desperate Escape tests).
+    pub crossed_enemies: Vec<ModelRef>,
+}
+
+impl Game {
+    /// The model a path or placement names: index `model` in the commanded unit, or in the
+    /// named unit of the same combined unit (a Leader).
+    pub(super) fn model_of(
+        &self,
+        army: usize,
+        unit: usize,
+        named: Option<&str>,
+        model: usize,
+    ) -> Result<ModelRef, Rejection> {
+        let u = match named {
+            None => unit,
+            Some(id) => match self.find_unit(army, id) {
+                Some(u) if self.combined(army, unit).contains(&u) => u,
+                _ => {
+                    return reject(
+                        "Units",
+                        format!("'{id}' is not part of unit '{}'", self.unit_id(army, unit)),
+                    );
+                }
+            },
+        };
+        let n = self.units[army][u].models.len();
+        if model >= n || !self.units[army][u].models[model].alive {
+            return reject(
+                "Units",
+                format!("'{}' has no model #{model} in play", self.unit_id(army, u)),
+            );
+        }
+        Ok(ModelRef {
+            army,
+            unit: u,
+            model,
+        })
+    }
+
+    /// Enemy models on the table for army `army`.
+    pub fn enemy_models(&self, army: usize) -> Vec<ModelRef> {
+        self.all_live_models()
+            .into_iter()
+            .filter(|r| r.army != army)
+            .collect()
+    }
+
+    /// Checks the paths of a move of the combined unit (`army`, `unit`) of at most
+    /// `allowance` inches each.
+    ///
+    /// # Errors
+    /// The first rule a path breaks, naming the model.
+    pub(super) fn plan_move(
+        &self,
+        army: usize,
+        unit: usize,
+        paths: &[ModelPath],
+        allowance: &dyn Fn(ModelRef) -> f32,
+        kind: MoveKind,
+    ) -> Result<PlannedMove, Rejection> {
+        let fly = self.all_have_keyword(army, unit, "FLY");
+        let mut moves: Vec<(ModelRef, Vec3)> = Vec::new();
+        let mut longest: f32 = 0.0;
+        let mut crossed = Vec::new();
+        let enemies = self.enemy_models(army);
+        let barricades = self.scene.barricade_footprints();
+        let others: Vec<ModelRef> = self
+            .all_live_models()
+            .into_iter()
+            .filter(|r| !(r.army == army && self.combined(army, unit).contains(&r.unit)))
+            .collect();
+        for p in paths {
+            let r = self.model_of(army, unit, p.unit.as_deref(), p.model)?;
+            let name = self.model_name(r);
+            if moves.iter().any(|(m, _)| *m == r) {
+                return reject("Movement", format!("{name} is given two paths"));
+            }
+            if p.path.is_empty() {
+                return reject("Movement", format!("{name}'s path has no points"));
+            }
+            let start = self.scene.armies[army].units[r.unit].models[r.model].position;
+            let way: Vec<Vec3> = p.path.iter().map(|&(x, y, z)| Vec3::new(x, y, z)).collect();
+            if way.iter().any(|v| !v.is_finite()) {
+                return reject(
+                    "Movement",
+                    format!("{name}'s path has a point that is not a number"),
+                );
+            }
+            let length = path_length(start, &way);
+            let allowance = allowance(r);
+            if length > allowance + MEASURE_TOLERANCE_INCHES {
+                return reject(
+                    "Movement",
+                    format!(
+                        "{name}'s path is {length:.2}\", more than the {allowance:.2}\" it may move"
+                    ),
+                );
+            }
+            longest = longest.max(length);
+            let me = self.solid(r);
+            let datasheet = &self.scene.armies[army].units[r.unit].datasheet;
+            let through_walls =
+                fly || datasheet.has_keyword("INFANTRY") || datasheet.has_keyword("BEAST");
+            let big = datasheet.has_keyword("MONSTER") || datasheet.has_keyword("VEHICLE");
+            let mut crossed_enemy = false;
+            for at in sample_path(start, &way, PATH_SAMPLE_INCHES) {
+                let s = ModelSolid {
+                    centre: at.truncate(),
+                    z: at.z,
+                    ..me
+                };
+                self.check_on_board(&s, &name)?;
+                if !through_walls && let Some(id) = self.wall_crossed(&s) {
+                    return reject(
+                        "Terrain",
+                        format!(
+                            "{name} would move through a wall of '{id}' (only INFANTRY, BEAST and FLY models move through ruin walls)"
+                        ),
+                    );
+                }
+                for o in &others {
+                    let os = self.solid(*o);
+                    let enemy = o.army != army;
+                    if !fly && bases_overlap(&s, &os) {
+                        let other_big = self.scene.armies[o.army].units[o.unit]
+                            .datasheet
+                            .has_keyword("MONSTER")
+                            || self.scene.armies[o.army].units[o.unit]
+                                .datasheet
+                                .has_keyword("VEHICLE");
+                        if enemy && kind == MoveKind::FallBack {
+                            crossed_enemy = true;
+                        } else if enemy {
+                            return reject(
+                                "Movement",
+                                format!(
+                                    "{name} would move through enemy model {}",
+                                    self.model_name(*o)
+                                ),
+                            );
+                        } else if big && other_big {
+                            return reject(
+                                "Movement",
+                                format!(
+                                    "{name} (MONSTER or VEHICLE) would move through friendly MONSTER or VEHICLE model {}",
+                                    self.model_name(*o)
+                                ),
+                            );
+                        }
+                    }
+                    if enemy
+                        && kind == MoveKind::Normal
+                        && within_engagement_range(&s, &os, &barricades)
+                    {
+                        return reject(
+                            "Engagement Range",
+                            format!(
+                                "{name} would move within Engagement Range of {}",
+                                self.unit_id(o.army, o.unit)
+                            ),
+                        );
+                    }
+                }
+            }
+            if crossed_enemy {
+                crossed.push(r);
+            }
+            let end = *way.last().expect("not empty");
+            self.check_standing(r, end, &name)?;
+            moves.push((r, end));
+        }
+        // Where the unit ends: no overlaps, no Engagement Range for moves that forbid it, and
+        // Unit Coherency.
+        let unit_solids: Vec<(ModelRef, ModelSolid)> = self
+            .live_models(army, unit)
+            .into_iter()
+            .map(|r| {
+                let s = self.solid(r);
+                match moves.iter().find(|(m, _)| *m == r) {
+                    Some((_, at)) => (
+                        r,
+                        ModelSolid {
+                            centre: at.truncate(),
+                            z: at.z,
+                            ..s
+                        },
+                    ),
+                    None => (r, s),
+                }
+            })
+            .collect();
+        self.check_final_positions(&unit_solids, &others)?;
+        if kind != MoveKind::Engaging {
+            for (r, s) in &unit_solids {
+                if let Some(e) = enemies
+                    .iter()
+                    .find(|e| within_engagement_range(s, &self.solid(**e), &barricades))
+                {
+                    return reject(
+                        "Engagement Range",
+                        format!(
+                            "{} would end within Engagement Range of {}",
+                            self.model_name(*r),
+                            self.unit_id(e.army, e.unit)
+                        ),
+                    );
+                }
+            }
+        }
+        Ok(PlannedMove {
+            moves,
+            longest,
+            crossed_enemies: crossed,
+        })
+    }
+
+    /// Checks a unit set up at `placements` (every model of the combined unit): on the board,
+    /// standing on the table or a floor, not on other models, in Unit Coherency. Returns the
+    /// positions.
+    pub(super) fn plan_set_up(
+        &self,
+        army: usize,
+        unit: usize,
+        placements: &[Placement],
+    ) -> Result<Vec<(ModelRef, Vec3, f32)>, Rejection> {
+        let mut out: Vec<(ModelRef, Vec3, f32)> = Vec::new();
+        for p in placements {
+            let r = self.model_of(army, unit, p.unit.as_deref(), p.model)?;
+            if out.iter().any(|(m, _, _)| *m == r) {
+                return reject("Set up", format!("{} is placed twice", self.model_name(r)));
+            }
+            let at = Vec3::new(p.x, p.y, p.z);
+            if !at.is_finite() || !p.facing.is_finite() {
+                return reject(
+                    "Set up",
+                    format!("{} has a position that is not a number", self.model_name(r)),
+                );
+            }
+            out.push((r, at, p.facing));
+        }
+        let every: Vec<ModelRef> = self
+            .combined(army, unit)
+            .into_iter()
+            .flat_map(|u| {
+                (0..self.units[army][u].models.len()).map(move |m| ModelRef {
+                    army,
+                    unit: u,
+                    model: m,
+                })
+            })
+            .filter(|r| self.units[r.army][r.unit].models[r.model].alive)
+            .collect();
+        if let Some(missing) = every.iter().find(|r| !out.iter().any(|(m, _, _)| m == *r)) {
+            return reject(
+                "Set up",
+                format!(
+                    "every model must be placed; {} is not",
+                    self.model_name(*missing)
+                ),
+            );
+        }
+        let others: Vec<ModelRef> = self
+            .all_live_models()
+            .into_iter()
+            .filter(|r| !(r.army == army && self.combined(army, unit).contains(&r.unit)))
+            .collect();
+        let mut solids = Vec::new();
+        for (r, at, facing) in &out {
+            let name = self.model_name(*r);
+            let s = ModelSolid {
+                centre: at.truncate(),
+                z: at.z,
+                facing: *facing,
+                ..self.solid(*r)
+            };
+            self.check_on_board(&s, &name)?;
+            self.check_standing(*r, *at, &name)?;
+            if self.wall_crossed(&s).is_some() {
+                return reject("Terrain", format!("{name} would stand inside a wall"));
+            }
+            solids.push((*r, s));
+        }
+        self.check_final_positions(&solids, &others)?;
+        Ok(out)
+    }
+
+    fn check_final_positions(
+        &self,
+        unit: &[(ModelRef, ModelSolid)],
+        others: &[ModelRef],
+    ) -> Result<(), Rejection> {
+        for (i, (r, s)) in unit.iter().enumerate() {
+            for (q, t) in &unit[..i] {
+                if bases_overlap(s, t) {
+                    return reject(
+                        "Movement",
+                        format!(
+                            "{} would overlap {}",
+                            self.model_name(*r),
+                            self.model_name(*q)
+                        ),
+                    );
+                }
+            }
+            for o in others {
+                if bases_overlap(s, &self.solid(*o)) {
+                    return reject(
+                        "Movement",
+                        format!(
+                            "{} would end on top of {}",
+                            self.model_name(*r),
+                            self.model_name(*o)
+                        ),
+                    );
+                }
+            }
+        }
+        let solids: Vec<ModelSolid> = unit.iter().map(|(_, s)| *s).collect();
+        let report = coherency::check(&solids);
+        if !report.coherent {
+            let names: Vec<String> = report
+                .breaking_models
+                .iter()
+                .map(|&i| self.model_name(unit[i].0))
+                .collect();
+            return reject(
+                "Unit Coherency",
+                format!(
+                    "the unit would end out of Unit Coherency ({} too far from the rest)",
+                    names.join(", ")
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    fn check_on_board(&self, s: &ModelSolid, name: &str) -> Result<(), Rejection> {
+        let board = [
+            Vec2::new(0.0, 0.0),
+            Vec2::new(BOARD_WIDTH_INCHES, 0.0),
+            Vec2::new(BOARD_WIDTH_INCHES, BOARD_DEPTH_INCHES),
+            Vec2::new(0.0, BOARD_DEPTH_INCHES),
+        ];
+        if !polygon::polygon_wholly_within(&s.outline(), &board) {
+            return reject(
+                "Battlefield edge",
+                format!(
+                    "{name} would be off the battlefield at ({:.2}, {:.2})",
+                    s.centre.x, s.centre.y
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// The id of a ruin whose wall the model's base would cut through, if any.
+    pub(super) fn wall_crossed(&self, s: &ModelSolid) -> Option<&str> {
+        let outline = s.outline();
+        self.scene.layout.pieces.iter().find_map(|piece| {
+            piece
+                .walls
+                .iter()
+                .any(|w| s.z < w.height && polygon::segment_enters(w.start, w.end, &outline))
+                .then_some(piece.id.as_str())
+        })
+    }
+
+    /// Checks a model can stand at `at`: on the table, or on a ruin floor at that height
+    /// (INFANTRY, BEAST and FLY only), and not on Battlefield Debris.
+    fn check_standing(&self, r: ModelRef, at: Vec3, name: &str) -> Result<(), Rejection> {
+        let d = &self.scene.armies[r.army].units[r.unit].datasheet;
+        if at.z > MEASURE_TOLERANCE_INCHES {
+            if !(d.has_keyword("INFANTRY") || d.has_keyword("BEAST") || d.has_keyword("FLY")) {
+                return reject(
+                    "Terrain",
+                    format!(
+                        "{name} cannot end on an upper floor (only INFANTRY, BEAST and FLY models can)"
+                    ),
+                );
+            }
+            let on_floor = self.scene.layout.pieces.iter().any(|p| {
+                p.floors.iter().any(|f| {
+                    (f.height - at.z).abs() < 0.05 && polygon::contains(&f.area, at.truncate())
+                })
+            });
+            if !on_floor {
+                return reject(
+                    "Terrain",
+                    format!(
+                        "{name} would end in mid-air at height {:.2}\" (no floor there)",
+                        at.z
+                    ),
+                );
+            }
+        } else if at.z < -MEASURE_TOLERANCE_INCHES {
+            return reject("Terrain", format!("{name} would end below the table"));
+        }
+        let s = ModelSolid {
+            centre: at.truncate(),
+            z: at.z,
+            ..self.solid(r)
+        };
+        let outline = s.outline();
+        if let Some(p) = self.scene.layout.pieces.iter().find(|p| {
+            p.category == TerrainCategory::Debris
+                && polygon::polygons_intersect(&outline, &p.footprint)
+        }) {
+            return reject(
+                "Terrain",
+                format!("{name} cannot end on Battlefield Debris '{}'", p.id),
+            );
+        }
+        Ok(())
+    }
+
+    /// Moves the models to their new positions.
+    pub(super) fn move_models(&mut self, moves: &[(ModelRef, Vec3)]) {
+        for (r, at) in moves {
+            self.scene.armies[r.army].units[r.unit].models[r.model].position = *at;
+        }
+    }
+
+    /// True if any model of the combined unit is within Engagement Range of any model of the
+    /// other combined unit.
+    pub fn units_engaged(&self, a: (usize, usize), b: (usize, usize)) -> bool {
+        let barricades = self.scene.barricade_footprints();
+        let theirs: Vec<ModelSolid> = self
+            .live_models(b.0, b.1)
+            .iter()
+            .map(|r| self.solid(*r))
+            .collect();
+        self.live_models(a.0, a.1).iter().any(|r| {
+            let s = self.solid(*r);
+            theirs
+                .iter()
+                .any(|t| within_engagement_range(&s, t, &barricades))
+        })
+    }
+
+    /// True if any model of the combined unit is within Engagement Range of any enemy model.
+    pub fn engaged(&self, army: usize, unit: usize) -> bool {
+        let barricades = self.scene.barricade_footprints();
+        let enemies: Vec<ModelSolid> = self
+            .enemy_models(army)
+            .iter()
+            .map(|r| self.solid(*r))
+            .collect();
+        self.live_models(army, unit).iter().any(|r| {
+            let s = self.solid(*r);
+            enemies
+                .iter()
+                .any(|t| within_engagement_range(&s, t, &barricades))
+        })
+    }
+
+    /// Distance between two combined units: their closest models (inches).
+    pub fn unit_distance(&self, a: (usize, usize), b: (usize, usize)) -> f32 {
+        let theirs: Vec<ModelSolid> = self
+            .live_models(b.0, b.1)
+            .iter()
+            .map(|r| self.solid(*r))
+            .collect();
+        self.live_models(a.0, a.1)
+            .iter()
+            .flat_map(|r| {
+                let s = self.solid(*r);
+                theirs
+                    .iter()
+                    .map(move |t| crate::geometry::measure::model_distance(&s, t).distance)
+            })
+            .fold(f32::INFINITY, f32::min)
+    }
+}
