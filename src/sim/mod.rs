@@ -1,6 +1,7 @@
 //! Bevy plugins that work headless (MinimalPlugins + StatesPlugin): components for what is on
 //! the table, spawning a loaded scene as entities, and the sight index that follows them.
 
+pub mod battle;
 pub mod components;
 pub mod game;
 pub mod scene;
@@ -12,5 +13,5 @@ pub use scene::{ActiveScene, SceneErrors};
 
 /// Every headless simulation plugin.
 pub fn plugin(app: &mut App) {
-    app.add_plugins((scene::plugin, sight::plugin));
+    app.add_plugins((scene::plugin, sight::plugin, battle::plugin));
 }

@@ -1,0 +1,214 @@
+//! The battle engine in Bevy: the game as a resource, players' commands as messages, the
+//! engine's events and rejections as messages, the game flow mirrored in Bevy states, and the
+//! model entities kept where the game puts them. Runs headless (MinimalPlugins + StatesPlugin).
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+
+use super::components::{Model, ModelOf, Unit};
+use super::game::save::{SaveFile, write_save};
+use super::game::{Command, Game, GameEvent, Rejection};
+use crate::data::sight::ModelRef;
+use crate::rules::phase::{Phase, Stage};
+
+/// Where the game is, mirroring [`Stage`].
+#[derive(States, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum BattleState {
+    /// No game is being played.
+    #[default]
+    NoGame,
+    /// Declaring Reserves.
+    Setup,
+    /// Deploying armies.
+    Deployment,
+    /// Battle rounds.
+    Battle,
+    /// The battle is over.
+    GameOver,
+}
+
+/// The phase of the turn during the battle, mirroring [`Phase`].
+#[derive(SubStates, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[source(BattleState = BattleState::Battle)]
+pub enum PhaseState {
+    /// Command phase.
+    #[default]
+    Command,
+    /// Movement phase.
+    Movement,
+    /// Shooting phase.
+    Shooting,
+    /// Charge phase.
+    Charge,
+    /// Fight phase.
+    Fight,
+}
+
+/// The game being played and its save (scene path, seed, accepted commands).
+#[derive(Resource, Default)]
+pub struct ActiveGame {
+    /// The game, if one is under way.
+    pub game: Option<Game>,
+    /// Its save: every accepted command.
+    pub save: Option<SaveFile>,
+    /// Where the save is written after every accepted command, if anywhere.
+    pub autosave: Option<PathBuf>,
+}
+
+/// A player's command for the engine.
+#[derive(Message, Debug, Clone)]
+pub struct GameCommand(pub Command);
+
+/// An event of an accepted command.
+#[derive(Message, Debug, Clone)]
+pub struct BattleEvent(pub GameEvent);
+
+/// A rejected command and why (nothing changed).
+#[derive(Message, Debug, Clone)]
+pub struct CommandRejected {
+    /// The command.
+    pub command: Command,
+    /// The rule it breaks.
+    pub rejection: Rejection,
+}
+
+/// Marks a model that is not on the table (destroyed, embarked or in Reserves).
+#[derive(Component, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OffTable;
+
+/// The system set that applies commands and brings states and entities in step.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct BattleSystems;
+
+/// Registers the battle resources, messages, states and systems.
+pub fn plugin(app: &mut App) {
+    app.init_resource::<ActiveGame>()
+        .init_state::<BattleState>()
+        .add_sub_state::<PhaseState>()
+        .add_message::<GameCommand>()
+        .add_message::<BattleEvent>()
+        .add_message::<CommandRejected>()
+        .add_systems(
+            Update,
+            (apply_commands, sync_states, sync_models)
+                .chain()
+                .in_set(BattleSystems),
+        );
+}
+
+fn apply_commands(
+    mut active: ResMut<ActiveGame>,
+    mut commands: MessageReader<GameCommand>,
+    mut events: MessageWriter<BattleEvent>,
+    mut rejected: MessageWriter<CommandRejected>,
+) {
+    for GameCommand(c) in commands.read() {
+        let ActiveGame {
+            game,
+            save,
+            autosave,
+        } = &mut *active;
+        let Some(game) = game.as_mut() else {
+            rejected.write(CommandRejected {
+                command: c.clone(),
+                rejection: Rejection::new("Sequencing", "no game is under way"),
+            });
+            continue;
+        };
+        match game.apply(c) {
+            Ok(evs) => {
+                if let Some(save) = save.as_mut() {
+                    save.commands.push(c.clone());
+                    if let Some(path) = autosave
+                        && let Err(e) = write_save(path, save)
+                    {
+                        error!("{}: cannot write the autosave: {e}", path.display());
+                    }
+                }
+                events.write_batch(evs.into_iter().map(BattleEvent));
+            }
+            Err(rejection) => {
+                rejected.write(CommandRejected {
+                    command: c.clone(),
+                    rejection,
+                });
+            }
+        }
+    }
+}
+
+fn sync_states(
+    active: Res<ActiveGame>,
+    mut battle: ResMut<NextState<BattleState>>,
+    mut phase: ResMut<NextState<PhaseState>>,
+) {
+    if !active.is_changed() {
+        return;
+    }
+    let Some(game) = &active.game else {
+        NextState::set_if_neq(&mut *battle, BattleState::NoGame);
+        return;
+    };
+    NextState::set_if_neq(&mut *battle, match game.stage {
+        Stage::Setup => BattleState::Setup,
+        Stage::Deployment => BattleState::Deployment,
+        Stage::Battle => BattleState::Battle,
+        Stage::GameOver => BattleState::GameOver,
+    });
+    if game.stage == Stage::Battle {
+        NextState::set_if_neq(&mut *phase, match game.phase {
+            Phase::Command => PhaseState::Command,
+            Phase::Movement => PhaseState::Movement,
+            Phase::Shooting => PhaseState::Shooting,
+            Phase::Charge => PhaseState::Charge,
+            Phase::Fight => PhaseState::Fight,
+        });
+    }
+}
+
+fn sync_models(
+    mut cmd: Commands,
+    active: Res<ActiveGame>,
+    mut models: Query<(Entity, &Model, &ModelOf, &mut Transform, Has<OffTable>)>,
+    units: Query<&Unit>,
+) {
+    if !active.is_changed() {
+        return;
+    }
+    let Some(game) = &active.game else { return };
+    for (e, model, of, mut transform, off) in &mut models {
+        let Ok(unit) = units.get(of.0) else { continue };
+        let r = ModelRef {
+            army: unit.army,
+            unit: unit.index,
+            model: model.index,
+        };
+        let Some(m) = game
+            .scene
+            .armies
+            .get(r.army)
+            .and_then(|a| a.units.get(r.unit))
+            .and_then(|u| u.models.get(r.model))
+        else {
+            continue;
+        };
+        let on = game.on_table(r);
+        if on {
+            let rotation = Quat::from_rotation_z(m.facing.to_radians());
+            if transform.translation != m.position || transform.rotation != rotation {
+                transform.translation = m.position;
+                transform.rotation = rotation;
+            }
+        }
+        match (on, off) {
+            (true, true) => {
+                cmd.entity(e).remove::<OffTable>();
+            }
+            (false, false) => {
+                cmd.entity(e).insert(OffTable);
+            }
+            _ => {}
+        }
+    }
+}

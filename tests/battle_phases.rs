@@ -1,0 +1,488 @@
+//! The battle engine phase by phase: a scene, a few commands, the events that must follow and
+//! the rejections (with the rule they name) that must not change anything.
+
+#[path = "common/battle.rs"]
+mod battle;
+
+use battle::*;
+
+macro_rules! rejected {
+    ($g:expr, $c:expr) => {{
+        let c = $c;
+        battle::rejected(&mut $g, c)
+    }};
+}
+
+macro_rules! accepted {
+    ($g:expr, $c:expr) => {{
+        let c = $c;
+        battle::accepted(&mut $g, c)
+    }};
+}
+use wartable::rules::movement::MoveMode;
+use wartable::rules::phase::{Phase, Stage};
+use wartable::rules::stratagem::Stratagem;
+use wartable::sim::game::{Command, Game, GameEvent, Location, ModelPath, ReserveKind, WeaponTarget};
+
+fn mv(player: u8, unit: &str, mode: MoveMode, paths: Vec<ModelPath>) -> Command {
+    Command::Move { player, unit: unit.into(), mode, paths }
+}
+
+fn one_path(model: usize, to: &[(f32, f32, f32)]) -> Vec<ModelPath> {
+    vec![ModelPath { model, unit: None, path: to.to_vec() }]
+}
+
+fn game_at(phase: Phase) -> Game {
+    let mut g = deployed_game(open_field());
+    advance_to(&mut g, 1, phase);
+    g
+}
+
+#[test]
+fn deployment_alternates_and_keeps_units_wholly_within_their_zone() {
+    let (mut g, events) = Game::start(open_field(), 3);
+    let GameEvent::RollOff { first_turn, .. } = events[0] else { panic!("roll-off first") };
+    let deployer = g.active_player;
+    assert_ne!(deployer, first_turn, "the player who goes second deploys first");
+    let other = 3 - deployer;
+    let any_unit = |g: &Game, p: u8| {
+        let a = g.army_of(p).unwrap();
+        g.unit_id(a, g.unit_roots(a)[0]).to_string()
+    };
+    let r = rejected!(g, Command::Deploy { player: other, unit: any_unit(&g, other), models: vec![], transport: None });
+    assert_eq!(r.rule, "Deployment");
+    // The middle of the table is nobody's deployment zone.
+    let unit = if deployer == 1 { "redemptor" } else { "battlewagon" };
+    let r = rejected(
+        &mut g,
+        Command::Deploy {
+            player: deployer,
+            unit: unit.into(),
+            models: vec![wartable::sim::game::Placement { model: 0, unit: None, x: 30.0, y: 14.0, z: 0.0, facing: 0.0 }],
+            transport: None,
+        },
+    );
+    assert_eq!(r.rule, "Deployment");
+    assert!(r.reason.contains("wholly within"), "{r}");
+    accepted!(g, Command::Deploy { player: deployer, unit: unit.into(), models: vec![], transport: None });
+    assert_eq!(g.active_player, other);
+}
+
+#[test]
+fn reserves_hold_at_most_a_quarter_of_the_points_and_deep_strike_needs_the_ability() {
+    let (mut g, _) = Game::start(open_field(), 1);
+    // 995 points: 25% is 248.75. Redemptor 205 fits; Hellblasters 110 more do not.
+    accepted!(g, Command::DeclareReserves { player: 1, unit: "redemptor".into(), reserve: ReserveKind::StrategicReserves });
+    let r = rejected!(g, Command::DeclareReserves { player: 1, unit: "hellblasters".into(), reserve: ReserveKind::StrategicReserves });
+    assert_eq!(r.rule, "Reserves");
+    assert!(r.reason.contains("25%"), "{r}");
+    let r = rejected!(g, Command::DeclareReserves { player: 1, unit: "eliminators".into(), reserve: ReserveKind::DeepStrike });
+    assert_eq!(r.rule, "Deep Strike");
+}
+
+#[test]
+fn command_phase_gives_both_players_a_command_point() {
+    let g = deployed_game(open_field());
+    assert_eq!(g.cp, [1, 1]);
+    assert_eq!(g.phase, Phase::Command);
+}
+
+#[test]
+fn sequencing_rejects_actions_outside_their_phase_or_turn() {
+    let mut g = deployed_game(open_field());
+    let paths = shift(&g, 1, "eliminators", 1.0, 0.0);
+    let r = rejected!(g, mv(1, "eliminators", MoveMode::Normal, paths.clone()));
+    assert_eq!(r.rule, "Sequencing");
+    advance_to(&mut g, 1, Phase::Movement);
+    let r = rejected!(g, Command::EndPhase { player: 2 });
+    assert_eq!(r.rule, "Sequencing");
+    let r = rejected!(g, Command::Shoot { player: 1, unit: "eliminators".into(), weapons: vec![] });
+    assert_eq!(r.rule, "Sequencing");
+}
+
+#[test]
+fn normal_move_is_limited_to_m_and_kept_on_the_battlefield() {
+    let mut g = game_at(Phase::Movement);
+    isolate(&mut g, &[(1, "eliminators")]);
+    put_line(&mut g, 1, "eliminators", 10.0, 16.0, 1.8);
+    // 6" + 0.5" is too far.
+    let r = rejected!(g, mv(1, "eliminators", MoveMode::Normal, shift(&g, 1, "eliminators", 6.5, 0.0)));
+    assert_eq!(r.rule, "Movement");
+    assert!(r.reason.contains("more than the 6.00\""), "{r}");
+    // Off the table edge.
+    put_line(&mut g, 1, "eliminators", 2.0, 16.0, 1.8);
+    let r = rejected!(g, mv(1, "eliminators", MoveMode::Normal, shift(&g, 1, "eliminators", -2.5, 0.0)));
+    assert_eq!(r.rule, "Battlefield edge");
+    // A legal move, then a second one for the same unit.
+    let ev = accepted!(g, mv(1, "eliminators", MoveMode::Normal, shift(&g, 1, "eliminators", 5.0, 1.0)));
+    assert!(matches!(ev[0], GameEvent::Moved { mode: MoveMode::Normal, .. }));
+    assert_eq!(pos(&g, 1, "eliminators", 0).x, 7.0);
+    let r = rejected!(g, mv(1, "eliminators", MoveMode::Normal, shift(&g, 1, "eliminators", 1.0, 0.0)));
+    assert_eq!(r.rule, "Movement phase");
+}
+
+#[test]
+fn climbing_counts_and_only_infantry_stand_on_upper_floors_or_cross_ruin_walls() {
+    let mut g = game_at(Phase::Movement);
+    isolate(&mut g, &[(1, "eliminators"), (1, "redemptor"), (1, "ballistus")]);
+    // The ruin's wall runs along x = 30, y 18..26; its floor (3") covers x 27..30.
+    put(&mut g, 1, "redemptor", 0, 33.5, 22.0);
+    let r = rejected!(g, mv(1, "redemptor", MoveMode::Normal, one_path(0, &[(26.0, 22.0, 0.0)])));
+    assert_eq!(r.rule, "Terrain");
+    assert!(r.reason.contains("wall"), "{r}");
+    // Eliminators walk through the wall and climb: 2" + 3" up + 0.5" = 5.5" of 6".
+    put_line(&mut g, 1, "eliminators", 31.0, 19.0, 0.0);
+    for (m, y) in [(0, 19.0), (1, 20.8), (2, 22.6)] {
+        put(&mut g, 1, "eliminators", m, 31.0, y);
+    }
+    let climb: Vec<ModelPath> = [(0, 19.0), (1, 20.8), (2, 22.6)]
+        .iter()
+        .map(|&(m, y)| ModelPath { model: m, unit: None, path: vec![(29.0, y, 0.0), (29.0, y, 3.0), (28.5, y, 3.0)] })
+        .collect();
+    let too_far: Vec<ModelPath> = climb
+        .iter()
+        .map(|p| ModelPath { path: vec![(29.0, p.path[0].1, 0.0), (29.0, p.path[0].1, 3.0), (27.5, p.path[0].1, 3.0)], ..p.clone() })
+        .collect();
+    let r = rejected!(g, mv(1, "eliminators", MoveMode::Normal, too_far));
+    assert!(r.reason.contains("more than"), "climbing counts: {r}");
+    accepted!(g, mv(1, "eliminators", MoveMode::Normal, climb));
+    assert_eq!(pos(&g, 1, "eliminators", 1).z, 3.0);
+    // A vehicle cannot end on the floor.
+    put(&mut g, 1, "ballistus", 0, 24.0, 22.0);
+    let r = rejected!(g, mv(1, "ballistus", MoveMode::Normal, one_path(0, &[(27.5, 24.5, 3.0)])));
+    assert_eq!(r.rule, "Terrain");
+}
+
+#[test]
+fn moves_cannot_cross_enemy_models_end_on_models_or_near_enemies_or_break_coherency() {
+    let mut g = game_at(Phase::Movement);
+    isolate(&mut g, &[(1, "eliminators"), (2, "deff-dread-1")]);
+    put_line(&mut g, 1, "eliminators", 10.0, 18.0, 1.8);
+    put(&mut g, 2, "deff-dread-1", 0, 19.0, 18.0);
+    // Through the enemy model to the far side (and out of Engagement Range).
+    let r = rejected!(g, mv(1, "eliminators", MoveMode::Normal, one_path(2, &[(24.0, 18.0, 0.0)])));
+    assert!(r.rule == "Movement" || r.rule == "Engagement Range", "{r}");
+    // Ending within 1" of the Deff Dread.
+    let dread = pos(&g, 2, "deff-dread-1", 0);
+    let r = rejected!(g, mv(1, "eliminators", MoveMode::Normal, one_path(2, &[(dread.x - 2.2, 18.0, 0.0)])));
+    assert_eq!(r.rule, "Engagement Range");
+    assert!(r.reason.contains("Engagement Range of deff-dread-1"), "{r}");
+    // On top of a friendly model.
+    let r = rejected!(g, mv(1, "eliminators", MoveMode::Normal, one_path(2, &[(11.8, 18.0, 0.0)])));
+    assert_eq!(r.rule, "Movement");
+    // One model 5" away from the rest.
+    let r = rejected!(g, mv(1, "eliminators", MoveMode::Normal, one_path(0, &[(10.0, 13.0, 0.0)])));
+    assert_eq!(r.rule, "Unit Coherency");
+}
+
+#[test]
+fn advance_adds_a_d6_and_then_only_assault_weapons_shoot_and_no_charge() {
+    let mut g = game_at(Phase::Movement);
+    isolate(&mut g, &[(1, "eliminators"), (1, "hellblasters"), (2, "nobz")]);
+    put_line(&mut g, 1, "eliminators", 10.0, 18.0, 1.8);
+    put_line(&mut g, 1, "hellblasters", 10.0, 15.0, 1.8);
+    let ev = accepted!(g, mv(1, "eliminators", MoveMode::Advance, shift(&g, 1, "eliminators", 6.0, 0.0)));
+    let GameEvent::Moved { advance_roll: Some(roll), .. } = ev[0] else { panic!("{:?}", ev[0]) };
+    assert!((1..=6).contains(&roll));
+    accepted!(g, mv(1, "hellblasters", MoveMode::Advance, shift(&g, 1, "hellblasters", 6.0, 0.0)));
+    // Orks 20" away in the open.
+    put_line(&mut g, 2, "nobz", 20.0, 30.0, 1.8);
+    advance_to(&mut g, 1, Phase::Shooting);
+    let r = rejected!(g, Command::Shoot { player: 1, unit: "eliminators".into(), weapons: vec![WeaponTarget { weapon: "Bolt sniper rifle".into(), target: "nobz".into() }] });
+    assert!(r.reason.contains("Advanced"), "{r}");
+    accepted!(g, Command::Shoot { player: 1, unit: "hellblasters".into(), weapons: vec![WeaponTarget { weapon: "Plasma incinerator - standard".into(), target: "nobz".into() }] });
+    advance_to(&mut g, 1, Phase::Charge);
+    put_line(&mut g, 2, "nobz", 20.0, 26.0, 1.8);
+    let r = rejected!(g, Command::DeclareCharge { player: 1, unit: "hellblasters".into(), targets: vec!["nobz".into()] });
+    assert!(r.reason.contains("Advanced"), "{r}");
+}
+
+#[test]
+fn fall_back_only_from_engagement_range_and_battle_shocked_units_test_desperate_escape() {
+    let mut g = game_at(Phase::Movement);
+    isolate(&mut g, &[(1, "eliminators"), (2, "nobz")]);
+    put_line(&mut g, 1, "eliminators", 10.0, 18.0, 1.8);
+    let r = rejected!(g, mv(1, "eliminators", MoveMode::FallBack, shift(&g, 1, "eliminators", -3.0, 0.0)));
+    assert_eq!(r.rule, "Fall Back");
+    // Engaged with the Nobz: no Normal move, Fall Back allowed.
+    put_line(&mut g, 2, "nobz", 10.0, 19.6, 1.8);
+    let r = rejected!(g, mv(1, "eliminators", MoveMode::Normal, shift(&g, 1, "eliminators", 0.0, -3.0)));
+    assert_eq!(r.rule, "Engagement Range");
+    let a = g.army_of(1).unwrap();
+    let u = g.find_unit(a, "eliminators").unwrap();
+    g.units[a][u].battle_shocked = true;
+    let ev = accepted!(g, mv(1, "eliminators", MoveMode::FallBack, shift(&g, 1, "eliminators", 0.0, -4.0)));
+    let tests = ev.iter().filter(|e| matches!(e, GameEvent::DesperateEscape { .. })).count();
+    assert_eq!(tests, 3, "every model of a Battle-shocked unit tests");
+    for e in &ev {
+        if let GameEvent::DesperateEscape { roll, destroyed, .. } = e {
+            assert_eq!(*destroyed, *roll <= 2);
+        }
+    }
+    advance_to(&mut g, 1, Phase::Shooting);
+    if !g.live_models(a, u).is_empty() {
+        let r = rejected!(g, Command::Shoot { player: 1, unit: "eliminators".into(), weapons: vec![WeaponTarget { weapon: "Bolt sniper rifle".into(), target: "nobz".into() }] });
+        assert!(r.reason.contains("Fell Back"), "{r}");
+    }
+}
+
+#[test]
+fn shooting_checks_range_removes_casualties_and_shoots_once() {
+    let mut g = game_at(Phase::Shooting);
+    isolate(&mut g, &[(1, "hellblasters"), (1, "eliminators"), (2, "lootas")]);
+    put_line(&mut g, 1, "hellblasters", 10.0, 16.0, 1.8);
+    put_line(&mut g, 2, "lootas", 10.0, 43.0, 1.2);
+    let wt = |t: &str| vec![WeaponTarget { weapon: "Plasma incinerator - standard".into(), target: t.into() }];
+    let r = rejected!(g, Command::Shoot { player: 1, unit: "hellblasters".into(), weapons: wt("lootas") });
+    assert!(r.reason.contains("out of range"), "{r}");
+    put_line(&mut g, 2, "lootas", 10.0, 30.0, 1.2);
+    let ev = accepted!(g, Command::Shoot { player: 1, unit: "hellblasters".into(), weapons: wt("lootas") });
+    let GameEvent::Attacked { bearers, models_destroyed, .. } = ev[0] else { panic!() };
+    assert_eq!(bearers, 5);
+    let a = g.army_of(2).unwrap();
+    let u = g.find_unit(a, "lootas").unwrap();
+    let dead = g.units[a][u].models.iter().filter(|m| !m.alive).count() as u32;
+    assert_eq!(dead, models_destroyed);
+    let died = ev.iter().filter(|e| matches!(e, GameEvent::ModelDestroyed { .. })).count() as u32;
+    assert_eq!(died, models_destroyed);
+    let r = rejected!(g, Command::Shoot { player: 1, unit: "hellblasters".into(), weapons: wt("lootas") });
+    assert!(r.reason.contains("already shot"), "{r}");
+    let r = rejected!(g, Command::Shoot { player: 1, unit: "eliminators".into(), weapons: vec![WeaponTarget { weapon: "Close combat weapon".into(), target: "lootas".into() }] });
+    assert_eq!(r.rule, "Shooting phase");
+}
+
+#[test]
+fn charge_needs_a_target_within_12_inches_and_must_reach_every_target() {
+    let mut g = game_at(Phase::Charge);
+    isolate(&mut g, &[(1, "eliminators"), (2, "nobz")]);
+    put_line(&mut g, 1, "eliminators", 10.0, 18.0, 1.8);
+    put_line(&mut g, 2, "nobz", 10.0, 32.0, 1.8);
+    let r = rejected!(g, Command::DeclareCharge { player: 1, unit: "eliminators".into(), targets: vec!["nobz".into()] });
+    assert!(r.reason.contains("within 12"), "{r}");
+    put_line(&mut g, 2, "nobz", 10.0, 21.0, 1.8);
+    let ev = accepted!(g, Command::DeclareCharge { player: 1, unit: "eliminators".into(), targets: vec!["nobz".into()] });
+    let GameEvent::ChargeDeclared { dice, .. } = ev[0] else { panic!() };
+    let roll = f32::from(dice[0] + dice[1]);
+    let r = rejected!(g, Command::EndPhase { player: 1 });
+    assert_eq!(r.rule, "Charge phase");
+    // Moving 1" does not reach the Nobz 3" away (bases ~1.3" apart for 32 mm bases 3" apart).
+    let r = rejected!(g, Command::ChargeMove { player: 1, unit: "eliminators".into(), paths: shift(&g, 1, "eliminators", 0.0, 0.5) });
+    assert!(r.reason.contains("every target") || r.reason.contains("more than"), "{r}");
+    let (army1, army2) = (g.army_of(1).unwrap(), g.army_of(2).unwrap());
+    let me = g.solid(wartable::data::sight::ModelRef { army: army1, unit: g.find_unit(army1, "eliminators").unwrap(), model: 0 });
+    let them = g.solid(wartable::data::sight::ModelRef { army: army2, unit: g.find_unit(army2, "nobz").unwrap(), model: 0 });
+    let gap = wartable::geometry::measure::model_distance(&me, &them).distance - 0.5;
+    if roll >= gap {
+        accepted!(g, Command::ChargeMove { player: 1, unit: "eliminators".into(), paths: shift(&g, 1, "eliminators", 0.0, gap) });
+        let a = g.army_of(1).unwrap();
+        let u = g.find_unit(a, "eliminators").unwrap();
+        assert!(g.units[a][u].charged);
+        // Fight: the charging unit fights first even though player 2 picks first otherwise.
+        advance_to(&mut g, 1, Phase::Fight);
+        assert_eq!(g.next_to_fight(), Some((1, vec!["eliminators".to_string()])));
+        let r = rejected!(g, Command::PileIn { player: 2, unit: "nobz".into(), paths: vec![] });
+        assert_eq!(r.rule, "Fight phase");
+        let r = rejected!(g, Command::EndPhase { player: 1 });
+        assert_eq!(r.rule, "Fight phase");
+        accepted!(g, Command::PileIn { player: 1, unit: "eliminators".into(), paths: vec![] });
+        accepted!(g, Command::Fight { player: 1, unit: "eliminators".into(), weapons: vec![WeaponTarget { weapon: "Close combat weapon".into(), target: "nobz".into() }] });
+        accepted!(g, Command::Consolidate { player: 1, unit: "eliminators".into(), paths: vec![] });
+        // Then the Nobz (player 2) strike back in Remaining Combats.
+        assert_eq!(g.next_to_fight().map(|n| n.0), Some(2));
+    } else {
+        let ev = accepted!(g, Command::ChargeMove { player: 1, unit: "eliminators".into(), paths: vec![] });
+        assert!(matches!(ev[0], GameEvent::ChargeFailed { .. }));
+    }
+}
+
+#[test]
+fn pile_in_models_must_end_closer_to_the_closest_enemy() {
+    let mut g = game_at(Phase::Fight);
+    isolate(&mut g, &[(1, "eliminators"), (2, "nobz")]);
+    put_line(&mut g, 1, "eliminators", 10.0, 18.0, 1.8);
+    put_line(&mut g, 2, "nobz", 10.0, 19.6, 1.8);
+    let (p, ids) = g.next_to_fight().unwrap();
+    assert_eq!(p, 2, "the player whose turn it is not selects first");
+    assert!(ids.contains(&"nobz".to_string()));
+    let away = vec![ModelPath { model: 0, unit: None, path: vec![(10.0, 21.0, 0.0)] }];
+    let r = rejected!(g, Command::PileIn { player: 2, unit: "nobz".into(), paths: away });
+    assert_eq!(r.rule, "Pile In");
+    assert!(r.reason.contains("closer"), "{r}");
+}
+
+#[test]
+fn battle_shocked_units_have_oc_0_and_refuse_their_players_stratagems() {
+    let mut g = deployed_game(open_field());
+    // Make the Eliminators Below Half-strength: 1 of 3 left.
+    let a = g.army_of(1).unwrap();
+    let u = g.find_unit(a, "eliminators").unwrap();
+    g.units[a][u].models[1].alive = false;
+    g.units[a][u].models[2].alive = false;
+    let ev = accepted!(g, Command::EndPhase { player: 1 });
+    let test = ev
+        .iter()
+        .find_map(|e| match e {
+            GameEvent::BattleShockTest { unit, dice, leadership, passed, .. } if unit == "eliminators" => {
+                Some((dice[0] + dice[1], *leadership, *passed))
+            }
+            _ => None,
+        })
+        .expect("a Battle-shock test");
+    assert_eq!(test.2, test.0 >= test.1);
+    assert_eq!(g.units[a][u].battle_shocked, !test.2);
+    g.units[a][u].battle_shocked = true;
+    advance_to(&mut g, 1, Phase::Shooting);
+    g.cp = [5, 5];
+    let r = rejected!(g, Command::UseStratagem { player: 1, stratagem: Stratagem::Grenade, unit: "eliminators".into(), target: Some("nobz".into()), reroll: None });
+    assert_eq!(r.rule, "Battle-shock");
+    // OC 0: alone on an objective, it does not control it.
+    put(&mut g, 1, "eliminators", 0, 46.0, 11.0);
+    accepted!(g, Command::EndPhase { player: 1 });
+    let se = g.scene.objectives.iter().position(|o| o.id == "south-east").unwrap();
+    assert_eq!(g.objectives[se], None);
+}
+
+#[test]
+fn stratagems_cost_command_points_once_per_phase_in_their_phase() {
+    let mut g = game_at(Phase::Shooting);
+    isolate(&mut g, &[(1, "intercessors"), (2, "lootas")]);
+    put_line(&mut g, 1, "intercessors", 10.0, 16.0, 1.8);
+    put(&mut g, 1, "captain", 0, 10.0, 14.2);
+    put_line(&mut g, 2, "lootas", 10.0, 22.0, 1.2);
+    let grenade = |target: &str| Command::UseStratagem {
+        player: 1,
+        stratagem: Stratagem::Grenade,
+        unit: "intercessors".into(),
+        target: Some(target.into()),
+        reroll: None,
+    };
+    g.cp = [0, 0];
+    let r = rejected!(g, grenade("lootas"));
+    assert!(r.reason.contains("costs 1 CP"), "{r}");
+    g.cp = [3, 0];
+    let ev = accepted!(g, grenade("lootas"));
+    let (dice, mw) = ev
+        .iter()
+        .find_map(|e| match e {
+            GameEvent::MortalWoundsRolled { dice, mortal_wounds, .. } => Some((dice.clone(), *mortal_wounds)),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(dice.len(), 6);
+    assert_eq!(mw as usize, dice.iter().filter(|d| **d >= 4).count());
+    assert_eq!(g.cp[0], 2);
+    let a = g.army_of(2).unwrap();
+    let u = g.find_unit(a, "lootas").unwrap();
+    let lost: u32 = g.units[a][u].models.iter().map(|m| 1 - u32::from(m.wounds.min(1))).sum();
+    assert_eq!(lost, mw.min(10), "Lootas have 1 wound each and no Feel No Pain");
+    let r = rejected!(g, grenade("lootas"));
+    assert!(r.reason.contains("once per phase"), "{r}");
+    // Go to Ground is for the opponent's Shooting phase.
+    let r = rejected!(g, Command::UseStratagem { player: 1, stratagem: Stratagem::GoToGround, unit: "intercessors".into(), target: None, reroll: None });
+    assert_eq!(r.rule, "Go to Ground");
+    g.cp[1] = 1;
+    accepted!(g, Command::UseStratagem { player: 2, stratagem: Stratagem::GoToGround, unit: "lootas".into(), target: None, reroll: None });
+    assert_eq!(g.cp[1], 0);
+}
+
+#[test]
+fn end_of_turn_removes_models_out_of_unit_coherency() {
+    let mut g = game_at(Phase::Fight);
+    isolate(&mut g, &[(1, "eliminators")]);
+    put_line(&mut g, 1, "eliminators", 10.0, 16.0, 1.8);
+    put(&mut g, 1, "eliminators", 2, 20.0, 16.0);
+    let ev = accepted!(g, Command::EndPhase { player: 1 });
+    let removed = ev.iter().find_map(|e| match e {
+        GameEvent::CoherencyRemoval { models, .. } => Some(models.clone()),
+        _ => None,
+    });
+    assert_eq!(removed, Some(vec!["eliminators#2".to_string()]));
+    assert_eq!((g.active_player, g.phase), (2, Phase::Command));
+}
+
+#[test]
+fn strategic_reserves_arrive_from_round_2_near_an_edge_away_from_enemies() {
+    let mut scene_game = {
+        let (mut g, _) = Game::start(open_field(), 1);
+        accepted!(g, Command::DeclareReserves { player: 1, unit: "eliminators".into(), reserve: ReserveKind::StrategicReserves });
+        accepted!(g, Command::DeclareReserves { player: 2, unit: "nobz".into(), reserve: ReserveKind::StrategicReserves });
+        deploy_all(&mut g);
+        g
+    };
+    let g = &mut scene_game;
+    let first = g.first_player;
+    let second = 3 - first;
+    advance_to(g, 1, Phase::Movement);
+    let at = |x: f32, y: f32| -> Vec<wartable::sim::game::Placement> {
+        (0..3)
+            .map(|m| wartable::sim::game::Placement { model: m, unit: None, x: x + 1.8 * m as f32, y, z: 0.0, facing: 0.0 })
+            .collect()
+    };
+    let arrive = |x: f32, y: f32| Command::SetUpReinforcements { player: 1, unit: "eliminators".into(), models: at(x, y) };
+    if g.battle_round == 1 {
+        let r = rejected(g, arrive(30.0, 1.5));
+        assert!(r.reason.contains("before battle round 2"), "{r}");
+        advance_to(g, 1, Phase::Fight);
+        accepted(g, Command::EndPhase { player: 1 });
+        let _ = (first, second);
+        advance_to(g, 1, Phase::Movement);
+    }
+    assert!(g.battle_round >= 2);
+    let r = rejected(g, arrive(30.0, 10.0));
+    assert_eq!(r.rule, "Strategic Reserves");
+    put(g, 2, "deff-dread-1", 0, 31.0, 8.0);
+    let r = rejected(g, arrive(30.0, 1.5));
+    assert_eq!(r.rule, "Reserves");
+    assert!(r.reason.contains("9"), "{r}");
+    put(g, 2, "deff-dread-1", 0, 49.0, 41.0);
+    let ev = accepted(g, arrive(30.0, 1.5));
+    assert!(matches!(&ev[0], GameEvent::SetUp { how, .. } if how == "Strategic Reserves"));
+    let r = rejected(g, Command::RemainStationary { player: 1, unit: "redemptor".into() });
+    assert!(r.reason.contains("Reinforcements"), "{r}");
+    // The Nobz never arrive: destroyed at the end of the battle.
+    let mut events = Vec::new();
+    while g.stage != Stage::GameOver {
+        let p = g.active_player;
+        events.extend(accepted(g, Command::EndPhase { player: p }));
+    }
+    assert!(events.iter().any(|e| matches!(e, GameEvent::DestroyedInReserves { unit, .. } if unit == "nobz")));
+    let a = g.army_of(2).unwrap();
+    let u = g.find_unit(a, "nobz").unwrap();
+    assert_eq!(g.units[a][u].location, Location::Destroyed);
+}
+
+#[test]
+fn transports_take_units_within_3_inches_up_to_their_capacity() {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(2, "trukk"), (2, "shoota-boyz"), (2, "boyz-mob"), (1, "redemptor")]);
+    advance_to(&mut g, 2, Phase::Movement);
+    put(&mut g, 2, "trukk", 0, 40.0, 30.0);
+    for m in 0..10 {
+        put(&mut g, 2, "shoota-boyz", m, 37.5 + 1.3 * (m % 5) as f32, 33.0 + 1.3 * (m / 5) as f32);
+    }
+    accepted!(g, mv(2, "shoota-boyz", MoveMode::Normal, shift(&g, 2, "shoota-boyz", 0.0, -0.5)));
+    let ev = accepted!(g, Command::Embark { player: 2, unit: "shoota-boyz".into(), transport: "trukk".into() });
+    assert!(matches!(ev[0], GameEvent::Embarked { .. }));
+    let a = g.army_of(2).unwrap();
+    let u = g.find_unit(a, "shoota-boyz").unwrap();
+    assert!(matches!(g.units[a][u].location, Location::Embarked(_)));
+    // 20 Boyz and their Warboss do not fit in a Trukk (12).
+    put_line(&mut g, 2, "boyz-mob", 28.0, 34.5, 1.3);
+    put(&mut g, 2, "warboss", 0, 28.0, 36.2);
+    accepted!(g, mv(2, "boyz-mob", MoveMode::Normal, shift(&g, 2, "boyz-mob", 0.0, 0.5)));
+    let r = rejected!(g, Command::Embark { player: 2, unit: "boyz-mob".into(), transport: "trukk".into() });
+    assert_eq!(r.rule, "Transports");
+    assert!(r.reason.contains("carries 12 models"), "{r}");
+    // Next turn: disembark wholly within 3".
+    advance_to(&mut g, 2, Phase::Command);
+    advance_to(&mut g, 2, Phase::Movement);
+    let near = |x0: f32| -> Vec<wartable::sim::game::Placement> {
+        (0..10)
+            .map(|m| wartable::sim::game::Placement { model: m, unit: None, x: x0 + 1.3 * (m % 5) as f32, y: 27.3 - 1.3 * (m / 5) as f32, z: 0.0, facing: 0.0 })
+            .collect()
+    };
+    let r = rejected!(g, Command::Disembark { player: 2, unit: "shoota-boyz".into(), models: near(20.0) });
+    assert_eq!(r.rule, "Transports");
+    accepted!(g, Command::Disembark { player: 2, unit: "shoota-boyz".into(), models: near(37.0) });
+    assert_eq!(g.units[a][u].location, Location::OnTable);
+}

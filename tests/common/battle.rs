@@ -1,0 +1,150 @@
+//! Helpers for battle-engine tests: a deployed game on the open-field scene, direct set-up of
+//! a scenario's positions, and running phases forward.
+
+#![allow(dead_code)]
+
+use std::path::Path;
+
+use wartable::data::{Scene, load_scene};
+use wartable::data::sight::ModelRef;
+use wartable::geometry::Vec3;
+use wartable::rules::phase::{Phase, Stage};
+use wartable::sim::game::{Command, Game, GameEvent, ModelPath, Rejection};
+
+/// The open-field test scene.
+pub fn open_field() -> Scene {
+    load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes/open-field.ron")).unwrap()
+}
+
+/// A game on `scene` whose first seed from 1 gives player 1 the first turn, deployed where the
+/// scene stands (through Deploy commands), at battle round 1, player 1's Command phase.
+pub fn deployed_game(scene: Scene) -> Game {
+    let seed = (1..)
+        .find(|s| Game::start(scene.clone(), *s).0.first_player == 1)
+        .unwrap();
+    let (mut game, _) = Game::start(scene, seed);
+    deploy_all(&mut game);
+    assert_eq!(game.stage, Stage::Battle);
+    assert_eq!((game.battle_round, game.active_player), (1, 1));
+    game
+}
+
+/// Deploys every unit where the scene stands, players alternating.
+pub fn deploy_all(game: &mut Game) {
+    while matches!(game.stage, Stage::Setup | Stage::Deployment) {
+        let p = game.active_player;
+        let army = game.army_of(p).unwrap();
+        let u = (0..game.units[army].len())
+            .find(|&u| game.units[army][u].location == wartable::sim::game::Location::NotDeployed)
+            .unwrap();
+        let unit = game.unit_id(army, u).to_string();
+        game.apply(&Command::Deploy {
+            player: p,
+            unit,
+            models: vec![],
+            transport: None,
+        })
+        .unwrap();
+    }
+}
+
+/// Ends phases until it is `player`'s `phase`.
+pub fn advance_to(game: &mut Game, player: u8, phase: Phase) -> Vec<GameEvent> {
+    let mut events = Vec::new();
+    for _ in 0..40 {
+        if game.active_player == player && game.phase == phase {
+            return events;
+        }
+        let p = game.active_player;
+        events.extend(
+            game.apply(&Command::EndPhase { player: p })
+                .unwrap_or_else(|r| panic!("EndPhase at {}: {r}", game.describe_now())),
+        );
+    }
+    panic!("never reached player {player}'s {phase:?}");
+}
+
+/// Puts a model at (x, y) on the table (scenario set-up, outside the rules).
+pub fn put(game: &mut Game, player: u8, unit: &str, model: usize, x: f32, y: f32) {
+    let army = game.army_of(player).unwrap();
+    let u = game.find_unit(army, unit).unwrap();
+    game.scene.armies[army].units[u].models[model].position = Vec3::new(x, y, 0.0);
+}
+
+/// Puts a unit's models in a line along x from (x, y), `gap` inches between centres.
+pub fn put_line(game: &mut Game, player: u8, unit: &str, x: f32, y: f32, gap: f32) {
+    let army = game.army_of(player).unwrap();
+    let u = game.find_unit(army, unit).unwrap();
+    for m in 0..game.units[army][u].models.len() {
+        put(game, player, unit, m, x + gap * m as f32, y);
+    }
+}
+
+/// A model's position.
+pub fn pos(game: &Game, player: u8, unit: &str, model: usize) -> Vec3 {
+    let army = game.army_of(player).unwrap();
+    let u = game.find_unit(army, unit).unwrap();
+    game.scene.armies[army].units[u].models[model].position
+}
+
+/// Every model of the unit moved by (dx, dy), as paths.
+pub fn shift(game: &Game, player: u8, unit: &str, dx: f32, dy: f32) -> Vec<ModelPath> {
+    let army = game.army_of(player).unwrap();
+    let u = game.find_unit(army, unit).unwrap();
+    game.live_models(army, u)
+        .iter()
+        .map(|r: &ModelRef| {
+            let p = game.scene.armies[army].units[r.unit].models[r.model].position;
+            ModelPath {
+                model: r.model,
+                unit: Some(game.unit_id(army, r.unit).to_string()),
+                path: vec![(p.x + dx, p.y + dy, p.z)],
+            }
+        })
+        .collect()
+}
+
+/// Applies a command that must be rejected; checks the game is unchanged and returns why.
+pub fn rejected(game: &mut Game, c: Command) -> Rejection {
+    let before = game.state_hash();
+    let draws = game.rng.draws();
+    let r = game.apply(&c).expect_err("the command should be rejected");
+    assert_eq!(game.state_hash(), before, "a rejected command changed the game");
+    assert_eq!(game.rng.draws(), draws, "a rejected command rolled dice");
+    r
+}
+
+/// Applies a command that must be accepted.
+pub fn accepted(game: &mut Game, c: Command) -> Vec<GameEvent> {
+    let what = format!("{c:?}");
+    game.apply(&c).unwrap_or_else(|r| panic!("{what} rejected: {r}"))
+}
+
+/// Clears the table for a scenario: every unit except `keep` (and their Leaders or Bodyguards)
+/// is removed, but for one anchor per army parked in a far corner so no army is destroyed.
+pub fn isolate(game: &mut Game, keep: &[(u8, &str)]) {
+    let anchors = [(1u8, "ballistus", 4.0f32, 40.0f32), (2, "battlewagon", 54.0, 4.0)];
+    for a in 0..game.units.len() {
+        let player = game.player_of(a);
+        for u in 0..game.units[a].len() {
+            let root = game.combined(a, u)[0];
+            let id = game.unit_id(a, u).to_string();
+            let root_id = game.unit_id(a, root).to_string();
+            let kept = keep
+                .iter()
+                .any(|(p, k)| *p == player && (*k == id || *k == root_id));
+            if let Some(&(_, _, x, y)) = anchors.iter().find(|(p, k, ..)| *p == player && *k == id) {
+                if !kept {
+                    put(game, player, &id, 0, x, y);
+                }
+                continue;
+            }
+            if !kept {
+                game.units[a][u].location = wartable::sim::game::Location::Destroyed;
+                for m in &mut game.units[a][u].models {
+                    m.alive = false;
+                }
+            }
+        }
+    }
+}
