@@ -22,14 +22,25 @@ macro_rules! accepted {
 use wartable::rules::movement::MoveMode;
 use wartable::rules::phase::{Phase, Stage};
 use wartable::rules::stratagem::Stratagem;
-use wartable::sim::game::{Command, Game, GameEvent, Location, ModelPath, ReserveKind, WeaponTarget};
+use wartable::sim::game::{
+    Command, Game, GameEvent, Location, ModelPath, ReserveKind, WeaponTarget,
+};
 
 fn mv(player: u8, unit: &str, mode: MoveMode, paths: Vec<ModelPath>) -> Command {
-    Command::Move { player, unit: unit.into(), mode, paths }
+    Command::Move {
+        player,
+        unit: unit.into(),
+        mode,
+        paths,
+    }
 }
 
 fn one_path(model: usize, to: &[(f32, f32, f32)]) -> Vec<ModelPath> {
-    vec![ModelPath { model, unit: None, path: to.to_vec() }]
+    vec![ModelPath {
+        model,
+        unit: None,
+        path: to.to_vec(),
+    }]
 }
 
 fn game_at(phase: Phase) -> Game {
@@ -41,30 +52,62 @@ fn game_at(phase: Phase) -> Game {
 #[test]
 fn deployment_alternates_and_keeps_units_wholly_within_their_zone() {
     let (mut g, events) = Game::start(open_field(), 3);
-    let GameEvent::RollOff { first_turn, .. } = events[0] else { panic!("roll-off first") };
+    let GameEvent::RollOff { first_turn, .. } = events[0] else {
+        panic!("roll-off first")
+    };
     let deployer = g.active_player;
-    assert_ne!(deployer, first_turn, "the player who goes second deploys first");
+    assert_ne!(
+        deployer, first_turn,
+        "the player who goes second deploys first"
+    );
     let other = 3 - deployer;
     let any_unit = |g: &Game, p: u8| {
         let a = g.army_of(p).unwrap();
         g.unit_id(a, g.unit_roots(a)[0]).to_string()
     };
-    let r = rejected!(g, Command::Deploy { player: other, unit: any_unit(&g, other), models: vec![], transport: None });
+    let r = rejected!(
+        g,
+        Command::Deploy {
+            player: other,
+            unit: any_unit(&g, other),
+            models: vec![],
+            transport: None
+        }
+    );
     assert_eq!(r.rule, "Deployment");
     // The middle of the table is nobody's deployment zone.
-    let unit = if deployer == 1 { "redemptor" } else { "battlewagon" };
+    let unit = if deployer == 1 {
+        "redemptor"
+    } else {
+        "battlewagon"
+    };
     let r = rejected(
         &mut g,
         Command::Deploy {
             player: deployer,
             unit: unit.into(),
-            models: vec![wartable::sim::game::Placement { model: 0, unit: None, x: 30.0, y: 14.0, z: 0.0, facing: 0.0 }],
+            models: vec![wartable::sim::game::Placement {
+                model: 0,
+                unit: None,
+                x: 30.0,
+                y: 14.0,
+                z: 0.0,
+                facing: 0.0,
+            }],
             transport: None,
         },
     );
     assert_eq!(r.rule, "Deployment");
     assert!(r.reason.contains("wholly within"), "{r}");
-    accepted!(g, Command::Deploy { player: deployer, unit: unit.into(), models: vec![], transport: None });
+    accepted!(
+        g,
+        Command::Deploy {
+            player: deployer,
+            unit: unit.into(),
+            models: vec![],
+            transport: None
+        }
+    );
     assert_eq!(g.active_player, other);
 }
 
@@ -72,11 +115,32 @@ fn deployment_alternates_and_keeps_units_wholly_within_their_zone() {
 fn reserves_hold_at_most_a_quarter_of_the_points_and_deep_strike_needs_the_ability() {
     let (mut g, _) = Game::start(open_field(), 1);
     // 995 points: 25% is 248.75. Redemptor 205 fits; Hellblasters 110 more do not.
-    accepted!(g, Command::DeclareReserves { player: 1, unit: "redemptor".into(), reserve: ReserveKind::StrategicReserves });
-    let r = rejected!(g, Command::DeclareReserves { player: 1, unit: "hellblasters".into(), reserve: ReserveKind::StrategicReserves });
+    accepted!(
+        g,
+        Command::DeclareReserves {
+            player: 1,
+            unit: "redemptor".into(),
+            reserve: ReserveKind::StrategicReserves
+        }
+    );
+    let r = rejected!(
+        g,
+        Command::DeclareReserves {
+            player: 1,
+            unit: "hellblasters".into(),
+            reserve: ReserveKind::StrategicReserves
+        }
+    );
     assert_eq!(r.rule, "Reserves");
     assert!(r.reason.contains("25%"), "{r}");
-    let r = rejected!(g, Command::DeclareReserves { player: 1, unit: "eliminators".into(), reserve: ReserveKind::DeepStrike });
+    let r = rejected!(
+        g,
+        Command::DeclareReserves {
+            player: 1,
+            unit: "eliminators".into(),
+            reserve: ReserveKind::DeepStrike
+        }
+    );
     assert_eq!(r.rule, "Deep Strike");
 }
 
@@ -96,7 +160,14 @@ fn sequencing_rejects_actions_outside_their_phase_or_turn() {
     advance_to(&mut g, 1, Phase::Movement);
     let r = rejected!(g, Command::EndPhase { player: 2 });
     assert_eq!(r.rule, "Sequencing");
-    let r = rejected!(g, Command::Shoot { player: 1, unit: "eliminators".into(), weapons: vec![] });
+    let r = rejected!(
+        g,
+        Command::Shoot {
+            player: 1,
+            unit: "eliminators".into(),
+            weapons: vec![]
+        }
+    );
     assert_eq!(r.rule, "Sequencing");
 }
 
@@ -106,28 +177,77 @@ fn normal_move_is_limited_to_m_and_kept_on_the_battlefield() {
     isolate(&mut g, &[(1, "eliminators")]);
     put_line(&mut g, 1, "eliminators", 10.0, 16.0, 1.8);
     // 6" + 0.5" is too far.
-    let r = rejected!(g, mv(1, "eliminators", MoveMode::Normal, shift(&g, 1, "eliminators", 6.5, 0.0)));
+    let r = rejected!(
+        g,
+        mv(
+            1,
+            "eliminators",
+            MoveMode::Normal,
+            shift(&g, 1, "eliminators", 6.5, 0.0)
+        )
+    );
     assert_eq!(r.rule, "Movement");
     assert!(r.reason.contains("more than the 6.00\""), "{r}");
     // Off the table edge.
     put_line(&mut g, 1, "eliminators", 2.0, 16.0, 1.8);
-    let r = rejected!(g, mv(1, "eliminators", MoveMode::Normal, shift(&g, 1, "eliminators", -2.5, 0.0)));
+    let r = rejected!(
+        g,
+        mv(
+            1,
+            "eliminators",
+            MoveMode::Normal,
+            shift(&g, 1, "eliminators", -2.5, 0.0)
+        )
+    );
     assert_eq!(r.rule, "Battlefield edge");
     // A legal move, then a second one for the same unit.
-    let ev = accepted!(g, mv(1, "eliminators", MoveMode::Normal, shift(&g, 1, "eliminators", 5.0, 1.0)));
-    assert!(matches!(ev[0], GameEvent::Moved { mode: MoveMode::Normal, .. }));
+    let ev = accepted!(
+        g,
+        mv(
+            1,
+            "eliminators",
+            MoveMode::Normal,
+            shift(&g, 1, "eliminators", 5.0, 1.0)
+        )
+    );
+    assert!(matches!(
+        ev[0],
+        GameEvent::Moved {
+            mode: MoveMode::Normal,
+            ..
+        }
+    ));
     assert_eq!(pos(&g, 1, "eliminators", 0).x, 7.0);
-    let r = rejected!(g, mv(1, "eliminators", MoveMode::Normal, shift(&g, 1, "eliminators", 1.0, 0.0)));
+    let r = rejected!(
+        g,
+        mv(
+            1,
+            "eliminators",
+            MoveMode::Normal,
+            shift(&g, 1, "eliminators", 1.0, 0.0)
+        )
+    );
     assert_eq!(r.rule, "Movement phase");
 }
 
 #[test]
 fn climbing_counts_and_only_infantry_stand_on_upper_floors_or_cross_ruin_walls() {
     let mut g = game_at(Phase::Movement);
-    isolate(&mut g, &[(1, "eliminators"), (1, "redemptor"), (1, "ballistus")]);
+    isolate(
+        &mut g,
+        &[(1, "eliminators"), (1, "redemptor"), (1, "ballistus")],
+    );
     // The ruin's wall runs along x = 30, y 18..26; its floor (3") covers x 27..30.
     put(&mut g, 1, "redemptor", 0, 33.5, 22.0);
-    let r = rejected!(g, mv(1, "redemptor", MoveMode::Normal, one_path(0, &[(26.0, 22.0, 0.0)])));
+    let r = rejected!(
+        g,
+        mv(
+            1,
+            "redemptor",
+            MoveMode::Normal,
+            one_path(0, &[(26.0, 22.0, 0.0)])
+        )
+    );
     assert_eq!(r.rule, "Terrain");
     assert!(r.reason.contains("wall"), "{r}");
     // Eliminators walk through the wall and climb: 2" + 3" up + 0.5" = 5.5" of 6".
@@ -137,11 +257,22 @@ fn climbing_counts_and_only_infantry_stand_on_upper_floors_or_cross_ruin_walls()
     }
     let climb: Vec<ModelPath> = [(0, 19.0), (1, 20.8), (2, 22.6)]
         .iter()
-        .map(|&(m, y)| ModelPath { model: m, unit: None, path: vec![(29.0, y, 0.0), (29.0, y, 3.0), (28.5, y, 3.0)] })
+        .map(|&(m, y)| ModelPath {
+            model: m,
+            unit: None,
+            path: vec![(29.0, y, 0.0), (29.0, y, 3.0), (28.5, y, 3.0)],
+        })
         .collect();
     let too_far: Vec<ModelPath> = climb
         .iter()
-        .map(|p| ModelPath { path: vec![(29.0, p.path[0].1, 0.0), (29.0, p.path[0].1, 3.0), (27.5, p.path[0].1, 3.0)], ..p.clone() })
+        .map(|p| ModelPath {
+            path: vec![
+                (29.0, p.path[0].1, 0.0),
+                (29.0, p.path[0].1, 3.0),
+                (27.5, p.path[0].1, 3.0),
+            ],
+            ..p.clone()
+        })
         .collect();
     let r = rejected!(g, mv(1, "eliminators", MoveMode::Normal, too_far));
     assert!(r.reason.contains("more than"), "climbing counts: {r}");
@@ -149,7 +280,15 @@ fn climbing_counts_and_only_infantry_stand_on_upper_floors_or_cross_ruin_walls()
     assert_eq!(pos(&g, 1, "eliminators", 1).z, 3.0);
     // A vehicle cannot end on the floor.
     put(&mut g, 1, "ballistus", 0, 24.0, 22.0);
-    let r = rejected!(g, mv(1, "ballistus", MoveMode::Normal, one_path(0, &[(27.5, 24.5, 3.0)])));
+    let r = rejected!(
+        g,
+        mv(
+            1,
+            "ballistus",
+            MoveMode::Normal,
+            one_path(0, &[(27.5, 24.5, 3.0)])
+        )
+    );
     assert_eq!(r.rule, "Terrain");
 }
 
@@ -160,40 +299,124 @@ fn moves_cannot_cross_enemy_models_end_on_models_or_near_enemies_or_break_cohere
     put_line(&mut g, 1, "eliminators", 10.0, 18.0, 1.8);
     put(&mut g, 2, "deff-dread-1", 0, 19.0, 18.0);
     // Through the enemy model to the far side (and out of Engagement Range).
-    let r = rejected!(g, mv(1, "eliminators", MoveMode::Normal, one_path(2, &[(24.0, 18.0, 0.0)])));
+    let r = rejected!(
+        g,
+        mv(
+            1,
+            "eliminators",
+            MoveMode::Normal,
+            one_path(2, &[(24.0, 18.0, 0.0)])
+        )
+    );
     assert!(r.rule == "Movement" || r.rule == "Engagement Range", "{r}");
     // Ending within 1" of the Deff Dread.
     let dread = pos(&g, 2, "deff-dread-1", 0);
-    let r = rejected!(g, mv(1, "eliminators", MoveMode::Normal, one_path(2, &[(dread.x - 2.2, 18.0, 0.0)])));
+    let r = rejected!(
+        g,
+        mv(
+            1,
+            "eliminators",
+            MoveMode::Normal,
+            one_path(2, &[(dread.x - 2.2, 18.0, 0.0)])
+        )
+    );
     assert_eq!(r.rule, "Engagement Range");
     assert!(r.reason.contains("Engagement Range of deff-dread-1"), "{r}");
     // On top of a friendly model.
-    let r = rejected!(g, mv(1, "eliminators", MoveMode::Normal, one_path(2, &[(11.8, 18.0, 0.0)])));
+    let r = rejected!(
+        g,
+        mv(
+            1,
+            "eliminators",
+            MoveMode::Normal,
+            one_path(2, &[(11.8, 18.0, 0.0)])
+        )
+    );
     assert_eq!(r.rule, "Movement");
     // One model 5" away from the rest.
-    let r = rejected!(g, mv(1, "eliminators", MoveMode::Normal, one_path(0, &[(10.0, 13.0, 0.0)])));
+    let r = rejected!(
+        g,
+        mv(
+            1,
+            "eliminators",
+            MoveMode::Normal,
+            one_path(0, &[(10.0, 13.0, 0.0)])
+        )
+    );
     assert_eq!(r.rule, "Unit Coherency");
 }
 
 #[test]
 fn advance_adds_a_d6_and_then_only_assault_weapons_shoot_and_no_charge() {
     let mut g = game_at(Phase::Movement);
-    isolate(&mut g, &[(1, "eliminators"), (1, "hellblasters"), (2, "nobz")]);
+    isolate(
+        &mut g,
+        &[(1, "eliminators"), (1, "hellblasters"), (2, "nobz")],
+    );
     put_line(&mut g, 1, "eliminators", 10.0, 18.0, 1.8);
     put_line(&mut g, 1, "hellblasters", 10.0, 15.0, 1.8);
-    let ev = accepted!(g, mv(1, "eliminators", MoveMode::Advance, shift(&g, 1, "eliminators", 6.0, 0.0)));
-    let GameEvent::Moved { advance_roll: Some(roll), .. } = ev[0] else { panic!("{:?}", ev[0]) };
+    let ev = accepted!(
+        g,
+        mv(
+            1,
+            "eliminators",
+            MoveMode::Advance,
+            shift(&g, 1, "eliminators", 6.0, 0.0)
+        )
+    );
+    let GameEvent::Moved {
+        advance_roll: Some(roll),
+        ..
+    } = ev[0]
+    else {
+        panic!("{:?}", ev[0])
+    };
     assert!((1..=6).contains(&roll));
-    accepted!(g, mv(1, "hellblasters", MoveMode::Advance, shift(&g, 1, "hellblasters", 6.0, 0.0)));
+    accepted!(
+        g,
+        mv(
+            1,
+            "hellblasters",
+            MoveMode::Advance,
+            shift(&g, 1, "hellblasters", 6.0, 0.0)
+        )
+    );
     // Orks 20" away in the open.
     put_line(&mut g, 2, "nobz", 20.0, 30.0, 1.8);
     advance_to(&mut g, 1, Phase::Shooting);
-    let r = rejected!(g, Command::Shoot { player: 1, unit: "eliminators".into(), weapons: vec![WeaponTarget { weapon: "Bolt sniper rifle".into(), target: "nobz".into() }] });
+    let r = rejected!(
+        g,
+        Command::Shoot {
+            player: 1,
+            unit: "eliminators".into(),
+            weapons: vec![WeaponTarget {
+                weapon: "Bolt sniper rifle".into(),
+                target: "nobz".into()
+            }]
+        }
+    );
     assert!(r.reason.contains("Advanced"), "{r}");
-    accepted!(g, Command::Shoot { player: 1, unit: "hellblasters".into(), weapons: vec![WeaponTarget { weapon: "Plasma incinerator - standard".into(), target: "nobz".into() }] });
+    accepted!(
+        g,
+        Command::Shoot {
+            player: 1,
+            unit: "hellblasters".into(),
+            weapons: vec![WeaponTarget {
+                weapon: "Plasma incinerator - standard".into(),
+                target: "nobz".into()
+            }]
+        }
+    );
     advance_to(&mut g, 1, Phase::Charge);
     put_line(&mut g, 2, "nobz", 20.0, 26.0, 1.8);
-    let r = rejected!(g, Command::DeclareCharge { player: 1, unit: "hellblasters".into(), targets: vec!["nobz".into()] });
+    let r = rejected!(
+        g,
+        Command::DeclareCharge {
+            player: 1,
+            unit: "hellblasters".into(),
+            targets: vec!["nobz".into()]
+        }
+    );
     assert!(r.reason.contains("Advanced"), "{r}");
 }
 
@@ -202,26 +425,66 @@ fn fall_back_only_from_engagement_range_and_battle_shocked_units_test_desperate_
     let mut g = game_at(Phase::Movement);
     isolate(&mut g, &[(1, "eliminators"), (2, "nobz")]);
     put_line(&mut g, 1, "eliminators", 10.0, 18.0, 1.8);
-    let r = rejected!(g, mv(1, "eliminators", MoveMode::FallBack, shift(&g, 1, "eliminators", -3.0, 0.0)));
+    let r = rejected!(
+        g,
+        mv(
+            1,
+            "eliminators",
+            MoveMode::FallBack,
+            shift(&g, 1, "eliminators", -3.0, 0.0)
+        )
+    );
     assert_eq!(r.rule, "Fall Back");
     // Engaged with the Nobz: no Normal move, Fall Back allowed.
     put_line(&mut g, 2, "nobz", 10.0, 19.6, 1.8);
-    let r = rejected!(g, mv(1, "eliminators", MoveMode::Normal, shift(&g, 1, "eliminators", 0.0, -3.0)));
+    let r = rejected!(
+        g,
+        mv(
+            1,
+            "eliminators",
+            MoveMode::Normal,
+            shift(&g, 1, "eliminators", 0.0, -3.0)
+        )
+    );
     assert_eq!(r.rule, "Engagement Range");
     let a = g.army_of(1).unwrap();
     let u = g.find_unit(a, "eliminators").unwrap();
     g.units[a][u].battle_shocked = true;
-    let ev = accepted!(g, mv(1, "eliminators", MoveMode::FallBack, shift(&g, 1, "eliminators", 0.0, -4.0)));
-    let tests = ev.iter().filter(|e| matches!(e, GameEvent::DesperateEscape { .. })).count();
+    let ev = accepted!(
+        g,
+        mv(
+            1,
+            "eliminators",
+            MoveMode::FallBack,
+            shift(&g, 1, "eliminators", 0.0, -4.0)
+        )
+    );
+    let tests = ev
+        .iter()
+        .filter(|e| matches!(e, GameEvent::DesperateEscape { .. }))
+        .count();
     assert_eq!(tests, 3, "every model of a Battle-shocked unit tests");
     for e in &ev {
-        if let GameEvent::DesperateEscape { roll, destroyed, .. } = e {
+        if let GameEvent::DesperateEscape {
+            roll, destroyed, ..
+        } = e
+        {
             assert_eq!(*destroyed, *roll <= 2);
         }
     }
     advance_to(&mut g, 1, Phase::Shooting);
     if !g.live_models(a, u).is_empty() {
-        let r = rejected!(g, Command::Shoot { player: 1, unit: "eliminators".into(), weapons: vec![WeaponTarget { weapon: "Bolt sniper rifle".into(), target: "nobz".into() }] });
+        let r = rejected!(
+            g,
+            Command::Shoot {
+                player: 1,
+                unit: "eliminators".into(),
+                weapons: vec![WeaponTarget {
+                    weapon: "Bolt sniper rifle".into(),
+                    target: "nobz".into()
+                }]
+            }
+        );
         assert!(r.reason.contains("Fell Back"), "{r}");
     }
 }
@@ -229,25 +492,74 @@ fn fall_back_only_from_engagement_range_and_battle_shocked_units_test_desperate_
 #[test]
 fn shooting_checks_range_removes_casualties_and_shoots_once() {
     let mut g = game_at(Phase::Shooting);
-    isolate(&mut g, &[(1, "hellblasters"), (1, "eliminators"), (2, "lootas")]);
+    isolate(
+        &mut g,
+        &[(1, "hellblasters"), (1, "eliminators"), (2, "lootas")],
+    );
     put_line(&mut g, 1, "hellblasters", 10.0, 16.0, 1.8);
     put_line(&mut g, 2, "lootas", 10.0, 43.0, 1.2);
-    let wt = |t: &str| vec![WeaponTarget { weapon: "Plasma incinerator - standard".into(), target: t.into() }];
-    let r = rejected!(g, Command::Shoot { player: 1, unit: "hellblasters".into(), weapons: wt("lootas") });
+    let wt = |t: &str| {
+        vec![WeaponTarget {
+            weapon: "Plasma incinerator - standard".into(),
+            target: t.into(),
+        }]
+    };
+    let r = rejected!(
+        g,
+        Command::Shoot {
+            player: 1,
+            unit: "hellblasters".into(),
+            weapons: wt("lootas")
+        }
+    );
     assert!(r.reason.contains("out of range"), "{r}");
     put_line(&mut g, 2, "lootas", 10.0, 30.0, 1.2);
-    let ev = accepted!(g, Command::Shoot { player: 1, unit: "hellblasters".into(), weapons: wt("lootas") });
-    let GameEvent::Attacked { bearers, models_destroyed, .. } = ev[0] else { panic!() };
+    let ev = accepted!(
+        g,
+        Command::Shoot {
+            player: 1,
+            unit: "hellblasters".into(),
+            weapons: wt("lootas")
+        }
+    );
+    let GameEvent::Attacked {
+        bearers,
+        models_destroyed,
+        ..
+    } = ev[0]
+    else {
+        panic!()
+    };
     assert_eq!(bearers, 5);
     let a = g.army_of(2).unwrap();
     let u = g.find_unit(a, "lootas").unwrap();
     let dead = g.units[a][u].models.iter().filter(|m| !m.alive).count() as u32;
     assert_eq!(dead, models_destroyed);
-    let died = ev.iter().filter(|e| matches!(e, GameEvent::ModelDestroyed { .. })).count() as u32;
+    let died = ev
+        .iter()
+        .filter(|e| matches!(e, GameEvent::ModelDestroyed { .. }))
+        .count() as u32;
     assert_eq!(died, models_destroyed);
-    let r = rejected!(g, Command::Shoot { player: 1, unit: "hellblasters".into(), weapons: wt("lootas") });
+    let r = rejected!(
+        g,
+        Command::Shoot {
+            player: 1,
+            unit: "hellblasters".into(),
+            weapons: wt("lootas")
+        }
+    );
     assert!(r.reason.contains("already shot"), "{r}");
-    let r = rejected!(g, Command::Shoot { player: 1, unit: "eliminators".into(), weapons: vec![WeaponTarget { weapon: "Close combat weapon".into(), target: "lootas".into() }] });
+    let r = rejected!(
+        g,
+        Command::Shoot {
+            player: 1,
+            unit: "eliminators".into(),
+            weapons: vec![WeaponTarget {
+                weapon: "Close combat weapon".into(),
+                target: "lootas".into()
+            }]
+        }
+    );
     assert_eq!(r.rule, "Shooting phase");
 }
 
@@ -257,40 +569,122 @@ fn charge_needs_a_target_within_12_inches_and_must_reach_every_target() {
     isolate(&mut g, &[(1, "eliminators"), (2, "nobz")]);
     put_line(&mut g, 1, "eliminators", 10.0, 18.0, 1.8);
     put_line(&mut g, 2, "nobz", 10.0, 32.0, 1.8);
-    let r = rejected!(g, Command::DeclareCharge { player: 1, unit: "eliminators".into(), targets: vec!["nobz".into()] });
+    let r = rejected!(
+        g,
+        Command::DeclareCharge {
+            player: 1,
+            unit: "eliminators".into(),
+            targets: vec!["nobz".into()]
+        }
+    );
     assert!(r.reason.contains("within 12"), "{r}");
     put_line(&mut g, 2, "nobz", 10.0, 21.0, 1.8);
-    let ev = accepted!(g, Command::DeclareCharge { player: 1, unit: "eliminators".into(), targets: vec!["nobz".into()] });
-    let GameEvent::ChargeDeclared { dice, .. } = ev[0] else { panic!() };
+    let ev = accepted!(
+        g,
+        Command::DeclareCharge {
+            player: 1,
+            unit: "eliminators".into(),
+            targets: vec!["nobz".into()]
+        }
+    );
+    let GameEvent::ChargeDeclared { dice, .. } = ev[0] else {
+        panic!()
+    };
     let roll = f32::from(dice[0] + dice[1]);
     let r = rejected!(g, Command::EndPhase { player: 1 });
     assert_eq!(r.rule, "Charge phase");
     // Moving 1" does not reach the Nobz 3" away (bases ~1.3" apart for 32 mm bases 3" apart).
-    let r = rejected!(g, Command::ChargeMove { player: 1, unit: "eliminators".into(), paths: shift(&g, 1, "eliminators", 0.0, 0.5) });
-    assert!(r.reason.contains("every target") || r.reason.contains("more than"), "{r}");
+    let r = rejected!(
+        g,
+        Command::ChargeMove {
+            player: 1,
+            unit: "eliminators".into(),
+            paths: shift(&g, 1, "eliminators", 0.0, 0.5)
+        }
+    );
+    assert!(
+        r.reason.contains("every target") || r.reason.contains("more than"),
+        "{r}"
+    );
     let (army1, army2) = (g.army_of(1).unwrap(), g.army_of(2).unwrap());
-    let me = g.solid(wartable::data::sight::ModelRef { army: army1, unit: g.find_unit(army1, "eliminators").unwrap(), model: 0 });
-    let them = g.solid(wartable::data::sight::ModelRef { army: army2, unit: g.find_unit(army2, "nobz").unwrap(), model: 0 });
+    let me = g.solid(wartable::data::sight::ModelRef {
+        army: army1,
+        unit: g.find_unit(army1, "eliminators").unwrap(),
+        model: 0,
+    });
+    let them = g.solid(wartable::data::sight::ModelRef {
+        army: army2,
+        unit: g.find_unit(army2, "nobz").unwrap(),
+        model: 0,
+    });
     let gap = wartable::geometry::measure::model_distance(&me, &them).distance - 0.5;
     if roll >= gap {
-        accepted!(g, Command::ChargeMove { player: 1, unit: "eliminators".into(), paths: shift(&g, 1, "eliminators", 0.0, gap) });
+        accepted!(
+            g,
+            Command::ChargeMove {
+                player: 1,
+                unit: "eliminators".into(),
+                paths: shift(&g, 1, "eliminators", 0.0, gap)
+            }
+        );
         let a = g.army_of(1).unwrap();
         let u = g.find_unit(a, "eliminators").unwrap();
         assert!(g.units[a][u].charged);
         // Fight: the charging unit fights first even though player 2 picks first otherwise.
         advance_to(&mut g, 1, Phase::Fight);
-        assert_eq!(g.next_to_fight(), Some((1, vec!["eliminators".to_string()])));
-        let r = rejected!(g, Command::PileIn { player: 2, unit: "nobz".into(), paths: vec![] });
+        assert_eq!(
+            g.next_to_fight(),
+            Some((1, vec!["eliminators".to_string()]))
+        );
+        let r = rejected!(
+            g,
+            Command::PileIn {
+                player: 2,
+                unit: "nobz".into(),
+                paths: vec![]
+            }
+        );
         assert_eq!(r.rule, "Fight phase");
         let r = rejected!(g, Command::EndPhase { player: 1 });
         assert_eq!(r.rule, "Fight phase");
-        accepted!(g, Command::PileIn { player: 1, unit: "eliminators".into(), paths: vec![] });
-        accepted!(g, Command::Fight { player: 1, unit: "eliminators".into(), weapons: vec![WeaponTarget { weapon: "Close combat weapon".into(), target: "nobz".into() }] });
-        accepted!(g, Command::Consolidate { player: 1, unit: "eliminators".into(), paths: vec![] });
+        accepted!(
+            g,
+            Command::PileIn {
+                player: 1,
+                unit: "eliminators".into(),
+                paths: vec![]
+            }
+        );
+        accepted!(
+            g,
+            Command::Fight {
+                player: 1,
+                unit: "eliminators".into(),
+                weapons: vec![WeaponTarget {
+                    weapon: "Close combat weapon".into(),
+                    target: "nobz".into()
+                }]
+            }
+        );
+        accepted!(
+            g,
+            Command::Consolidate {
+                player: 1,
+                unit: "eliminators".into(),
+                paths: vec![]
+            }
+        );
         // Then the Nobz (player 2) strike back in Remaining Combats.
         assert_eq!(g.next_to_fight().map(|n| n.0), Some(2));
     } else {
-        let ev = accepted!(g, Command::ChargeMove { player: 1, unit: "eliminators".into(), paths: vec![] });
+        let ev = accepted!(
+            g,
+            Command::ChargeMove {
+                player: 1,
+                unit: "eliminators".into(),
+                paths: vec![]
+            }
+        );
         assert!(matches!(ev[0], GameEvent::ChargeFailed { .. }));
     }
 }
@@ -304,8 +698,19 @@ fn pile_in_models_must_end_closer_to_the_closest_enemy() {
     let (p, ids) = g.next_to_fight().unwrap();
     assert_eq!(p, 2, "the player whose turn it is not selects first");
     assert!(ids.contains(&"nobz".to_string()));
-    let away = vec![ModelPath { model: 0, unit: None, path: vec![(10.0, 21.0, 0.0)] }];
-    let r = rejected!(g, Command::PileIn { player: 2, unit: "nobz".into(), paths: away });
+    let away = vec![ModelPath {
+        model: 0,
+        unit: None,
+        path: vec![(10.0, 21.0, 0.0)],
+    }];
+    let r = rejected!(
+        g,
+        Command::PileIn {
+            player: 2,
+            unit: "nobz".into(),
+            paths: away
+        }
+    );
     assert_eq!(r.rule, "Pile In");
     assert!(r.reason.contains("closer"), "{r}");
 }
@@ -322,9 +727,13 @@ fn battle_shocked_units_have_oc_0_and_refuse_their_players_stratagems() {
     let test = ev
         .iter()
         .find_map(|e| match e {
-            GameEvent::BattleShockTest { unit, dice, leadership, passed, .. } if unit == "eliminators" => {
-                Some((dice[0] + dice[1], *leadership, *passed))
-            }
+            GameEvent::BattleShockTest {
+                unit,
+                dice,
+                leadership,
+                passed,
+                ..
+            } if unit == "eliminators" => Some((dice[0] + dice[1], *leadership, *passed)),
             _ => None,
         })
         .expect("a Battle-shock test");
@@ -333,12 +742,26 @@ fn battle_shocked_units_have_oc_0_and_refuse_their_players_stratagems() {
     g.units[a][u].battle_shocked = true;
     advance_to(&mut g, 1, Phase::Shooting);
     g.cp = [5, 5];
-    let r = rejected!(g, Command::UseStratagem { player: 1, stratagem: Stratagem::Grenade, unit: "eliminators".into(), target: Some("nobz".into()), reroll: None });
+    let r = rejected!(
+        g,
+        Command::UseStratagem {
+            player: 1,
+            stratagem: Stratagem::Grenade,
+            unit: "eliminators".into(),
+            target: Some("nobz".into()),
+            reroll: None
+        }
+    );
     assert_eq!(r.rule, "Battle-shock");
     // OC 0: alone on an objective, it does not control it.
     put(&mut g, 1, "eliminators", 0, 46.0, 11.0);
     accepted!(g, Command::EndPhase { player: 1 });
-    let se = g.scene.objectives.iter().position(|o| o.id == "south-east").unwrap();
+    let se = g
+        .scene
+        .objectives
+        .iter()
+        .position(|o| o.id == "south-east")
+        .unwrap();
     assert_eq!(g.objectives[se], None);
 }
 
@@ -364,7 +787,11 @@ fn stratagems_cost_command_points_once_per_phase_in_their_phase() {
     let (dice, mw) = ev
         .iter()
         .find_map(|e| match e {
-            GameEvent::MortalWoundsRolled { dice, mortal_wounds, .. } => Some((dice.clone(), *mortal_wounds)),
+            GameEvent::MortalWoundsRolled {
+                dice,
+                mortal_wounds,
+                ..
+            } => Some((dice.clone(), *mortal_wounds)),
             _ => None,
         })
         .unwrap();
@@ -373,15 +800,41 @@ fn stratagems_cost_command_points_once_per_phase_in_their_phase() {
     assert_eq!(g.cp[0], 2);
     let a = g.army_of(2).unwrap();
     let u = g.find_unit(a, "lootas").unwrap();
-    let lost: u32 = g.units[a][u].models.iter().map(|m| 1 - u32::from(m.wounds.min(1))).sum();
-    assert_eq!(lost, mw.min(10), "Lootas have 1 wound each and no Feel No Pain");
+    let lost: u32 = g.units[a][u]
+        .models
+        .iter()
+        .map(|m| 1 - u32::from(m.wounds.min(1)))
+        .sum();
+    assert_eq!(
+        lost,
+        mw.min(10),
+        "Lootas have 1 wound each and no Feel No Pain"
+    );
     let r = rejected!(g, grenade("lootas"));
     assert!(r.reason.contains("once per phase"), "{r}");
     // Go to Ground is for the opponent's Shooting phase.
-    let r = rejected!(g, Command::UseStratagem { player: 1, stratagem: Stratagem::GoToGround, unit: "intercessors".into(), target: None, reroll: None });
+    let r = rejected!(
+        g,
+        Command::UseStratagem {
+            player: 1,
+            stratagem: Stratagem::GoToGround,
+            unit: "intercessors".into(),
+            target: None,
+            reroll: None
+        }
+    );
     assert_eq!(r.rule, "Go to Ground");
     g.cp[1] = 1;
-    accepted!(g, Command::UseStratagem { player: 2, stratagem: Stratagem::GoToGround, unit: "lootas".into(), target: None, reroll: None });
+    accepted!(
+        g,
+        Command::UseStratagem {
+            player: 2,
+            stratagem: Stratagem::GoToGround,
+            unit: "lootas".into(),
+            target: None,
+            reroll: None
+        }
+    );
     assert_eq!(g.cp[1], 0);
 }
 
@@ -404,8 +857,22 @@ fn end_of_turn_removes_models_out_of_unit_coherency() {
 fn strategic_reserves_arrive_from_round_2_near_an_edge_away_from_enemies() {
     let mut scene_game = {
         let (mut g, _) = Game::start(open_field(), 1);
-        accepted!(g, Command::DeclareReserves { player: 1, unit: "eliminators".into(), reserve: ReserveKind::StrategicReserves });
-        accepted!(g, Command::DeclareReserves { player: 2, unit: "nobz".into(), reserve: ReserveKind::StrategicReserves });
+        accepted!(
+            g,
+            Command::DeclareReserves {
+                player: 1,
+                unit: "eliminators".into(),
+                reserve: ReserveKind::StrategicReserves
+            }
+        );
+        accepted!(
+            g,
+            Command::DeclareReserves {
+                player: 2,
+                unit: "nobz".into(),
+                reserve: ReserveKind::StrategicReserves
+            }
+        );
         deploy_all(&mut g);
         g
     };
@@ -415,10 +882,21 @@ fn strategic_reserves_arrive_from_round_2_near_an_edge_away_from_enemies() {
     advance_to(g, 1, Phase::Movement);
     let at = |x: f32, y: f32| -> Vec<wartable::sim::game::Placement> {
         (0..3)
-            .map(|m| wartable::sim::game::Placement { model: m, unit: None, x: x + 1.8 * m as f32, y, z: 0.0, facing: 0.0 })
+            .map(|m| wartable::sim::game::Placement {
+                model: m,
+                unit: None,
+                x: x + 1.8 * m as f32,
+                y,
+                z: 0.0,
+                facing: 0.0,
+            })
             .collect()
     };
-    let arrive = |x: f32, y: f32| Command::SetUpReinforcements { player: 1, unit: "eliminators".into(), models: at(x, y) };
+    let arrive = |x: f32, y: f32| Command::SetUpReinforcements {
+        player: 1,
+        unit: "eliminators".into(),
+        models: at(x, y),
+    };
     if g.battle_round == 1 {
         let r = rejected(g, arrive(30.0, 1.5));
         assert!(r.reason.contains("before battle round 2"), "{r}");
@@ -437,7 +915,13 @@ fn strategic_reserves_arrive_from_round_2_near_an_edge_away_from_enemies() {
     put(g, 2, "deff-dread-1", 0, 49.0, 41.0);
     let ev = accepted(g, arrive(30.0, 1.5));
     assert!(matches!(&ev[0], GameEvent::SetUp { how, .. } if how == "Strategic Reserves"));
-    let r = rejected(g, Command::RemainStationary { player: 1, unit: "redemptor".into() });
+    let r = rejected(
+        g,
+        Command::RemainStationary {
+            player: 1,
+            unit: "redemptor".into(),
+        },
+    );
     assert!(r.reason.contains("Reinforcements"), "{r}");
     // The Nobz never arrive: destroyed at the end of the battle.
     let mut events = Vec::new();
@@ -445,7 +929,11 @@ fn strategic_reserves_arrive_from_round_2_near_an_edge_away_from_enemies() {
         let p = g.active_player;
         events.extend(accepted(g, Command::EndPhase { player: p }));
     }
-    assert!(events.iter().any(|e| matches!(e, GameEvent::DestroyedInReserves { unit, .. } if unit == "nobz")));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, GameEvent::DestroyedInReserves { unit, .. } if unit == "nobz"))
+    );
     let a = g.army_of(2).unwrap();
     let u = g.find_unit(a, "nobz").unwrap();
     assert_eq!(g.units[a][u].location, Location::Destroyed);
@@ -454,14 +942,44 @@ fn strategic_reserves_arrive_from_round_2_near_an_edge_away_from_enemies() {
 #[test]
 fn transports_take_units_within_3_inches_up_to_their_capacity() {
     let mut g = deployed_game(open_field());
-    isolate(&mut g, &[(2, "trukk"), (2, "shoota-boyz"), (2, "boyz-mob"), (1, "redemptor")]);
+    isolate(
+        &mut g,
+        &[
+            (2, "trukk"),
+            (2, "shoota-boyz"),
+            (2, "boyz-mob"),
+            (1, "redemptor"),
+        ],
+    );
     advance_to(&mut g, 2, Phase::Movement);
     put(&mut g, 2, "trukk", 0, 40.0, 30.0);
     for m in 0..10 {
-        put(&mut g, 2, "shoota-boyz", m, 37.5 + 1.3 * (m % 5) as f32, 33.0 + 1.3 * (m / 5) as f32);
+        put(
+            &mut g,
+            2,
+            "shoota-boyz",
+            m,
+            37.5 + 1.3 * (m % 5) as f32,
+            33.0 + 1.3 * (m / 5) as f32,
+        );
     }
-    accepted!(g, mv(2, "shoota-boyz", MoveMode::Normal, shift(&g, 2, "shoota-boyz", 0.0, -0.5)));
-    let ev = accepted!(g, Command::Embark { player: 2, unit: "shoota-boyz".into(), transport: "trukk".into() });
+    accepted!(
+        g,
+        mv(
+            2,
+            "shoota-boyz",
+            MoveMode::Normal,
+            shift(&g, 2, "shoota-boyz", 0.0, -0.5)
+        )
+    );
+    let ev = accepted!(
+        g,
+        Command::Embark {
+            player: 2,
+            unit: "shoota-boyz".into(),
+            transport: "trukk".into()
+        }
+    );
     assert!(matches!(ev[0], GameEvent::Embarked { .. }));
     let a = g.army_of(2).unwrap();
     let u = g.find_unit(a, "shoota-boyz").unwrap();
@@ -469,8 +987,23 @@ fn transports_take_units_within_3_inches_up_to_their_capacity() {
     // 20 Boyz and their Warboss do not fit in a Trukk (12).
     put_line(&mut g, 2, "boyz-mob", 28.0, 34.5, 1.3);
     put(&mut g, 2, "warboss", 0, 28.0, 36.2);
-    accepted!(g, mv(2, "boyz-mob", MoveMode::Normal, shift(&g, 2, "boyz-mob", 0.0, 0.5)));
-    let r = rejected!(g, Command::Embark { player: 2, unit: "boyz-mob".into(), transport: "trukk".into() });
+    accepted!(
+        g,
+        mv(
+            2,
+            "boyz-mob",
+            MoveMode::Normal,
+            shift(&g, 2, "boyz-mob", 0.0, 0.5)
+        )
+    );
+    let r = rejected!(
+        g,
+        Command::Embark {
+            player: 2,
+            unit: "boyz-mob".into(),
+            transport: "trukk".into()
+        }
+    );
     assert_eq!(r.rule, "Transports");
     assert!(r.reason.contains("carries 12 models"), "{r}");
     // Next turn: disembark wholly within 3".
@@ -478,11 +1011,32 @@ fn transports_take_units_within_3_inches_up_to_their_capacity() {
     advance_to(&mut g, 2, Phase::Movement);
     let near = |x0: f32| -> Vec<wartable::sim::game::Placement> {
         (0..10)
-            .map(|m| wartable::sim::game::Placement { model: m, unit: None, x: x0 + 1.3 * (m % 5) as f32, y: 27.3 - 1.3 * (m / 5) as f32, z: 0.0, facing: 0.0 })
+            .map(|m| wartable::sim::game::Placement {
+                model: m,
+                unit: None,
+                x: x0 + 1.3 * (m % 5) as f32,
+                y: 27.3 - 1.3 * (m / 5) as f32,
+                z: 0.0,
+                facing: 0.0,
+            })
             .collect()
     };
-    let r = rejected!(g, Command::Disembark { player: 2, unit: "shoota-boyz".into(), models: near(20.0) });
+    let r = rejected!(
+        g,
+        Command::Disembark {
+            player: 2,
+            unit: "shoota-boyz".into(),
+            models: near(20.0)
+        }
+    );
     assert_eq!(r.rule, "Transports");
-    accepted!(g, Command::Disembark { player: 2, unit: "shoota-boyz".into(), models: near(37.0) });
+    accepted!(
+        g,
+        Command::Disembark {
+            player: 2,
+            unit: "shoota-boyz".into(),
+            models: near(37.0)
+        }
+    );
     assert_eq!(g.units[a][u].location, Location::OnTable);
 }

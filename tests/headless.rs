@@ -168,3 +168,104 @@ fn the_sight_index_follows_a_moved_model() {
     app.update();
     assert!(visible(&app), "in the open, the nob is seen");
 }
+
+#[test]
+fn battle_plugin_mirrors_the_game_in_states_and_moves_model_entities() {
+    use wartable::sim::battle::{
+        ActiveGame, BattleEvent, BattleState, CommandRejected, GameCommand, PhaseState,
+    };
+    use wartable::sim::game::{Command, Game};
+    let data = scene("default.ron");
+    let mut app = headless_app(data.clone());
+    let (mut game, _) = Game::start(data, 7);
+    // Deploy everything where the scene stands.
+    while game.stage != wartable::rules::phase::Stage::Battle {
+        let p = game.active_player;
+        let a = game.army_of(p).unwrap();
+        let u = (0..game.units[a].len())
+            .find(|&u| game.units[a][u].location == wartable::sim::game::Location::NotDeployed)
+            .unwrap();
+        let id = game.unit_id(a, u).to_string();
+        game.apply(&Command::Deploy {
+            player: p,
+            unit: id,
+            models: vec![],
+            transport: None,
+        })
+        .unwrap();
+    }
+    let first = game.active_player;
+    app.world_mut().resource_mut::<ActiveGame>().game = Some(game);
+    app.update();
+    app.update();
+    assert_eq!(
+        *app.world().resource::<State<BattleState>>().get(),
+        BattleState::Battle
+    );
+    assert_eq!(
+        *app.world().resource::<State<PhaseState>>().get(),
+        PhaseState::Command
+    );
+    app.world_mut()
+        .write_message(GameCommand(Command::EndPhase { player: first }));
+    app.world_mut()
+        .write_message(GameCommand(Command::EndPhase { player: 3 - first }));
+    app.update();
+    app.update();
+    assert_eq!(
+        *app.world().resource::<State<PhaseState>>().get(),
+        PhaseState::Movement
+    );
+    let events = app.world().resource::<Messages<BattleEvent>>();
+    assert!(events.len() > 0);
+    let rejected = app.world().resource::<Messages<CommandRejected>>();
+    let mut cursor = rejected.get_cursor();
+    let r: Vec<_> = cursor.read(rejected).collect();
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0].rejection.rule, "Sequencing");
+    // A Remain Stationary changes no Transform; a move does.
+    let ids: Vec<(u8, String, f32, f32)> = {
+        let g = app.world().resource::<ActiveGame>().game.as_ref().unwrap();
+        let a = g.army_of(first).unwrap();
+        let u = g
+            .find_unit(
+                a,
+                if first == 1 {
+                    "redemptor"
+                } else {
+                    "battlewagon"
+                },
+            )
+            .unwrap();
+        let p = g.scene.armies[a].units[u].models[0].position;
+        vec![(first, g.unit_id(a, u).to_string(), p.x, p.y)]
+    };
+    let (player, unit, x, y) = ids[0].clone();
+    let dy = if player == 1 { 1.0 } else { -1.0 };
+    app.world_mut().write_message(GameCommand(Command::Move {
+        player,
+        unit: unit.clone(),
+        mode: wartable::rules::movement::MoveMode::Normal,
+        paths: vec![wartable::sim::game::ModelPath {
+            model: 0,
+            unit: None,
+            path: vec![(x, y + dy, 0.0)],
+        }],
+    }));
+    app.update();
+    let moved = app
+        .world_mut()
+        .query::<(&Model, &ModelOf, &Transform)>()
+        .iter(app.world())
+        .filter(|(m, of, _)| {
+            m.index == 0
+                && app
+                    .world()
+                    .get::<Unit>(of.0)
+                    .is_some_and(|u| u.id == unit && u.player == player)
+        })
+        .map(|(_, _, t)| t.translation)
+        .next()
+        .unwrap();
+    assert_eq!((moved.x, moved.y), (x, y + dy));
+}

@@ -150,20 +150,26 @@ fn sync_states(
         NextState::set_if_neq(&mut *battle, BattleState::NoGame);
         return;
     };
-    NextState::set_if_neq(&mut *battle, match game.stage {
-        Stage::Setup => BattleState::Setup,
-        Stage::Deployment => BattleState::Deployment,
-        Stage::Battle => BattleState::Battle,
-        Stage::GameOver => BattleState::GameOver,
-    });
+    NextState::set_if_neq(
+        &mut *battle,
+        match game.stage {
+            Stage::Setup => BattleState::Setup,
+            Stage::Deployment => BattleState::Deployment,
+            Stage::Battle => BattleState::Battle,
+            Stage::GameOver => BattleState::GameOver,
+        },
+    );
     if game.stage == Stage::Battle {
-        NextState::set_if_neq(&mut *phase, match game.phase {
-            Phase::Command => PhaseState::Command,
-            Phase::Movement => PhaseState::Movement,
-            Phase::Shooting => PhaseState::Shooting,
-            Phase::Charge => PhaseState::Charge,
-            Phase::Fight => PhaseState::Fight,
-        });
+        NextState::set_if_neq(
+            &mut *phase,
+            match game.phase {
+                Phase::Command => PhaseState::Command,
+                Phase::Movement => PhaseState::Movement,
+                Phase::Shooting => PhaseState::Shooting,
+                Phase::Charge => PhaseState::Charge,
+                Phase::Fight => PhaseState::Fight,
+            },
+        );
     }
 }
 

@@ -5,8 +5,8 @@
 
 use std::path::Path;
 
-use wartable::data::{Scene, load_scene};
 use wartable::data::sight::ModelRef;
+use wartable::data::{Scene, load_scene};
 use wartable::geometry::Vec3;
 use wartable::rules::phase::{Phase, Stage};
 use wartable::sim::game::{Command, Game, GameEvent, ModelPath, Rejection};
@@ -109,7 +109,11 @@ pub fn rejected(game: &mut Game, c: Command) -> Rejection {
     let before = game.state_hash();
     let draws = game.rng.draws();
     let r = game.apply(&c).expect_err("the command should be rejected");
-    assert_eq!(game.state_hash(), before, "a rejected command changed the game");
+    assert_eq!(
+        game.state_hash(),
+        before,
+        "a rejected command changed the game"
+    );
     assert_eq!(game.rng.draws(), draws, "a rejected command rolled dice");
     r
 }
@@ -117,13 +121,17 @@ pub fn rejected(game: &mut Game, c: Command) -> Rejection {
 /// Applies a command that must be accepted.
 pub fn accepted(game: &mut Game, c: Command) -> Vec<GameEvent> {
     let what = format!("{c:?}");
-    game.apply(&c).unwrap_or_else(|r| panic!("{what} rejected: {r}"))
+    game.apply(&c)
+        .unwrap_or_else(|r| panic!("{what} rejected: {r}"))
 }
 
 /// Clears the table for a scenario: every unit except `keep` (and their Leaders or Bodyguards)
 /// is removed, but for one anchor per army parked in a far corner so no army is destroyed.
 pub fn isolate(game: &mut Game, keep: &[(u8, &str)]) {
-    let anchors = [(1u8, "ballistus", 4.0f32, 40.0f32), (2, "battlewagon", 54.0, 4.0)];
+    let anchors = [
+        (1u8, "ballistus", 4.0f32, 40.0f32),
+        (2, "battlewagon", 54.0, 4.0),
+    ];
     for a in 0..game.units.len() {
         let player = game.player_of(a);
         for u in 0..game.units[a].len() {
@@ -133,7 +141,8 @@ pub fn isolate(game: &mut Game, keep: &[(u8, &str)]) {
             let kept = keep
                 .iter()
                 .any(|(p, k)| *p == player && (*k == id || *k == root_id));
-            if let Some(&(_, _, x, y)) = anchors.iter().find(|(p, k, ..)| *p == player && *k == id) {
+            if let Some(&(_, _, x, y)) = anchors.iter().find(|(p, k, ..)| *p == player && *k == id)
+            {
                 if !kept {
                     put(game, player, &id, 0, x, y);
                 }

@@ -1,0 +1,185 @@
+//! Saves, replays and crashes: a save replays to the same state hash, undo is a replay without
+//! the last command, a kill -9 loses no accepted command, and the committed 5-round game
+//! replays bit for bit.
+
+#[path = "common/battle.rs"]
+mod battle;
+
+use std::path::{Path, PathBuf};
+use std::process::Command as Process;
+
+use wartable::data::load_scene;
+use wartable::data::source::load;
+use wartable::rules::phase::Stage;
+use wartable::sim::game::Command;
+use wartable::sim::game::save::{SaveFile, load_save, replay, write_save};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn full_game_commands() -> Vec<Command> {
+    load(&root().join("tests/games/full-game.commands.ron")).unwrap()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("wartable-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn the_scripted_five_round_game_replays_to_its_recorded_state() {
+    let scene = load_scene(&root().join("scenes/default.ron")).unwrap();
+    let commands = full_game_commands();
+    let (game, events) =
+        replay(scene, 7, &commands).unwrap_or_else(|(i, r)| panic!("command {i}: {r}"));
+    assert_eq!(game.stage, Stage::GameOver);
+    assert_eq!(game.battle_round, 5);
+    let rounds = events
+        .iter()
+        .filter(|e| {
+            matches!(
+                e,
+                wartable::sim::game::GameEvent::PhaseStarted {
+                    phase: wartable::rules::phase::Phase::Command,
+                    ..
+                }
+            )
+        })
+        .count();
+    assert_eq!(rounds, 10, "five battle rounds of two turns");
+    let expected: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("tests/games/full-game.replay.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(game.summary(), expected);
+    let (loaded, save) = load_save(&root().join("tests/games/full-game.save.ron")).unwrap();
+    assert_eq!(save.commands, commands);
+    assert_eq!(loaded.state_hash(), game.state_hash());
+}
+
+#[test]
+fn save_then_load_gives_the_same_state_hash_and_undo_is_a_replay_without_the_last_command() {
+    let scene_file = root().join("scenes/default.ron");
+    let commands: Vec<Command> = full_game_commands().into_iter().take(60).collect();
+    let (game, _) = replay(load_scene(&scene_file).unwrap(), 7, &commands).unwrap();
+    let dir = temp_dir("save");
+    let file = dir.join("game.save.ron");
+    let save = SaveFile {
+        scene: scene_file.to_string_lossy().into_owned(),
+        seed: 7,
+        commands: commands.clone(),
+    };
+    write_save(&file, &save).unwrap();
+    let (loaded, _) = load_save(&file).unwrap();
+    assert_eq!(loaded.state_hash(), game.state_hash());
+    // Undo through the CLI: the save loses its last command and replays to the earlier state.
+    let (before_last, _) = replay(load_scene(&scene_file).unwrap(), 7, &commands[..59]).unwrap();
+    assert_ne!(before_last.state_hash(), game.state_hash());
+    let out = Process::new(env!("CARGO_BIN_EXE_wartable"))
+        .arg("undo")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (undone, save) = load_save(&file).unwrap();
+    assert_eq!(save.commands.len(), 59);
+    assert_eq!(undone.state_hash(), before_last.state_hash());
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn a_kill_9_during_a_game_loses_no_accepted_command() {
+    let dir = temp_dir("kill");
+    let save_file = dir.join("autosave.ron");
+    let mut child = Process::new(env!("CARGO_BIN_EXE_wartable"))
+        .args([
+            "run",
+            "scenes/default.ron",
+            "--commands",
+            "tests/games/full-game.commands.ron",
+            "--seed",
+            "7",
+            "--step-delay-ms",
+            "15",
+            "--save",
+        ])
+        .arg(&save_file)
+        .current_dir(root())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until at least 40 commands are saved, then kill the process without warning.
+    let saved = |f: &Path| load::<SaveFile>(f).map(|s| s.commands.len()).unwrap_or(0);
+    let start = std::time::Instant::now();
+    while saved(&save_file) < 40 {
+        assert!(
+            start.elapsed().as_secs() < 120,
+            "the run never saved 40 commands"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let (game, save) = load_save(&save_file).unwrap();
+    let all = full_game_commands();
+    let n = save.commands.len();
+    assert!(n >= 40 && n < all.len(), "{n} commands saved");
+    assert_eq!(
+        save.commands[..],
+        all[..n],
+        "the autosave is the accepted prefix"
+    );
+    let (expected, _) = replay(
+        load_scene(&root().join("scenes/default.ron")).unwrap(),
+        7,
+        &all[..n],
+    )
+    .unwrap();
+    assert_eq!(game.state_hash(), expected.state_hash());
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn run_reports_each_command_accepted_or_rejected_with_the_rule() {
+    let dir = temp_dir("run");
+    let list = dir.join("commands.ron");
+    std::fs::write(
+        &list,
+        "[\n  EndPhase(player: 1),\n  Shoot(player: 1, unit: \"hellblasters\", weapons: []),\n]\n",
+    )
+    .unwrap();
+    let out = Process::new(env!("CARGO_BIN_EXE_wartable"))
+        .args(["run", "scenes/default.ron", "--json", "--commands"])
+        .arg(&list)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["rejected"], 2);
+    assert_eq!(v["results"][0]["rule"], "Sequencing");
+    assert!(
+        v["results"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("setup")
+    );
+    // A malformed command list names the file, line and column.
+    std::fs::write(&list, "[\n  EndPhase(player: 1,\n").unwrap();
+    let out = Process::new(env!("CARGO_BIN_EXE_wartable"))
+        .args(["run", "scenes/default.ron", "--commands"])
+        .arg(&list)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("commands.ron:2:"), "{err}");
+    std::fs::remove_dir_all(dir).ok();
+}
