@@ -217,7 +217,7 @@ fn battle_plugin_mirrors_the_game_in_states_and_moves_model_entities() {
         PhaseState::Movement
     );
     let events = app.world().resource::<Messages<BattleEvent>>();
-    assert!(events.len() > 0);
+    assert!(!events.is_empty());
     let rejected = app.world().resource::<Messages<CommandRejected>>();
     let mut cursor = rejected.get_cursor();
     let r: Vec<_> = cursor.read(rejected).collect();

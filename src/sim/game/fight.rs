@@ -36,8 +36,7 @@ impl Game {
                 ),
             );
         }
-        let (army, unit) = self.own_unit(player, id)?;
-        let root = self.combined(army, unit)[0];
+        let (army, root) = self.own_root(player, id)?;
         self.check_can_charge(army, root)?;
         if targets.is_empty() {
             return reject("Charge phase", "a charge needs at least one target");
@@ -135,8 +134,7 @@ impl Game {
         if !heroic {
             self.require_phase(player, Phase::Charge)?;
         }
-        let (army, unit) = self.own_unit(player, id)?;
-        let root = self.combined(army, unit)[0];
+        let (army, root) = self.own_root(player, id)?;
         let Some(charge) = self
             .charge
             .clone()
@@ -308,8 +306,7 @@ impl Game {
         ev: &mut Vec<GameEvent>,
     ) -> Result<(), Rejection> {
         let f = self.require_fight()?;
-        let (army, unit) = self.own_unit(player, id)?;
-        let root = self.combined(army, unit)[0];
+        let (army, root) = self.own_root(player, id)?;
         if let Some((a, u, _)) = f.current {
             return reject(
                 "Fight phase",
@@ -364,8 +361,7 @@ impl Game {
         ev: &mut Vec<GameEvent>,
     ) -> Result<(), Rejection> {
         let f = self.require_fight()?;
-        let (army, unit) = self.own_unit(player, id)?;
-        let root = self.combined(army, unit)[0];
+        let (army, root) = self.own_root(player, id)?;
         if f.current != Some((army, root, false)) {
             return reject(
                 "Fight phase",
@@ -387,8 +383,7 @@ impl Game {
         ev: &mut Vec<GameEvent>,
     ) -> Result<(), Rejection> {
         let f = self.require_fight()?;
-        let (army, unit) = self.own_unit(player, id)?;
-        let root = self.combined(army, unit)[0];
+        let (army, root) = self.own_root(player, id)?;
         if f.current != Some((army, root, true)) {
             return reject(
                 "Fight phase",

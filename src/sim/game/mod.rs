@@ -125,6 +125,16 @@ impl Game {
         }
     }
 
+    /// The player's unit `id` as it acts: its Bodyguard's index for an attached Leader (army
+    /// index, unit index).
+    ///
+    /// # Errors
+    /// No such unit in that player's army.
+    pub fn own_root(&self, player: u8, id: &str) -> Result<(usize, usize), Rejection> {
+        let (army, unit) = self.own_unit(player, id)?;
+        Ok((army, self.combined(army, unit)[0]))
+    }
+
     /// The opponent's unit `id` on the table (army index, unit index).
     ///
     /// # Errors

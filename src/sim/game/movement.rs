@@ -30,8 +30,7 @@ impl Game {
                 "the Reinforcements step has begun: no more units move this phase",
             );
         }
-        let (army, unit) = self.own_unit(player, id)?;
-        let root = self.combined(army, unit)[0];
+        let (army, root) = self.own_root(player, id)?;
         if self.live_models(army, root).is_empty() {
             return reject(
                 "Movement phase",
@@ -171,8 +170,7 @@ impl Game {
                 format!("Reserves units cannot arrive before battle round {RESERVES_FIRST_ROUND}"),
             );
         }
-        let (army, unit) = self.own_unit(player, id)?;
-        let root = self.combined(army, unit)[0];
+        let (army, root) = self.own_root(player, id)?;
         let Location::Reserves(kind) = self.units[army][root].location else {
             return reject("Reserves", format!("'{id}' is not in Reserves"));
         };
@@ -188,12 +186,7 @@ impl Game {
             .zone_of(opponent(player))
             .unwrap_or_default();
         for (r, at, facing) in &planned {
-            let s = ModelSolid {
-                centre: at.truncate(),
-                z: at.z,
-                facing: *facing,
-                ..self.solid(*r)
-            };
+            let s = self.solid_at(*r, *at, *facing);
             let name = self.model_name(*r);
             if let Some(d) = enemies
                 .iter()
@@ -314,8 +307,7 @@ impl Game {
         ev: &mut Vec<GameEvent>,
     ) -> Result<(), Rejection> {
         self.require_phase(player, Phase::Movement)?;
-        let (army, unit) = self.own_unit(player, id)?;
-        let root = self.combined(army, unit)[0];
+        let (army, root) = self.own_root(player, id)?;
         if !matches!(self.units[army][root].moved, Some(Moved::Moved(_))) {
             return reject(
                 "Transports",
@@ -362,8 +354,7 @@ impl Game {
         ev: &mut Vec<GameEvent>,
     ) -> Result<(), Rejection> {
         self.require_phase(player, Phase::Movement)?;
-        let (army, unit) = self.own_unit(player, id)?;
-        let root = self.combined(army, unit)[0];
+        let (army, root) = self.own_root(player, id)?;
         let Location::Embarked(t) = self.units[army][root].location else {
             return reject("Transports", format!("'{id}' is not embarked"));
         };
@@ -389,12 +380,7 @@ impl Game {
             .collect();
         let barricades = self.scene.barricade_footprints();
         for (r, at, facing) in &planned {
-            let s = ModelSolid {
-                centre: at.truncate(),
-                z: at.z,
-                facing: *facing,
-                ..self.solid(*r)
-            };
+            let s = self.solid_at(*r, *at, *facing);
             if !hull
                 .iter()
                 .any(|h| wholly_within(&s, h, DISEMBARK_RANGE_INCHES))

@@ -6,7 +6,6 @@
 use super::command::{Placement, ReserveKind};
 use super::event::{GameEvent, Rejection, reject};
 use super::state::{Game, Location};
-use crate::geometry::ModelSolid;
 use crate::rules::constants::RESERVES_MAX_POINTS_PERCENT;
 use crate::rules::phase::{Stage, opponent};
 
@@ -24,8 +23,7 @@ impl Game {
                 "Reserves are declared before the first unit is deployed",
             );
         }
-        let (army, unit) = self.own_unit(player, id)?;
-        let root = self.combined(army, unit)[0];
+        let (army, root) = self.own_root(player, id)?;
         if self.units[army][root].location != Location::NotDeployed {
             return reject("Reserves", format!("'{id}' is already in Reserves"));
         }
@@ -91,8 +89,7 @@ impl Game {
                 ),
             );
         }
-        let (army, unit) = self.own_unit(player, id)?;
-        let root = self.combined(army, unit)[0];
+        let (army, root) = self.own_root(player, id)?;
         if self.units[army][root].location != Location::NotDeployed {
             return reject(
                 "Deployment",
@@ -128,12 +125,7 @@ impl Game {
                 };
                 let planned = self.plan_set_up(army, root, &set_up)?;
                 for (r, at, facing) in &planned {
-                    let s = ModelSolid {
-                        centre: at.truncate(),
-                        z: at.z,
-                        facing: *facing,
-                        ..self.solid(*r)
-                    };
+                    let s = self.solid_at(*r, *at, *facing);
                     if !crate::geometry::measure::wholly_within_footprint(&s, &zone) {
                         return reject(
                             "Deployment",

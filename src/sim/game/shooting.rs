@@ -37,8 +37,7 @@ impl Game {
         ev: &mut Vec<GameEvent>,
     ) -> Result<(), Rejection> {
         self.require_phase(player, Phase::Shooting)?;
-        let (army, unit) = self.own_unit(player, id)?;
-        let root = self.combined(army, unit)[0];
+        let (army, root) = self.own_root(player, id)?;
         if self.live_models(army, root).is_empty() {
             return reject(
                 "Shooting phase",
@@ -90,14 +89,8 @@ impl Game {
             }
             let (tarmy, tunit) = self.enemy_unit(player, &wt.target)?;
             let sight = self.sight();
-            let entries = |g: &Game, a: usize, u: usize| -> Vec<usize> {
-                let live = g.live_models(a, u);
-                (0..sight.models.len())
-                    .filter(|&e| live.contains(&sight.models[e]))
-                    .collect()
-            };
-            let mine = entries(self, army, unit);
-            let theirs = entries(self, tarmy, tunit);
+            let mine = self.entries_of(&sight, army, unit);
+            let theirs = self.entries_of(&sight, tarmy, tunit);
             let plan = plan_attack(
                 &self.scene,
                 &sight,

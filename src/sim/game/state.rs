@@ -303,6 +303,14 @@ impl Game {
         SceneSight::with_models(&self.scene, |r| self.on_table(r))
     }
 
+    /// The entries of `sight` that are the combined unit's models on the table.
+    pub fn entries_of(&self, sight: &SceneSight, army: usize, unit: usize) -> Vec<usize> {
+        let live = self.live_models(army, unit);
+        (0..sight.models.len())
+            .filter(|&e| live.contains(&sight.models[e]))
+            .collect()
+    }
+
     /// `unit#N` for a model.
     pub fn model_name(&self, r: ModelRef) -> String {
         format!("{}#{}", self.unit_id(r.army, r.unit), r.model)

@@ -67,8 +67,7 @@ impl Game {
                 ),
             );
         }
-        let (army, unit) = self.own_unit(player, id)?;
-        let root = self.combined(army, unit)[0];
+        let (army, root) = self.own_root(player, id)?;
         let in_reserves = matches!(self.units[army][root].location, Location::Reserves(_));
         if stratagem == Stratagem::RapidIngress {
             if !in_reserves {
@@ -126,7 +125,14 @@ impl Game {
                         targets: c
                             .targets
                             .iter()
-                            .map(|&t| self.unit_id(1 - army, t).to_string())
+                            .map(|&t| {
+                                self.unit_id(
+                                    self.army_of(crate::rules::phase::opponent(player))
+                                        .expect("two armies"),
+                                    t,
+                                )
+                                .to_string()
+                            })
                             .collect(),
                         dice,
                     });
@@ -324,13 +330,10 @@ impl Game {
             );
         }
         let sight = self.sight();
-        let entries = |a: usize, u: usize| -> Vec<usize> {
-            let live = self.live_models(a, u);
-            (0..sight.models.len())
-                .filter(|&e| live.contains(&sight.models[e]))
-                .collect()
-        };
-        let (mine, theirs) = (entries(army, root), entries(t.0, t.1));
+        let (mine, theirs) = (
+            self.entries_of(&sight, army, root),
+            self.entries_of(&sight, t.0, t.1),
+        );
         let sampling = crate::geometry::sight::Sampling::FAST;
         let seen = mine.iter().any(|&o| {
             theirs.iter().any(|&x| {
@@ -364,10 +367,7 @@ impl Game {
             mortal_wounds: wounds,
         });
         let sight = self.sight();
-        let live = self.live_models(t.0, t.1);
-        let entries: Vec<usize> = (0..sight.models.len())
-            .filter(|&e| live.contains(&sight.models[e]))
-            .collect();
+        let entries = self.entries_of(&sight, t.0, t.1);
         let mut target = crate::data::combat::target_unit(&self.scene, &sight, &entries);
         self.set_wounds(&sight, &entries, &mut target);
         let mut log = Vec::new();

@@ -41,6 +41,16 @@ pub(super) struct PlannedMove {
 }
 
 impl Game {
+    /// The model's solid if it stood at `at` facing `facing` degrees.
+    pub(super) fn solid_at(&self, r: ModelRef, at: Vec3, facing: f32) -> ModelSolid {
+        ModelSolid {
+            centre: at.truncate(),
+            z: at.z,
+            facing,
+            ..self.solid(r)
+        }
+    }
+
     /// The model a path or placement names: index `model` in the commanded unit, or in the
     /// named unit of the same combined unit (a Leader).
     pub(super) fn model_of(
@@ -277,18 +287,7 @@ impl Game {
             }
             out.push((r, at, p.facing));
         }
-        let every: Vec<ModelRef> = self
-            .combined(army, unit)
-            .into_iter()
-            .flat_map(|u| {
-                (0..self.units[army][u].models.len()).map(move |m| ModelRef {
-                    army,
-                    unit: u,
-                    model: m,
-                })
-            })
-            .filter(|r| self.units[r.army][r.unit].models[r.model].alive)
-            .collect();
+        let every = self.live_models_anywhere(army, unit);
         if let Some(missing) = every.iter().find(|r| !out.iter().any(|(m, _, _)| m == *r)) {
             return reject(
                 "Set up",
@@ -306,12 +305,7 @@ impl Game {
         let mut solids = Vec::new();
         for (r, at, facing) in &out {
             let name = self.model_name(*r);
-            let s = ModelSolid {
-                centre: at.truncate(),
-                z: at.z,
-                facing: *facing,
-                ..self.solid(*r)
-            };
+            let s = self.solid_at(*r, *at, *facing);
             self.check_on_board(&s, &name)?;
             self.check_standing(*r, *at, &name)?;
             if self.wall_crossed(&s).is_some() {
@@ -434,11 +428,7 @@ impl Game {
         } else if at.z < -MEASURE_TOLERANCE_INCHES {
             return reject("Terrain", format!("{name} would end below the table"));
         }
-        let s = ModelSolid {
-            centre: at.truncate(),
-            z: at.z,
-            ..self.solid(r)
-        };
+        let s = self.solid_at(r, at, self.solid(r).facing);
         let outline = s.outline();
         if let Some(p) = self.scene.layout.pieces.iter().find(|p| {
             p.category == TerrainCategory::Debris
