@@ -1040,3 +1040,56 @@ fn transports_take_units_within_3_inches_up_to_their_capacity() {
     );
     assert_eq!(g.units[a][u].location, Location::OnTable);
 }
+
+#[test]
+fn a_leader_stands_alone_when_its_bodyguard_is_destroyed() {
+    let mut g = game_at(Phase::Shooting);
+    isolate(&mut g, &[(1, "intercessors"), (2, "boyz-mob")]);
+    put_line(&mut g, 1, "intercessors", 10.0, 16.0, 1.8);
+    put(&mut g, 1, "captain", 0, 10.0, 14.2);
+    put_line(&mut g, 2, "boyz-mob", 10.0, 21.0, 1.3);
+    put(&mut g, 2, "warboss", 0, 10.0, 22.6);
+    let a = g.army_of(2).unwrap();
+    let mob = g.find_unit(a, "boyz-mob").unwrap();
+    for m in 1..20 {
+        g.units[a][mob].models[m].alive = false;
+    }
+    // Six 6s for the Grenade: 6 mortal wounds; 1 kills the last Boy, 5 carry over to the Warboss.
+    g.rng = wartable::rules::rng::GameRng::scripted(&[6; 6]);
+    g.cp[0] = 1;
+    let ev = accepted!(
+        g,
+        Command::UseStratagem {
+            player: 1,
+            stratagem: Stratagem::Grenade,
+            unit: "intercessors".into(),
+            target: Some("boyz-mob".into()),
+            reroll: None
+        }
+    );
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, GameEvent::UnitDestroyed { unit, .. } if unit == "boyz-mob"))
+    );
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, GameEvent::LeaderDetached { unit, .. } if unit == "warboss"))
+    );
+    let boss = g.find_unit(a, "warboss").unwrap();
+    let w = g.scene.armies[a].units[boss].datasheet.wounds;
+    assert_eq!(g.units[a][boss].models[0].wounds, w - 5);
+    assert_eq!(g.combined(a, boss), vec![boss]);
+}
+
+#[test]
+fn other_command_point_gains_are_capped_at_one_per_battle_round() {
+    let mut g = deployed_game(open_field());
+    assert_eq!(g.gain_other_cp(1, 2), 1);
+    assert_eq!(g.gain_other_cp(1, 1), 0);
+    assert_eq!(g.cp[0], 2);
+    // The cap resets in the next battle round.
+    advance_to(&mut g, 2, Phase::Command);
+    advance_to(&mut g, 1, Phase::Command);
+    assert_eq!(g.battle_round, 2);
+    assert_eq!(g.gain_other_cp(1, 1), 1);
+}

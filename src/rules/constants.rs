@@ -168,8 +168,8 @@ pub const GRENADE_DICE: u32 = 6;
 pub const GRENADE_WOUNDS_ON: u8 = 4;
 /// Tank Shock: each D6 of at least this inflicts one mortal wound.
 pub const TANK_SHOCK_WOUNDS_ON: u8 = 5;
-/// Tank Shock: the dice rolled equal the VEHICLE's Toughness, at most this many.
-pub const TANK_SHOCK_MAX_DICE: u32 = 6;
+/// Tank Shock: D6 equal to the VEHICLE's Toughness are rolled; at most this many mortal wounds.
+pub const TANK_SHOCK_MAX_MORTAL_WOUNDS: u32 = 6;
 /// Heroic Intervention: the charging enemy unit must be within this distance (inches).
 pub const HEROIC_INTERVENTION_RANGE_INCHES: f32 = 6.0;
 /// Fire Overwatch: the enemy unit must be within this distance (inches).

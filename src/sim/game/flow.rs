@@ -9,7 +9,7 @@ use super::state::{FightState, Game, Location};
 use crate::data::sight::ModelRef;
 use crate::geometry::coherency;
 use crate::geometry::engagement::{Control, in_objective_range, level_of_control};
-use crate::rules::constants::COMMAND_PHASE_CP_GAIN;
+use crate::rules::constants::{COMMAND_PHASE_CP_GAIN, MAX_OTHER_CP_GAIN_PER_ROUND};
 use crate::rules::mission::{ScoringRule, ScoringTiming};
 use crate::rules::modifiers::unit_leadership;
 use crate::rules::phase::{FightStep, Phase, Stage, opponent};
@@ -105,6 +105,17 @@ impl Game {
         }
         self.end_phase(ev);
         Ok(())
+    }
+
+    /// Gives `player` up to `cp` command points from a source other than the Command phase,
+    /// within the cap of such gains per battle round; returns the CP actually gained (Core
+    /// Rules: Command phase, command points).
+    pub fn gain_other_cp(&mut self, player: u8, cp: u32) -> u32 {
+        let i = usize::from(player - 1);
+        let gained = cp.min(MAX_OTHER_CP_GAIN_PER_ROUND.saturating_sub(self.cp_other_gain[i]));
+        self.cp_other_gain[i] += gained;
+        self.cp[i] += gained;
+        gained
     }
 
     /// Starts the current phase: its start-of-phase steps.

@@ -10,7 +10,7 @@ use super::state::{Game, Location, PendingCharge};
 use crate::rules::attack::roll::inflict_mortal_wounds;
 use crate::rules::constants::{
     FIRE_OVERWATCH_RANGE_INCHES, GRENADE_DICE, GRENADE_RANGE_INCHES, GRENADE_WOUNDS_ON,
-    HEROIC_INTERVENTION_RANGE_INCHES, MEASURE_TOLERANCE_INCHES, TANK_SHOCK_MAX_DICE,
+    HEROIC_INTERVENTION_RANGE_INCHES, MEASURE_TOLERANCE_INCHES, TANK_SHOCK_MAX_MORTAL_WOUNDS,
     TANK_SHOCK_WOUNDS_ON,
 };
 use crate::rules::phase::Stage;
@@ -206,9 +206,9 @@ impl Game {
                     );
                 }
                 let toughness = self.scene.armies[army].units[root].datasheet.toughness;
-                let n = u32::from(toughness).min(TANK_SHOCK_MAX_DICE);
-                let dice: Vec<u8> = (0..n).map(|_| self.rng.d6()).collect();
-                let wounds = dice.iter().filter(|d| **d >= TANK_SHOCK_WOUNDS_ON).count() as u32;
+                let dice: Vec<u8> = (0..toughness).map(|_| self.rng.d6()).collect();
+                let wounds = (dice.iter().filter(|d| **d >= TANK_SHOCK_WOUNDS_ON).count() as u32)
+                    .min(TANK_SHOCK_MAX_MORTAL_WOUNDS);
                 self.mortal_wounds(player, t, dice, wounds, ev);
             }
             Stratagem::RapidIngress => {
