@@ -64,7 +64,6 @@ impl Game {
             army,
             unit: root,
             targets: target_units,
-            distance: dice[0] + dice[1],
             dice,
             heroic: false,
         });
@@ -150,7 +149,7 @@ impl Game {
             });
             return Ok(());
         }
-        let distance = f32::from(charge.distance);
+        let distance = charge.distance();
         let planned = self.plan_move(army, root, paths, &|_| distance, MoveKind::Engaging)?;
         self.move_models(&planned.moves);
         let tarmy = self.army_of(opponent(player)).expect("two armies");

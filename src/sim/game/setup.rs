@@ -161,25 +161,6 @@ impl Game {
         Ok(())
     }
 
-    /// Every alive model of the combined unit wherever it is.
-    pub(super) fn live_models_anywhere(
-        &self,
-        army: usize,
-        unit: usize,
-    ) -> Vec<crate::data::sight::ModelRef> {
-        self.combined(army, unit)
-            .into_iter()
-            .flat_map(|u| {
-                (0..self.units[army][u].models.len()).map(move |m| crate::data::sight::ModelRef {
-                    army,
-                    unit: u,
-                    model: m,
-                })
-            })
-            .filter(|r| self.units[army][r.unit].models[r.model].alive)
-            .collect()
-    }
-
     /// Puts models where a set-up placed them.
     pub(super) fn place(
         &mut self,

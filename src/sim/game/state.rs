@@ -78,12 +78,17 @@ pub struct PendingCharge {
     pub unit: usize,
     /// Target unit indices in the enemy army.
     pub targets: Vec<usize>,
-    /// The charge roll (inches).
-    pub distance: u8,
-    /// The dice, for a Command Re-roll.
+    /// The charge roll's dice; their total is the charge distance (inches).
     pub dice: [u8; 2],
     /// A Heroic Intervention (in the opponent's turn; no Fights First).
     pub heroic: bool,
+}
+
+impl PendingCharge {
+    /// The charge distance: the total of the 2D6 (inches).
+    pub fn distance(&self) -> f32 {
+        f32::from(self.dice[0] + self.dice[1])
+    }
 }
 
 /// The Fight phase's progress.
@@ -258,8 +263,9 @@ impl Game {
         u.location == Location::OnTable && u.models[r.model].alive
     }
 
-    /// Models of the combined unit alive on the table.
-    pub fn live_models(&self, army: usize, unit: usize) -> Vec<ModelRef> {
+    /// Every alive model of the combined unit, wherever it is (on the table, embarked or in
+    /// Reserves).
+    pub fn live_models_anywhere(&self, army: usize, unit: usize) -> Vec<ModelRef> {
         self.combined(army, unit)
             .into_iter()
             .flat_map(|u| {
@@ -269,8 +275,15 @@ impl Game {
                     model: m,
                 })
             })
-            .filter(|r| self.on_table(*r))
+            .filter(|r| self.units[army][r.unit].models[r.model].alive)
             .collect()
+    }
+
+    /// Models of the combined unit alive on the table.
+    pub fn live_models(&self, army: usize, unit: usize) -> Vec<ModelRef> {
+        let mut live = self.live_models_anywhere(army, unit);
+        live.retain(|r| self.on_table(*r));
+        live
     }
 
     /// Every model alive on the table.

@@ -114,11 +114,7 @@ impl Game {
                         return reject(name, format!("'{id}' has no charge roll to re-roll"));
                     };
                     let dice = [self.rng.d6(), self.rng.d6()];
-                    self.charge = Some(PendingCharge {
-                        distance: dice[0] + dice[1],
-                        dice,
-                        ..c.clone()
-                    });
+                    self.charge = Some(PendingCharge { dice, ..c.clone() });
                     ev.push(GameEvent::ChargeDeclared {
                         player,
                         unit: id.to_string(),
@@ -298,7 +294,6 @@ impl Game {
                     army,
                     unit: root,
                     targets: vec![t.1],
-                    distance: dice[0] + dice[1],
                     dice,
                     heroic: true,
                 });

@@ -449,16 +449,12 @@ impl Game {
         }
     }
 
-    /// True if any model of the combined unit is within Engagement Range of any model of the
-    /// other combined unit.
-    pub fn units_engaged(&self, a: (usize, usize), b: (usize, usize)) -> bool {
+    /// True if any of the models `xs` is within Engagement Range of any of `ys`, across the
+    /// layout's barricades.
+    fn any_engaged(&self, xs: &[ModelRef], ys: &[ModelRef]) -> bool {
         let barricades = self.scene.barricade_footprints();
-        let theirs: Vec<ModelSolid> = self
-            .live_models(b.0, b.1)
-            .iter()
-            .map(|r| self.solid(*r))
-            .collect();
-        self.live_models(a.0, a.1).iter().any(|r| {
+        let theirs: Vec<ModelSolid> = ys.iter().map(|r| self.solid(*r)).collect();
+        xs.iter().any(|r| {
             let s = self.solid(*r);
             theirs
                 .iter()
@@ -466,20 +462,15 @@ impl Game {
         })
     }
 
+    /// True if any model of the combined unit is within Engagement Range of any model of the
+    /// other combined unit.
+    pub fn units_engaged(&self, a: (usize, usize), b: (usize, usize)) -> bool {
+        self.any_engaged(&self.live_models(a.0, a.1), &self.live_models(b.0, b.1))
+    }
+
     /// True if any model of the combined unit is within Engagement Range of any enemy model.
     pub fn engaged(&self, army: usize, unit: usize) -> bool {
-        let barricades = self.scene.barricade_footprints();
-        let enemies: Vec<ModelSolid> = self
-            .enemy_models(army)
-            .iter()
-            .map(|r| self.solid(*r))
-            .collect();
-        self.live_models(army, unit).iter().any(|r| {
-            let s = self.solid(*r);
-            enemies
-                .iter()
-                .any(|t| within_engagement_range(&s, t, &barricades))
-        })
+        self.any_engaged(&self.live_models(army, unit), &self.enemy_models(army))
     }
 
     /// Distance between two combined units: their closest models (inches).
