@@ -84,7 +84,8 @@ fn spawn_camera(mut commands: Commands, mut egui_settings: ResMut<EguiGlobalSett
         Camera2d,
         RenderLayers::none(),
         Camera {
-            order: 1,
+            // After the table (0) and the model's-eye view (1).
+            order: 2,
             output_mode: CameraOutputMode::Write {
                 blend_state: Some(BlendState::ALPHA_BLENDING),
                 clear_color: ClearColorConfig::None,
@@ -183,8 +184,9 @@ fn fit_viewport(
     let left = (insets.left * scale) as u32;
     let right = (insets.right * scale) as u32;
     let top = (insets.top * scale) as u32;
+    let bottom = (insets.bottom * scale) as u32;
     let width = size.x.saturating_sub(left + right);
-    let height = size.y.saturating_sub(top);
+    let height = size.y.saturating_sub(top + bottom);
     if width == 0 || height == 0 {
         return;
     }

@@ -1,12 +1,19 @@
 //! The desktop app: window, camera, table meshes, picking and the egui overlay.
 
 pub mod camera;
+pub mod eye;
+pub mod hud;
+pub mod menu;
 pub mod mesh;
+pub mod overlay;
+pub mod play;
+pub mod scenario;
 pub mod screenshot;
 pub mod selection;
 pub mod table;
 pub mod ui;
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use bevy::picking::mesh_picking::MeshPickingPlugin;
@@ -24,23 +31,56 @@ Install a driver; on Debian/Ubuntu without a GPU, software rendering works:\n  \
 sudo apt-get install -y mesa-vulkan-drivers libvulkan1 libgl1-mesa-dri\n\
 Headless commands (validate, scene --json) need no graphics.";
 
-/// Opens the desktop app on the scene named by `args` (the built-in default scene when none).
-/// A scene that fails to load opens an empty table with an error panel.
+/// Opens the desktop app. With a scene (or `--load`), a hot-seat game starts on it at once
+/// (`--scenario` plays a scripted start); with neither, or with `--menu`, the main menu opens
+/// over the built-in default scene. A scene or save that fails to load opens the table with
+/// an error panel.
 pub fn run(args: PlayArgs) -> ExitCode {
     install_no_gpu_hook();
-    let path = scene_path(args.scene.as_deref());
-    let (scene, errors) = match load_scene(&path) {
-        Ok(s) => (Some(s), Vec::new()),
-        Err(e) => {
-            for err in &e.0 {
-                eprintln!("{err}");
-            }
-            (None, e.0.iter().map(ToString::to_string).collect())
-        }
+    let saves = if args.saves.as_os_str().is_empty() {
+        PathBuf::from("saves")
+    } else {
+        args.saves.clone()
     };
-    let title = scene
+    let wants_game = (args.scene.is_some() || args.load.is_some()) && !args.menu;
+    let mut errors: Vec<String> = Vec::new();
+    let mut started = None;
+    let mut menu_scene = None;
+    if wants_game {
+        let result = match &args.load {
+            Some(save) => menu::load_game(save),
+            None => menu::start_on_scene(&scene_path(args.scene.as_deref()), &saves, args.seed),
+        };
+        match result {
+            Ok(s) => started = Some(s),
+            Err(e) => errors.extend(e.lines().map(str::to_string)),
+        }
+    } else {
+        match load_scene(&scene_path(args.scene.as_deref())) {
+            Ok(s) => menu_scene = Some(s),
+            Err(e) => errors.extend(e.0.iter().map(ToString::to_string)),
+        }
+    }
+    let mut view = None;
+    if let (Some(name), Some(st)) = (&args.scenario, started.as_mut()) {
+        match scenario::prepare(name, st) {
+            Ok(v) => view = Some(v),
+            Err(e) => errors.push(format!("scenario {name}: {e}")),
+        }
+        if let Some(path) = &st.autosave.to_str().map(PathBuf::from)
+            && let Err(e) = crate::sim::game::save::write_save(path, &st.save)
+        {
+            errors.push(format!("{}: {e}", path.display()));
+        }
+    }
+    for e in &errors {
+        eprintln!("{e}");
+    }
+    let title = started
         .as_ref()
-        .map_or("wartable".to_string(), |s| format!("wartable - {}", s.name));
+        .map(|s| s.origin.name.clone())
+        .or(menu_scene.as_ref().map(|s| s.name.clone()))
+        .map_or("wartable".to_string(), |n| format!("wartable - {n}"));
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
@@ -56,11 +96,42 @@ pub fn run(args: PlayArgs) -> ExitCode {
         camera::plugin,
         table::plugin,
         selection::plugin,
-        ui::plugin,
+        menu::plugin,
+        play::plugin,
+        hud::plugin,
+        overlay::plugin,
+        eye::plugin,
         screenshot::plugin,
     ))
-    .insert_resource(ActiveScene(scene))
+    .insert_resource(menu::SavesDir(saves))
+    .insert_resource(ActiveScene(menu_scene))
     .insert_resource(SceneErrors(errors));
+    if let Some(st) = started {
+        let cell = std::sync::Mutex::new(Some(st));
+        app.add_systems(Startup, move |world: &mut World| {
+            let st = cell.lock().map(|mut c| c.take()).unwrap_or(None);
+            if let Some(st) = st {
+                menu::put_on_table(world, st);
+            }
+        });
+    }
+    if let Some(v) = view {
+        let play = v.play;
+        app.add_systems(
+            Update,
+            move |mut state: ResMut<play::PlayState>, mut done: Local<bool>| {
+                if !*done {
+                    let log = std::mem::take(&mut state.log);
+                    *state = play.clone();
+                    state.log = log;
+                    *done = true;
+                }
+            },
+        );
+        if let Some(sel) = v.select {
+            app.insert_resource(selection::SelectAtStart(sel));
+        }
+    }
     if let Some(unit) = args.select {
         app.insert_resource(selection::SelectAtStart(unit));
     }

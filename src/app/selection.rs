@@ -3,7 +3,9 @@
 
 use bevy::prelude::*;
 
+use super::play::{PlayState, SightStatus};
 use super::table::{Board, BodyMesh, Palette};
+use crate::sim::battle::ActiveGame;
 use crate::sim::components::{Model, ModelOf};
 
 /// The unit whose card is shown, if any.
@@ -25,7 +27,12 @@ pub fn plugin(app: &mut App) {
             select_at_start.run_if(resource_exists::<SelectAtStart>),
             observe_new_models,
             observe_board,
-            highlight_selection.run_if(resource_changed::<Selection>),
+            hide_off_table,
+            highlight_selection.run_if(
+                resource_changed::<Selection>
+                    .or_else(resource_changed::<PlayState>)
+                    .or_else(resource_changed::<ActiveGame>),
+            ),
         ),
     );
 }
@@ -55,11 +62,24 @@ fn observe_new_models(mut commands: Commands, added: Query<Entity, Added<Model>>
         commands.entity(model).observe(
             move |mut click: On<Pointer<Click>>,
                   models: Query<&ModelOf>,
+                  refs: Query<(&Model, &ModelOf)>,
+                  units: Query<&crate::sim::components::Unit>,
+                  mut play: ResMut<PlayState>,
                   mut selection: ResMut<Selection>| {
-                if click.button == PointerButton::Primary {
-                    selection.unit = unit_of(model, &models);
-                    click.propagate(false);
+                if click.button != PointerButton::Primary {
+                    return;
                 }
+                click.propagate(false);
+                if let Some(tape) = play.tape.as_mut() {
+                    if let Some(r) = super::overlay::model_ref(model, &refs, &units) {
+                        if tape.picks.len() >= 2 {
+                            tape.picks.clear();
+                        }
+                        tape.picks.push(r);
+                    }
+                    return;
+                }
+                selection.unit = unit_of(model, &models);
             },
         );
     }
@@ -68,9 +88,12 @@ fn observe_new_models(mut commands: Commands, added: Query<Entity, Added<Model>>
 fn observe_board(mut commands: Commands, added: Query<Entity, Added<Board>>) {
     for board in &added {
         commands.entity(board).observe(
-            |click: On<Pointer<Click>>, mut selection: ResMut<Selection>| {
-                if click.button == PointerButton::Primary {
+            |click: On<Pointer<Click>>,
+             mut selection: ResMut<Selection>,
+             mut play: ResMut<PlayState>| {
+                if click.button == PointerButton::Primary && play.draft.is_none() {
                     selection.unit = None;
+                    play.eye = None;
                 }
             },
         );
@@ -80,17 +103,68 @@ fn observe_board(mut commands: Commands, added: Query<Entity, Added<Board>>) {
 fn highlight_selection(
     selection: Res<Selection>,
     palette: Option<Res<Palette>>,
+    play: Res<PlayState>,
     models: Query<&ModelOf>,
+    refs: Query<(&Model, &ModelOf)>,
+    units: Query<&crate::sim::components::Unit>,
     mut bodies: Query<(&BodyMesh, &ChildOf, &mut MeshMaterial3d<StandardMaterial>)>,
 ) {
     let Some(palette) = palette else { return };
     for (body, parent, mut material) in &mut bodies {
-        let selected =
-            selection.unit.is_some() && unit_of(parent.parent(), &models) == selection.unit;
-        material.0 = if selected {
-            palette.selected.clone()
+        let model = parent.parent();
+        let selected = selection.unit.is_some() && unit_of(model, &models) == selection.unit;
+        let sight = play
+            .los
+            .then(|| super::overlay::model_ref(model, &refs, &units))
+            .flatten()
+            .and_then(|r| play.report.of(r))
+            .map(|t| t.status);
+        let wanted = if selected {
+            &palette.selected
+        } else if let Some(status) = sight {
+            &palette.sight[match status {
+                SightStatus::FullyVisible => 0,
+                SightStatus::Visible => 1,
+                SightStatus::NotVisible => 2,
+            }]
         } else {
-            palette.bodies[usize::from(body.player.clamp(1, 2) - 1)].clone()
+            &palette.bodies[usize::from(body.player.clamp(1, 2) - 1)]
         };
+        if material.0 != *wanted {
+            material.0 = wanted.clone();
+        }
+    }
+}
+
+/// Destroyed, embarked and Reserves models leave the table; units not yet deployed stay
+/// where the scene put them, ready to be deployed.
+fn hide_off_table(
+    active: Res<ActiveGame>,
+    units: Query<&crate::sim::components::Unit>,
+    mut models: Query<(&Model, &ModelOf, &mut Visibility)>,
+) {
+    for (m, of, mut v) in &mut models {
+        let shown = match (&active.game, units.get(of.0)) {
+            (Some(game), Ok(u)) => {
+                let r = crate::data::sight::ModelRef {
+                    army: u.army,
+                    unit: u.index,
+                    model: m.index,
+                };
+                let state = &game.units[r.army][r.unit];
+                game.on_table(r)
+                    || (state.location == crate::sim::game::Location::NotDeployed
+                        && state.models[r.model].alive)
+            }
+            _ => true,
+        };
+        let want = if shown {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        };
+        if *v != want {
+            *v = want;
+        }
     }
 }

@@ -38,6 +38,8 @@ pub struct Palette {
     pub bases: [Handle<StandardMaterial>; 2],
     /// Bodies of the selected unit.
     pub selected: Handle<StandardMaterial>,
+    /// Enemy bodies tinted by the line-of-sight tool: fully visible, visible, not visible.
+    pub sight: [Handle<StandardMaterial>; 3],
     walls: Handle<StandardMaterial>,
     floors: Handle<StandardMaterial>,
     objective: Handle<StandardMaterial>,
@@ -92,6 +94,11 @@ fn make_palette(mut commands: Commands, mut materials: ResMut<Assets<StandardMat
         bodies: PLAYER_COLOURS.map(|c| m(c, false)),
         bases: PLAYER_COLOURS.map(|c| m(darker(c), false)),
         selected: m(Color::srgb(1.0, 0.85, 0.2), false),
+        sight: [
+            m(Color::srgb(0.25, 0.9, 0.35), false),
+            m(Color::srgb(0.95, 0.6, 0.15), false),
+            m(Color::srgb(0.3, 0.3, 0.32), false),
+        ],
         walls: m(Color::srgb(0.74, 0.71, 0.66), false),
         floors: m(Color::srgb(0.56, 0.53, 0.49), false),
         objective: m(Color::srgb(0.95, 0.78, 0.2), false),

@@ -1,13 +1,11 @@
-//! The egui overlay: the armies panel, the unit card, the scene's errors and a help line.
+//! Pieces of the egui overlay shared by its panels: the space they cover, unit labels and the
+//! datasheet card.
 
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use bevy_egui::egui;
 
-use super::selection::Selection;
 use crate::data::{Scene, Unit as UnitData};
 use crate::rules::WeaponProfile;
-use crate::sim::components::Unit;
-use crate::sim::{ActiveScene, SceneErrors};
 
 /// Screen space the overlay's panels cover (logical pixels), so the 3D view can fit beside them.
 #[derive(Resource, Debug, Clone, Copy, Default, PartialEq)]
@@ -18,12 +16,8 @@ pub struct PanelInsets {
     pub right: f32,
     /// Height of the top bar.
     pub top: f32,
-}
-
-/// Registers the overlay.
-pub fn plugin(app: &mut App) {
-    app.init_resource::<PanelInsets>()
-        .add_systems(EguiPrimaryContextPass, overlay);
+    /// Height of the bottom panel (the dice log).
+    pub bottom: f32,
 }
 
 /// The label of a unit in the armies panel, e.g. "Intercessor Squad x10 (+ Captain)".
@@ -48,103 +42,8 @@ pub fn unit_label(scene: &Scene, army: usize, unit: &UnitData) -> String {
     label
 }
 
-fn overlay(
-    mut contexts: EguiContexts,
-    scene: Res<ActiveScene>,
-    errors: Res<SceneErrors>,
-    mut selection: ResMut<Selection>,
-    mut insets: ResMut<PanelInsets>,
-    units: Query<(Entity, &Unit)>,
-) -> Result {
-    let mut covered = PanelInsets::default();
-    let ctx = contexts.ctx_mut()?;
-    let mut root = egui::Ui::new(
-        ctx.clone(),
-        "wartable-overlay".into(),
-        egui::UiBuilder::new()
-            .layer_id(egui::LayerId::background())
-            .max_rect(ctx.viewport_rect()),
-    );
-    covered.top = egui::Panel::top("help").show(&mut root, |ui| {
-        ui.horizontal_wrapped(|ui| {
-            if let Some(s) = &scene.0 {
-                ui.strong(&s.name);
-                ui.separator();
-                ui.label(format!(
-                    "{} | {} | {}",
-                    s.layout.name, s.deployment.name, s.mission.name
-                ));
-                ui.separator();
-            }
-            ui.weak("Right-drag: orbit  Middle-drag / Shift+right-drag: pan  Wheel: zoom  Click a model: unit card  Home: reset view");
-        });
-    })
-    .response
-    .rect
-    .height();
-    let mut sorted: Vec<(Entity, &Unit)> = units.iter().collect();
-    sorted.sort_by_key(|(_, u)| (u.army, u.index));
-    if let Some(s) = &scene.0 {
-        covered.left = egui::Panel::left("armies")
-            .resizable(true)
-            .default_size(270.0)
-            .show(&mut root, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| {
-                    for (ai, army) in s.armies.iter().enumerate() {
-                        let points: u32 = army.units.iter().filter_map(|u| u.points).sum();
-                        ui.heading(format!("Player {}", army.player));
-                        ui.label(format!("{} ({}, {points} pts)", army.name, army.faction));
-                        for (entity, unit) in sorted.iter().filter(|(_, u)| u.army == ai) {
-                            let Some(data) = army.units.get(unit.index) else {
-                                continue;
-                            };
-                            let chosen = selection.unit == Some(*entity);
-                            if ui
-                                .selectable_label(chosen, unit_label(s, ai, data))
-                                .clicked()
-                            {
-                                selection.unit = if chosen { None } else { Some(*entity) };
-                            }
-                        }
-                        ui.separator();
-                    }
-                });
-            })
-            .response
-            .rect
-            .width();
-        if let Some((_, unit)) = selection.unit.and_then(|e| units.get(e).ok())
-            && let Some(data) = s
-                .armies
-                .get(unit.army)
-                .and_then(|a| a.units.get(unit.index))
-        {
-            covered.right = egui::Panel::right("unit-card")
-                .resizable(true)
-                .default_size(380.0)
-                .show(&mut root, |ui| {
-                    egui::ScrollArea::vertical().show(ui, |ui| unit_card(ui, unit.player, data));
-                })
-                .response
-                .rect
-                .width();
-        }
-    }
-    insets.set_if_neq(covered);
-    if !errors.0.is_empty() {
-        egui::Window::new("Scene errors")
-            .default_width(520.0)
-            .show(ctx, |ui| {
-                ui.label("The scene could not be loaded; fix these and reopen it:");
-                for e in &errors.0 {
-                    ui.colored_label(egui::Color32::from_rgb(230, 90, 80), e);
-                }
-            });
-    }
-    Ok(())
-}
-
-fn unit_card(ui: &mut egui::Ui, player: u8, unit: &UnitData) {
+/// The datasheet card of a unit: characteristics, weapons carried, keywords and abilities.
+pub fn unit_card(ui: &mut egui::Ui, player: u8, unit: &UnitData) {
     let d = &unit.datasheet;
     ui.heading(&unit.name);
     ui.label(format!(

@@ -128,6 +128,21 @@ pub struct PlayArgs {
     /// Select this unit at start (its card opens), e.g. for a screenshot: UNIT or 2:UNIT.
     #[arg(long)]
     pub select: Option<UnitSelector>,
+    /// Open the main menu (over the scene) instead of starting a game on the scene.
+    #[arg(long)]
+    pub menu: bool,
+    /// Load this save file and play on (it keeps autosaving to it).
+    #[arg(long, conflicts_with = "scene")]
+    pub load: Option<PathBuf>,
+    /// Dice seed of a game started on the scene.
+    #[arg(long, default_value_t = 7)]
+    pub seed: u64,
+    /// Folder for autosaves.
+    #[arg(long, default_value = "saves")]
+    pub saves: PathBuf,
+    /// Play a scripted start for screenshots: overview, los, drag-refused, shooting or eye.
+    #[arg(long)]
+    pub scenario: Option<String>,
 }
 
 /// The scene path a user argument names: "default" or nothing means the built-in one.

@@ -79,3 +79,58 @@ mod tests {
         );
     }
 }
+
+/// The smallest Charge roll that lets a model `distance` inches (closest base to base) from
+/// its target end within Engagement Range: the distance less the Engagement Range, rounded
+/// up, and never below the smallest 2D6 roll. Core Rules: Charge phase (charge roll, charge
+/// move ends within Engagement Range).
+pub fn charge_roll_needed(distance: f32) -> u32 {
+    use crate::rules::constants::{
+        CHARGE_DICE, ENGAGEMENT_RANGE_HORIZONTAL_INCHES, MEASURE_TOLERANCE_INCHES,
+    };
+    let gap = distance - ENGAGEMENT_RANGE_HORIZONTAL_INCHES - MEASURE_TOLERANCE_INCHES;
+    (gap.max(0.0).ceil() as u32).max(CHARGE_DICE)
+}
+
+/// Probability that a Charge roll (2D6, summed) is at least `needed`. Core Rules: Charge
+/// phase (charge roll).
+pub fn charge_roll_probability(needed: u32) -> f64 {
+    use crate::rules::constants::CHARGE_DICE;
+    use crate::rules::dice::DiceExpr;
+    let dice = DiceExpr {
+        count: CHARGE_DICE as u8,
+        sides: 6,
+        modifier: 0,
+    };
+    dice.distribution()
+        .into_iter()
+        .filter(|&(v, _)| v >= needed as i32)
+        .map(|(_, p)| p)
+        .sum()
+}
+
+#[cfg(test)]
+mod charge_tests {
+    use super::*;
+
+    #[test]
+    fn charge_roll_needed_rounds_the_gap_up() {
+        assert_eq!(
+            charge_roll_needed(1.0),
+            2,
+            "already in reach: the smallest roll"
+        );
+        assert_eq!(charge_roll_needed(7.0), 6);
+        assert_eq!(charge_roll_needed(7.2), 7);
+        assert_eq!(charge_roll_needed(12.0), 11);
+    }
+
+    #[test]
+    fn charge_roll_probability_counts_2d6_sums() {
+        assert!((charge_roll_probability(2) - 1.0).abs() < 1e-12);
+        assert!((charge_roll_probability(7) - 21.0 / 36.0).abs() < 1e-12);
+        assert!((charge_roll_probability(9) - 10.0 / 36.0).abs() < 1e-12);
+        assert!((charge_roll_probability(12) - 1.0 / 36.0).abs() < 1e-12);
+        assert_eq!(charge_roll_probability(13), 0.0);
+    }
+}

@@ -178,8 +178,9 @@ fn sync_models(
     active: Res<ActiveGame>,
     mut models: Query<(Entity, &Model, &ModelOf, &mut Transform, Has<OffTable>)>,
     units: Query<&Unit>,
+    added: Query<(), Added<Model>>,
 ) {
-    if !active.is_changed() {
+    if !active.is_changed() && added.is_empty() {
         return;
     }
     let Some(game) = &active.game else { return };

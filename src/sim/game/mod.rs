@@ -12,6 +12,7 @@ pub mod event;
 mod fight;
 mod flow;
 mod movement;
+pub mod preview;
 pub mod save;
 mod setup;
 mod shooting;

@@ -7,7 +7,7 @@
 use super::command::{RerollRoll, WeaponTarget};
 use super::event::{GameEvent, Rejection, reject};
 use super::state::Game;
-use crate::data::combat::{AttackerCircumstances, plan_attack};
+use crate::data::combat::{AttackPlan, AttackerCircumstances, plan_attack};
 use crate::data::sight::{ModelRef, SceneSight};
 use crate::rules::WeaponAbility;
 use crate::rules::attack::roll::{RollOutcome, resolve_weapons};
@@ -16,6 +16,24 @@ use crate::rules::constants::{FIRE_OVERWATCH_HITS_ON, GO_TO_GROUND_INVULNERABLE_
 use crate::rules::movement::{MoveMode, Moved};
 use crate::rules::phase::Phase;
 use crate::rules::stratagem::Stratagem;
+
+/// One weapon assignment ready to be rolled (see [`Game::prepare_attack`]).
+pub(super) struct PreparedAttack {
+    /// The table's plan (bearers, exclusions, cover).
+    pub plan: AttackPlan,
+    /// The sight index the plan was measured on.
+    pub sight: SceneSight,
+    /// The target's index entries.
+    pub theirs: Vec<usize>,
+    /// The target with its wounds remaining.
+    pub target: TargetUnit,
+    /// The weapons resolved against the target.
+    pub resolved: Vec<ResolvedWeapon>,
+    /// The Command Re-roll kept for these attacks.
+    pub command_reroll: CommandReroll,
+    /// A ONE SHOT weapon is among them.
+    pub one_shot: bool,
+}
 
 /// How a unit attacks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,12 +92,6 @@ impl Game {
             return reject(rule, "no weapon was assigned a target");
         }
         let player = self.player_of(army);
-        let moved = self.units[army][unit].moved;
-        let circumstances = AttackerCircumstances {
-            advanced: moved == Some(Moved::Moved(MoveMode::Advance)),
-            fell_back: moved == Some(Moved::Moved(MoveMode::FallBack)),
-            one_shot_used: self.units[army][unit].one_shot_used,
-        };
         for (i, wt) in weapons.iter().enumerate() {
             if weapons[..i]
                 .iter()
@@ -87,97 +99,22 @@ impl Game {
             {
                 return reject(rule, format!("'{}' is assigned twice", wt.weapon));
             }
-            let (tarmy, tunit) = self.enemy_unit(player, &wt.target)?;
-            let sight = self.sight();
-            let mine = self.entries_of(&sight, army, unit);
-            let theirs = self.entries_of(&sight, tarmy, tunit);
-            let plan = plan_attack(
-                &self.scene,
-                &sight,
-                &mine,
-                &mine,
-                &wt.weapon,
-                &theirs,
-                None,
-                circumstances,
-            )
-            .map_err(|e| {
-                super::event::Rejection::new(
-                    rule,
-                    format!("'{}' at '{}': {e}", wt.weapon, wt.target),
-                )
-            })?;
-            let melee = plan.groups.iter().all(|g| g.profile.is_melee());
-            if melee != (kind == AttackKind::Melee) {
-                return reject(
-                    rule,
-                    format!(
-                        "'{}' is a {} weapon",
-                        wt.weapon,
-                        if melee { "melee" } else { "ranged" }
-                    ),
-                );
-            }
-            let mut ctx = plan.context();
-            let mut target = plan.target.clone();
-            self.set_wounds(&sight, &theirs, &mut target);
-            let me = &self.units[army][unit];
-            ctx.remained_stationary = me.moved == Some(Moved::Stationary);
-            ctx.charged = me.charged;
-            ctx.command_reroll = match me.command_reroll {
-                Some(RerollRoll::Hit) => CommandReroll::HitRoll,
-                Some(RerollRoll::Wound) => CommandReroll::WoundRoll,
-                _ => CommandReroll::None,
-            };
-            if kind != AttackKind::Melee {
-                match self.units[tarmy][tunit].shrouded {
-                    Some(Stratagem::GoToGround) => {
-                        ctx.target_has_cover = true;
-                        for m in &mut target.models {
-                            m.invulnerable_save = Some(
-                                m.invulnerable_save
-                                    .map_or(GO_TO_GROUND_INVULNERABLE_SAVE, |s| {
-                                        s.min(GO_TO_GROUND_INVULNERABLE_SAVE)
-                                    }),
-                            );
-                        }
-                    }
-                    Some(Stratagem::Smokescreen) => {
-                        ctx.target_has_cover = true;
-                        target.stealth = true;
-                    }
-                    _ => {}
-                }
-            }
-            let mut groups = plan.groups.clone();
-            if kind == AttackKind::Melee && self.units[army][unit].epic_challenge {
-                for g in &mut groups {
-                    if g.bearer_keywords.iter().any(|k| k == "CHARACTER") {
-                        g.extra_abilities.push(WeaponAbility::Precision);
-                    }
-                }
-            }
-            let mut resolved = ResolvedWeapon::all(&groups, &target, &ctx);
-            if kind == AttackKind::Overwatch {
-                for w in &mut resolved {
-                    w.hit_fails_up_to = w.hit_fails_up_to.max(FIRE_OVERWATCH_HITS_ON - 1);
-                }
-            }
-            if ctx.command_reroll != CommandReroll::None {
+            let PreparedAttack {
+                plan,
+                sight,
+                theirs,
+                target,
+                resolved,
+                command_reroll,
+                one_shot,
+            } = self.prepare_attack(army, unit, wt, kind)?;
+            if command_reroll != CommandReroll::None {
                 self.for_combined(army, unit, |s| s.command_reroll = None);
             }
             let mut log = Vec::new();
-            let outcome = resolve_weapons(
-                &resolved,
-                &target,
-                ctx.command_reroll,
-                &mut self.rng,
-                &mut log,
-            );
-            if groups
-                .iter()
-                .any(|g| g.profile.has(&WeaponAbility::OneShot))
-            {
+            let outcome =
+                resolve_weapons(&resolved, &target, command_reroll, &mut self.rng, &mut log);
+            if one_shot {
                 self.for_combined(army, unit, |s| s.one_shot_used = true);
             }
             ev.push(GameEvent::Attacked {
@@ -198,6 +135,115 @@ impl Game {
             self.apply_outcome(&sight, &theirs, &outcome, ev);
         }
         Ok(())
+    }
+
+    /// Everything one weapon assignment of the combined unit (`army`, `unit`) needs before its
+    /// dice are rolled: the table's plan, the target with its wounds remaining, and the weapons
+    /// resolved with the game's circumstances (charged, Remained Stationary, Command Re-roll,
+    /// Go to Ground, Smokescreen, Epic Challenge, Fire Overwatch). Draws no dice.
+    pub(super) fn prepare_attack(
+        &self,
+        army: usize,
+        unit: usize,
+        wt: &WeaponTarget,
+        kind: AttackKind,
+    ) -> Result<PreparedAttack, Rejection> {
+        let rule = if kind == AttackKind::Melee {
+            "Fight phase"
+        } else {
+            "Shooting phase"
+        };
+        let player = self.player_of(army);
+        let me = &self.units[army][unit];
+        let circumstances = AttackerCircumstances {
+            advanced: me.moved == Some(Moved::Moved(MoveMode::Advance)),
+            fell_back: me.moved == Some(Moved::Moved(MoveMode::FallBack)),
+            one_shot_used: me.one_shot_used,
+        };
+        let (tarmy, tunit) = self.enemy_unit(player, &wt.target)?;
+        let sight = self.sight();
+        let mine = self.entries_of(&sight, army, unit);
+        let theirs = self.entries_of(&sight, tarmy, tunit);
+        let plan = plan_attack(
+            &self.scene,
+            &sight,
+            &mine,
+            &mine,
+            &wt.weapon,
+            &theirs,
+            None,
+            circumstances,
+        )
+        .map_err(|e| {
+            super::event::Rejection::new(rule, format!("'{}' at '{}': {e}", wt.weapon, wt.target))
+        })?;
+        let melee = plan.groups.iter().all(|g| g.profile.is_melee());
+        if melee != (kind == AttackKind::Melee) {
+            return reject(
+                rule,
+                format!(
+                    "'{}' is a {} weapon",
+                    wt.weapon,
+                    if melee { "melee" } else { "ranged" }
+                ),
+            );
+        }
+        let mut ctx = plan.context();
+        let mut target = plan.target.clone();
+        self.set_wounds(&sight, &theirs, &mut target);
+        ctx.remained_stationary = me.moved == Some(Moved::Stationary);
+        ctx.charged = me.charged;
+        ctx.command_reroll = match me.command_reroll {
+            Some(RerollRoll::Hit) => CommandReroll::HitRoll,
+            Some(RerollRoll::Wound) => CommandReroll::WoundRoll,
+            _ => CommandReroll::None,
+        };
+        if kind != AttackKind::Melee {
+            match self.units[tarmy][tunit].shrouded {
+                Some(Stratagem::GoToGround) => {
+                    ctx.target_has_cover = true;
+                    for m in &mut target.models {
+                        m.invulnerable_save = Some(
+                            m.invulnerable_save
+                                .map_or(GO_TO_GROUND_INVULNERABLE_SAVE, |s| {
+                                    s.min(GO_TO_GROUND_INVULNERABLE_SAVE)
+                                }),
+                        );
+                    }
+                }
+                Some(Stratagem::Smokescreen) => {
+                    ctx.target_has_cover = true;
+                    target.stealth = true;
+                }
+                _ => {}
+            }
+        }
+        let mut groups = plan.groups.clone();
+        if kind == AttackKind::Melee && self.units[army][unit].epic_challenge {
+            for g in &mut groups {
+                if g.bearer_keywords.iter().any(|k| k == "CHARACTER") {
+                    g.extra_abilities.push(WeaponAbility::Precision);
+                }
+            }
+        }
+        let mut resolved = ResolvedWeapon::all(&groups, &target, &ctx);
+        if kind == AttackKind::Overwatch {
+            for w in &mut resolved {
+                w.hit_fails_up_to = w.hit_fails_up_to.max(FIRE_OVERWATCH_HITS_ON - 1);
+            }
+        }
+        let one_shot = groups
+            .iter()
+            .any(|g| g.profile.has(&WeaponAbility::OneShot));
+        Ok(PreparedAttack {
+            plan,
+            sight,
+            theirs,
+            target,
+            command_reroll: ctx.command_reroll,
+            resolved,
+            one_shot,
+        })
     }
 
     /// Sets the target's wounds remaining from the game.

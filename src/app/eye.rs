@@ -1,0 +1,126 @@
+//! The model's-eye view: a second camera at the observer model's eye, looking at the target
+//! model, shown picture-in-picture in the corner of the table view or over all of it (V).
+
+use bevy::camera::Viewport;
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+
+use super::play::{EyeView, PlayState};
+use super::ui::PanelInsets;
+use crate::sim::battle::ActiveGame;
+use crate::sim::game::Game;
+
+/// Share of the table view's width the picture-in-picture takes.
+pub const PIP_WIDTH_SHARE: f32 = 0.42;
+/// Eye height as a share of the model's height.
+pub const EYE_HEIGHT_SHARE: f32 = 0.9;
+
+/// Marks the model's-eye camera.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct EyeCamera;
+
+/// Spawns the (inactive) eye camera and keeps it on the chosen models.
+pub fn plugin(app: &mut App) {
+    app.add_systems(Startup, spawn).add_systems(Update, follow);
+}
+
+fn spawn(mut commands: Commands) {
+    commands.spawn((
+        EyeCamera,
+        Camera3d::default(),
+        Camera {
+            order: 1,
+            is_active: false,
+            ..default()
+        },
+        Projection::Perspective(PerspectiveProjection {
+            fov: 55f32.to_radians(),
+            near: 0.05,
+            ..default()
+        }),
+        Transform::default(),
+    ));
+}
+
+/// The eye camera's transform for `eye`: at the observer's eye height over its base centre,
+/// looking at the middle of the target.
+pub fn eye_transform(game: &Game, eye: &EyeView) -> Transform {
+    let o = game.solid(eye.observer);
+    let t = game.solid(eye.target);
+    let from = o.centre.extend(o.z + o.height * EYE_HEIGHT_SHARE);
+    let to = t.centre.extend(t.z + t.height * 0.5);
+    let dir = (to - from).truncate().normalize_or_zero();
+    // Step to the front edge of the observer's own body so it does not fill the view.
+    let step = o
+        .base
+        .outline(Vec2::ZERO, 0.0)
+        .iter()
+        .map(|p| p.length())
+        .fold(0.0, f32::max)
+        * 0.9;
+    Transform::from_translation(from + dir.extend(0.0) * step).looking_at(to, Vec3::Z)
+}
+
+fn follow(
+    play: Res<PlayState>,
+    active: Res<ActiveGame>,
+    insets: Res<PanelInsets>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    mut cameras: Query<(&mut Camera, &mut Transform), With<EyeCamera>>,
+) {
+    let Ok((mut camera, mut transform)) = cameras.single_mut() else {
+        return;
+    };
+    let view = match (&play.eye, &active.game) {
+        (Some(eye), Some(game)) if game.on_table(eye.observer) && game.on_table(eye.target) => {
+            Some((eye_transform(game, eye), eye.full))
+        }
+        _ => None,
+    };
+    let Some((t, full)) = view else {
+        if camera.is_active {
+            camera.is_active = false;
+        }
+        return;
+    };
+    if *transform != t {
+        *transform = t;
+    }
+    let scale = window.scale_factor();
+    let size = window.physical_size();
+    let left = (insets.left * scale) as u32;
+    let right = (insets.right * scale) as u32;
+    let top = (insets.top * scale) as u32;
+    let bottom = (insets.bottom * scale) as u32;
+    let width = size.x.saturating_sub(left + right);
+    let height = size.y.saturating_sub(top + bottom);
+    if width < 8 || height < 8 {
+        return;
+    }
+    let (pos, dim) = if full {
+        (UVec2::new(left, top), UVec2::new(width, height))
+    } else {
+        let w = (width as f32 * PIP_WIDTH_SHARE) as u32;
+        let h = (w as f32 * 0.62) as u32;
+        let h = h.min(height);
+        (
+            UVec2::new(left + width - w - 4, top + height - h - 4),
+            UVec2::new(w, h),
+        )
+    };
+    let viewport = Viewport {
+        physical_position: pos,
+        physical_size: dim,
+        ..default()
+    };
+    let same = camera.viewport.as_ref().is_some_and(|v| {
+        v.physical_position == viewport.physical_position
+            && v.physical_size == viewport.physical_size
+    });
+    if !same {
+        camera.viewport = Some(viewport);
+    }
+    if !camera.is_active {
+        camera.is_active = true;
+    }
+}

@@ -1,0 +1,348 @@
+//! What the play tools draw on the table: dragging models into a draft, the ghost of the draft
+//! (green when the engine accepts it, red when not), range rings, the measuring tape, the
+//! line-of-sight report with its witness lines, and the hover text naming the blocker.
+
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_egui::input::egui_wants_any_pointer_input;
+
+use super::camera::OrbitCamera;
+use super::play::{self, PlayState, SightStatus, Verdict};
+use super::selection::Selection;
+use crate::data::sight::ModelRef;
+use crate::geometry::measure::model_distance;
+use crate::rules::constants::{COHERENCY_HORIZONTAL_INCHES, ENGAGEMENT_RANGE_HORIZONTAL_INCHES};
+use crate::sim::battle::ActiveGame;
+use crate::sim::components::{Model, ModelOf, Unit};
+use crate::sim::game::Game;
+
+/// Shortest time between two line-of-sight reports while a draft is being dragged.
+pub const LOS_REFRESH_WHILE_DRAGGING: Duration = Duration::from_millis(100);
+
+/// A drag in progress: the model grabbed, where the cursor met the table at the start, and
+/// whether only that model moves.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct Grab {
+    /// The grabbed model and the table point under the cursor when grabbed.
+    pub model: Option<(ModelRef, Vec3)>,
+    /// Ctrl was held: move one model.
+    pub single: bool,
+    /// The draft before this drag.
+    pub before: Option<play::Draft>,
+}
+
+/// Registers dragging, the LOS report upkeep and the gizmos.
+pub fn plugin(app: &mut App) {
+    app.init_resource::<Grab>().add_systems(
+        Update,
+        (
+            observe_models,
+            drag.run_if(not(egui_wants_any_pointer_input)),
+            refresh_report,
+            draw,
+        )
+            .chain(),
+    );
+}
+
+/// The model an entity is, if it is one.
+pub fn model_ref(
+    entity: Entity,
+    models: &Query<(&Model, &ModelOf)>,
+    units: &Query<&Unit>,
+) -> Option<ModelRef> {
+    let (m, of) = models.get(entity).ok()?;
+    let u = units.get(of.0).ok()?;
+    Some(ModelRef {
+        army: u.army,
+        unit: u.index,
+        model: m.index,
+    })
+}
+
+fn observe_models(mut commands: Commands, added: Query<Entity, Added<Model>>) {
+    for e in &added {
+        commands
+            .entity(e)
+            .observe(
+                move |start: On<Pointer<DragStart>>,
+                      models: Query<(&Model, &ModelOf)>,
+                      units: Query<&Unit>,
+                      keys: Res<ButtonInput<KeyCode>>,
+                      play: Res<PlayState>,
+                      mut grab: ResMut<Grab>| {
+                    if start.button != PointerButton::Primary || play.tape.is_some() {
+                        return;
+                    }
+                    let Some(r) = model_ref(e, &models, &units) else {
+                        return;
+                    };
+                    let hit = start.hit.position.unwrap_or_default();
+                    grab.model = Some((r, hit));
+                    grab.single = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+                    grab.before = play.draft.clone();
+                },
+            )
+            .observe(
+                move |_: On<Pointer<Over>>,
+                      models: Query<(&Model, &ModelOf)>,
+                      units: Query<&Unit>,
+                      mut play: ResMut<PlayState>| {
+                    play.hovered = model_ref(e, &models, &units);
+                },
+            )
+            .observe(move |_: On<Pointer<Out>>, mut play: ResMut<PlayState>| {
+                play.hovered = None;
+            });
+    }
+}
+
+/// Where the cursor meets the horizontal plane at height `z` (table inches).
+fn cursor_on_plane(
+    window: &Window,
+    camera: &Camera,
+    transform: &GlobalTransform,
+    z: f32,
+) -> Option<Vec3> {
+    let cursor = window.cursor_position()?;
+    let ray = camera.viewport_to_world(transform, cursor).ok()?;
+    let t = ray.intersect_plane(Vec3::new(0.0, 0.0, z), InfinitePlane3d::new(Vec3::Z))?;
+    Some(ray.get_point(t))
+}
+
+fn drag(
+    buttons: Res<ButtonInput<MouseButton>>,
+    mut grab: ResMut<Grab>,
+    mut play: ResMut<PlayState>,
+    active: Res<ActiveGame>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&Camera, &GlobalTransform), With<OrbitCamera>>,
+) {
+    let Some((r, anchor)) = grab.model else {
+        return;
+    };
+    if !buttons.pressed(MouseButton::Left) {
+        *grab = Grab::default();
+        return;
+    }
+    let Some(game) = &active.game else { return };
+    let (camera, transform) = *camera;
+    let Some(at) = cursor_on_plane(&window, camera, transform, anchor.z) else {
+        return;
+    };
+    let delta = Vec3::new(at.x - anchor.x, at.y - anchor.y, 0.0);
+    if delta.length() < 0.05 {
+        return;
+    }
+    let draft = if grab.single {
+        let start = grab
+            .before
+            .as_ref()
+            .and_then(|d| d.ends.iter().find(|(m, _)| *m == r).map(|(_, e)| *e))
+            .unwrap_or_else(|| play::model_position(game, r));
+        play::drag_model(game, grab.before.as_ref(), r, start + delta)
+    } else {
+        play::drag_unit(game, grab.before.as_ref(), r.army, r.unit, delta)
+    };
+    if play.draft.as_ref() != Some(&draft) {
+        play.draft = Some(draft);
+    }
+}
+
+/// The game with a draft's models standing at their drafted ends (for sight while dragging).
+pub fn with_draft(game: &Game, draft: Option<&play::Draft>) -> Game {
+    let mut g = game.clone();
+    if let Some(d) = draft {
+        for (r, end) in &d.ends {
+            g.scene.armies[r.army].units[r.unit].models[r.model].position = *end;
+        }
+    }
+    g
+}
+
+fn refresh_report(
+    mut play: ResMut<PlayState>,
+    active: Res<ActiveGame>,
+    selection: Res<Selection>,
+    units: Query<&Unit>,
+    mut last: Local<Option<Instant>>,
+) {
+    let observer = selection
+        .unit
+        .and_then(|e| units.get(e).ok())
+        .map(|u| (u.army, u.index));
+    let (Some(game), Some((army, unit)), true) = (&active.game, observer, play.los) else {
+        if play.report.observer.is_some() {
+            play.report = play::LosReport::default();
+        }
+        return;
+    };
+    let root = game.combined(army, unit)[0];
+    let stale = play.report.observer != Some((army, root))
+        || active.is_changed()
+        || selection.is_changed()
+        || play
+            .draft
+            .as_ref()
+            .is_some_and(|d| d.army == army && d.unit == root);
+    if !stale || game.live_models(army, root).is_empty() {
+        return;
+    }
+    let dragging = play.draft.is_some();
+    if dragging
+        && play.report.observer == Some((army, root))
+        && last.is_some_and(|t| t.elapsed() < LOS_REFRESH_WHILE_DRAGGING)
+    {
+        return;
+    }
+    let table = with_draft(game, play.draft.as_ref());
+    let report = play::los_report(&table, army, unit);
+    *last = Some(Instant::now());
+    if play.report != report {
+        play.report = report;
+    }
+}
+
+/// The hover text for the model under the cursor: its sight status for the selected unit, the
+/// blocker or rule, and the Benefit of Cover.
+pub fn hover_text(play: &PlayState, game: Option<&Game>) -> Option<String> {
+    let game = game?;
+    let r = play.hovered?;
+    let name = game.model_name(r);
+    if !play.los {
+        return None;
+    }
+    let t = play.report.of(r)?;
+    let mut text = format!(
+        "{name}: {}",
+        match t.status {
+            SightStatus::FullyVisible => "fully visible",
+            SightStatus::Visible => "visible, not fully",
+            SightStatus::NotVisible => "not visible",
+        }
+    );
+    if let Some(reason) = &t.reason {
+        text.push_str(&format!("\n{reason}"));
+    }
+    if let Some(c) = &t.cover {
+        text.push_str(&format!("\nBenefit of Cover: {c}"));
+    }
+    Some(text)
+}
+
+fn colour_of(verdict: Option<&Verdict>) -> Color {
+    match verdict {
+        Some(Verdict::Legal { .. }) => Color::srgb(0.3, 0.95, 0.4),
+        Some(_) => Color::srgb(1.0, 0.25, 0.2),
+        None => Color::srgb(0.8, 0.8, 0.8),
+    }
+}
+
+fn draw(
+    mut gizmos: Gizmos,
+    play: Res<PlayState>,
+    active: Res<ActiveGame>,
+    selection: Res<Selection>,
+    units: Query<&Unit>,
+) {
+    let Some(game) = &active.game else { return };
+    let lift = Vec3::Z * 0.08;
+    if let Some(d) = &play.draft {
+        let colour = colour_of(play.verdict.as_ref());
+        for (r, end) in &d.ends {
+            let start = play::model_position(game, *r);
+            let solid = game.solid(*r);
+            let outline = solid.base.outline(end.truncate(), solid.facing);
+            let pts: Vec<Vec3> = outline.iter().map(|p| p.extend(end.z) + lift).collect();
+            gizmos.linestrip(pts.iter().copied().chain(pts.first().copied()), colour);
+            gizmos.line(start + lift, *end + lift, colour.with_alpha(0.7));
+        }
+    }
+    let observer = selection
+        .unit
+        .and_then(|e| units.get(e).ok())
+        .map(|u| (u.army, u.index));
+    if let Some((army, unit)) = observer {
+        let rings = rings_of(game, army, unit, &play.rings);
+        for r in game.live_models(army, game.combined(army, unit)[0]) {
+            let solid = game.solid(r);
+            let radius = solid
+                .base
+                .outline(Vec2::ZERO, 0.0)
+                .iter()
+                .map(|p| p.length())
+                .fold(0.0, f32::max);
+            for (distance, colour) in &rings {
+                gizmos
+                    .circle(
+                        Isometry3d::from_translation(solid.centre.extend(solid.z) + lift),
+                        radius + distance,
+                        *colour,
+                    )
+                    .resolution(48);
+            }
+        }
+    }
+    if play.los {
+        for t in &play.report.targets {
+            if let Some([a, b]) = t.witness {
+                let c = match t.status {
+                    SightStatus::FullyVisible => Color::srgb(0.3, 0.95, 0.4),
+                    _ => Color::srgb(0.95, 0.75, 0.2),
+                };
+                gizmos.line(a, b, c.with_alpha(0.6));
+            }
+        }
+    }
+    if let Some(tape) = &play.tape
+        && let [a, b] = tape.picks[..]
+    {
+        let (sa, sb) = (game.solid(a), game.solid(b));
+        gizmos.line(
+            sa.centre.extend(sa.z + sa.height / 2.0),
+            sb.centre.extend(sb.z + sb.height / 2.0),
+            Color::srgb(1.0, 1.0, 0.3),
+        );
+    }
+}
+
+/// The rings drawn around the selected unit's models: (distance beyond the base in inches,
+/// colour) for Move, the longest weapon, Engagement Range and Unit Coherency, as toggled.
+pub fn rings_of(game: &Game, army: usize, unit: usize, on: &[bool; 4]) -> Vec<(f32, Color)> {
+    let data = &game.scene.armies[army].units[unit];
+    let longest = data
+        .datasheet
+        .weapons()
+        .filter_map(|w| w.range)
+        .fold(0.0f32, |a, r| a.max(r as f32));
+    let all = [
+        (data.datasheet.movement as f32, Color::srgb(0.3, 0.7, 1.0)),
+        (longest, Color::srgb(1.0, 0.5, 0.2)),
+        (
+            ENGAGEMENT_RANGE_HORIZONTAL_INCHES,
+            Color::srgb(1.0, 0.2, 0.2),
+        ),
+        (COHERENCY_HORIZONTAL_INCHES, Color::srgb(0.9, 0.9, 0.9)),
+    ];
+    all.into_iter()
+        .zip(on)
+        .filter(|(_, on)| **on)
+        .map(|(r, _)| r)
+        .filter(|(d, _)| *d > 0.0)
+        .collect()
+}
+
+/// The measuring tape's answer: closest-base distance, horizontal and vertical (inches).
+pub fn tape_text(game: &Game, a: ModelRef, b: ModelRef) -> String {
+    let d = model_distance(&game.solid(a), &game.solid(b));
+    format!(
+        "{} to {}: {:.2}\" (horizontal {:.2}\", vertical {:.2}\")",
+        game.model_name(a),
+        game.model_name(b),
+        d.distance,
+        d.horizontal,
+        d.vertical
+    )
+}

@@ -1,0 +1,272 @@
+//! Scripted starting points for screenshots and tests (`play --scenario NAME`): the game is
+//! played forward with ordinary commands (so undo and the autosave hold them), then a unit is
+//! selected and a tool opened.
+//!
+//! - `overview`: deployment just begun, nothing selected.
+//! - `los`: the line-of-sight tool on the player 1 unit that sees some enemy models only
+//!   partly or not at all (behind ruins) in round 1's Shooting phase.
+//! - `drag-refused`: round 1's Movement phase, a unit drafted 3" further than its Move.
+//! - `shooting`: round 1's Shooting phase, the shooting panel of a unit with a legal target,
+//!   its weapons assigned and the odds shown.
+//! - `eye`: the model's-eye view from a model of the `los` unit to an enemy model it sees.
+
+use super::menu::StartedGame;
+use super::play::{self, Draft, EyeView, LosReport, PlayState, SightStatus};
+use crate::data::sight::{ModelRef, UnitSelector};
+use crate::geometry::Vec3;
+use crate::rules::phase::{Phase, Stage};
+use crate::sim::game::{Command, Game, WeaponTarget};
+
+/// The scenario names `play --scenario` accepts.
+pub const SCENARIOS: [&str; 5] = ["overview", "los", "drag-refused", "shooting", "eye"];
+
+/// What a scenario leaves on screen: the unit to select and the play state.
+#[derive(Debug, Clone)]
+pub struct ScenarioView {
+    /// The unit to select, if any.
+    pub select: Option<UnitSelector>,
+    /// The play state (tools, drafts, weapon choices).
+    pub play: PlayState,
+}
+
+/// Applies `command` to the started game and records it in its save.
+///
+/// # Errors
+/// The engine's rejection, as a sentence.
+pub fn push(started: &mut StartedGame, command: Command) -> Result<(), String> {
+    let events = started
+        .game
+        .apply(&command)
+        .map_err(|r| format!("{}: {r}", command.kind()))?;
+    started.events.extend(events);
+    started.save.commands.push(command);
+    Ok(())
+}
+
+/// Deploys every unit where the scene put it, players alternating as the engine asks.
+///
+/// # Errors
+/// A rejected Deploy.
+pub fn deploy_all(started: &mut StartedGame) -> Result<(), String> {
+    while matches!(started.game.stage, Stage::Setup | Stage::Deployment) {
+        let g = &started.game;
+        let player = g.active_player;
+        let army = g.army_of(player).ok_or("no army")?;
+        let unit = g
+            .unit_roots(army)
+            .into_iter()
+            .find(|&u| g.units[army][u].location == crate::sim::game::Location::NotDeployed)
+            .ok_or_else(|| format!("player {player} has nothing left to deploy"))?;
+        let id = g.unit_id(army, unit).to_string();
+        push(
+            started,
+            Command::Deploy {
+                player,
+                unit: id,
+                models: Vec::new(),
+                transport: None,
+            },
+        )?;
+    }
+    Ok(())
+}
+
+/// Ends phases until it is `phase` of battle round 1's first turn.
+///
+/// # Errors
+/// A rejected EndPhase.
+pub fn advance_to(started: &mut StartedGame, phase: Phase) -> Result<(), String> {
+    deploy_all(started)?;
+    while started.game.phase != phase {
+        let player = started.game.active_player;
+        push(started, Command::EndPhase { player })?;
+    }
+    Ok(())
+}
+
+fn selector(game: &Game, army: usize, unit: usize) -> UnitSelector {
+    UnitSelector {
+        player: Some(game.player_of(army)),
+        unit: game.unit_id(army, unit).to_string(),
+        model: None,
+    }
+}
+
+/// The active player's unit whose line-of-sight report mixes the most: some enemy models seen
+/// and some hidden (the most hidden among units that see something).
+pub fn partly_sighted_unit(game: &Game) -> Option<(usize, usize, LosReport)> {
+    let army = game.army_of(game.active_player)?;
+    game.unit_roots(army)
+        .into_iter()
+        .filter(|&u| !game.live_models(army, u).is_empty())
+        .map(|u| (u, play::los_report(game, army, u)))
+        .filter(|(_, r)| {
+            r.targets
+                .iter()
+                .any(|t| t.status != SightStatus::NotVisible)
+        })
+        .max_by_key(|(_, r)| {
+            let hidden = r
+                .targets
+                .iter()
+                .filter(|t| t.status != SightStatus::FullyVisible)
+                .count();
+            let seen = r.targets.len() - hidden;
+            hidden.min(seen)
+        })
+        .map(|(u, r)| (army, u, r))
+}
+
+/// Plays `name` forward on `started` and says what to show.
+///
+/// # Errors
+/// An unknown scenario, or a command the engine rejects on the way.
+pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, String> {
+    let mut play = PlayState {
+        hotseat: false,
+        ..PlayState::default()
+    };
+    let mut select = None;
+    match name {
+        "overview" => {}
+        "los" | "eye" => {
+            advance_to(started, Phase::Shooting)?;
+            let game = &started.game;
+            let (army, unit, report) =
+                partly_sighted_unit(game).ok_or("no unit of the active player sees anything")?;
+            select = Some(selector(game, army, unit));
+            play.los = true;
+            if name == "eye" {
+                let target = report
+                    .targets
+                    .iter()
+                    .find(|t| t.status == SightStatus::Visible)
+                    .or_else(|| {
+                        report
+                            .targets
+                            .iter()
+                            .find(|t| t.status != SightStatus::NotVisible)
+                    })
+                    .ok_or("nothing visible")?;
+                let observer = best_observer(game, army, unit, target.model);
+                play.eye = Some(EyeView {
+                    observer,
+                    target: target.model,
+                    full: false,
+                });
+            }
+            play.report = report;
+        }
+        "drag-refused" => {
+            advance_to(started, Phase::Movement)?;
+            let game = &started.game;
+            let army = game.army_of(game.active_player).ok_or("no army")?;
+            let unit = game
+                .unit_roots(army)
+                .into_iter()
+                .find(|&u| !game.live_models(army, u).is_empty())
+                .ok_or("no unit on the table")?;
+            let m = game.scene.armies[army].units[unit].datasheet.movement as f32;
+            // Towards the enemy: player 1's zone is at low y on these maps' long edges? Use
+            // the direction to the table centre.
+            let centre = Vec3::new(30.0, 22.0, 0.0);
+            let from = play::model_position(game, game.live_models(army, unit)[0]);
+            let dir = (centre - from).truncate().normalize_or_zero().extend(0.0);
+            let draft: Draft = play::drag_unit(game, None, army, unit, dir * (m + 3.0));
+            select = Some(selector(game, army, unit));
+            play.rings = [true, false, false, false];
+            play.draft = Some(draft);
+        }
+        "shooting" => {
+            advance_to(started, Phase::Shooting)?;
+            let game = &started.game;
+            let player = game.active_player;
+            let army = game.army_of(player).ok_or("no army")?;
+            let mut found = None;
+            'units: for u in game.unit_roots(army) {
+                let id = game.unit_id(army, u).to_string();
+                for w in ranged_weapons(game, army, u) {
+                    if let Some(t) = game.legal_targets(player, &id, &w, false).first() {
+                        found = Some((u, w, t.clone()));
+                        break 'units;
+                    }
+                }
+            }
+            let (unit, weapon, target) = found.ok_or("no unit has a legal target")?;
+            let id = game.unit_id(army, unit).to_string();
+            select = Some(selector(game, army, unit));
+            for w in ranged_weapons(game, army, unit) {
+                let legal = game.legal_targets(player, &id, &w, false);
+                let choice = legal
+                    .contains(&target)
+                    .then(|| target.clone())
+                    .or_else(|| legal.first().cloned());
+                play.weapon_targets.push((w, choice));
+            }
+            // Check the odds can be shown before handing over.
+            game.preview_attacks(
+                player,
+                &id,
+                &[WeaponTarget {
+                    weapon,
+                    target: target.clone(),
+                }],
+                false,
+            )
+            .map_err(|r| r.to_string())?;
+        }
+        other => {
+            return Err(format!(
+                "unknown scenario '{other}' (known: {})",
+                SCENARIOS.join(", ")
+            ));
+        }
+    }
+    Ok(ScenarioView { select, play })
+}
+
+fn ranged_weapons(game: &Game, army: usize, unit: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for u in game.combined(army, unit) {
+        let data = &game.scene.armies[army].units[u];
+        for m in &data.models {
+            for w in &m.weapons {
+                let ranged = data
+                    .datasheet
+                    .weapons()
+                    .any(|p| &p.name == w && !p.is_melee());
+                if ranged && !out.contains(w) {
+                    out.push(w.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The model of the unit that sees `target` best (fully, else at all), else the first.
+fn best_observer(game: &Game, army: usize, unit: usize, target: ModelRef) -> ModelRef {
+    let sight = game.sight();
+    let models = game.live_models(army, unit);
+    let Some(t) = sight.models.iter().position(|m| *m == target) else {
+        return models[0];
+    };
+    let sampling = crate::geometry::sight::Sampling::FAST;
+    let mut best = (0u8, models[0]);
+    for r in &models {
+        let Some(o) = sight.models.iter().position(|m| m == r) else {
+            continue;
+        };
+        let v = sight.index.model_visibility(
+            o,
+            t,
+            crate::geometry::sight::SeeThrough::OwnUnit,
+            &sampling,
+        );
+        let rank = u8::from(v.visible) + u8::from(v.fully_visible);
+        if rank > best.0 {
+            best = (rank, *r);
+        }
+    }
+    best.1
+}

@@ -1,0 +1,156 @@
+//! What a player may know before rolling: the exact distribution of an attack's outcome, the
+//! legal targets of a weapon, and the Charge roll a charge needs with its probability. Nothing
+//! here draws dice or changes the game.
+
+use std::collections::BTreeMap;
+
+use super::command::WeaponTarget;
+use super::event::Rejection;
+use super::shooting::AttackKind;
+use super::state::Game;
+use crate::rules::attack::exact::{AttackDistribution, distribution_of_weapons};
+use crate::rules::movement::{charge_roll_needed, charge_roll_probability};
+
+/// The exact outcome distribution of every weapon assigned to one target.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttackPreview {
+    /// Target unit id.
+    pub target: String,
+    /// Models of the target on the table.
+    pub target_models: usize,
+    /// Models that would attack, summed over the weapons.
+    pub bearers: usize,
+    /// Bearers left out and why (`unit#N: rule`).
+    pub excluded: Vec<String>,
+    /// The target has the Benefit of Cover.
+    pub benefit_of_cover: bool,
+    /// Mean wounds lost, models destroyed, and the probability of each count.
+    pub distribution: AttackDistribution,
+}
+
+/// The Charge roll a declared charge needs and its chance.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ChargeOdds {
+    /// Closest distance to the farthest of the targets (inches): the charge must reach all.
+    pub distance: f32,
+    /// The smallest 2D6 roll that reaches.
+    pub needed: u32,
+    /// Probability of rolling at least `needed`.
+    pub probability: f64,
+}
+
+impl Game {
+    /// The exact distributions of the unit `unit` (the player's) attacking with `weapons`,
+    /// weapons at the same target combined in the order given, with the game's circumstances
+    /// (cover, Go to Ground, charged, Command Re-roll...). `melee` selects Fight-phase attacks.
+    /// Core Rules: Making Attacks (the sequence the distribution follows).
+    ///
+    /// # Errors
+    /// The [`Rejection`] the attack would get from the table (range, sight, weapon kind).
+    pub fn preview_attacks(
+        &self,
+        player: u8,
+        unit: &str,
+        weapons: &[WeaponTarget],
+        melee: bool,
+    ) -> Result<Vec<AttackPreview>, Rejection> {
+        let (army, root) = self.own_root(player, unit)?;
+        let kind = if melee {
+            AttackKind::Melee
+        } else {
+            AttackKind::Shooting
+        };
+        let mut by_target: BTreeMap<String, (usize, AttackPreview, Vec<_>)> = BTreeMap::new();
+        for (order, wt) in weapons.iter().enumerate() {
+            let prepared = self.prepare_attack(army, root, wt, kind)?;
+            let entry = by_target.entry(wt.target.clone()).or_insert_with(|| {
+                (
+                    order,
+                    AttackPreview {
+                        target: wt.target.clone(),
+                        target_models: prepared.target.models_alive(),
+                        bearers: 0,
+                        excluded: Vec::new(),
+                        benefit_of_cover: prepared.plan.benefit_of_cover,
+                        distribution: AttackDistribution {
+                            expected_wounds_lost: 0.0,
+                            expected_models_destroyed: 0.0,
+                            models_destroyed: Vec::new(),
+                            wounds_lost: Vec::new(),
+                        },
+                    },
+                    Vec::new(),
+                )
+            });
+            entry.1.bearers += prepared.plan.attacking.len();
+            entry.1.excluded.extend(
+                prepared
+                    .plan
+                    .excluded
+                    .iter()
+                    .map(|(m, r)| format!("{m}: {r}")),
+            );
+            entry.2.push(prepared);
+        }
+        let mut out: Vec<(usize, AttackPreview)> = by_target
+            .into_values()
+            .map(|(order, mut preview, prepared)| {
+                let weapons: Vec<_> = prepared.iter().flat_map(|p| p.resolved.clone()).collect();
+                preview.distribution = distribution_of_weapons(
+                    &weapons,
+                    &prepared[0].target,
+                    prepared[0].command_reroll,
+                );
+                (order, preview)
+            })
+            .collect();
+        out.sort_by_key(|(order, _)| *order);
+        Ok(out.into_iter().map(|(_, p)| p).collect())
+    }
+
+    /// The enemy unit ids the player's unit could attack with `weapon` now (in range, visible
+    /// unless INDIRECT FIRE, Engagement Range rules), in army order.
+    pub fn legal_targets(&self, player: u8, unit: &str, weapon: &str, melee: bool) -> Vec<String> {
+        let Some(enemy) = self.army_of(if player == 1 { 2 } else { 1 }) else {
+            return Vec::new();
+        };
+        self.unit_roots(enemy)
+            .into_iter()
+            .filter(|&u| !self.live_models(enemy, u).is_empty())
+            .map(|u| self.unit_id(enemy, u).to_string())
+            .filter(|target| {
+                let wt = WeaponTarget {
+                    weapon: weapon.to_string(),
+                    target: target.clone(),
+                };
+                self.preview_attacks(player, unit, &[wt], melee).is_ok()
+            })
+            .collect()
+    }
+
+    /// The Charge roll the player's unit needs to reach every one of `targets` and its
+    /// probability. Core Rules: Charge phase.
+    ///
+    /// # Errors
+    /// An unknown unit or target.
+    pub fn charge_odds(
+        &self,
+        player: u8,
+        unit: &str,
+        targets: &[String],
+    ) -> Result<ChargeOdds, Rejection> {
+        let (army, root) = self.own_root(player, unit)?;
+        let mut distance: f32 = 0.0;
+        for t in targets {
+            let (tarmy, tunit) = self.enemy_unit(player, t)?;
+            let troot = self.combined(tarmy, tunit)[0];
+            distance = distance.max(self.unit_distance((army, root), (tarmy, troot)));
+        }
+        let needed = charge_roll_needed(distance);
+        Ok(ChargeOdds {
+            distance,
+            needed,
+            probability: charge_roll_probability(needed),
+        })
+    }
+}
