@@ -75,7 +75,12 @@ pub fn plugin(app: &mut App) {
 
 fn spawn_camera(mut commands: Commands, mut egui_settings: ResMut<EguiGlobalSettings>) {
     let orbit = OrbitCamera::default();
-    commands.spawn((Camera3d::default(), orbit.transform(), orbit));
+    commands.spawn((
+        Camera3d::default(),
+        orbit.transform(),
+        orbit,
+        RenderLayers::from_layers(&[0, super::eye::OWN_UNIT_LAYER]),
+    ));
     // The overlay gets its own camera over the whole window, so the 3D camera's viewport can
     // shrink to the space the panels leave free.
     egui_settings.auto_create_primary_context = false;

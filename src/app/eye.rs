@@ -2,16 +2,21 @@
 //! model, shown picture-in-picture in the corner of the table view or over all of it (V).
 
 use bevy::camera::Viewport;
+use bevy::camera::visibility::RenderLayers;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 
 use super::play::{EyeView, PlayState};
 use super::ui::PanelInsets;
 use crate::sim::battle::ActiveGame;
+use crate::sim::components::{Model, ModelOf, Unit};
 use crate::sim::game::Game;
 
 /// Share of the table view's width the picture-in-picture takes.
-pub const PIP_WIDTH_SHARE: f32 = 0.42;
+pub const PIP_WIDTH_SHARE: f32 = 0.6;
+/// Render layer of the observer's own unit: the table camera draws it, the eye camera does not
+/// (a unit's own models never block its sight).
+pub const OWN_UNIT_LAYER: usize = 1;
 /// Eye height as a share of the model's height.
 pub const EYE_HEIGHT_SHARE: f32 = 0.9;
 
@@ -21,7 +26,8 @@ pub struct EyeCamera;
 
 /// Spawns the (inactive) eye camera and keeps it on the chosen models.
 pub fn plugin(app: &mut App) {
-    app.add_systems(Startup, spawn).add_systems(Update, follow);
+    app.add_systems(Startup, spawn)
+        .add_systems(Update, (follow, hide_own_unit));
 }
 
 fn spawn(mut commands: Commands) {
@@ -39,7 +45,43 @@ fn spawn(mut commands: Commands) {
             ..default()
         }),
         Transform::default(),
+        RenderLayers::layer(0),
     ));
+}
+
+/// Puts the meshes of the observer's unit on [`OWN_UNIT_LAYER`] while the eye view is open.
+fn hide_own_unit(
+    mut commands: Commands,
+    play: Res<PlayState>,
+    active: Res<ActiveGame>,
+    models: Query<(&Model, &ModelOf, &Children)>,
+    units: Query<&Unit>,
+    layers: Query<&RenderLayers>,
+) {
+    if !(play.is_changed() || active.is_changed()) {
+        return;
+    }
+    let observer = play.eye.as_ref().and_then(|e| {
+        let game = active.game.as_ref()?;
+        Some((
+            e.observer.army,
+            game.combined(e.observer.army, e.observer.unit)[0],
+        ))
+    });
+    for (_, of, children) in &models {
+        let Ok(u) = units.get(of.0) else { continue };
+        let root = active
+            .game
+            .as_ref()
+            .map_or(u.index, |g| g.combined(u.army, u.index)[0]);
+        let hidden = observer == Some((u.army, root));
+        let want = RenderLayers::layer(if hidden { OWN_UNIT_LAYER } else { 0 });
+        for child in children.iter() {
+            if layers.get(child).ok() != Some(&want) {
+                commands.entity(child).insert(want.clone());
+            }
+        }
+    }
 }
 
 /// The eye camera's transform for `eye`: at the observer's eye height over its base centre,

@@ -297,7 +297,7 @@ pub fn draft_command(game: &Game, draft: &Draft, mode: MoveMode) -> Result<Comma
             .collect()
     };
     match game.stage {
-        Stage::Deployment => {
+        Stage::Setup | Stage::Deployment => {
             let models = game
                 .live_models_anywhere(army, root)
                 .into_iter()
@@ -453,7 +453,7 @@ pub fn drag_unit(
 ) -> Draft {
     let root = game.combined(army, unit)[0];
     let models = match game.stage {
-        Stage::Deployment => game.live_models_anywhere(army, root),
+        Stage::Setup | Stage::Deployment => game.live_models_anywhere(army, root),
         _ => game.live_models(army, root),
     };
     let from = |r: ModelRef| {

@@ -6,8 +6,8 @@
 //! - `los`: the line-of-sight tool on the player 1 unit that sees some enemy models only
 //!   partly or not at all (behind ruins) in round 1's Shooting phase.
 //! - `drag-refused`: round 1's Movement phase, a unit drafted 3" further than its Move.
-//! - `shooting`: round 1's Shooting phase, the shooting panel of a unit with a legal target,
-//!   its weapons assigned and the odds shown.
+//! - `shooting`: the recorded game (tests/games, default scene, seed 7) up to its first shot:
+//!   the shooting panel of that unit, its weapons assigned and the odds shown.
 //! - `eye`: the model's-eye view from a model of the `los` unit to an enemy model it sees.
 
 use super::menu::StartedGame;
@@ -15,7 +15,10 @@ use super::play::{self, Draft, EyeView, LosReport, PlayState, SightStatus};
 use crate::data::sight::{ModelRef, UnitSelector};
 use crate::geometry::Vec3;
 use crate::rules::phase::{Phase, Stage};
-use crate::sim::game::{Command, Game, WeaponTarget};
+use crate::sim::game::{Command, Game};
+
+/// The recorded scripted game (tests/games), default scene with seed 7.
+const RECORDED_GAME: &str = include_str!("../../tests/games/full-game.commands.ron");
 
 /// The scenario names `play --scenario` accepts.
 pub const SCENARIOS: [&str; 5] = ["overview", "los", "drag-refused", "shooting", "eye"];
@@ -148,7 +151,10 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
                             .find(|t| t.status != SightStatus::NotVisible)
                     })
                     .ok_or("nothing visible")?;
-                let observer = best_observer(game, army, unit, target.model);
+                let observer = match target.witness {
+                    Some([from, _]) => nearest_model(game, army, unit, from),
+                    None => best_observer(game, army, unit, target.model),
+                };
                 play.eye = Some(EyeView {
                     observer,
                     target: target.model,
@@ -178,42 +184,35 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
             play.draft = Some(draft);
         }
         "shooting" => {
-            advance_to(started, Phase::Shooting)?;
-            let game = &started.game;
-            let player = game.active_player;
-            let army = game.army_of(player).ok_or("no army")?;
-            let mut found = None;
-            'units: for u in game.unit_roots(army) {
-                let id = game.unit_id(army, u).to_string();
-                for w in ranged_weapons(game, army, u) {
-                    if let Some(t) = game.legal_targets(player, &id, &w, false).first() {
-                        found = Some((u, w, t.clone()));
-                        break 'units;
-                    }
-                }
+            // The recorded 5-round game on the default scene (seed 7), up to its first shot.
+            let commands: Vec<Command> =
+                ron::from_str(RECORDED_GAME).map_err(|e| format!("the recorded game: {e}"))?;
+            let first_shot = commands
+                .iter()
+                .position(|c| matches!(c, Command::Shoot { .. }))
+                .ok_or("the recorded game has no shot")?;
+            for c in &commands[..first_shot] {
+                push(started, c.clone()).map_err(|e| {
+                    format!("{e} (the shooting scenario needs the default scene with seed 7)")
+                })?;
             }
-            let (unit, weapon, target) = found.ok_or("no unit has a legal target")?;
-            let id = game.unit_id(army, unit).to_string();
-            select = Some(selector(game, army, unit));
-            for w in ranged_weapons(game, army, unit) {
-                let legal = game.legal_targets(player, &id, &w, false);
-                let choice = legal
-                    .contains(&target)
-                    .then(|| target.clone())
-                    .or_else(|| legal.first().cloned());
-                play.weapon_targets.push((w, choice));
-            }
-            // Check the odds can be shown before handing over.
-            game.preview_attacks(
+            let Command::Shoot {
                 player,
-                &id,
-                &[WeaponTarget {
-                    weapon,
-                    target: target.clone(),
-                }],
-                false,
-            )
-            .map_err(|r| r.to_string())?;
+                unit,
+                weapons,
+            } = &commands[first_shot]
+            else {
+                unreachable!("found above")
+            };
+            let game = &started.game;
+            let (army, root) = game.own_root(*player, unit).map_err(|r| r.to_string())?;
+            select = Some(selector(game, army, root));
+            play.weapon_targets = weapons
+                .iter()
+                .map(|w| (w.weapon.clone(), Some(w.target.clone())))
+                .collect();
+            game.preview_attacks(*player, unit, weapons, false)
+                .map_err(|r| r.to_string())?;
         }
         other => {
             return Err(format!(
@@ -223,25 +222,6 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
         }
     }
     Ok(ScenarioView { select, play })
-}
-
-fn ranged_weapons(game: &Game, army: usize, unit: usize) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for u in game.combined(army, unit) {
-        let data = &game.scene.armies[army].units[u];
-        for m in &data.models {
-            for w in &m.weapons {
-                let ranged = data
-                    .datasheet
-                    .weapons()
-                    .any(|p| &p.name == w && !p.is_melee());
-                if ranged && !out.contains(w) {
-                    out.push(w.clone());
-                }
-            }
-        }
-    }
-    out
 }
 
 /// The model of the unit that sees `target` best (fully, else at all), else the first.
@@ -269,4 +249,15 @@ fn best_observer(game: &Game, army: usize, unit: usize, target: ModelRef) -> Mod
         }
     }
     best.1
+}
+
+/// The model of the unit whose base centre is nearest `point` (the witness line's start).
+fn nearest_model(game: &Game, army: usize, unit: usize, point: Vec3) -> ModelRef {
+    let models = game.live_models(army, unit);
+    let d = |r: &ModelRef| (play::model_position(game, *r).truncate() - point.truncate()).length();
+    models
+        .iter()
+        .copied()
+        .min_by(|a, b| d(a).total_cmp(&d(b)))
+        .unwrap_or(models[0])
 }

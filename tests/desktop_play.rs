@@ -1,0 +1,522 @@
+//! The desktop's play logic without a window: which panels a unit gets, what a drag commands
+//! and the engine's verdict on it, the odds shown before rolling, the line-of-sight report the
+//! overlay tints from, undo, starting and loading games, the scripted screenshot starts, and
+//! the hand-over between hot-seat players in a headless Bevy app.
+
+#[path = "common/battle.rs"]
+mod battle;
+
+use std::path::Path;
+
+use battle::*;
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use wartable::app::menu::{self, NewGameForm};
+use wartable::app::play::{self, PlayState, SightStatus, Verdict};
+use wartable::app::scenario;
+use wartable::data::load_scene;
+use wartable::geometry::Vec3;
+use wartable::geometry::sight::{Sampling, SeeThrough};
+use wartable::rules::movement::MoveMode;
+use wartable::rules::phase::{Phase, Stage};
+use wartable::sim::battle::{ActiveGame, GameCommand};
+use wartable::sim::game::save::{SaveFile, replay};
+use wartable::sim::game::{Command, Game, WeaponTarget};
+
+fn unit(game: &Game, player: u8, id: &str) -> (usize, usize) {
+    let army = game.army_of(player).unwrap();
+    (army, game.find_unit(army, id).unwrap())
+}
+
+fn default_scene() -> wartable::data::Scene {
+    load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/default.ron")).unwrap()
+}
+
+#[test]
+fn panels_follow_the_phase_and_the_acting_player() {
+    let mut game = deployed_game(open_field());
+    advance_to(&mut game, 1, Phase::Movement);
+    let (a1, u1) = unit(&game, 1, "intercessors");
+    let (a2, u2) = unit(&game, 2, "boyz-mob");
+    assert!(play::panels(&game, a1, u1).movement);
+    assert_eq!(play::panels(&game, a2, u2), play::Panels::default());
+    // A Leader shows its Bodyguard's panels.
+    let (_, captain) = unit(&game, 1, "captain");
+    assert!(play::panels(&game, a1, captain).movement);
+    accepted(
+        &mut game,
+        Command::RemainStationary {
+            player: 1,
+            unit: "intercessors".into(),
+        },
+    );
+    assert!(!play::panels(&game, a1, u1).movement, "it has acted");
+    advance_to(&mut game, 1, Phase::Shooting);
+    let p = play::panels(&game, a1, u1);
+    assert!(p.shooting && !p.movement && !p.charge);
+    assert_eq!(play::acting_player(&game), 1);
+}
+
+#[test]
+fn a_drag_becomes_a_move_the_engine_checks_without_changing_the_game() {
+    let mut game = deployed_game(open_field());
+    isolate(
+        &mut game,
+        &[(1, "intercessors"), (1, "captain"), (2, "boyz-mob")],
+    );
+    put_line(&mut game, 1, "intercessors", 10.0, 6.0, 1.5);
+    put(&mut game, 1, "captain", 0, 10.75, 7.5);
+    advance_to(&mut game, 1, Phase::Movement);
+    let (army, u) = unit(&game, 1, "intercessors");
+    let before = (game.state_hash(), game.rng.draws());
+    let short = play::drag_unit(&game, None, army, u, Vec3::new(0.0, 3.0, 0.0));
+    let c = play::draft_command(&game, &short, MoveMode::Normal).unwrap();
+    assert!(
+        matches!(&c, Command::Move { mode: MoveMode::Normal, paths, .. } if paths.len() == game.live_models(army, u).len())
+    );
+    assert_eq!(
+        play::check(&game, &c, Some(&short)),
+        Verdict::Legal {
+            advance_roll_needed: None
+        }
+    );
+    assert!((play::draft_distance(&game, &short) - 3.0).abs() < 1e-4);
+    assert_eq!(play::allowance(&game, &short, MoveMode::Normal), Some(6.0));
+
+    let long = play::drag_unit(&game, None, army, u, Vec3::new(0.0, 8.0, 0.0));
+    let c = play::draft_command(&game, &long, MoveMode::Normal).unwrap();
+    match play::check(&game, &c, Some(&long)) {
+        Verdict::Illegal(r) => {
+            assert_eq!(r.rule, "Movement");
+            assert!(r.reason.contains("more than the 6.00\""), "{r}");
+        }
+        v => panic!("an 8\" Normal move should be refused: {v:?}"),
+    }
+    // The same drag as an Advance is legal if the roll is 2 or more; the check reveals no dice.
+    let c = play::draft_command(&game, &long, MoveMode::Advance).unwrap();
+    assert_eq!(
+        play::check(&game, &c, Some(&long)),
+        Verdict::Legal {
+            advance_roll_needed: Some(2)
+        }
+    );
+    assert_eq!(
+        (game.state_hash(), game.rng.draws()),
+        before,
+        "checks change nothing"
+    );
+
+    // One model dragged on its own keeps the other drafted ends.
+    let r = game.live_models(army, u)[0];
+    let one = play::drag_model(&game, Some(&short), r, Vec3::new(1.0, 1.0, 0.0));
+    assert_eq!(one.ends.len(), short.ends.len());
+    assert_eq!(
+        one.ends.iter().find(|(m, _)| *m == r).unwrap().1,
+        Vec3::new(1.0, 1.0, 0.0)
+    );
+    // Confirming sends exactly the checked command, which the engine accepts.
+    let c = play::draft_command(&game, &short, MoveMode::Normal).unwrap();
+    accepted(&mut game, c);
+}
+
+#[test]
+fn a_drag_outside_a_moving_phase_says_why_nothing_moves() {
+    let mut game = deployed_game(open_field());
+    advance_to(&mut game, 1, Phase::Shooting);
+    let (army, u) = unit(&game, 1, "intercessors");
+    let d = play::drag_unit(&game, None, army, u, Vec3::new(0.0, 1.0, 0.0));
+    let why = play::draft_command(&game, &d, MoveMode::Normal).unwrap_err();
+    assert!(why.contains("Shooting phase"), "{why}");
+}
+
+#[test]
+fn deployment_drags_place_every_model_of_the_unit() {
+    let scene = open_field();
+    let seed = (1..)
+        .find(|s| Game::start(scene.clone(), *s).0.first_player == 1)
+        .unwrap();
+    let (game, _) = Game::start(scene, seed);
+    let player = game.active_player;
+    let army = game.army_of(player).unwrap();
+    let u = game.unit_roots(army)[0];
+    assert!(play::panels(&game, army, u).deploy);
+    let d = play::drag_unit(&game, None, army, u, Vec3::new(0.5, 0.0, 0.0));
+    let Command::Deploy { models, .. } = play::draft_command(&game, &d, MoveMode::Normal).unwrap()
+    else {
+        panic!("a Deploy")
+    };
+    assert_eq!(models.len(), game.live_models_anywhere(army, u).len());
+    // Far out of the zone: refused with the deployment rule.
+    let far = play::drag_unit(
+        &game,
+        None,
+        army,
+        u,
+        Vec3::new(0.0, 0.0, 0.0) + Vec3::new(0.0, if player == 1 { 30.0 } else { -30.0 }, 0.0),
+    );
+    let c = play::draft_command(&game, &far, MoveMode::Normal).unwrap();
+    assert!(
+        matches!(play::check(&game, &c, Some(&far)), Verdict::Illegal(r) if r.rule == "Deployment")
+    );
+}
+
+#[test]
+fn attack_preview_is_a_distribution_and_refuses_what_the_engine_refuses() {
+    let mut game = deployed_game(open_field());
+    isolate(&mut game, &[(1, "intercessors"), (2, "boyz-mob")]);
+    put_line(&mut game, 1, "intercessors", 10.0, 20.0, 1.5);
+    put_line(&mut game, 2, "boyz-mob", 5.0, 36.0, 1.3);
+    advance_to(&mut game, 1, Phase::Shooting);
+    let wt = WeaponTarget {
+        weapon: "Bolt rifle".into(),
+        target: "boyz-mob".into(),
+    };
+    let previews = game
+        .preview_attacks(1, "intercessors", &[wt.clone()], false)
+        .unwrap();
+    assert_eq!(previews.len(), 1);
+    let d = &previews[0].distribution;
+    let total: f64 = d.models_destroyed.iter().sum();
+    assert!(
+        (total - 1.0).abs() < 1e-9,
+        "probabilities sum to 1: {total}"
+    );
+    let mean: f64 = d
+        .models_destroyed
+        .iter()
+        .enumerate()
+        .map(|(k, p)| k as f64 * p)
+        .sum();
+    assert!((mean - d.expected_models_destroyed).abs() < 1e-9);
+    assert!(
+        d.expected_models_destroyed > 0.5,
+        "ten bolt rifles at boyz kill something"
+    );
+    assert_eq!(
+        game.legal_targets(1, "intercessors", "Bolt rifle", false),
+        vec!["boyz-mob".to_string()]
+    );
+    // Out of pistol range: the preview and the command give the same rejection.
+    let pistol = WeaponTarget {
+        weapon: "Bolt pistol".into(),
+        target: "boyz-mob".into(),
+    };
+    let r = game
+        .preview_attacks(1, "intercessors", &[pistol.clone()], false)
+        .unwrap_err();
+    let c = rejected(
+        &mut game,
+        Command::Shoot {
+            player: 1,
+            unit: "intercessors".into(),
+            weapons: vec![pistol],
+        },
+    );
+    assert_eq!(r, c);
+}
+
+#[test]
+fn charge_odds_count_the_2d6_needed() {
+    let mut game = deployed_game(open_field());
+    isolate(&mut game, &[(1, "intercessors"), (2, "boyz-mob")]);
+    put_line(&mut game, 1, "intercessors", 10.0, 20.0, 1.5);
+    put_line(&mut game, 2, "boyz-mob", 10.0, 28.0, 1.3);
+    advance_to(&mut game, 1, Phase::Charge);
+    let o = game
+        .charge_odds(1, "intercessors", &["boyz-mob".into()])
+        .unwrap();
+    // Bases 32 mm apart by 8" between centres: about 6.74" between bases, so a 6 reaches.
+    assert!(
+        (o.distance
+            - game.unit_distance(unit(&game, 1, "intercessors"), unit(&game, 2, "boyz-mob")))
+        .abs()
+            < 1e-6
+    );
+    assert_eq!(o.needed, (o.distance - 1.0 - 1e-3).ceil() as u32);
+    assert!(
+        (o.probability - wartable::rules::movement::charge_roll_probability(o.needed)).abs()
+            < 1e-12
+    );
+}
+
+#[test]
+fn los_report_agrees_with_the_sight_index() {
+    let game = {
+        let (mut g, _) = Game::start(default_scene(), 7);
+        deploy_all(&mut g);
+        g
+    };
+    let (army, u) = unit(&game, 1, "assault-intercessors");
+    let report = play::los_report(&game, army, u);
+    let sight = game.sight();
+    let observers = game.entries_of(&sight, army, u);
+    let enemies = sight.models.iter().filter(|m| m.army != army).count();
+    assert_eq!(report.targets.len(), enemies);
+    let mut statuses = std::collections::HashSet::new();
+    for t in &report.targets {
+        let ti = sight.models.iter().position(|m| *m == t.model).unwrap();
+        let any_visible = observers.iter().any(|&o| {
+            sight
+                .index
+                .model_visible(o, ti, SeeThrough::OwnUnit, &Sampling::FAST)
+        });
+        assert_eq!(
+            any_visible,
+            t.status != SightStatus::NotVisible,
+            "{:?}",
+            t.model
+        );
+        assert_eq!(t.witness.is_some(), any_visible);
+        if t.status == SightStatus::NotVisible {
+            assert!(t.reason.is_some(), "a hidden model names its blocker");
+            assert!(t.cover.is_none());
+        }
+        statuses.insert(t.status);
+    }
+    assert!(
+        statuses.len() >= 2,
+        "the default table hides some models and shows others: {statuses:?}"
+    );
+}
+
+#[test]
+fn undo_replays_all_but_the_last_command() {
+    let scene = open_field();
+    let (game, _) = Game::start(scene.clone(), 3);
+    let mut active = ActiveGame {
+        game: Some(game),
+        save: Some(SaveFile {
+            scene: "x".into(),
+            seed: 3,
+            commands: Vec::new(),
+        }),
+        autosave: None,
+    };
+    let mut commands = Vec::new();
+    for _ in 0..3 {
+        let g = active.game.as_mut().unwrap();
+        let p = g.active_player;
+        let army = g.army_of(p).unwrap();
+        let u = g
+            .unit_roots(army)
+            .into_iter()
+            .find(|&u| g.units[army][u].location == wartable::sim::game::Location::NotDeployed)
+            .unwrap();
+        let c = Command::Deploy {
+            player: p,
+            unit: g.unit_id(army, u).into(),
+            models: vec![],
+            transport: None,
+        };
+        g.apply(&c).unwrap();
+        active.save.as_mut().unwrap().commands.push(c.clone());
+        commands.push(c);
+    }
+    let undone = play::undo(&mut active, &scene).unwrap();
+    assert_eq!(undone, commands[2]);
+    let (expected, _) = replay(scene.clone(), 3, &commands[..2]).unwrap();
+    assert_eq!(
+        active.game.as_ref().unwrap().state_hash(),
+        expected.state_hash()
+    );
+    assert_eq!(active.save.as_ref().unwrap().commands.len(), 2);
+    play::undo(&mut active, &scene).unwrap();
+    play::undo(&mut active, &scene).unwrap();
+    assert_eq!(
+        play::undo(&mut active, &scene).unwrap_err(),
+        "nothing to undo"
+    );
+}
+
+#[test]
+fn a_new_game_autosaves_and_loads_back() {
+    let dir = std::env::temp_dir().join(format!("wartable-menu-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let form = NewGameForm {
+        layout: "scenes/layouts/layout-4.ron".into(),
+        deployment: "scenes/deployments/dawn-of-war.ron".into(),
+        ..NewGameForm::default()
+    };
+    let mut started = menu::start_new_game(&form, &dir, 99).unwrap();
+    assert_eq!(
+        started.game.seed, form.seed,
+        "the form's seed, not the random one"
+    );
+    assert_eq!(
+        started.origin.deployment.name,
+        load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/layout-3.ron"))
+            .unwrap()
+            .deployment
+            .name,
+        "Dawn of War"
+    );
+    scenario::deploy_all(&mut started).unwrap();
+    wartable::sim::game::save::write_save(&started.autosave, &started.save).unwrap();
+    let saves = menu::list_saves(&dir);
+    assert_eq!(saves.len(), 1);
+    assert!(saves[0].ok, "{}", saves[0].label);
+    assert!(
+        saves[0].label.contains("battle round 1"),
+        "{}",
+        saves[0].label
+    );
+    let loaded = menu::load_game(&saves[0].path).unwrap();
+    assert_eq!(loaded.game.state_hash(), started.game.state_hash());
+    let random = NewGameForm {
+        random_seed: true,
+        ..form
+    };
+    assert_eq!(
+        menu::start_new_game(&random, &dir, 99).unwrap().game.seed,
+        99
+    );
+    // A broken save is listed with its error instead of being hidden.
+    std::fs::write(
+        dir.join("broken.save.ron"),
+        "SaveFile(scene: \"nope.ron\", seed: 1,",
+    )
+    .unwrap();
+    let saves = menu::list_saves(&dir);
+    assert!(
+        saves
+            .iter()
+            .any(|s| !s.ok && s.label.contains("broken.save.ron")),
+        "{saves:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn screenshot_scenarios_reach_their_moment() {
+    let dir = std::env::temp_dir().join(format!("wartable-scenarios-{}", std::process::id()));
+    let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/default.ron");
+    for name in scenario::SCENARIOS {
+        let mut started = menu::start_on_scene(&default, &dir, 7).unwrap();
+        let view = scenario::prepare(name, &mut started).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let g = &started.game;
+        match name {
+            "overview" => assert_eq!(g.stage, Stage::Setup),
+            "drag-refused" => {
+                let d = view.play.draft.as_ref().unwrap();
+                let c = play::draft_command(g, d, MoveMode::Normal).unwrap();
+                assert!(
+                    matches!(play::check(g, &c, Some(d)), Verdict::Illegal(r) if r.rule == "Movement")
+                );
+            }
+            "shooting" => {
+                assert_eq!(g.phase, Phase::Shooting);
+                assert!(view.play.weapon_targets.iter().any(|(_, t)| t.is_some()));
+            }
+            "los" | "eye" => {
+                assert!(view.play.los);
+                let r = &view.play.report;
+                assert!(
+                    r.targets
+                        .iter()
+                        .any(|t| t.status != SightStatus::NotVisible)
+                );
+                assert!(
+                    r.targets
+                        .iter()
+                        .any(|t| t.status != SightStatus::FullyVisible)
+                );
+                if name == "eye" {
+                    let eye = view.play.eye.unwrap();
+                    assert_ne!(eye.observer.army, eye.target.army);
+                }
+            }
+            _ => unreachable!(),
+        }
+        // What the scenario played is in the save: it replays to the same game.
+        let (again, _) = replay(started.origin.clone(), 7, &started.save.commands).unwrap();
+        assert_eq!(again.state_hash(), g.state_hash());
+    }
+    assert!(
+        scenario::prepare(
+            "nope",
+            &mut menu::start_on_scene(&default, &dir, 7).unwrap()
+        )
+        .is_err()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn headless(game: Game) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin))
+        .add_plugins((wartable::sim::plugin, play::plugin))
+        .insert_resource(ActiveGame {
+            game: Some(game),
+            save: None,
+            autosave: None,
+        });
+    app.finish();
+    app.cleanup();
+    app.update();
+    app
+}
+
+#[test]
+fn the_table_is_handed_over_when_the_acting_player_changes() {
+    let mut game = deployed_game(open_field());
+    advance_to(&mut game, 1, Phase::Fight);
+    let mut app = headless(game);
+    assert_eq!(app.world().resource::<PlayState>().handover, None);
+    // A rejected command: logged and shown, no hand-over.
+    app.world_mut()
+        .write_message(GameCommand(Command::EndPhase { player: 2 }));
+    app.update();
+    let play = app.world().resource::<PlayState>();
+    assert!(
+        play.rejection
+            .as_ref()
+            .is_some_and(|(kind, r)| kind == "EndPhase" && r.rule == "Sequencing"),
+        "{:?}",
+        play.rejection
+    );
+    assert_eq!(play.handover, None);
+    // Player 1 ends the Fight phase: player 2's turn begins, and the table is handed over.
+    app.world_mut()
+        .write_message(GameCommand(Command::EndPhase { player: 1 }));
+    app.update();
+    let play = app.world().resource::<PlayState>();
+    assert_eq!(play.handover, Some(2));
+    assert!(play.rejection.is_none());
+    assert!(
+        play.log.iter().any(|l| l.contains("phase started")),
+        "{:?}",
+        play.log
+    );
+}
+
+#[test]
+fn a_draft_in_the_app_gets_the_engines_verdict() {
+    let mut game = deployed_game(open_field());
+    isolate(
+        &mut game,
+        &[(1, "intercessors"), (1, "captain"), (2, "boyz-mob")],
+    );
+    put_line(&mut game, 1, "intercessors", 10.0, 6.0, 1.5);
+    put(&mut game, 1, "captain", 0, 10.75, 7.5);
+    advance_to(&mut game, 1, Phase::Movement);
+    let (army, u) = unit(&game, 1, "intercessors");
+    let draft = play::drag_unit(&game, None, army, u, Vec3::new(0.0, 9.0, 0.0));
+    let mut app = headless(game);
+    app.world_mut().resource_mut::<PlayState>().draft = Some(draft);
+    app.update();
+    let play = app.world().resource::<PlayState>();
+    assert!(
+        matches!(&play.verdict, Some(Verdict::Illegal(r)) if r.rule == "Movement"),
+        "{:?}",
+        play.verdict
+    );
+    app.world_mut().resource_mut::<PlayState>().move_mode = MoveMode::Advance;
+    app.update();
+    let play = app.world().resource::<PlayState>();
+    assert_eq!(
+        play.verdict,
+        Some(Verdict::Legal {
+            advance_roll_needed: Some(3)
+        })
+    );
+}
