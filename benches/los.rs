@@ -140,6 +140,37 @@ fn los(c: &mut Criterion) {
         },
     );
 
+    // (e) The desktop's line-of-sight overlay: one unit's report on every enemy model (with
+    // the sight index rebuilt from the game, as each drag update does).
+    let (mut game, _) = wartable::sim::game::Game::start(scene.clone(), 7);
+    while matches!(
+        game.stage,
+        wartable::rules::phase::Stage::Setup | wartable::rules::phase::Stage::Deployment
+    ) {
+        let p = game.active_player;
+        let army = game.army_of(p).unwrap();
+        let u = (0..game.units[army].len())
+            .find(|&u| game.units[army][u].location == wartable::sim::game::Location::NotDeployed)
+            .unwrap();
+        let unit = game.unit_id(army, u).to_string();
+        game.apply(&wartable::sim::game::Command::Deploy {
+            player: p,
+            unit,
+            models: vec![],
+            transport: None,
+        })
+        .unwrap();
+    }
+    let army = game.army_of(1).unwrap();
+    let observer = game.find_unit(army, "assault-intercessors").unwrap();
+    let mut group = c.benchmark_group("e");
+    group.sample_size(10);
+    group.bench_function(
+        "e: LOS overlay report, 10 models vs every enemy model",
+        |b| b.iter(|| black_box(wartable::app::play::los_report(&game, army, observer))),
+    );
+    group.finish();
+
     // (c) Unit-pair matrix of both armies.
     c.bench_function("c: unit-pair visibility matrix, both armies", |b| {
         b.iter(|| black_box(sight.unit_matrix(&scene, &Sampling::FAST)))

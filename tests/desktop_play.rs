@@ -520,3 +520,166 @@ fn a_draft_in_the_app_gets_the_engines_verdict() {
         })
     );
 }
+
+/// One player's turn through the panels: what a person at the desktop does, without a mouse.
+fn play_turn_through_panels(app: &mut App, log: &mut Vec<String>) {
+    let game = app.world().resource::<ActiveGame>().game.clone().unwrap();
+    let actor = play::acting_player(&game);
+    let army = game.army_of(actor).unwrap();
+    let enemy = game.army_of(3 - actor).unwrap();
+    let mut send = |app: &mut App, c: Command| {
+        let kind = c.kind();
+        app.world_mut().write_message(GameCommand(c));
+        app.update();
+        let play = app.world_mut().resource_mut::<PlayState>();
+        assert!(
+            play.rejection.is_none(),
+            "{kind} refused: {:?}",
+            play.rejection
+        );
+    };
+    for u in game.unit_roots(army) {
+        let game = app.world().resource::<ActiveGame>().game.clone().unwrap();
+        let p = play::panels(&game, army, u);
+        let id = game.unit_id(army, u).to_string();
+        if p.deploy {
+            // A drag of nothing: the unit deploys where it stands.
+            let d = play::drag_unit(&game, None, army, u, Vec3::ZERO);
+            let c = play::draft_command(&game, &d, MoveMode::Normal).unwrap();
+            assert!(play::check(&game, &c, Some(&d)).is_legal());
+            send(app, c);
+            return; // players alternate
+        }
+        if p.movement {
+            // Towards the closest enemy unit, as far as the engine allows (halving the drag
+            // until the ghost turns green), else Remain Stationary.
+            let me = play::model_position(&game, game.live_models(army, u)[0]);
+            let target = game
+                .unit_roots(enemy)
+                .into_iter()
+                .filter_map(|e| game.live_models(enemy, e).first().copied())
+                .map(|r| play::model_position(&game, r))
+                .min_by(|a, b| (*a - me).length().total_cmp(&(*b - me).length()));
+            let mut step = game.scene.armies[army].units[u].datasheet.movement as f32 - 0.1;
+            let mut moved = false;
+            while let Some(t) = target
+                && step > 0.4
+            {
+                let dir = (t - me).truncate().normalize_or_zero().extend(0.0);
+                let d = play::drag_unit(&game, None, army, u, dir * step);
+                let c = play::draft_command(&game, &d, MoveMode::Normal).unwrap();
+                if play::check(&game, &c, Some(&d)).is_legal() {
+                    send(app, c);
+                    log.push(format!("P{actor} {id} moves {step:.1}\""));
+                    moved = true;
+                    break;
+                }
+                step /= 2.0;
+            }
+            if !moved {
+                send(
+                    app,
+                    Command::RemainStationary {
+                        player: actor,
+                        unit: id.clone(),
+                    },
+                );
+            }
+        }
+        if p.shooting {
+            let weapons: Vec<WeaponTarget> = game.scene.armies[army].units[u]
+                .models
+                .iter()
+                .flat_map(|m| m.weapons.clone())
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .filter_map(|w| {
+                    game.legal_targets(actor, &id, &w, false)
+                        .first()
+                        .map(|t| WeaponTarget {
+                            weapon: w,
+                            target: t.clone(),
+                        })
+                })
+                .collect();
+            if !weapons.is_empty() {
+                let odds = game.preview_attacks(actor, &id, &weapons, false).unwrap();
+                send(
+                    app,
+                    Command::Shoot {
+                        player: actor,
+                        unit: id.clone(),
+                        weapons,
+                    },
+                );
+                let after = app.world().resource::<ActiveGame>().game.clone().unwrap();
+                log.push(format!(
+                    "P{actor} {id} shoots {} (expected {:.2} models destroyed); {} enemy models left",
+                    odds.iter().map(|o| o.target.as_str()).collect::<Vec<_>>().join(", "),
+                    odds.iter().map(|o| o.distribution.expected_models_destroyed).sum::<f64>(),
+                    after.all_live_models().iter().filter(|r| r.army == enemy).count()
+                ));
+            }
+        }
+    }
+    let game = app.world().resource::<ActiveGame>().game.clone().unwrap();
+    if game.stage == Stage::Battle {
+        send(
+            app,
+            Command::EndPhase {
+                player: game.active_player,
+            },
+        );
+    }
+}
+
+#[test]
+fn a_whole_hot_seat_game_through_the_panels() {
+    let scene = default_scene();
+    let (game, _) = Game::start(scene, 11);
+    let mut app = headless(game);
+    let mut log = Vec::new();
+    let mut handovers = 0;
+    for _ in 0..400 {
+        if app
+            .world()
+            .resource::<ActiveGame>()
+            .game
+            .as_ref()
+            .unwrap()
+            .stage
+            == Stage::GameOver
+        {
+            break;
+        }
+        play_turn_through_panels(&mut app, &mut log);
+        let mut play = app.world_mut().resource_mut::<PlayState>();
+        if play.handover.take().is_some() {
+            handovers += 1;
+        }
+    }
+    let game = app.world().resource::<ActiveGame>().game.clone().unwrap();
+    for line in &log {
+        println!("{line}");
+    }
+    println!(
+        "{}; VP {:?}; winner {:?}; {handovers} hand-overs",
+        game.describe_now(),
+        game.vp,
+        game.winner
+    );
+    assert_eq!(
+        game.stage,
+        Stage::GameOver,
+        "the game ends: {}",
+        game.describe_now()
+    );
+    assert!(handovers >= 10, "every turn is handed over: {handovers}");
+    assert!(log.iter().any(|l| l.contains("shoots")));
+    let play = app.world().resource::<PlayState>();
+    assert!(
+        play.log.iter().any(|l| l.starts_with("game over")),
+        "{:?}",
+        play.log.last()
+    );
+}

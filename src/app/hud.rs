@@ -167,6 +167,7 @@ fn overlay(mut contexts: EguiContexts, mut hud: Hud) -> Result {
     }
     hud.insets.set_if_neq(covered);
     draft_window(&ctx, &mut hud);
+    tape_window(&ctx, &mut hud);
     los_hover(&ctx, &hud);
     if *hud.screen.get() == Screen::Menu {
         menu_window(&ctx, &mut hud);
@@ -412,6 +413,7 @@ fn right_panel(ui: &mut egui::Ui, hud: &mut Hud) {
         if hud.play.los && hud.play.report.observer.is_some() {
             los_summary(ui, hud, &game);
         }
+        eye_controls(ui, hud, &game);
         stratagems(ui, hud, &game, unit.army, unit.index);
         ui.separator();
     }
@@ -1010,6 +1012,52 @@ fn los_summary(ui: &mut egui::Ui, hud: &mut Hud, game: &Game) {
             }
         });
     }
+}
+
+fn eye_controls(ui: &mut egui::Ui, hud: &mut Hud, game: &Game) {
+    let Some(eye) = hud.play.eye else { return };
+    ui.horizontal_wrapped(|ui| {
+        ui.colored_label(
+            AMBER,
+            format!(
+                "Model's-eye view: {} looking at {}",
+                game.model_name(eye.observer),
+                game.model_name(eye.target)
+            ),
+        );
+        if ui
+            .small_button(if eye.full {
+                "Picture-in-picture (V)"
+            } else {
+                "Full view (V)"
+            })
+            .clicked()
+            && let Some(e) = hud.play.eye.as_mut()
+        {
+            e.full = !e.full;
+        }
+        if ui.small_button("Close (Esc)").clicked() {
+            hud.play.eye = None;
+        }
+    });
+}
+
+fn tape_window(ctx: &egui::Context, hud: &mut Hud) {
+    let (Some(tape), Some(game)) = (&hud.play.tape, &hud.active.game) else {
+        return;
+    };
+    let text = match tape.picks[..] {
+        [a, b] => super::overlay::tape_text(game, a, b),
+        [a] => format!("From {}: click a second model", game.model_name(a)),
+        _ => "Click two models to measure between their bases".into(),
+    };
+    egui::Window::new("Measuring tape (T)")
+        .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(260.0, -140.0))
+        .collapsible(false)
+        .resizable(false)
+        .show(ctx, |ui| {
+            ui.label(text);
+        });
 }
 
 fn draft_window(ctx: &egui::Context, hud: &mut Hud) {

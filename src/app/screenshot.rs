@@ -25,6 +25,24 @@ pub struct ScreenshotPlan {
     pub countdown: u32,
     /// Captures taken so far.
     pub attempts: u32,
+    /// Frame times seen so far (milliseconds, wall clock).
+    pub frame_ms: Vec<f32>,
+}
+
+/// Frames left out of the frame-time figures (pipelines compile during the first ones).
+pub const WARM_UP_FRAMES: usize = 10;
+
+impl ScreenshotPlan {
+    /// Median and mean frame time (ms) after the warm-up frames, if any were measured.
+    pub fn frame_time(&self) -> Option<(f32, f32)> {
+        let mut v: Vec<f32> = self.frame_ms.iter().skip(WARM_UP_FRAMES).copied().collect();
+        if v.is_empty() {
+            return None;
+        }
+        v.sort_by(f32::total_cmp);
+        let mean = v.iter().sum::<f32>() / v.len() as f32;
+        Some((v[v.len() / 2], mean))
+    }
 }
 
 impl ScreenshotPlan {
@@ -35,6 +53,7 @@ impl ScreenshotPlan {
             frames,
             countdown: frames.max(1),
             attempts: 0,
+            frame_ms: Vec::new(),
         }
     }
 }
@@ -47,7 +66,12 @@ pub fn plugin(app: &mut App) {
     );
 }
 
-fn count_and_capture(mut commands: Commands, mut plan: ResMut<ScreenshotPlan>) {
+fn count_and_capture(
+    mut commands: Commands,
+    mut plan: ResMut<ScreenshotPlan>,
+    time: Res<Time<Real>>,
+) {
+    plan.frame_ms.push(time.delta_secs() * 1000.0);
     if plan.countdown == 0 {
         return; // A capture is in flight.
     }
@@ -82,6 +106,12 @@ fn on_captured(
     }
     match image.to_rgb8().save(&plan.path) {
         Ok(()) => {
+            if let Some((median, mean)) = plan.frame_time() {
+                info!(
+                    "frame time: median {median:.1} ms, mean {mean:.1} ms over {} frames",
+                    plan.frame_ms.len().saturating_sub(WARM_UP_FRAMES)
+                );
+            }
             info!(
                 "screenshot saved to {} after {} frames",
                 plan.path.display(),

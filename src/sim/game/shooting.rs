@@ -92,6 +92,10 @@ impl Game {
             return reject(rule, "no weapon was assigned a target");
         }
         let player = self.player_of(army);
+        // Every target is chosen before any attack is resolved (Core Rules: Shooting phase,
+        // select targets): each assignment is checked on the table as it stands now, and the
+        // attacks then resolve in order even when earlier ones removed the models in sight.
+        let mut planned = Vec::with_capacity(weapons.len());
         for (i, wt) in weapons.iter().enumerate() {
             if weapons[..i]
                 .iter()
@@ -99,15 +103,22 @@ impl Game {
             {
                 return reject(rule, format!("'{}' is assigned twice", wt.weapon));
             }
+            planned.push(self.prepare_attack(army, unit, wt, kind)?);
+        }
+        for (wt, prepared) in weapons.iter().zip(planned) {
             let PreparedAttack {
                 plan,
                 sight,
                 theirs,
-                target,
+                mut target,
                 resolved,
                 command_reroll,
                 one_shot,
-            } = self.prepare_attack(army, unit, wt, kind)?;
+            } = prepared;
+            self.set_wounds(&sight, &theirs, &mut target);
+            if target.models_alive() == 0 {
+                continue;
+            }
             if command_reroll != CommandReroll::None {
                 self.for_combined(army, unit, |s| s.command_reroll = None);
             }
