@@ -8,6 +8,6 @@ fn main() -> ExitCode {
     let cli = wartable::cli::Cli::parse();
     match wartable::cli::run(cli) {
         Ok(code) => code,
-        Err(play) => wartable::app::run(play),
+        Err(play) => wartable::app::run(*play),
     }
 }

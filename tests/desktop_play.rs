@@ -172,7 +172,7 @@ fn attack_preview_is_a_distribution_and_refuses_what_the_engine_refuses() {
         target: "boyz-mob".into(),
     };
     let previews = game
-        .preview_attacks(1, "intercessors", &[wt.clone()], false)
+        .preview_attacks(1, "intercessors", std::slice::from_ref(&wt), false)
         .unwrap();
     assert_eq!(previews.len(), 1);
     let d = &previews[0].distribution;
@@ -202,7 +202,7 @@ fn attack_preview_is_a_distribution_and_refuses_what_the_engine_refuses() {
         target: "boyz-mob".into(),
     };
     let r = game
-        .preview_attacks(1, "intercessors", &[pistol.clone()], false)
+        .preview_attacks(1, "intercessors", std::slice::from_ref(&pistol), false)
         .unwrap_err();
     let c = rejected(
         &mut game,
@@ -527,7 +527,7 @@ fn play_turn_through_panels(app: &mut App, log: &mut Vec<String>) {
     let actor = play::acting_player(&game);
     let army = game.army_of(actor).unwrap();
     let enemy = game.army_of(3 - actor).unwrap();
-    let mut send = |app: &mut App, c: Command| {
+    let send = |app: &mut App, c: Command| {
         let kind = c.kind();
         app.world_mut().write_message(GameCommand(c));
         app.update();

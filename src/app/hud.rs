@@ -44,13 +44,16 @@ pub fn plugin(app: &mut App) {
 /// changes (each is an exact distribution).
 #[derive(Resource, Default)]
 pub struct PreviewCache {
-    key: Option<(String, String, Vec<(String, Option<String>)>)>,
+    key: Option<PreviewKey>,
     /// The previews, or the rejection the assignment would get.
     pub result: Option<Result<Vec<AttackPreview>, String>>,
     targets_key: Option<(String, String)>,
     /// Legal targets of each weapon of the selected unit.
     pub targets: Vec<(String, Vec<String>)>,
 }
+
+/// What a preview was computed for: the game's state hash, the unit and its weapon choices.
+type PreviewKey = (String, String, Vec<(String, Option<String>)>);
 
 #[derive(SystemParam)]
 struct Hud<'w, 's> {
@@ -92,10 +95,10 @@ fn keys(
             Some(play::Tape::default())
         };
     }
-    if keys.just_pressed(KeyCode::KeyV) {
-        if let Some(eye) = play.eye.as_mut() {
-            eye.full = !eye.full;
-        }
+    if keys.just_pressed(KeyCode::KeyV)
+        && let Some(eye) = play.eye.as_mut()
+    {
+        eye.full = !eye.full;
     }
     if keys.just_pressed(KeyCode::Escape) {
         play.draft = None;

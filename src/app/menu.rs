@@ -262,7 +262,7 @@ pub fn list_saves(dir: &Path) -> Vec<SaveEntry> {
             (t, p)
         })
         .collect();
-    files.sort_by(|a, b| b.0.cmp(&a.0));
+    files.sort_by_key(|f| std::cmp::Reverse(f.0));
     files
         .into_iter()
         .map(|(_, path)| match load_save(&path) {

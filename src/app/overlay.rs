@@ -316,9 +316,9 @@ pub fn rings_of(game: &Game, army: usize, unit: usize, on: &[bool; 4]) -> Vec<(f
         .datasheet
         .weapons()
         .filter_map(|w| w.range)
-        .fold(0.0f32, |a, r| a.max(r as f32));
+        .fold(0.0f32, |a, r| a.max(r));
     let all = [
-        (data.datasheet.movement as f32, Color::srgb(0.3, 0.7, 1.0)),
+        (data.datasheet.movement, Color::srgb(0.3, 0.7, 1.0)),
         (longest, Color::srgb(1.0, 0.5, 0.2)),
         (
             ENGAGEMENT_RANGE_HORIZONTAL_INCHES,

@@ -412,7 +412,7 @@ pub fn allowance(game: &Game, draft: &Draft, mode: MoveMode) -> Option<f32> {
     let movement = || {
         game.combined(draft.army, root)
             .iter()
-            .map(|&u| game.scene.armies[draft.army].units[u].datasheet.movement as f32)
+            .map(|&u| game.scene.armies[draft.army].units[u].datasheet.movement)
             .fold(f32::INFINITY, f32::min)
     };
     match (game.stage, game.phase) {

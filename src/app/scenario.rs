@@ -172,7 +172,7 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
                 .into_iter()
                 .find(|&u| !game.live_models(army, u).is_empty())
                 .ok_or("no unit on the table")?;
-            let m = game.scene.armies[army].units[unit].datasheet.movement as f32;
+            let m = game.scene.armies[army].units[unit].datasheet.movement;
             // Towards the enemy: player 1's zone is at low y on these maps' long edges? Use
             // the direction to the table centre.
             let centre = Vec3::new(30.0, 22.0, 0.0);

@@ -155,10 +155,10 @@ pub fn scene_path(arg: Option<&Path>) -> PathBuf {
 }
 
 /// Runs a headless command; `None` means the app should run with these play arguments.
-pub fn run(cli: Cli) -> Result<ExitCode, PlayArgs> {
+pub fn run(cli: Cli) -> Result<ExitCode, Box<PlayArgs>> {
     match cli.command {
-        None => Err(PlayArgs::default()),
-        Some(Command::Play(args)) => Err(args),
+        None => Err(Box::default()),
+        Some(Command::Play(args)) => Err(Box::new(args)),
         Some(Command::Validate { files }) => Ok(validate(&files)),
         Some(Command::Scene { scene, json: _ }) => Ok(scene_json(&scene_path(Some(&scene)))),
         Some(Command::PngCheck { file, min_stddev }) => Ok(png_check::run(&file, min_stddev)),
