@@ -57,8 +57,9 @@ fn panels_follow_the_phase_and_the_acting_player() {
     assert_eq!(play::acting_player(&game), 1);
 }
 
-#[test]
-fn a_drag_becomes_a_move_the_engine_checks_without_changing_the_game() {
+/// The open field with only the Intercessors (and their Captain) and the Boyz, the
+/// Intercessors in a line at y = 6", in player 1's first Movement phase.
+fn intercessors_alone_in_movement() -> Game {
     let mut game = deployed_game(open_field());
     isolate(
         &mut game,
@@ -67,6 +68,12 @@ fn a_drag_becomes_a_move_the_engine_checks_without_changing_the_game() {
     put_line(&mut game, 1, "intercessors", 10.0, 6.0, 1.5);
     put(&mut game, 1, "captain", 0, 10.75, 7.5);
     advance_to(&mut game, 1, Phase::Movement);
+    game
+}
+
+#[test]
+fn a_drag_becomes_a_move_the_engine_checks_without_changing_the_game() {
+    let mut game = intercessors_alone_in_movement();
     let (army, u) = unit(&game, 1, "intercessors");
     let before = (game.state_hash(), game.rng.draws());
     let short = play::drag_unit(&game, None, army, u, Vec3::new(0.0, 3.0, 0.0));
@@ -491,14 +498,7 @@ fn the_table_is_handed_over_when_the_acting_player_changes() {
 
 #[test]
 fn a_draft_in_the_app_gets_the_engines_verdict() {
-    let mut game = deployed_game(open_field());
-    isolate(
-        &mut game,
-        &[(1, "intercessors"), (1, "captain"), (2, "boyz-mob")],
-    );
-    put_line(&mut game, 1, "intercessors", 10.0, 6.0, 1.5);
-    put(&mut game, 1, "captain", 0, 10.75, 7.5);
-    advance_to(&mut game, 1, Phase::Movement);
+    let game = intercessors_alone_in_movement();
     let (army, u) = unit(&game, 1, "intercessors");
     let draft = play::drag_unit(&game, None, army, u, Vec3::new(0.0, 9.0, 0.0));
     let mut app = headless(game);

@@ -178,36 +178,48 @@ fn apply_orbit(mut cameras: Query<(&OrbitCamera, &mut Transform), Changed<OrbitC
     }
 }
 
+/// The part of the window the overlay's panels leave free for the table (physical pixels:
+/// position and size), if any.
+pub fn table_area(insets: &PanelInsets, window: &Window) -> Option<(UVec2, UVec2)> {
+    let scale = window.scale_factor();
+    let size = window.physical_size();
+    let px = |logical: f32| (logical * scale) as u32;
+    let width = size.x.saturating_sub(px(insets.left) + px(insets.right));
+    let height = size.y.saturating_sub(px(insets.top) + px(insets.bottom));
+    (width > 0 && height > 0).then(|| {
+        (
+            UVec2::new(px(insets.left), px(insets.top)),
+            UVec2::new(width, height),
+        )
+    })
+}
+
+/// Sets a camera's viewport, touching it only when it changes.
+pub fn set_viewport(camera: &mut Camera, position: UVec2, size: UVec2) {
+    let same = camera
+        .viewport
+        .as_ref()
+        .is_some_and(|v| v.physical_position == position && v.physical_size == size);
+    if !same {
+        camera.viewport = Some(Viewport {
+            physical_position: position,
+            physical_size: size,
+            ..default()
+        });
+    }
+}
+
 /// Renders the 3D view in the part of the window the overlay's panels leave free.
 fn fit_viewport(
     insets: Res<PanelInsets>,
     window: Single<&Window, With<PrimaryWindow>>,
     mut cameras: Query<&mut Camera, With<OrbitCamera>>,
 ) {
-    let scale = window.scale_factor();
-    let size = window.physical_size();
-    let left = (insets.left * scale) as u32;
-    let right = (insets.right * scale) as u32;
-    let top = (insets.top * scale) as u32;
-    let bottom = (insets.bottom * scale) as u32;
-    let width = size.x.saturating_sub(left + right);
-    let height = size.y.saturating_sub(top + bottom);
-    if width == 0 || height == 0 {
+    let Some((position, size)) = table_area(&insets, &window) else {
         return;
-    }
-    let viewport = Viewport {
-        physical_position: UVec2::new(left, top),
-        physical_size: UVec2::new(width, height),
-        ..default()
     };
     for mut camera in &mut cameras {
-        let same = camera.viewport.as_ref().is_some_and(|v| {
-            v.physical_position == viewport.physical_position
-                && v.physical_size == viewport.physical_size
-        });
-        if !same {
-            camera.viewport = Some(viewport.clone());
-        }
+        set_viewport(&mut camera, position, size);
     }
 }
 

@@ -1,11 +1,11 @@
 //! The model's-eye view: a second camera at the observer model's eye, looking at the target
 //! model, shown picture-in-picture in the corner of the table view or over all of it (V).
 
-use bevy::camera::Viewport;
 use bevy::camera::visibility::RenderLayers;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 
+use super::camera::{set_viewport, table_area};
 use super::play::{EyeView, PlayState};
 use super::ui::PanelInsets;
 use crate::sim::battle::ActiveGame;
@@ -128,40 +128,23 @@ fn follow(
     if *transform != t {
         *transform = t;
     }
-    let scale = window.scale_factor();
-    let size = window.physical_size();
-    let left = (insets.left * scale) as u32;
-    let right = (insets.right * scale) as u32;
-    let top = (insets.top * scale) as u32;
-    let bottom = (insets.bottom * scale) as u32;
-    let width = size.x.saturating_sub(left + right);
-    let height = size.y.saturating_sub(top + bottom);
-    if width < 8 || height < 8 {
+    let Some((origin, area)) = table_area(&insets, &window) else {
+        return;
+    };
+    if area.x < 8 || area.y < 8 {
         return;
     }
-    let (pos, dim) = if full {
-        (UVec2::new(left, top), UVec2::new(width, height))
+    let (position, size) = if full {
+        (origin, area)
     } else {
-        let w = (width as f32 * PIP_WIDTH_SHARE) as u32;
-        let h = (w as f32 * 0.62) as u32;
-        let h = h.min(height);
+        let w = (area.x as f32 * PIP_WIDTH_SHARE) as u32;
+        let h = ((w as f32 * 0.62) as u32).min(area.y);
         (
-            UVec2::new(left + width - w - 4, top + height - h - 4),
+            origin + area - UVec2::new(w + 4, h + 4).min(area),
             UVec2::new(w, h),
         )
     };
-    let viewport = Viewport {
-        physical_position: pos,
-        physical_size: dim,
-        ..default()
-    };
-    let same = camera.viewport.as_ref().is_some_and(|v| {
-        v.physical_position == viewport.physical_position
-            && v.physical_size == viewport.physical_size
-    });
-    if !same {
-        camera.viewport = Some(viewport);
-    }
+    set_viewport(&mut camera, position, size);
     if !camera.is_active {
         camera.is_active = true;
     }

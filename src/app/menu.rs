@@ -175,13 +175,27 @@ pub fn start_new_game(
         .map_err(|e| e.to_string())?;
     std::fs::write(&scene_file, text).map_err(|e| format!("{}: {e}", scene_file.display()))?;
     let origin = load_scene(&scene_file).map_err(|e| e.to_string())?;
+    begin(
+        origin,
+        format!("{stem}.scene.ron"),
+        seed,
+        saves.join(format!("{stem}.save.ron")),
+    )
+}
+
+/// Starts the game on `origin` and writes its first autosave (scene path `scene_ref`).
+fn begin(
+    origin: Scene,
+    scene_ref: String,
+    seed: u64,
+    autosave: PathBuf,
+) -> Result<StartedGame, String> {
     let (game, events) = Game::start(origin.clone(), seed);
     let save = SaveFile {
-        scene: format!("{stem}.scene.ron"),
+        scene: scene_ref,
         seed,
         commands: Vec::new(),
     };
-    let autosave = saves.join(format!("{stem}.save.ron"));
     write_save(&autosave, &save).map_err(|e| format!("{}: {e}", autosave.display()))?;
     Ok(StartedGame {
         origin,
@@ -213,20 +227,7 @@ pub fn start_on_scene(scene_file: &Path, saves: &Path, seed: u64) -> Result<Star
         // The built-in scene: refer to it under scenes/ (the embedded copy answers).
         relative_path(Path::new(crate::data::source::DEFAULT_SCENE), saves)
     };
-    let (game, events) = Game::start(origin.clone(), seed);
-    let save = SaveFile {
-        scene: scene_ref,
-        seed,
-        commands: Vec::new(),
-    };
-    write_save(&autosave, &save).map_err(|e| format!("{}: {e}", autosave.display()))?;
-    Ok(StartedGame {
-        origin,
-        game,
-        save,
-        autosave,
-        events,
-    })
+    begin(origin, scene_ref, seed, autosave)
 }
 
 /// Loads a save and keeps autosaving to it.
