@@ -93,13 +93,7 @@ pub fn eye_transform(game: &Game, eye: &EyeView) -> Transform {
     let to = t.centre.extend(t.z + t.height * 0.5);
     let dir = (to - from).truncate().normalize_or_zero();
     // Step to the front edge of the observer's own body so it does not fill the view.
-    let step = o
-        .base
-        .outline(Vec2::ZERO, 0.0)
-        .iter()
-        .map(|p| p.length())
-        .fold(0.0, f32::max)
-        * 0.9;
+    let step = o.base.bounding_radius_inches() * 0.9;
     Transform::from_translation(from + dir.extend(0.0) * step).looking_at(to, Vec3::Z)
 }
 

@@ -533,8 +533,15 @@ fn orders(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, army: usize, unit: usiz
     }
 }
 
-fn refresh_targets(cache: &mut PreviewCache, game: &Game, player: u8, id: &str, melee: bool) {
-    let key = (game.state_hash(), format!("{id}/{melee}"));
+fn refresh_targets(
+    cache: &mut PreviewCache,
+    game: &Game,
+    state: &str,
+    player: u8,
+    id: &str,
+    melee: bool,
+) {
+    let key = (state.to_string(), format!("{id}/{melee}"));
     if cache.targets_key.as_ref() == Some(&key) {
         return;
     }
@@ -566,7 +573,9 @@ fn refresh_targets(cache: &mut PreviewCache, game: &Game, player: u8, id: &str, 
 }
 
 fn attack_panel(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, player: u8, id: &str, melee: bool) {
-    refresh_targets(&mut hud.cache, game, player, id, melee);
+    // One hash of the game per frame keys both caches.
+    let state = game.state_hash();
+    refresh_targets(&mut hud.cache, game, &state, player, id, melee);
     let weapons = hud.cache.targets.clone();
     hud.play
         .weapon_targets
@@ -611,11 +620,7 @@ fn attack_panel(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, player: u8, id: &
             })
         })
         .collect();
-    let key = (
-        game.state_hash(),
-        id.to_string(),
-        hud.play.weapon_targets.clone(),
-    );
+    let key = (state, id.to_string(), hud.play.weapon_targets.clone());
     if hud.cache.key.as_ref() != Some(&key) {
         hud.cache.result = (!assigned.is_empty()).then(|| {
             game.preview_attacks(player, id, &assigned, melee)

@@ -268,12 +268,7 @@ fn draw(
         let rings = rings_of(game, army, unit, &play.rings);
         for r in game.live_models(army, game.combined(army, unit)[0]) {
             let solid = game.solid(r);
-            let radius = solid
-                .base
-                .outline(Vec2::ZERO, 0.0)
-                .iter()
-                .map(|p| p.length())
-                .fold(0.0, f32::max);
+            let radius = solid.base.bounding_radius_inches();
             for (distance, colour) in &rings {
                 gizmos
                     .circle(
