@@ -7,6 +7,7 @@
 pub mod app;
 pub mod cli;
 pub mod data;
+pub mod design;
 pub mod geometry;
 pub mod rules;
 pub mod sim;

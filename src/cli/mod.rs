@@ -2,6 +2,7 @@
 //! geometry questions (`los`, `measure`, `coherency`), `attack` and `png-check`. Headless
 //! commands print to stdout and return an exit code.
 
+pub mod analyze_cmd;
 pub mod attack_cmd;
 pub mod game_cmds;
 pub mod geometry_cmds;
@@ -104,6 +105,10 @@ pub enum Command {
         /// The save file.
         save: PathBuf,
     },
+    /// Layout analysis of a scene's terrain: share of the table each deployment zone sees
+    /// (infantry and vehicle-sized models), open lanes between the zones, who sees each
+    /// objective, asymmetry under the 180° rotation, layout problems; `--heatmap` draws it.
+    Analyze(analyze_cmd::AnalyzeArgs),
     /// Check that a PNG exists and is not blank (near-zero pixel variance); for CI.
     PngCheck {
         /// The PNG file.
@@ -143,6 +148,12 @@ pub struct PlayArgs {
     /// Play a scripted start for screenshots: overview, los, drag-refused, shooting or eye.
     #[arg(long)]
     pub scenario: Option<String>,
+    /// Open the layout editor on the scene's layout and deployment map.
+    #[arg(long)]
+    pub editor: bool,
+    /// With --editor: start in mirror mode (the 180° image follows every edit).
+    #[arg(long, requires = "editor")]
+    pub mirror: bool,
 }
 
 /// The scene path a user argument names: "default" or nothing means the built-in one.
@@ -165,6 +176,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Box<PlayArgs>> {
         Some(Command::Run(args)) => Ok(game_cmds::run(&args)),
         Some(Command::Replay { save, json }) => Ok(game_cmds::replay_cmd(&save, json)),
         Some(Command::Undo { save }) => Ok(game_cmds::undo(&save)),
+        Some(Command::Analyze(args)) => Ok(analyze_cmd::run(&scene_path(Some(&args.scene)), &args)),
         Some(Command::Attack(args)) => Ok(attack_cmd::run(&scene_path(Some(&args.scene)), &args)),
         Some(Command::Los {
             scene,

@@ -183,7 +183,8 @@ fn weapon(r: &mut Report, sheet: &str, w: &WeaponProfile, ranged: bool) {
     }
 }
 
-/// Checks a layout: unique ids, footprints on the table, walls, windows and floors.
+/// Checks a layout: unique ids, footprints on the table, walls, windows, floors and the
+/// layout's own objective markers (unique, on the table).
 pub fn layout(file: &Path, data: &LayoutFile) -> Vec<DataError> {
     let mut r = Report {
         file,
@@ -249,6 +250,7 @@ pub fn layout(file: &Path, data: &LayoutFile) -> Vec<DataError> {
             r.polygon(&format!("{what} area"), &f.area);
         }
     }
+    objectives(&mut r, &data.objectives);
     r.errors
 }
 

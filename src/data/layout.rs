@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::rules::mission::ObjectiveMarker;
 use crate::geometry::{
     Floor, Point, TerrainCategory, TerrainPiece, Vec2, Wall, Window, place, to_vecs,
 };
@@ -107,6 +108,10 @@ pub struct LayoutFile {
     pub source: String,
     /// The pieces.
     pub pieces: Vec<PieceSpec>,
+    /// Objective markers placed by the layout designer; when present they are the markers in
+    /// play, in place of the mission's or the deployment map's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub objectives: Vec<ObjectiveMarker>,
 }
 
 impl PieceSpec {

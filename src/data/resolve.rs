@@ -23,6 +23,8 @@ pub struct Layout {
     pub source: String,
     /// Pieces in table coordinates.
     pub pieces: Vec<TerrainPiece>,
+    /// The layout's own objective markers (empty: the mission's or deployment map's apply).
+    pub objectives: Vec<ObjectiveMarker>,
 }
 
 /// One model on the table.
@@ -79,7 +81,7 @@ pub struct Scene {
     pub deployment: DeploymentMap,
     /// Mission.
     pub mission: Mission,
-    /// Objective markers in play (the mission's, or the deployment map's).
+    /// Objective markers in play: the layout's, else the mission's, else the deployment map's.
     pub objectives: Vec<ObjectiveMarker>,
     /// Table conventions.
     pub options: SceneOptions,
@@ -118,6 +120,7 @@ pub fn load_layout(file: &Path) -> Result<Layout, DataErrors> {
         name: data.name,
         source: data.source,
         pieces: data.pieces.iter().map(|p| p.resolve()).collect(),
+        objectives: data.objectives,
     })
 }
 
@@ -332,11 +335,11 @@ pub fn load_scene(file: &Path) -> Result<Scene, DataErrors> {
     fail_if(errors)?;
     armies.sort_by_key(|a| a.player);
     place_models(file, &data, &layout, &deployment, &mut armies)?;
-    let objectives = if mission.objectives.is_empty() {
-        deployment.objectives.clone()
-    } else {
-        mission.objectives.clone()
-    };
+    let objectives = [&layout.objectives, &mission.objectives, &deployment.objectives]
+        .into_iter()
+        .find(|list| !list.is_empty())
+        .cloned()
+        .unwrap_or_default();
     Ok(Scene {
         name: data.name,
         file: file.to_path_buf(),

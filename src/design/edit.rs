@@ -1,0 +1,330 @@
+//! Editing a layout: new pieces of every category, moving, turning and resizing them, and the
+//! mirror mode in which the 180° image of every edited piece or objective follows it; undo and
+//! redo.
+
+use super::mirror::{
+    mirror_id, mirrored_objective, mirrored_piece, objective_partner, partner, self_symmetric,
+    unique_id,
+};
+use super::{GRID_SNAP_INCHES, ROTATION_SNAP_DEGREES};
+use crate::data::layout::{DEFAULT_WALL_THICKNESS_INCHES, FloorSpec, LayoutFile, PieceSpec, Shape, WallSpec};
+use crate::geometry::{Point, TerrainCategory, Window};
+use crate::rules::mission::ObjectiveMarker;
+
+/// `v` rounded to the nearest multiple of `step` (the editor's grid and angle snap).
+pub fn snap(v: f32, step: f32) -> f32 {
+    (v / step).round() * step
+}
+
+/// `at` snapped to the [`GRID_SNAP_INCHES`] grid.
+pub fn snap_point(at: Point) -> Point {
+    Point(snap(at.0, GRID_SNAP_INCHES), snap(at.1, GRID_SNAP_INCHES))
+}
+
+/// `degrees` snapped to [`ROTATION_SNAP_DEGREES`] steps, in 0..360.
+pub fn snap_rotation(degrees: f32) -> f32 {
+    super::normalize_degrees(snap(degrees, ROTATION_SNAP_DEGREES))
+}
+
+/// Height of the walls of a new ruin (inches).
+pub const NEW_RUIN_WALL_HEIGHT_INCHES: f32 = 5.0;
+/// Height of the upper floor of a new ruin (inches).
+pub const NEW_RUIN_FLOOR_HEIGHT_INCHES: f32 = 3.0;
+
+/// A new piece of `category` centred at `at`, with the sizes of a typical tournament piece:
+/// a 10" x 6" ruin with an L of 5" walls with ground and upper openings and a 3" floor over
+/// half its footprint; a 10" x 6" low footprint; 8" x 6" woods; a 5" x 5" crater; a 6" x 1"
+/// barricade 1" high; a 10" x 8" hill 2" high; a 3" x 2" debris 2" high.
+pub fn new_piece(category: TerrainCategory, id: String, at: Point) -> PieceSpec {
+    let (w, d, height) = match category {
+        TerrainCategory::Ruin => (10.0, 6.0, 0.0),
+        TerrainCategory::LowFootprint => (10.0, 6.0, 0.0),
+        TerrainCategory::Woods => (8.0, 6.0, 4.0),
+        TerrainCategory::Crater => (5.0, 5.0, 0.0),
+        TerrainCategory::Barricade => (6.0, 1.0, 1.0),
+        TerrainCategory::Hill => (10.0, 8.0, 2.0),
+        TerrainCategory::Debris => (3.0, 2.0, 2.0),
+    };
+    let mut piece = PieceSpec {
+        id,
+        category,
+        at,
+        rotation: 0.0,
+        footprint: Shape::Rect(w, d),
+        height,
+        walls: Vec::new(),
+        floors: Vec::new(),
+    };
+    if category == TerrainCategory::Ruin {
+        let h = NEW_RUIN_WALL_HEIGHT_INCHES;
+        let openings = |len: f32| {
+            let mid = len / 2.0;
+            vec![
+                Window { start: mid - 0.75, end: mid + 0.75, bottom: 0.75, top: 2.25 },
+                Window { start: mid - 0.75, end: mid + 0.75, bottom: 3.5, top: 4.5 },
+            ]
+        };
+        let (hx, hy) = (w / 2.0 - 0.125, d / 2.0 - 0.125);
+        piece.walls = vec![
+            WallSpec {
+                from: Point(-hx, hy),
+                to: Point(hx, hy),
+                height: h,
+                thickness: DEFAULT_WALL_THICKNESS_INCHES,
+                windows: openings(2.0 * hx),
+            },
+            WallSpec {
+                from: Point(hx, -hy),
+                to: Point(hx, hy),
+                height: h,
+                thickness: DEFAULT_WALL_THICKNESS_INCHES,
+                windows: openings(2.0 * hy),
+            },
+        ];
+        piece.floors = vec![FloorSpec {
+            height: NEW_RUIN_FLOOR_HEIGHT_INCHES,
+            area: Some(Shape::Polygon(vec![
+                Point(-w / 2.0, 0.0),
+                Point(w / 2.0, 0.0),
+                Point(w / 2.0, d / 2.0),
+                Point(-w / 2.0, d / 2.0),
+            ])),
+        }];
+    }
+    piece
+}
+
+/// Width and depth of a piece's footprint in its own frame (inches): the extent of its
+/// vertices.
+pub fn footprint_size(piece: &PieceSpec) -> (f32, f32) {
+    let v = piece.footprint.vertices();
+    let span = |f: fn(&crate::geometry::Vec2) -> f32| {
+        let (lo, hi) = v
+            .iter()
+            .map(f)
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), x| (l.min(x), h.max(x)));
+        (hi - lo).max(0.0)
+    };
+    (span(|p| p.x), span(|p| p.y))
+}
+
+/// `piece` scaled in its own frame to `width` x `depth` inches: the footprint, wall ends,
+/// openings (along the wall) and floor areas scale with it; heights do not change.
+pub fn resized(piece: &PieceSpec, width: f32, depth: f32) -> PieceSpec {
+    let (w0, d0) = footprint_size(piece);
+    let (sx, sy) = (width / w0.max(1e-3), depth / d0.max(1e-3));
+    let scale = |p: Point| Point(p.0 * sx, p.1 * sy);
+    let shape = |s: &Shape| match s {
+        Shape::Rect(w, d) => Shape::Rect(w * sx, d * sy),
+        Shape::Polygon(points) => Shape::Polygon(points.iter().map(|p| scale(*p)).collect()),
+    };
+    let mut out = piece.clone();
+    out.footprint = shape(&piece.footprint);
+    out.walls = piece
+        .walls
+        .iter()
+        .map(|w| {
+            let (from, to) = (scale(w.from), scale(w.to));
+            let old = w.from.vec().distance(w.to.vec()).max(1e-3);
+            let k = from.vec().distance(to.vec()) / old;
+            WallSpec {
+                from,
+                to,
+                windows: w
+                    .windows
+                    .iter()
+                    .map(|o| Window { start: o.start * k, end: o.end * k, ..*o })
+                    .collect(),
+                ..w.clone()
+            }
+        })
+        .collect();
+    out.floors = piece
+        .floors
+        .iter()
+        .map(|f| FloorSpec {
+            height: f.height,
+            area: f.area.as_ref().map(shape),
+        })
+        .collect();
+    out
+}
+
+/// `piece` with its body (no walls) or walls at `height` inches; openings and floors above
+/// the new wall height are dropped.
+pub fn with_height(piece: &PieceSpec, height: f32) -> PieceSpec {
+    let mut out = piece.clone();
+    if piece.walls.is_empty() {
+        out.height = height;
+        return out;
+    }
+    for w in &mut out.walls {
+        w.height = height;
+        w.windows.retain(|o| o.top <= height);
+    }
+    out.floors.retain(|f| f.height < height);
+    out
+}
+
+/// Puts `piece` into `layout` at `index` (replacing it) or at the end (`None`), and returns
+/// its index. In `mirror` mode the 180° image follows: the piece's partner (found before the
+/// edit) is replaced by the image of the new piece, one is added when it had none, and a
+/// partner is removed when the new piece is its own image.
+pub fn put_piece(layout: &mut LayoutFile, index: Option<usize>, piece: PieceSpec, mirror: bool) -> usize {
+    let before = index.and_then(|i| partner(layout, i));
+    let i = match index {
+        Some(i) => {
+            layout.pieces[i] = piece;
+            i
+        }
+        None => {
+            layout.pieces.push(piece);
+            layout.pieces.len() - 1
+        }
+    };
+    if !mirror {
+        return i;
+    }
+    let own = self_symmetric(&layout.pieces[i]);
+    match before {
+        Some(j) if j != i => {
+            if own {
+                layout.pieces.remove(j);
+                return if j < i { i - 1 } else { i };
+            }
+            let id = layout.pieces[j].id.clone();
+            layout.pieces[j] = mirrored_piece(&layout.pieces[i], id);
+        }
+        _ if !own => {
+            let id = unique_id(
+                &mirror_id(&layout.pieces[i].id),
+                layout.pieces.iter().map(|p| p.id.as_str()),
+            );
+            let image = mirrored_piece(&layout.pieces[i], id);
+            layout.pieces.push(image);
+        }
+        _ => {}
+    }
+    i
+}
+
+/// Removes piece `index` (and, in `mirror` mode, its 180° image).
+pub fn remove_piece(layout: &mut LayoutFile, index: usize, mirror: bool) {
+    let other = if mirror { partner(layout, index) } else { None };
+    let mut gone = vec![index];
+    gone.extend(other.filter(|j| *j != index));
+    gone.sort_unstable();
+    for k in gone.into_iter().rev() {
+        layout.pieces.remove(k);
+    }
+}
+
+/// Puts `objective` into the layout's own markers at `index` or at the end, returning its
+/// index; in `mirror` mode its 180° image follows as for [`put_piece`].
+pub fn put_objective(
+    layout: &mut LayoutFile,
+    index: Option<usize>,
+    objective: ObjectiveMarker,
+    mirror: bool,
+) -> usize {
+    let before = index.and_then(|i| objective_partner(&layout.objectives, i));
+    let list = &mut layout.objectives;
+    let i = match index {
+        Some(i) => {
+            list[i] = objective;
+            i
+        }
+        None => {
+            list.push(objective);
+            list.len() - 1
+        }
+    };
+    if !mirror {
+        return i;
+    }
+    let at = list[i].at.vec();
+    let own = super::mirror::rotate_point(at).distance(at) <= super::MIRROR_TOLERANCE_INCHES;
+    match before {
+        Some(j) if j != i => {
+            if own {
+                list.remove(j);
+                return if j < i { i - 1 } else { i };
+            }
+            let id = list[j].id.clone();
+            list[j] = mirrored_objective(&list[i], id);
+        }
+        _ if !own => {
+            let id = unique_id(&mirror_id(&list[i].id), list.iter().map(|o| o.id.as_str()));
+            let image = mirrored_objective(&list[i], id);
+            list.push(image);
+        }
+        _ => {}
+    }
+    i
+}
+
+/// Removes objective `index` (and, in `mirror` mode, its 180° image).
+pub fn remove_objective(layout: &mut LayoutFile, index: usize, mirror: bool) {
+    let other = if mirror {
+        objective_partner(&layout.objectives, index)
+    } else {
+        None
+    };
+    let mut gone = vec![index];
+    gone.extend(other.filter(|j| *j != index));
+    gone.sort_unstable();
+    for k in gone.into_iter().rev() {
+        layout.objectives.remove(k);
+    }
+}
+
+/// Undo and redo: whole snapshots of the edited value, newest last.
+#[derive(Debug, Clone, Default)]
+pub struct History<T> {
+    undo: Vec<T>,
+    redo: Vec<T>,
+}
+
+/// Most snapshots kept for undo.
+pub const HISTORY_LIMIT: usize = 200;
+
+impl<T: Clone + PartialEq> History<T> {
+    /// Records `before`, the value as it was before an edit; clears the redo list. A value
+    /// equal to the last recorded one is not recorded twice.
+    pub fn record(&mut self, before: &T) {
+        if self.undo.last() != Some(before) {
+            self.undo.push(before.clone());
+            if self.undo.len() > HISTORY_LIMIT {
+                self.undo.remove(0);
+            }
+        }
+        self.redo.clear();
+    }
+
+    /// Steps `current` back to the last recorded value; false when there is none.
+    pub fn undo(&mut self, current: &mut T) -> bool {
+        match self.undo.pop() {
+            Some(v) => {
+                self.redo.push(std::mem::replace(current, v));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Re-applies the last undone edit; false when there is none.
+    pub fn redo(&mut self, current: &mut T) -> bool {
+        match self.redo.pop() {
+            Some(v) => {
+                self.undo.push(std::mem::replace(current, v));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// How many steps can be undone and redone.
+    pub fn depth(&self) -> (usize, usize) {
+        (self.undo.len(), self.redo.len())
+    }
+}
