@@ -279,10 +279,19 @@ pub fn remove_objective(layout: &mut LayoutFile, index: usize, mirror: bool) {
 }
 
 /// Undo and redo: whole snapshots of the edited value, newest last.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct History<T> {
     undo: Vec<T>,
     redo: Vec<T>,
+}
+
+impl<T> Default for History<T> {
+    fn default() -> Self {
+        History {
+            undo: Vec::new(),
+            redo: Vec::new(),
+        }
+    }
 }
 
 /// Most snapshots kept for undo.
