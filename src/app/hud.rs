@@ -37,7 +37,7 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<PanelInsets>()
         .init_resource::<PreviewCache>()
         .add_systems(EguiPrimaryContextPass, overlay)
-        .add_systems(Update, keys);
+        .add_systems(Update, keys.run_if(not(in_state(Screen::Editor))));
 }
 
 /// The attack previews of the shooting / fight panel, kept until the assignment or the game
@@ -125,6 +125,10 @@ fn keys(
 }
 
 fn overlay(mut contexts: EguiContexts, mut hud: Hud) -> Result {
+    if *hud.screen.get() == Screen::Editor {
+        // The editor draws its own panels.
+        return Ok(());
+    }
     let ctx = contexts.ctx_mut()?.clone();
     let mut covered = PanelInsets::default();
     let mut root = egui::Ui::new(
@@ -1226,8 +1230,31 @@ fn menu_window(ctx: &egui::Context, hud: &mut Hud) {
                 });
             ui.separator();
             ui.horizontal(|ui| {
-                ui.add_enabled(false, egui::Button::new("Layout editor"))
-                    .on_disabled_hover_text("Comes with the layout designer");
+                if ui
+                    .button("Layout editor")
+                    .on_hover_text("Design a layout from the chosen layout and deployment map")
+                    .clicked()
+                {
+                    let (layout, deployment) = (form.layout.clone(), form.deployment.clone());
+                    match crate::design::Design::open(
+                        std::path::Path::new(&layout),
+                        std::path::Path::new(&deployment),
+                    ) {
+                        Ok(design) => {
+                            let watched = Some(std::path::PathBuf::from(&layout))
+                                .filter(|p| p.exists());
+                            let editor = super::editor::Editor::new(
+                                design,
+                                std::path::PathBuf::from("scenes"),
+                                watched,
+                            );
+                            hud.commands.queue(move |world: &mut World| {
+                                super::editor::open_editor(world, editor)
+                            });
+                        }
+                        Err(e) => hud.play.log.push(format!("cannot open the editor: {e}")),
+                    }
+                }
                 if hud.active.game.is_some() && ui.button("Back to the game").clicked() {
                     hud.next_screen.set(Screen::Table);
                 }

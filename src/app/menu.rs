@@ -23,6 +23,8 @@ pub enum Screen {
     Menu,
     /// A game on the table.
     Table,
+    /// The layout editor.
+    Editor,
 }
 
 /// The folder autosaves go to (default `saves/` in the working directory).

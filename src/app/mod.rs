@@ -1,6 +1,7 @@
 //! The desktop app: window, camera, table meshes, picking and the egui overlay.
 
 pub mod camera;
+pub mod editor;
 pub mod eye;
 pub mod hud;
 pub mod menu;
@@ -42,7 +43,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
     } else {
         args.saves.clone()
     };
-    let wants_game = (args.scene.is_some() || args.load.is_some()) && !args.menu;
+    let wants_game = (args.scene.is_some() || args.load.is_some()) && !args.menu && !args.editor;
     let mut errors: Vec<String> = Vec::new();
     let mut started = None;
     let mut menu_scene = None;
@@ -62,7 +63,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
         }
     }
     let mut view = None;
-    if let (Some(name), Some(st)) = (&args.scenario, started.as_mut()) {
+    if let (Some(name), Some(st), false) = (&args.scenario, started.as_mut(), args.editor) {
         match scenario::prepare(name, st) {
             Ok(v) => view = Some(v),
             Err(e) => errors.push(format!("scenario {name}: {e}")),
@@ -81,7 +82,29 @@ pub fn run(args: PlayArgs) -> ExitCode {
         .map(|s| s.origin.name.clone())
         .or(menu_scene.as_ref().map(|s| s.name.clone()))
         .map_or("wartable".to_string(), |n| format!("wartable - {n}"));
+    let mut editor = None;
+    if args.editor {
+        let scene = scene_path(args.scene.as_deref());
+        match crate::design::Design::open_scene(&scene) {
+            Ok(design) => {
+                let layout = crate::data::source::load::<crate::data::scene::SceneFile>(&scene)
+                    .ok()
+                    .map(|s| crate::data::source::sibling(&scene, &s.layout))
+                    .filter(|p| p.exists());
+                let mut e = editor::Editor::new(design, PathBuf::from("scenes"), layout);
+                e.mirror = args.mirror;
+                if let Some(name) = &args.scenario
+                    && let Err(err) = editor::scenario(&mut e, name)
+                {
+                    errors.push(format!("scenario {name}: {err}"));
+                }
+                editor = Some(e);
+            }
+            Err(e) => errors.extend(e.0.iter().map(ToString::to_string)),
+        }
+    }
     let mut app = App::new();
+    editor::register_source(&mut app, std::path::Path::new("scenes"));
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
             title,
@@ -102,6 +125,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
         overlay::plugin,
         eye::plugin,
         screenshot::plugin,
+        editor::plugin,
     ))
     .insert_resource(menu::SavesDir(saves))
     .insert_resource(ActiveScene(menu_scene))
@@ -112,6 +136,14 @@ pub fn run(args: PlayArgs) -> ExitCode {
             let st = cell.lock().map(|mut c| c.take()).unwrap_or(None);
             if let Some(st) = st {
                 menu::put_on_table(world, st);
+            }
+        });
+    }
+    if let Some(e) = editor {
+        let cell = std::sync::Mutex::new(Some(e));
+        app.add_systems(Startup, move |world: &mut World| {
+            if let Some(e) = cell.lock().map(|mut c| c.take()).unwrap_or(None) {
+                editor::open_editor(world, e);
             }
         });
     }

@@ -100,7 +100,7 @@ fn observe_models(mut commands: Commands, added: Query<Entity, Added<Model>>) {
 }
 
 /// Where the cursor meets the horizontal plane at height `z` (table inches).
-fn cursor_on_plane(
+pub fn cursor_on_plane(
     window: &Window,
     camera: &Camera,
     transform: &GlobalTransform,

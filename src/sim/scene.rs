@@ -37,8 +37,9 @@ fn spawn_active_scene(
     scene: Res<ActiveScene>,
     old: Query<Entity, With<SceneEntity>>,
 ) {
+    // Children go with their parents, so some entities may be gone already.
     for e in &old {
-        commands.entity(e).despawn();
+        commands.entity(e).try_despawn();
     }
     if let Some(scene) = &scene.0 {
         spawn_scene(&mut commands, scene);
