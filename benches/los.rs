@@ -3,6 +3,7 @@
 //! (b) one model-pair visibility query (visible + fully visible), averaged over 200 pairs;
 //! (c) the unit-pair visibility matrix of both armies;
 //! (d) a heatmap of the whole table at 0.5" cells from one deployment zone.
+//! (f) the whole layout analysis of layout 1 at 0.5" cells.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -195,5 +196,30 @@ fn los(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, los);
+/// (f) The whole layout analysis of `wartable analyze` on layout 1 at 0.5" cells: four
+/// heatmaps (two zones, infantry and vehicle), open lanes, objectives.
+fn analyze_layout(c: &mut Criterion) {
+    let scene =
+        load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/layout-1.ron")).unwrap();
+    let input = wartable::design::input_of(&scene);
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let a = wartable::design::analysis::analyze(&input, 0.5, &done);
+    eprintln!(
+        "(f) {} x {} cells, P1 infantry {:.1}%, vehicle {:.1}%, {} lanes, rayon threads {}",
+        a.grid.0,
+        a.grid.1,
+        a.zones[0].infantry_visible_share * 100.0,
+        a.zones[0].vehicle_visible_share * 100.0,
+        a.lanes.count,
+        rayon::current_num_threads()
+    );
+    let mut group = c.benchmark_group("f");
+    group.sample_size(10);
+    group.bench_function("f: analyze layout 1 at 0.5in cells", |b| {
+        b.iter(|| black_box(wartable::design::analysis::analyze(&input, 0.5, &done)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, los, analyze_layout);
 criterion_main!(benches);

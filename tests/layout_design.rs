@@ -377,8 +377,14 @@ fn lane_grids_are_each_others_image() {
         Vec2::new(0.0, 44.0),
     ];
     let image: Vec<Vec2> = zone.iter().map(|p| rotate_point(*p)).collect();
-    let a: Vec<Vec2> = zone_grid(&zone, LANE_SPACING_INCHES).iter().map(|g| rotate_point(g.2)).collect();
-    let b: Vec<Vec2> = zone_grid(&image, LANE_SPACING_INCHES).iter().map(|g| g.2).collect();
+    let a: Vec<Vec2> = zone_grid(&zone, LANE_SPACING_INCHES)
+        .iter()
+        .map(|g| rotate_point(g.2))
+        .collect();
+    let b: Vec<Vec2> = zone_grid(&image, LANE_SPACING_INCHES)
+        .iter()
+        .map(|g| g.2)
+        .collect();
     assert_eq!(a.len(), b.len());
     assert!(a.iter().all(|p| b.iter().any(|q| p.distance(*q) < 1e-4)));
 }
@@ -395,7 +401,10 @@ fn validation_names_pieces_off_the_table_overlapping_and_objectives_in_walls() {
         .map(PieceSpec::resolve)
         .collect();
     // The new ruin's north wall runs along y = 22.875.
-    let objectives = vec![objective("in-wall", 20.0, 22.9), objective("clear", 30.0, 35.0)];
+    let objectives = vec![
+        objective("in-wall", 20.0, 22.9),
+        objective("clear", 30.0, 35.0),
+    ];
     let problems = validate(&pieces, &objectives);
     let kinds: Vec<(ProblemKind, Vec<String>)> =
         problems.iter().map(|p| (p.kind, p.ids.clone())).collect();
@@ -403,8 +412,14 @@ fn validation_names_pieces_off_the_table_overlapping_and_objectives_in_walls() {
         kinds,
         vec![
             (ProblemKind::OffBoard, vec!["edge".to_string()]),
-            (ProblemKind::Overlap, vec!["ruin-a".to_string(), "over".to_string()]),
-            (ProblemKind::ObjectiveInWall, vec!["in-wall".to_string(), "ruin-a".to_string()]),
+            (
+                ProblemKind::Overlap,
+                vec!["ruin-a".to_string(), "over".to_string()]
+            ),
+            (
+                ProblemKind::ObjectiveInWall,
+                vec!["in-wall".to_string(), "ruin-a".to_string()]
+            ),
         ]
     );
     assert!(problems[0].message.contains("'edge'"));
@@ -421,10 +436,22 @@ fn the_heatmap_picture_colours_cells_by_the_zones_that_see_them() {
     let a = analyze(&input, 1.0, &AtomicUsize::new(0));
     let img = picture::render(&input, &a, 0);
     let s = picture::PIXELS_PER_INCH;
-    let px = |x: f32, y: f32| img.get_pixel(8 + (x * s as f32) as u32, 8 + ((44.0 - y) * s as f32) as u32).0;
+    let px = |x: f32, y: f32| {
+        img.get_pixel(
+            8 + (x * s as f32) as u32,
+            8 + ((44.0 - y) * s as f32) as u32,
+        )
+        .0
+    };
     // West of the wall only zone 1 sees; east only zone 2; nothing sees both.
-    assert_eq!(px(25.0, 30.5), picture::SEEN_COLOURS[picture::seen_class(true, false)]);
-    assert_eq!(px(35.0, 30.5), picture::SEEN_COLOURS[picture::seen_class(false, true)]);
+    assert_eq!(
+        px(25.0, 30.5),
+        picture::SEEN_COLOURS[picture::seen_class(true, false)]
+    );
+    assert_eq!(
+        px(35.0, 30.5),
+        picture::SEEN_COLOURS[picture::seen_class(false, true)]
+    );
     let dir = temp_dir("png");
     let file = dir.join("heat.png");
     picture::write_png(&file, &input, &a, 0).unwrap();
@@ -437,12 +464,58 @@ fn the_analysis_of_a_chapter_approved_scene_is_symmetric_and_plausible() {
     let scene = load_scene(&root().join("scenes/layout-1.ron")).unwrap();
     let a = analyze(&input_of(&scene), 2.0, &AtomicUsize::new(0));
     assert_eq!(a.asymmetry.score, 0.0);
-    assert_eq!(a.zones[0].infantry_visible_share, a.zones[1].infantry_visible_share);
+    assert_eq!(
+        a.zones[0].infantry_visible_share,
+        a.zones[1].infantry_visible_share
+    );
     for z in &a.zones {
         assert!(z.infantry_visible_share > 0.2 && z.infantry_visible_share < 1.0);
     }
     assert!(a.lanes.count >= 1);
     // Each home objective is seen from its own zone more than from the far one.
-    let home = a.objectives.iter().find(|o| o.id == "attacker-home").unwrap();
+    let home = a
+        .objectives
+        .iter()
+        .find(|o| o.id == "attacker-home")
+        .unwrap();
     assert!(home.seen_from[0].1 > home.seen_from[1].1);
+}
+
+#[test]
+fn ruin_walls_openings_and_floors_can_be_added_and_removed() {
+    use wartable::design::edit::{
+        Side, with_floor, with_opening, with_wall, without_openings, without_wall,
+    };
+    let ruin = new_piece(TerrainCategory::Ruin, "r".into(), Point(20.0, 20.0));
+    assert_eq!(ruin.walls.len(), 2);
+    let walled = with_wall(&ruin, Side::West);
+    assert_eq!(walled.walls.len(), 3);
+    let opened = with_opening(&walled, 0);
+    let w = &opened.walls[0];
+    assert_eq!(w.windows.len(), 4);
+    // The new ground opening does not overlap the old one and lies in the wall.
+    let length = w.from.vec().distance(w.to.vec());
+    let ground: Vec<_> = w.windows.iter().filter(|o| o.bottom < 1.0).collect();
+    assert_eq!(ground.len(), 2);
+    assert!(ground[1].start >= ground[0].end || ground[0].start >= ground[1].end);
+    assert!(w.windows.iter().all(|o| o.start >= 0.0 && o.end <= length));
+    // Every step stays a valid layout piece.
+    let mut layout = empty_layout();
+    for p in [
+        &walled,
+        &opened,
+        &without_openings(&opened, 0),
+        &without_wall(&opened, 2),
+        &with_floor(&opened, None),
+    ] {
+        layout.pieces = vec![p.clone()];
+        let errors = wartable::data::check::layout(Path::new("t.ron"), &layout);
+        assert!(errors.is_empty(), "{errors:?}");
+    }
+    assert!(with_floor(&opened, None).floors.is_empty());
+    assert_eq!(without_openings(&opened, 0).walls[0].windows.len(), 0);
+    // A short wall with no room for another 1.5" opening is left as it is.
+    let small = resized(&ruin, 2.0, 2.0);
+    let full = with_opening(&small, 0);
+    assert_eq!(full.walls[0].windows, small.walls[0].windows);
 }

@@ -25,11 +25,12 @@ use super::camera::OrbitCamera;
 use super::menu::{Screen, data_files, short_name};
 use super::overlay::cursor_on_plane;
 use super::ui::PanelInsets;
-use crate::data::layout::LayoutFile;
+use crate::data::layout::{LayoutFile, PieceSpec};
 use crate::design::analysis::{Analysis, AnalysisInput, analyze, work};
 use crate::design::edit::{
-    History, footprint_size, new_piece, put_objective, put_piece, remove_objective, remove_piece,
-    resized, snap_point, snap_rotation, with_height,
+    History, NEW_RUIN_FLOOR_HEIGHT_INCHES, Side, footprint_size, new_piece, put_objective,
+    put_piece, remove_objective, remove_piece, resized, snap_point, snap_rotation, with_floor,
+    with_height, with_opening, with_wall, without_openings, without_wall,
 };
 use crate::design::mirror::{Half, mirror_layout, partner, unmatched};
 use crate::design::validate::{Problem, validate};
@@ -256,7 +257,9 @@ pub fn plugin(app: &mut App) {
 /// Opens the editor on `design` (from the menu or the command line).
 pub fn open_editor(world: &mut World, editor: Editor) {
     world.insert_resource(editor);
-    world.resource_mut::<NextState<Screen>>().set(Screen::Editor);
+    world
+        .resource_mut::<NextState<Screen>>()
+        .set(Screen::Editor);
 }
 
 /// Pitch (radians above the table) and distance (inches) of the editor's camera: nearly
@@ -308,7 +311,10 @@ fn watch(
         let root = std::fs::canonicalize(&editor.scenes_dir).unwrap_or_default();
         let file = std::fs::canonicalize(&path).unwrap_or_default();
         if let Ok(rel) = file.strip_prefix(&root) {
-            let asset = format!("{SCENES_SOURCE}://{}", rel.to_string_lossy().replace('\\', "/"));
+            let asset = format!(
+                "{SCENES_SOURCE}://{}",
+                rel.to_string_lossy().replace('\\', "/")
+            );
             editor.handle = Some(server.load(asset));
         }
     }
@@ -348,7 +354,11 @@ fn poll_analysis(
     overlay: Query<Entity, With<HeatmapOverlay>>,
     mut last: Local<Option<(HeatmapView, usize)>>,
 ) {
-    if editor.running.as_ref().is_some_and(|r| r.handle.is_finished()) {
+    if editor
+        .running
+        .as_ref()
+        .is_some_and(|r| r.handle.is_finished())
+    {
         let run = editor.running.take().expect("checked");
         match run.handle.join() {
             Ok(mut a) => {
@@ -369,7 +379,10 @@ fn poll_analysis(
             Err(_) => editor.log.push("the analysis failed".into()),
         }
     }
-    let generation = editor.analysis.as_ref().map_or(0, |(a, _)| a.grid.0 * 7 + a.lanes.lines);
+    let generation = editor
+        .analysis
+        .as_ref()
+        .map_or(0, |(a, _)| a.grid.0 * 7 + a.lanes.lines);
     let key = (editor.heatmap, generation);
     if *last == Some(key) {
         return;
@@ -383,7 +396,9 @@ fn poll_analysis(
         HeatmapView::Infantry => 0,
         HeatmapView::Vehicle => 1,
     };
-    let Some((a, _)) = &editor.analysis else { return };
+    let Some((a, _)) = &editor.analysis else {
+        return;
+    };
     let Some(first) = a.maps.first() else { return };
     let (cols, rows) = (first[kind].cols, first[kind].rows);
     let mut data = Vec::with_capacity(cols * rows * 4);
@@ -485,7 +500,9 @@ fn mouse(
         }
         return;
     }
-    let Some(drag) = editor.drag.as_ref() else { return };
+    let Some(drag) = editor.drag.as_ref() else {
+        return;
+    };
     let (target, offset) = (drag.target, drag.offset);
     let mut to = Point(at.x - offset.x, at.y - offset.y);
     if editor.snap {
@@ -569,7 +586,11 @@ fn redo(editor: &mut Editor) {
 fn save(editor: &mut Editor) {
     match editor.design.save(&editor.scenes_dir, &editor.name) {
         Ok((scene, layout)) => {
-            editor.log.push(format!("saved {} and {}", scene.display(), layout.display()));
+            editor.log.push(format!(
+                "saved {} and {}",
+                scene.display(),
+                layout.display()
+            ));
             editor.watched = Some(layout);
             editor.handle = None;
         }
@@ -580,7 +601,11 @@ fn save(editor: &mut Editor) {
 fn keys(keys: Res<ButtonInput<KeyCode>>, mut editor: ResMut<Editor>) {
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
     let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
-    let step = if editor.snap { ROTATION_SNAP_DEGREES } else { 1.0 };
+    let step = if editor.snap {
+        ROTATION_SNAP_DEGREES
+    } else {
+        1.0
+    };
     if keys.just_pressed(KeyCode::BracketRight) {
         turn(&mut editor, -step);
     }
@@ -591,7 +616,11 @@ fn keys(keys: Res<ButtonInput<KeyCode>>, mut editor: ResMut<Editor>) {
         delete(&mut editor);
     }
     if ctrl && keys.just_pressed(KeyCode::KeyZ) {
-        if shift { redo(&mut editor) } else { undo(&mut editor) }
+        if shift {
+            redo(&mut editor)
+        } else {
+            undo(&mut editor)
+        }
     }
     if ctrl && keys.just_pressed(KeyCode::KeyY) {
         redo(&mut editor);
@@ -640,7 +669,12 @@ fn draw(editor: Res<Editor>, mut gizmos: Gizmos) {
     let outline_of = |pick: Picked| -> Option<Vec<Vec2>> {
         match pick {
             Picked::Piece(i) => pieces.get(i).map(|p| p.footprint.clone()),
-            Picked::Objective(i) => editor.design.layout.objectives.get(i).map(|o| circle(o.at.vec())),
+            Picked::Objective(i) => editor
+                .design
+                .layout
+                .objectives
+                .get(i)
+                .map(|o| circle(o.at.vec())),
         }
     };
     // Selection outlines stand 0.3" outside the footprint, clear of the problem outlines.
@@ -658,11 +692,10 @@ fn draw(editor: Res<Editor>, mut gizmos: Gizmos) {
         if editor.mirror {
             let image = match pick {
                 Picked::Piece(i) => partner(&editor.design.layout, i).map(Picked::Piece),
-                Picked::Objective(i) => crate::design::mirror::objective_partner(
-                    &editor.design.layout.objectives,
-                    i,
-                )
-                .map(Picked::Objective),
+                Picked::Objective(i) => {
+                    crate::design::mirror::objective_partner(&editor.design.layout.objectives, i)
+                        .map(Picked::Objective)
+                }
             };
             if let Some(o) = image.filter(|p| *p != pick).and_then(outline_of) {
                 gizmos.linestrip(ring(&o), Color::srgb(0.3, 0.9, 0.95));
@@ -813,7 +846,9 @@ fn tools(ui: &mut egui::Ui, editor: &mut Editor) {
     let files = scene_files(&editor.scenes_dir);
     ui.collapsing(format!("Open a scene ({})", files.len()), |ui| {
         for f in files {
-            let label = f.file_name().map_or(String::new(), |n| n.to_string_lossy().to_string());
+            let label = f
+                .file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().to_string());
             if ui.small_button(&label).clicked() {
                 match Design::open_scene(&f) {
                     Ok(d) => {
@@ -835,7 +870,10 @@ fn tools(ui: &mut egui::Ui, editor: &mut Editor) {
             .selected_text(short_name(&current.replace('\\', "/")).to_string())
             .show_ui(ui, |ui| {
                 for f in data_files("scenes/deployments/") {
-                    if ui.selectable_label(current.ends_with(&f), short_name(&f)).clicked() {
+                    if ui
+                        .selectable_label(current.ends_with(&f), short_name(&f))
+                        .clicked()
+                    {
                         let mut d = editor.design.clone();
                         match d.set_deployment(Path::new(&f)) {
                             Ok(()) => editor.edit(|x| *x = d),
@@ -895,7 +933,9 @@ fn tools(ui: &mut egui::Ui, editor: &mut Editor) {
         for (label, half) in [("west", Half::West), ("south", Half::South)] {
             if ui.small_button(format!("{label} half")).clicked() {
                 editor.edit(|d| d.layout = mirror_layout(&d.layout, half));
-                editor.log.push(format!("the {label} half now also stands turned 180°"));
+                editor
+                    .log
+                    .push(format!("the {label} half now also stands turned 180°"));
             }
         }
     });
@@ -912,7 +952,10 @@ fn tools(ui: &mut egui::Ui, editor: &mut Editor) {
         .collect();
     for (i, (id, category)) in pieces.iter().enumerate() {
         let on = editor.picked == Some(Picked::Piece(i));
-        if ui.selectable_label(on, format!("{id} ({category:?})")).clicked() {
+        if ui
+            .selectable_label(on, format!("{id} ({category:?})"))
+            .clicked()
+        {
             editor.picked = Some(Picked::Piece(i));
         }
     }
@@ -924,7 +967,9 @@ fn selected(ui: &mut egui::Ui, editor: &mut Editor) {
     let mirror = editor.mirror;
     match editor.picked {
         Some(Picked::Piece(i)) => {
-            let Some(p) = editor.design.layout.pieces.get(i).cloned() else { return };
+            let Some(p) = editor.design.layout.pieces.get(i).cloned() else {
+                return;
+            };
             ui.heading(format!("{} ({:?})", p.id, p.category));
             let mut q = p.clone();
             let (mut w, mut d) = footprint_size(&p);
@@ -944,8 +989,16 @@ fn selected(ui: &mut egui::Ui, editor: &mut Editor) {
                 ui.end_row();
                 ui.label("centre x, y (in)");
                 ui.horizontal(|ui| {
-                    ui.add(egui::DragValue::new(&mut q.at.0).speed(0.1).range(0.0..=60.0));
-                    ui.add(egui::DragValue::new(&mut q.at.1).speed(0.1).range(0.0..=44.0));
+                    ui.add(
+                        egui::DragValue::new(&mut q.at.0)
+                            .speed(0.1)
+                            .range(0.0..=60.0),
+                    );
+                    ui.add(
+                        egui::DragValue::new(&mut q.at.1)
+                            .speed(0.1)
+                            .range(0.0..=44.0),
+                    );
                 });
                 ui.end_row();
                 ui.label("rotation (°)");
@@ -957,8 +1010,16 @@ fn selected(ui: &mut egui::Ui, editor: &mut Editor) {
                     ui.add(egui::DragValue::new(&mut d).speed(0.1).range(0.5..=30.0));
                 });
                 ui.end_row();
-                ui.label(if p.walls.is_empty() { "height (in)" } else { "wall height (in)" });
-                ui.add(egui::DragValue::new(&mut height).speed(0.1).range(0.0..=12.0));
+                ui.label(if p.walls.is_empty() {
+                    "height (in)"
+                } else {
+                    "wall height (in)"
+                });
+                ui.add(
+                    egui::DragValue::new(&mut height)
+                        .speed(0.1)
+                        .range(0.0..=12.0),
+                );
                 ui.end_row();
             });
             let (w0, d0) = footprint_size(&p);
@@ -981,6 +1042,13 @@ fn selected(ui: &mut egui::Ui, editor: &mut Editor) {
                     put_piece(&mut d.layout, Some(i), q, mirror);
                 });
             }
+            if (p.category == TerrainCategory::Ruin || !p.walls.is_empty())
+                && let Some(c) = ruin_controls(ui, &p)
+            {
+                editor.edit(|d| {
+                    put_piece(&mut d.layout, Some(i), c, mirror);
+                });
+            }
             ui.horizontal(|ui| {
                 if ui.button("Turn 15° ([)").clicked() {
                     turn(editor, ROTATION_SNAP_DEGREES);
@@ -991,7 +1059,9 @@ fn selected(ui: &mut egui::Ui, editor: &mut Editor) {
             });
         }
         Some(Picked::Objective(i)) => {
-            let Some(o) = editor.design.layout.objectives.get(i).cloned() else { return };
+            let Some(o) = editor.design.layout.objectives.get(i).cloned() else {
+                return;
+            };
             ui.heading(format!("objective {}", o.id));
             let mut q = o.clone();
             ui.horizontal(|ui| {
@@ -1000,8 +1070,16 @@ fn selected(ui: &mut egui::Ui, editor: &mut Editor) {
             });
             ui.horizontal(|ui| {
                 ui.label("x, y (in)");
-                ui.add(egui::DragValue::new(&mut q.at.0).speed(0.1).range(0.0..=60.0));
-                ui.add(egui::DragValue::new(&mut q.at.1).speed(0.1).range(0.0..=44.0));
+                ui.add(
+                    egui::DragValue::new(&mut q.at.0)
+                        .speed(0.1)
+                        .range(0.0..=60.0),
+                );
+                ui.add(
+                    egui::DragValue::new(&mut q.at.1)
+                        .speed(0.1)
+                        .range(0.0..=44.0),
+                );
             });
             if editor.snap {
                 q.at = snap_point(q.at);
@@ -1021,10 +1099,71 @@ fn selected(ui: &mut egui::Ui, editor: &mut Editor) {
     }
 }
 
+/// Walls, their openings and the upper floor of a ruin; returns the changed piece.
+fn ruin_controls(ui: &mut egui::Ui, p: &PieceSpec) -> Option<PieceSpec> {
+    let mut change = None;
+    ui.label("Walls (local frame; openings 1.5\" wide, ground and upper)");
+    for (k, w) in p.walls.iter().enumerate() {
+        ui.horizontal(|ui| {
+            ui.label(format!(
+                "{}: {:.1}\" long, {} openings",
+                k + 1,
+                w.from.vec().distance(w.to.vec()),
+                w.windows.len()
+            ));
+            if ui.small_button("+ opening").clicked() {
+                change = Some(with_opening(p, k));
+            }
+            if ui.small_button("close").clicked() {
+                change = Some(without_openings(p, k));
+            }
+            if ui.small_button("remove").clicked() {
+                change = Some(without_wall(p, k));
+            }
+        });
+    }
+    ui.horizontal(|ui| {
+        ui.label("add a wall on the");
+        for side in Side::ALL {
+            if ui.small_button(format!("{side:?}")).clicked() {
+                change = Some(with_wall(p, side));
+            }
+        }
+    });
+    ui.horizontal(|ui| {
+        let mut on = !p.floors.is_empty();
+        if ui.checkbox(&mut on, "upper floor at").changed() {
+            change = Some(with_floor(p, on.then_some(NEW_RUIN_FLOOR_HEIGHT_INCHES)));
+        }
+        if let Some(first) = p.floors.first() {
+            let mut h = first.height;
+            if ui
+                .add(
+                    egui::DragValue::new(&mut h)
+                        .speed(0.1)
+                        .range(0.5..=11.0)
+                        .suffix("\""),
+                )
+                .changed()
+            {
+                let mut c = p.clone();
+                for f in &mut c.floors {
+                    f.height = h;
+                }
+                change = Some(c);
+            }
+        }
+    });
+    change
+}
+
 fn analysis_panel(ui: &mut egui::Ui, editor: &mut Editor) {
     ui.heading("Problems");
     if editor.problems.is_empty() {
-        ui.colored_label(GREEN, "No pieces off the table, overlapping, or objectives in walls.");
+        ui.colored_label(
+            GREEN,
+            "No pieces off the table, overlapping, or objectives in walls.",
+        );
     }
     for p in &editor.problems {
         ui.colored_label(RED, &p.message);
@@ -1046,7 +1185,11 @@ fn analysis_panel(ui: &mut egui::Ui, editor: &mut Editor) {
     match &editor.running {
         Some(run) => {
             let f = run.done.load(Ordering::Relaxed) as f32 / run.total.max(1) as f32;
-            ui.add(egui::ProgressBar::new(f.min(1.0)).show_percentage().text("analysing"));
+            ui.add(
+                egui::ProgressBar::new(f.min(1.0))
+                    .show_percentage()
+                    .text("analysing"),
+            );
         }
         None => {
             if ui.button("Analyse sight").clicked() {
@@ -1064,7 +1207,11 @@ fn analysis_panel(ui: &mut egui::Ui, editor: &mut Editor) {
         ui.weak("Analyse to see what each deployment zone sees.");
         return;
     };
-    if editor.shown.as_ref().is_some_and(|d| d.analysis_input().pieces != a_pieces(editor)) {
+    if editor
+        .shown
+        .as_ref()
+        .is_some_and(|d| d.analysis_input().pieces != a_pieces(editor))
+    {
         ui.weak("(made before the last edits)");
     }
     for (k, colour) in [(1, "blue"), (2, "red"), (3, "purple"), (0, "dark")] {
@@ -1075,7 +1222,10 @@ fn analysis_panel(ui: &mut egui::Ui, editor: &mut Editor) {
             2 => "seen from player 2's zone only",
             _ => "seen from both zones",
         };
-        ui.colored_label(egui::Color32::from_rgb(r, g, b), format!("■ {text} ({colour})"));
+        ui.colored_label(
+            egui::Color32::from_rgb(r, g, b),
+            format!("■ {text} ({colour})"),
+        );
     }
     egui::Grid::new("zones").striped(true).show(ui, |ui| {
         ui.strong("zone");
@@ -1131,7 +1281,9 @@ fn a_pieces(editor: &Editor) -> Vec<crate::geometry::TerrainPiece> {
 /// An unknown scenario name, or a layout with no pieces.
 pub fn scenario(editor: &mut Editor, name: &str) -> Result<(), String> {
     if name != "designer" {
-        return Err(format!("unknown editor scenario '{name}' (known: designer)"));
+        return Err(format!(
+            "unknown editor scenario '{name}' (known: designer)"
+        ));
     }
     let mirror = editor.mirror;
     let Some(first) = editor.design.layout.pieces.first().cloned() else {
@@ -1150,4 +1302,72 @@ pub fn scenario(editor: &mut Editor, name: &str) -> Result<(), String> {
     editor.analysis = Some((a, input));
     editor.heatmap = HeatmapView::Infantry;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::design::mirror::is_symmetric;
+
+    fn editor() -> Editor {
+        let design = Design::open(
+            Path::new("scenes/layouts/layout-1.ron"),
+            Path::new("scenes/deployments/search-and-destroy.ron"),
+        )
+        .unwrap();
+        Editor::new(design, PathBuf::from("scenes"), None)
+    }
+
+    #[test]
+    fn a_click_picks_the_piece_or_marker_under_it() {
+        let mut e = editor();
+        let first = e.design.layout.pieces[0].at.vec();
+        assert_eq!(pick_at(&e.design, first), Some(Picked::Piece(0)));
+        assert_eq!(pick_at(&e.design, Vec2::new(0.2, 0.2)), None);
+        e.edit(|d| {
+            put_objective(
+                &mut d.layout,
+                None,
+                ObjectiveMarker {
+                    id: "x".into(),
+                    at: Point(first.x, first.y),
+                    z: 0.0,
+                },
+                false,
+            );
+        });
+        // A marker is picked before the piece it stands on.
+        assert_eq!(pick_at(&e.design, first), Some(Picked::Objective(0)));
+    }
+
+    #[test]
+    fn turning_deleting_and_undoing_in_mirror_mode() {
+        let mut e = editor();
+        let start = e.design.clone();
+        e.mirror = true;
+        e.picked = Some(Picked::Piece(0));
+        turn(&mut e, ROTATION_SNAP_DEGREES);
+        assert_eq!(e.design.layout.pieces[0].rotation, 15.0);
+        assert!(is_symmetric(&e.design.layout));
+        delete(&mut e);
+        assert_eq!(e.design.layout.pieces.len(), start.layout.pieces.len() - 2);
+        assert!(is_symmetric(&e.design.layout));
+        undo(&mut e);
+        undo(&mut e);
+        assert_eq!(e.design, start);
+        redo(&mut e);
+        assert_eq!(e.design.layout.pieces[0].rotation, 15.0);
+    }
+
+    #[test]
+    fn the_designer_scenario_moves_a_piece_and_its_image_and_analyses() {
+        let mut e = editor();
+        e.mirror = true;
+        scenario(&mut e, "designer").unwrap();
+        assert!(is_symmetric(&e.design.layout));
+        let (a, _) = e.analysis.as_ref().unwrap();
+        assert_eq!(a.asymmetry.score, 0.0);
+        assert_eq!(e.heatmap, HeatmapView::Infantry);
+        assert!(scenario(&mut e, "nope").is_err());
+    }
 }

@@ -1241,8 +1241,8 @@ fn menu_window(ctx: &egui::Context, hud: &mut Hud) {
                         std::path::Path::new(&deployment),
                     ) {
                         Ok(design) => {
-                            let watched = Some(std::path::PathBuf::from(&layout))
-                                .filter(|p| p.exists());
+                            let watched =
+                                Some(std::path::PathBuf::from(&layout)).filter(|p| p.exists());
                             let editor = super::editor::Editor::new(
                                 design,
                                 std::path::PathBuf::from("scenes"),

@@ -75,11 +75,10 @@ pub fn run(scene: &Path, args: &AnalyzeArgs) -> ExitCode {
     });
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
-    if let Ok(text) = crate::data::source::read(&crate::data::source::sibling(
-        scene,
-        &layout_ref(scene),
-    )) && let Ok(file) =
-        crate::data::source::parse::<crate::data::layout::LayoutFile>(scene, &text)
+    if let Ok(text) =
+        crate::data::source::read(&crate::data::source::sibling(scene, &layout_ref(scene)))
+        && let Ok(file) =
+            crate::data::source::parse::<crate::data::layout::LayoutFile>(scene, &text)
     {
         analysis.asymmetry.unmatched = mirror::unmatched(&file);
     }
@@ -95,7 +94,10 @@ pub fn run(scene: &Path, args: &AnalyzeArgs) -> ExitCode {
             serde_json::to_string_pretty(&analysis).expect("plain data serializes")
         );
     } else {
-        println!("{} / {} at {}\" cells", analysis.layout, analysis.deployment, args.cell);
+        println!(
+            "{} / {} at {}\" cells",
+            analysis.layout, analysis.deployment, args.cell
+        );
         for z in &analysis.zones {
             println!(
                 "  zone P{} {}: infantry sees {:.1}% of the table, vehicles {:.1}%",

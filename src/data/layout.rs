@@ -3,10 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::mission::ObjectiveMarker;
 use crate::geometry::{
     Floor, Point, TerrainCategory, TerrainPiece, Vec2, Wall, Window, place, to_vecs,
 };
+use crate::rules::mission::ObjectiveMarker;
 
 /// Default wall thickness (inches).
 pub const DEFAULT_WALL_THICKNESS_INCHES: f32 = 0.25;

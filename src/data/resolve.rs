@@ -335,11 +335,15 @@ pub fn load_scene(file: &Path) -> Result<Scene, DataErrors> {
     fail_if(errors)?;
     armies.sort_by_key(|a| a.player);
     place_models(file, &data, &layout, &deployment, &mut armies)?;
-    let objectives = [&layout.objectives, &mission.objectives, &deployment.objectives]
-        .into_iter()
-        .find(|list| !list.is_empty())
-        .cloned()
-        .unwrap_or_default();
+    let objectives = [
+        &layout.objectives,
+        &mission.objectives,
+        &deployment.objectives,
+    ]
+    .into_iter()
+    .find(|list| !list.is_empty())
+    .cloned()
+    .unwrap_or_default();
     Ok(Scene {
         name: data.name,
         file: file.to_path_buf(),

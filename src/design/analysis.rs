@@ -168,7 +168,11 @@ pub fn analyze(input: &AnalysisInput, cell: f32, done: &AtomicUsize) -> Analysis
         .iter()
         .map(|(_, _, area)| {
             let grid = zone_grid(area, OBSERVER_SPACING_INCHES);
-            kinds.map(|k| grid.iter().map(|(_, _, p)| index.probe(k.model_at(*p))).collect())
+            kinds.map(|k| {
+                grid.iter()
+                    .map(|(_, _, p)| index.probe(k.model_at(*p)))
+                    .collect()
+            })
         })
         .collect();
     let maps: Vec<[Heatmap; 2]> = observers
@@ -258,7 +262,9 @@ pub fn analyze(input: &AnalysisInput, cell: f32, done: &AtomicUsize) -> Analysis
 /// (cols-1-c, rows-1-r)).
 pub fn rotated_difference(a: &Heatmap, b: &Heatmap) -> f32 {
     let n = a.visible.len().min(b.visible.len());
-    let differ = (0..n).filter(|&i| a.visible[i] != b.visible[n - 1 - i]).count();
+    let differ = (0..n)
+        .filter(|&i| a.visible[i] != b.visible[n - 1 - i])
+        .count();
     differ as f32 / n.max(1) as f32
 }
 
@@ -294,7 +300,10 @@ pub fn lanes(
     zb: &[Vec2],
     done: &AtomicUsize,
 ) -> LaneReport {
-    let (ga, gb) = (zone_grid(za, LANE_SPACING_INCHES), zone_grid(zb, LANE_SPACING_INCHES));
+    let (ga, gb) = (
+        zone_grid(za, LANE_SPACING_INCHES),
+        zone_grid(zb, LANE_SPACING_INCHES),
+    );
     let open: Vec<(usize, usize)> = ga
         .par_iter()
         .enumerate()
@@ -309,10 +318,16 @@ pub fn lanes(
             row
         })
         .collect();
-    let at_a: HashMap<(i32, i32), usize> =
-        ga.iter().enumerate().map(|(i, (c, r, _))| ((*c, *r), i)).collect();
-    let at_b: HashMap<(i32, i32), usize> =
-        gb.iter().enumerate().map(|(j, (c, r, _))| ((*c, *r), j)).collect();
+    let at_a: HashMap<(i32, i32), usize> = ga
+        .iter()
+        .enumerate()
+        .map(|(i, (c, r, _))| ((*c, *r), i))
+        .collect();
+    let at_b: HashMap<(i32, i32), usize> = gb
+        .iter()
+        .enumerate()
+        .map(|(j, (c, r, _))| ((*c, *r), j))
+        .collect();
     let line_id: HashMap<(usize, usize), usize> =
         open.iter().enumerate().map(|(k, l)| (*l, k)).collect();
     let mut parent: Vec<usize> = (0..open.len()).collect();
@@ -323,9 +338,8 @@ pub fn lanes(
         }
         k
     }
-    let around = |c: i32, r: i32| {
-        (-1..=1).flat_map(move |dc| (-1..=1).map(move |dr| (c + dc, r + dr)))
-    };
+    let around =
+        |c: i32, r: i32| (-1..=1).flat_map(move |dc| (-1..=1).map(move |dr| (c + dc, r + dr)));
     for (k, &(i, j)) in open.iter().enumerate() {
         let (ca, ra, _) = ga[i];
         let (cb, rb, _) = gb[j];

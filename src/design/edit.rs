@@ -7,7 +7,9 @@ use super::mirror::{
     unique_id,
 };
 use super::{GRID_SNAP_INCHES, ROTATION_SNAP_DEGREES};
-use crate::data::layout::{DEFAULT_WALL_THICKNESS_INCHES, FloorSpec, LayoutFile, PieceSpec, Shape, WallSpec};
+use crate::data::layout::{
+    DEFAULT_WALL_THICKNESS_INCHES, FloorSpec, LayoutFile, PieceSpec, Shape, WallSpec,
+};
 use crate::geometry::{Point, TerrainCategory, Window};
 use crate::rules::mission::ObjectiveMarker;
 
@@ -60,8 +62,18 @@ pub fn new_piece(category: TerrainCategory, id: String, at: Point) -> PieceSpec 
         let openings = |len: f32| {
             let mid = len / 2.0;
             vec![
-                Window { start: mid - 0.75, end: mid + 0.75, bottom: 0.75, top: 2.25 },
-                Window { start: mid - 0.75, end: mid + 0.75, bottom: 3.5, top: 4.5 },
+                Window {
+                    start: mid - 0.75,
+                    end: mid + 0.75,
+                    bottom: 0.75,
+                    top: 2.25,
+                },
+                Window {
+                    start: mid - 0.75,
+                    end: mid + 0.75,
+                    bottom: 3.5,
+                    top: 4.5,
+                },
             ]
         };
         let (hx, hy) = (w / 2.0 - 0.125, d / 2.0 - 0.125);
@@ -102,7 +114,9 @@ pub fn footprint_size(piece: &PieceSpec) -> (f32, f32) {
         let (lo, hi) = v
             .iter()
             .map(f)
-            .fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), x| (l.min(x), h.max(x)));
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), x| {
+                (l.min(x), h.max(x))
+            });
         (hi - lo).max(0.0)
     };
     (span(|p| p.x), span(|p| p.y))
@@ -133,7 +147,11 @@ pub fn resized(piece: &PieceSpec, width: f32, depth: f32) -> PieceSpec {
                 windows: w
                     .windows
                     .iter()
-                    .map(|o| Window { start: o.start * k, end: o.end * k, ..*o })
+                    .map(|o| Window {
+                        start: o.start * k,
+                        end: o.end * k,
+                        ..*o
+                    })
                     .collect(),
                 ..w.clone()
             }
@@ -170,7 +188,12 @@ pub fn with_height(piece: &PieceSpec, height: f32) -> PieceSpec {
 /// its index. In `mirror` mode the 180° image follows: the piece's partner (found before the
 /// edit) is replaced by the image of the new piece, one is added when it had none, and a
 /// partner is removed when the new piece is its own image.
-pub fn put_piece(layout: &mut LayoutFile, index: Option<usize>, piece: PieceSpec, mirror: bool) -> usize {
+pub fn put_piece(
+    layout: &mut LayoutFile,
+    index: Option<usize>,
+    piece: PieceSpec,
+    mirror: bool,
+) -> usize {
     let before = index.and_then(|i| partner(layout, i));
     let i = match index {
         Some(i) => {
@@ -336,4 +359,126 @@ impl<T: Clone + PartialEq> History<T> {
     pub fn depth(&self) -> (usize, usize) {
         (self.undo.len(), self.redo.len())
     }
+}
+
+/// A side of a piece's footprint rectangle, in its own frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// +y.
+    North,
+    /// +x.
+    East,
+    /// -y.
+    South,
+    /// -x.
+    West,
+}
+
+impl Side {
+    /// Every side.
+    pub const ALL: [Side; 4] = [Side::North, Side::East, Side::South, Side::West];
+}
+
+/// `piece` with a new wall along `side` of its footprint's bounding rectangle, set in by half
+/// the wall thickness, as tall as its other walls (else [`NEW_RUIN_WALL_HEIGHT_INCHES`]), with
+/// no openings.
+pub fn with_wall(piece: &PieceSpec, side: Side) -> PieceSpec {
+    let (w, d) = footprint_size(piece);
+    let t = DEFAULT_WALL_THICKNESS_INCHES;
+    let (hx, hy) = (w / 2.0 - t / 2.0, d / 2.0 - t / 2.0);
+    let (from, to) = match side {
+        Side::North => (Point(-hx, hy), Point(hx, hy)),
+        Side::East => (Point(hx, -hy), Point(hx, hy)),
+        Side::South => (Point(-hx, -hy), Point(hx, -hy)),
+        Side::West => (Point(-hx, -hy), Point(-hx, hy)),
+    };
+    let height = piece
+        .walls
+        .first()
+        .map_or(NEW_RUIN_WALL_HEIGHT_INCHES, |w| w.height);
+    let mut out = piece.clone();
+    out.walls.push(WallSpec {
+        from,
+        to,
+        height,
+        thickness: t,
+        windows: Vec::new(),
+    });
+    out
+}
+
+/// `piece` with a ground and an upper opening (1.5" wide, 0.75-2.25" and 3.5-4.5" up, as on
+/// the Chapter Approved ruins; the upper one only where the wall is tall enough) added to wall
+/// `wall` in the widest gap between its openings. Unchanged when no 1.5" gap is left.
+pub fn with_opening(piece: &PieceSpec, wall: usize) -> PieceSpec {
+    let mut out = piece.clone();
+    let Some(w) = out.walls.get_mut(wall) else {
+        return out;
+    };
+    let length = w.from.vec().distance(w.to.vec());
+    let mut edges: Vec<(f32, f32)> = w.windows.iter().map(|o| (o.start, o.end)).collect();
+    edges.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut gaps = Vec::new();
+    let mut at = 0.0f32;
+    for (s, e) in edges {
+        gaps.push((at, s));
+        at = at.max(e);
+    }
+    gaps.push((at, length));
+    let Some((a, b)) = gaps
+        .into_iter()
+        .filter(|(a, b)| b - a >= 2.0)
+        .max_by(|x, y| (x.1 - x.0).total_cmp(&(y.1 - y.0)))
+    else {
+        return out;
+    };
+    let mid = (a + b) / 2.0;
+    let (start, end) = (mid - 0.75, mid + 0.75);
+    w.windows.push(Window {
+        start,
+        end,
+        bottom: 0.75,
+        top: 2.25,
+    });
+    if w.height >= 4.5 {
+        w.windows.push(Window {
+            start,
+            end,
+            bottom: 3.5,
+            top: 4.5,
+        });
+    }
+    out
+}
+
+/// `piece` without the openings of wall `wall`.
+pub fn without_openings(piece: &PieceSpec, wall: usize) -> PieceSpec {
+    let mut out = piece.clone();
+    if let Some(w) = out.walls.get_mut(wall) {
+        w.windows.clear();
+    }
+    out
+}
+
+/// `piece` without wall `wall`.
+pub fn without_wall(piece: &PieceSpec, wall: usize) -> PieceSpec {
+    let mut out = piece.clone();
+    if wall < out.walls.len() {
+        out.walls.remove(wall);
+    }
+    out
+}
+
+/// `piece` with one upper floor `height` inches up over its whole footprint (replacing its
+/// floors), or with none.
+pub fn with_floor(piece: &PieceSpec, height: Option<f32>) -> PieceSpec {
+    let mut out = piece.clone();
+    out.floors = height
+        .map(|h| FloorSpec {
+            height: h,
+            area: None,
+        })
+        .into_iter()
+        .collect();
+    out
 }

@@ -112,7 +112,9 @@ pub fn same_piece(a: &TerrainPiece, b: &TerrainPiece) -> bool {
         && close(a.height, b.height)
         && same_points(&a.footprint, &b.footprint)
         && a.walls.len() == b.walls.len()
-        && a.walls.iter().all(|w| b.walls.iter().any(|v| same_wall(w, v)))
+        && a.walls
+            .iter()
+            .all(|w| b.walls.iter().any(|v| same_wall(w, v)))
         && a.floors.len() == b.floors.len()
         && a.floors.iter().all(|f| {
             b.floors
@@ -229,7 +231,11 @@ pub fn mirror_layout(layout: &LayoutFile, keep: Half) -> LayoutFile {
         if !self_symmetric(&out.pieces[i]) {
             let id = unique_id(
                 &mirror_id(&out.pieces[i].id),
-                layout.pieces.iter().chain(&out.pieces).map(|p| p.id.as_str()),
+                layout
+                    .pieces
+                    .iter()
+                    .chain(&out.pieces)
+                    .map(|p| p.id.as_str()),
             );
             let copy = mirrored_piece(&out.pieces[i], id);
             out.pieces.push(copy);

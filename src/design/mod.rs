@@ -229,5 +229,9 @@ pub fn slug(name: &str) -> String {
         }
     }
     let out = out.trim_matches('-').to_string();
-    if out.is_empty() { "layout".to_string() } else { out }
+    if out.is_empty() {
+        "layout".to_string()
+    } else {
+        out
+    }
 }

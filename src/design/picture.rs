@@ -17,7 +17,8 @@ use crate::rules::constants::{
 pub const PIXELS_PER_INCH: u32 = 12;
 
 /// Cell colours: seen by neither zone, player 1 only, player 2 only, both.
-pub const SEEN_COLOURS: [[u8; 3]; 4] = [[48, 48, 52], [70, 110, 220], [215, 70, 60], [170, 90, 190]];
+pub const SEEN_COLOURS: [[u8; 3]; 4] =
+    [[48, 48, 52], [70, 110, 220], [215, 70, 60], [170, 90, 190]];
 
 const LEGEND_HEIGHT: u32 = 110;
 const MARGIN: u32 = 8;
@@ -36,7 +37,11 @@ pub fn render(input: &AnalysisInput, analysis: &Analysis, kind: usize) -> RgbIma
         (BOARD_WIDTH_INCHES * s as f32) as u32,
         (BOARD_DEPTH_INCHES * s as f32) as u32,
     );
-    let mut img = RgbImage::from_pixel(w + 2 * MARGIN, h + 2 * MARGIN + LEGEND_HEIGHT, Rgb([24, 24, 28]));
+    let mut img = RgbImage::from_pixel(
+        w + 2 * MARGIN,
+        h + 2 * MARGIN + LEGEND_HEIGHT,
+        Rgb([24, 24, 28]),
+    );
     // Table y grows upwards; the picture's downwards.
     let to_px = |p: Vec2| {
         (
@@ -56,12 +61,20 @@ pub fn render(input: &AnalysisInput, analysis: &Analysis, kind: usize) -> RgbIma
                 );
                 let i = r * cols + c;
                 let seen = |z: usize| analysis.maps.get(z).is_some_and(|m| m[kind].visible[i]);
-                img.put_pixel(x + MARGIN, y + MARGIN, Rgb(SEEN_COLOURS[seen_class(seen(0), seen(1))]));
+                img.put_pixel(
+                    x + MARGIN,
+                    y + MARGIN,
+                    Rgb(SEEN_COLOURS[seen_class(seen(0), seen(1))]),
+                );
             }
         }
     }
     for (player, _, area) in &input.zones {
-        let colour = if *player == 1 { [140, 170, 255] } else { [255, 150, 140] };
+        let colour = if *player == 1 {
+            [140, 170, 255]
+        } else {
+            [255, 150, 140]
+        };
         outline(&mut img, area, to_px, colour);
     }
     for p in &input.pieces {
@@ -69,7 +82,12 @@ pub fn render(input: &AnalysisInput, analysis: &Analysis, kind: usize) -> RgbIma
         for wall in &p.walls {
             let dir = (wall.end - wall.start).normalize_or_zero();
             let side = Vec2::new(-dir.y, dir.x) * wall.thickness.max(0.25) / 2.0;
-            let quad = [wall.start - side, wall.end - side, wall.end + side, wall.start + side];
+            let quad = [
+                wall.start - side,
+                wall.end - side,
+                wall.end + side,
+                wall.start + side,
+            ];
             fill(&mut img, &quad, to_px, [250, 250, 250]);
         }
     }
@@ -85,7 +103,11 @@ pub fn render(input: &AnalysisInput, analysis: &Analysis, kind: usize) -> RgbIma
     }
     // Legend.
     let top = h + 2 * MARGIN + 4;
-    let probe = if kind == 0 { "infantry (32mm, 1.6in)" } else { "vehicle (4.7x3.6in hull, 3.5in)" };
+    let probe = if kind == 0 {
+        "infantry (32mm, 1.6in)"
+    } else {
+        "vehicle (4.7x3.6in hull, 3.5in)"
+    };
     text(
         &mut img,
         MARGIN,
@@ -103,7 +125,11 @@ pub fn render(input: &AnalysisInput, analysis: &Analysis, kind: usize) -> RgbIma
     let top = top + 12;
     let share = |z: usize| {
         analysis.zones.get(z).map_or(0.0, |r| {
-            if kind == 0 { r.infantry_visible_share } else { r.vehicle_visible_share }
+            if kind == 0 {
+                r.infantry_visible_share
+            } else {
+                r.vehicle_visible_share
+            }
         }) * 100.0
     };
     let labels = [
@@ -113,7 +139,10 @@ pub fn render(input: &AnalysisInput, analysis: &Analysis, kind: usize) -> RgbIma
         "seen from both zones".to_string(),
     ];
     for (k, label) in labels.iter().enumerate() {
-        let (x, y) = (MARGIN + (k as u32 % 2) * (w / 2), top + 16 + (k as u32 / 2) * 18);
+        let (x, y) = (
+            MARGIN + (k as u32 % 2) * (w / 2),
+            top + 16 + (k as u32 / 2) * 18,
+        );
         for dy in 0..12 {
             for dx in 0..12 {
                 img.put_pixel(x + dx, y + dy, Rgb(SEEN_COLOURS[k]));
@@ -138,7 +167,12 @@ pub fn render(input: &AnalysisInput, analysis: &Analysis, kind: usize) -> RgbIma
 ///
 /// # Errors
 /// The image crate's message when the file cannot be written.
-pub fn write_png(path: &Path, input: &AnalysisInput, analysis: &Analysis, kind: usize) -> Result<(), String> {
+pub fn write_png(
+    path: &Path,
+    input: &AnalysisInput,
+    analysis: &Analysis,
+    kind: usize,
+) -> Result<(), String> {
     render(input, analysis, kind)
         .save(path)
         .map_err(|e| format!("{}: {e}", path.display()))
@@ -162,7 +196,13 @@ fn outline(img: &mut RgbImage, poly: &[Vec2], to_px: impl Fn(Vec2) -> (f32, f32)
 }
 
 fn fill(img: &mut RgbImage, poly: &[Vec2], to_px: impl Fn(Vec2) -> (f32, f32), colour: [u8; 3]) {
-    let px: Vec<Vec2> = poly.iter().map(|p| { let (x, y) = to_px(*p); Vec2::new(x, y) }).collect();
+    let px: Vec<Vec2> = poly
+        .iter()
+        .map(|p| {
+            let (x, y) = to_px(*p);
+            Vec2::new(x, y)
+        })
+        .collect();
     let (lo, hi) = polygon::bounds(&px);
     for y in lo.y.floor().max(0.0) as u32..=hi.y.ceil().max(0.0) as u32 {
         for x in lo.x.floor().max(0.0) as u32..=hi.x.ceil().max(0.0) as u32 {
@@ -177,11 +217,18 @@ fn fill(img: &mut RgbImage, poly: &[Vec2], to_px: impl Fn(Vec2) -> (f32, f32), c
 /// Draws `s` with its top-left corner at (`x`, `y`), 8 pixels per character.
 fn text(img: &mut RgbImage, x: u32, y: u32, s: &str, colour: [u8; 3]) {
     for (k, ch) in s.chars().enumerate() {
-        let Some(glyph) = font8x8::BASIC_FONTS.get(ch) else { continue };
+        let Some(glyph) = font8x8::BASIC_FONTS.get(ch) else {
+            continue;
+        };
         for (row, bits) in glyph.iter().enumerate() {
             for col in 0..8 {
                 if bits & (1 << col) != 0 {
-                    put(img, (x + k as u32 * 8 + col) as f32, (y + row as u32) as f32, colour);
+                    put(
+                        img,
+                        (x + k as u32 * 8 + col) as f32,
+                        (y + row as u32) as f32,
+                        colour,
+                    );
                 }
             }
         }

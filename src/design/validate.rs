@@ -40,7 +40,12 @@ pub struct Problem {
 pub fn validate(pieces: &[TerrainPiece], objectives: &[ObjectiveMarker]) -> Vec<Problem> {
     let mut out = Vec::new();
     for p in pieces {
-        let off: Vec<Vec2> = p.footprint.iter().copied().filter(|v| !on_board(*v)).collect();
+        let off: Vec<Vec2> = p
+            .footprint
+            .iter()
+            .copied()
+            .filter(|v| !on_board(*v))
+            .collect();
         if let Some(v) = off.first() {
             out.push(Problem {
                 kind: ProblemKind::OffBoard,
@@ -74,7 +79,10 @@ pub fn validate(pieces: &[TerrainPiece], objectives: &[ObjectiveMarker]) -> Vec<
             out.push(Problem {
                 kind: ProblemKind::ObjectiveOffBoard,
                 ids: vec![o.id.clone()],
-                message: format!("objective '{}' at ({:.1}, {:.1}) is off the table", o.id, at.x, at.y),
+                message: format!(
+                    "objective '{}' at ({:.1}, {:.1}) is off the table",
+                    o.id, at.x, at.y
+                ),
             });
         }
         for p in pieces {

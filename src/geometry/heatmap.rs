@@ -106,10 +106,7 @@ pub fn zone_grid(zone: &[Vec2], spacing: f32) -> Vec<(i32, i32, Vec2)> {
     let mut out = Vec::new();
     for row in first(lo.y)..=((hi.y / spacing).ceil() as i32) {
         for col in first(lo.x)..=((hi.x / spacing).ceil() as i32) {
-            let p = Vec2::new(
-                (col as f32 + 0.5) * spacing,
-                (row as f32 + 0.5) * spacing,
-            );
+            let p = Vec2::new((col as f32 + 0.5) * spacing, (row as f32 + 0.5) * spacing);
             if polygon::contains(zone, p) {
                 out.push((col, row, p));
             }
