@@ -4,6 +4,7 @@
 //! Layout: pure [`geometry`] and [`rules`] (no Bevy), [`data`] (RON formats), headless [`sim`]
 //! plugins, the desktop [`app`], and the headless [`cli`].
 
+pub mod ai;
 pub mod app;
 pub mod cli;
 pub mod data;

@@ -1183,14 +1183,26 @@ fn menu_window(ctx: &egui::Context, hud: &mut Hud) {
                     egui::DragValue::new(&mut form.seed).prefix("seed "),
                 );
             });
+            ui.horizontal(|ui| {
+                ui.label("Opponent");
+                for (value, label) in [
+                    (0u8, "hot-seat (two people)"),
+                    (2, "the computer as player 2"),
+                    (1, "the computer as player 1"),
+                ] {
+                    ui.radio_value(&mut form.computer, value, label);
+                }
+            });
             if ui.button("Start game").clicked() {
                 let random = std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
                     .map_or(1, |d| d.as_nanos() as u64);
                 match start_new_game(form, &hud.saves.0, random) {
                     Ok(started) => {
-                        hud.commands
-                            .queue(move |world: &mut World| put_on_table(world, started));
+                        let computer = form.computer;
+                        hud.commands.queue(move |world: &mut World| {
+                            super::menu::put_on_table_against(world, started, computer)
+                        });
                         hud.selection.unit = None;
                     }
                     Err(e) => hud.play.log.push(format!("cannot start: {e}")),

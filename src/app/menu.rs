@@ -53,6 +53,8 @@ pub struct NewGameForm {
     pub seed: u64,
     /// Draw a random seed when the game starts.
     pub random_seed: bool,
+    /// The player the computer plays (0: none, a hot-seat game).
+    pub computer: u8,
 }
 
 impl Default for NewGameForm {
@@ -69,6 +71,7 @@ impl Default for NewGameForm {
             ],
             seed: 7,
             random_seed: false,
+            computer: 0,
         }
     }
 }
@@ -309,6 +312,16 @@ pub fn put_on_table(world: &mut World, started: StartedGame) {
         autosave: Some(autosave),
     });
     world.resource_mut::<NextState<Screen>>().set(Screen::Table);
+    world.remove_resource::<super::computer::Computer>();
+}
+
+/// [`put_on_table`], with the computer playing `computer` (0: nobody, a hot-seat game).
+pub fn put_on_table_against(world: &mut World, started: StartedGame, computer: u8) {
+    put_on_table(world, started);
+    if computer == 1 || computer == 2 {
+        world.insert_resource(super::computer::Computer::new(computer));
+        world.resource_mut::<PlayState>().hotseat = false;
+    }
 }
 
 fn refresh_saves(dir: Res<SavesDir>, mut list: ResMut<SaveList>) {

@@ -1,6 +1,7 @@
 //! The desktop app: window, camera, table meshes, picking and the egui overlay.
 
 pub mod camera;
+pub mod computer;
 pub mod editor;
 pub mod eye;
 pub mod hud;
@@ -126,16 +127,18 @@ pub fn run(args: PlayArgs) -> ExitCode {
         eye::plugin,
         screenshot::plugin,
         editor::plugin,
+        computer::plugin,
     ))
     .insert_resource(menu::SavesDir(saves))
     .insert_resource(ActiveScene(menu_scene))
     .insert_resource(SceneErrors(errors));
     if let Some(st) = started {
+        let computer = args.computer.unwrap_or(0);
         let cell = std::sync::Mutex::new(Some(st));
         app.add_systems(Startup, move |world: &mut World| {
             let st = cell.lock().map(|mut c| c.take()).unwrap_or(None);
             if let Some(st) = st {
-                menu::put_on_table(world, st);
+                menu::put_on_table_against(world, st, computer);
             }
         });
     }

@@ -8,6 +8,7 @@ pub mod game_cmds;
 pub mod geometry_cmds;
 pub mod json;
 pub mod png_check;
+pub mod simulate_cmd;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -109,6 +110,8 @@ pub enum Command {
     /// (infantry and vehicle-sized models), open lanes between the zones, who sees each
     /// objective, asymmetry under the 180° rotation, layout problems; `--heatmap` draws it.
     Analyze(analyze_cmd::AnalyzeArgs),
+    /// AI-vs-AI games headless in parallel: win rates, mean VP and mean points destroyed.
+    Simulate(simulate_cmd::SimulateArgs),
     /// Check that a PNG exists and is not blank (near-zero pixel variance); for CI.
     PngCheck {
         /// The PNG file.
@@ -148,6 +151,9 @@ pub struct PlayArgs {
     /// Play a scripted start for screenshots: overview, los, drag-refused, shooting or eye.
     #[arg(long)]
     pub scenario: Option<String>,
+    /// Play against the computer: it plays this player (1 or 2).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
+    pub computer: Option<u8>,
     /// Open the layout editor on the scene's layout and deployment map.
     #[arg(long)]
     pub editor: bool,
@@ -176,6 +182,9 @@ pub fn run(cli: Cli) -> Result<ExitCode, Box<PlayArgs>> {
         Some(Command::Run(args)) => Ok(game_cmds::run(&args)),
         Some(Command::Replay { save, json }) => Ok(game_cmds::replay_cmd(&save, json)),
         Some(Command::Undo { save }) => Ok(game_cmds::undo(&save)),
+        Some(Command::Simulate(args)) => {
+            Ok(simulate_cmd::run(&scene_path(Some(&args.scene)), &args))
+        }
         Some(Command::Analyze(args)) => Ok(analyze_cmd::run(&scene_path(Some(&args.scene)), &args)),
         Some(Command::Attack(args)) => Ok(attack_cmd::run(&scene_path(Some(&args.scene)), &args)),
         Some(Command::Los {

@@ -1,0 +1,755 @@
+//! Computer players: they look at the same [`Game`] a person sees and give one command at a
+//! time, the same commands a person gives. A command is checked on a copy of the game whose
+//! dice are replaced by scripted ones ([`GameRng::scripted`]), so checking never reveals a
+//! roll to come.
+//!
+//! [`Ai`] plays to win: it deploys, holds objectives (a unit on a marker no friend holds
+//! stays; the others go to the closest marker no friend has claimed, else towards the enemy
+//! within 24", stopping short), shoots each weapon at the target with the highest
+//! exact expected points destroyed, charges when the 2D6 odds are at least
+//! [`CHARGE_ODDS_THRESHOLD`], uses a Command Re-roll on a failed charge roll, and fights with
+//! every weapon. [`RandomPlayer`] makes random legal choices (a baseline). [`play_game`] runs a
+//! whole game between two of them.
+
+use std::collections::HashSet;
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::data::Scene;
+use crate::geometry::Vec3;
+use crate::rules::movement::MoveMode;
+use crate::rules::phase::{Phase, Stage, opponent};
+use crate::rules::rng::GameRng;
+use crate::rules::stratagem::Stratagem;
+use crate::sim::game::{Command, Game, Location, ModelPath, RerollRoll, WeaponTarget};
+
+/// Smallest probability of a successful charge roll for which [`Ai`] declares a charge.
+pub const CHARGE_ODDS_THRESHOLD: f64 = 0.4;
+
+/// Most commands in one game before [`play_game`] gives up (a safety net).
+pub const COMMAND_LIMIT: usize = 6000;
+
+/// A computer player.
+pub trait Brain {
+    /// The next command for `player`, who must act now in `game`.
+    fn next(&mut self, game: &Game, player: u8) -> Command;
+}
+
+/// Whether `command` would be accepted now, tried on a copy whose dice are scripted (high
+/// rolls), so the real dice stay unknown.
+pub fn legal(game: &Game, command: &Command) -> bool {
+    let mut copy = game.clone();
+    copy.rng = GameRng::scripted(&[6, 6, 6, 6, 6, 6]);
+    copy.apply(command).is_ok()
+}
+
+/// The player who must act now: the Fight-phase picker or fighter, else the active player;
+/// None when the game is over.
+pub fn acting_player(game: &Game) -> Option<u8> {
+    match game.stage {
+        Stage::GameOver => None,
+        Stage::Battle if game.phase == Phase::Fight => Some(
+            game.fight
+                .as_ref()
+                .and_then(|f| f.current)
+                .map(|(a, _, _)| game.player_of(a))
+                .or_else(|| game.next_to_fight().map(|(p, _)| p))
+                .unwrap_or(game.active_player),
+        ),
+        _ => Some(game.active_player),
+    }
+}
+
+/// Live units of `player` on the table (roots of attached units).
+fn roots(game: &Game, player: u8) -> Vec<usize> {
+    let Some(army) = game.army_of(player) else {
+        return Vec::new();
+    };
+    game.unit_roots(army)
+        .into_iter()
+        .filter(|&u| !game.live_models(army, u).is_empty())
+        .collect()
+}
+
+/// Centre of a unit's live models.
+fn centre(game: &Game, army: usize, unit: usize) -> Vec3 {
+    let live = game.live_models(army, unit);
+    let sum = live
+        .iter()
+        .map(|r| game.scene.armies[army].units[r.unit].models[r.model].position)
+        .fold(Vec3::ZERO, |a, b| a + b);
+    sum / live.len().max(1) as f32
+}
+
+/// Every live model of the unit moved by `v` (straight paths).
+fn shifted(game: &Game, army: usize, unit: usize, v: Vec3) -> Vec<ModelPath> {
+    game.live_models(army, unit)
+        .iter()
+        .map(|r| {
+            let p = game.scene.armies[army].units[r.unit].models[r.model].position;
+            ModelPath {
+                model: r.model,
+                unit: Some(game.unit_id(army, r.unit).to_string()),
+                path: vec![(p.x + v.x, p.y + v.y, 0.0)],
+            }
+        })
+        .collect()
+}
+
+/// The unit's weapons of one kind (each name once).
+fn weapons_of(game: &Game, army: usize, unit: usize, melee: bool) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for r in game.live_models(army, unit) {
+        let u = &game.scene.armies[army].units[r.unit];
+        for w in &u.models[r.model].weapons {
+            if u.datasheet.weapon(w).is_some_and(|p| p.is_melee() == melee) && !out.contains(w) {
+                out.push(w.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Points per model of an enemy unit (its value), at least 1.
+fn value_per_model(game: &Game, army: usize, unit: usize) -> f64 {
+    let u = &game.scene.armies[army].units[unit];
+    f64::from(u.points.unwrap_or(100)) / u.models.len().max(1) as f64
+}
+
+/// The deploying unit, if the player deploys now.
+fn deploy(game: &Game, player: u8) -> Option<Command> {
+    let army = game.army_of(player)?;
+    let unit = (0..game.units[army].len())
+        .find(|&u| game.units[army][u].location == Location::NotDeployed)?;
+    Some(Command::Deploy {
+        player,
+        unit: game.unit_id(army, unit).to_string(),
+        models: Vec::new(),
+        transport: None,
+    })
+}
+
+/// What every brain does the same way: deploy where the scene stands, end phases with
+/// nothing left to do, and the Fight phase's fixed steps; `None` when the brain must choose.
+fn common(game: &Game, player: u8) -> Option<Command> {
+    match game.stage {
+        Stage::Setup | Stage::Deployment => {
+            return Some(deploy(game, player).unwrap_or(Command::EndPhase { player }));
+        }
+        Stage::GameOver => return Some(Command::EndPhase { player }),
+        Stage::Battle => {}
+    }
+    if game.phase == Phase::Command {
+        return Some(Command::EndPhase { player });
+    }
+    None
+}
+
+/// Key of a unit's activation this phase, for remembering units that chose to do nothing.
+fn key(game: &Game, player: u8, unit: &str) -> String {
+    format!("{}/{}/{:?}/{unit}", game.battle_round, player, game.phase)
+}
+
+/// Fight phase: Pile In (no move), fight with the weapons `pick` chooses, Consolidate (no
+/// move); End phase when no one is left to fight.
+fn fight_step(
+    game: &Game,
+    mut pick: impl FnMut(&Game, u8, &str, &[String], usize) -> Vec<WeaponTarget>,
+) -> Command {
+    if let Some((army, unit, fought)) = game.fight.as_ref().and_then(|f| f.current) {
+        let id = game.unit_id(army, unit).to_string();
+        let p = game.player_of(army);
+        if fought {
+            return Command::Consolidate {
+                player: p,
+                unit: id,
+                paths: Vec::new(),
+            };
+        }
+        let weapons = weapons_of(game, army, unit, true);
+        let chosen = pick(game, p, &id, &weapons, unit);
+        return Command::Fight {
+            player: p,
+            unit: id,
+            weapons: chosen,
+        };
+    }
+    if let Some((picker, ids)) = game.next_to_fight()
+        && let Some(id) = ids.first()
+    {
+        return Command::PileIn {
+            player: picker,
+            unit: id.clone(),
+            paths: Vec::new(),
+        };
+    }
+    Command::EndPhase {
+        player: game.active_player,
+    }
+}
+
+/// The largest prefix of `picked` that the engine accepts together (checked without dice).
+fn accepted_prefix(
+    game: &Game,
+    mut picked: Vec<WeaponTarget>,
+    make: impl Fn(Vec<WeaponTarget>) -> Command,
+) -> Vec<WeaponTarget> {
+    while !picked.is_empty() && !legal(game, &make(picked.clone())) {
+        picked.pop();
+    }
+    picked
+}
+
+/// The computer opponent.
+#[derive(Debug, Default, Clone)]
+pub struct Ai {
+    passed: HashSet<String>,
+}
+
+impl Ai {
+    /// A new opponent.
+    pub fn new() -> Self {
+        Ai::default()
+    }
+
+    /// Each weapon at the target with the highest exact expected points destroyed.
+    fn best_targets(
+        game: &Game,
+        player: u8,
+        id: &str,
+        weapons: &[String],
+        melee: bool,
+    ) -> Vec<WeaponTarget> {
+        let Some(earmy) = game.army_of(opponent(player)) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for w in weapons {
+            let best = game
+                .legal_targets(player, id, w, melee)
+                .into_iter()
+                .filter_map(|t| {
+                    let wt = WeaponTarget {
+                        weapon: w.clone(),
+                        target: t.clone(),
+                    };
+                    let preview = game
+                        .preview_attacks(player, id, std::slice::from_ref(&wt), melee)
+                        .ok()?;
+                    let destroyed: f64 = preview
+                        .iter()
+                        .map(|p| p.distribution.expected_models_destroyed)
+                        .sum();
+                    let unit = game.find_unit(earmy, &t)?;
+                    Some((destroyed * value_per_model(game, earmy, unit), wt))
+                })
+                .max_by(|a, b| a.0.total_cmp(&b.0));
+            if let Some((score, wt)) = best
+                && score > 0.0
+            {
+                out.push(wt);
+            }
+        }
+        out
+    }
+
+    /// Objectives claimed by this player's units this phase (by index).
+    fn claimed(&self, game: &Game, player: u8) -> Vec<usize> {
+        (0..game.scene.objectives.len())
+            .filter(|i| {
+                self.passed
+                    .contains(&key(game, player, &format!("objective-{i}")))
+            })
+            .collect()
+    }
+
+    fn claim(&mut self, game: &Game, player: u8, objective: usize) {
+        self.passed
+            .insert(key(game, player, &format!("objective-{objective}")));
+    }
+
+    /// A Normal move of the unit towards `to`, stopping `stop_short` inches before it: of the
+    /// straight moves at up to 75° either side of the direct line and 1, 3/4 or 1/2 of the
+    /// reach, the legal one (checked without dice) that ends closest; None when none gains at
+    /// least half an inch.
+    fn move_towards(
+        game: &Game,
+        player: u8,
+        army: usize,
+        u: usize,
+        to: Vec3,
+        stop_short: f32,
+    ) -> Option<Command> {
+        let from = centre(game, army, u);
+        let dir = (to - from).truncate();
+        let want = (dir.length() - stop_short).max(0.0);
+        let m = game.scene.armies[army].units[u].datasheet.movement;
+        let reach = (m - 0.1).min(want);
+        if reach <= 0.5 {
+            return None;
+        }
+        let id = game.unit_id(army, u).to_string();
+        let mut best: Option<(f32, Command)> = None;
+        for angle in [0.0f32, 25.0, -25.0, 50.0, -50.0, 75.0, -75.0] {
+            for f in [1.0, 0.75, 0.5] {
+                let (s, c) = angle.to_radians().sin_cos();
+                let d = dir.normalize() * reach * f;
+                let v = crate::geometry::Vec2::new(d.x * c - d.y * s, d.x * s + d.y * c);
+                let left = (dir - v).length();
+                if best.as_ref().is_some_and(|(b, _)| left >= *b) || left > dir.length() - 0.5 {
+                    continue;
+                }
+                let cmd = Command::Move {
+                    player,
+                    unit: id.clone(),
+                    mode: MoveMode::Normal,
+                    paths: shifted(game, army, u, v.extend(0.0)),
+                };
+                if legal(game, &cmd) {
+                    best = Some((left, cmd));
+                    break;
+                }
+            }
+        }
+        best.map(|(_, c)| c)
+    }
+
+    /// Movement: a unit on an objective no friend holds this turn stays to hold it; others go
+    /// to the closest objective no friend has claimed, else towards the closest enemy (within
+    /// 24", stopping 3" short); engaged units stay.
+    fn movement(&mut self, game: &Game, player: u8) -> Command {
+        let army = game.army_of(player).expect("player has an army");
+        let range = crate::rules::constants::OBJECTIVE_RANGE_HORIZONTAL_INCHES;
+        for u in roots(game, player) {
+            if game.units[army][u].moved.is_some() {
+                continue;
+            }
+            let id = game.unit_id(army, u).to_string();
+            let stay = Command::RemainStationary {
+                player,
+                unit: id.clone(),
+            };
+            if game.engaged(army, u) {
+                return stay;
+            }
+            let from = centre(game, army, u);
+            let claimed = self.claimed(game, player);
+            let objectives: Vec<(usize, Vec3)> = game
+                .scene
+                .objectives
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !claimed.contains(i))
+                .map(|(i, o)| (i, Vec3::new(o.at.0, o.at.1, 0.0)))
+                .collect();
+            let near = |p: &Vec3| (*p - from).truncate().length();
+            if let Some(&(i, _)) = objectives.iter().find(|(_, p)| near(p) <= range - 0.5) {
+                self.claim(game, player, i);
+                return stay;
+            }
+            if let Some(&(i, p)) = objectives
+                .iter()
+                .min_by(|a, b| near(&a.1).total_cmp(&near(&b.1)))
+            {
+                self.claim(game, player, i);
+                if let Some(c) = Self::move_towards(game, player, army, u, p, 1.0) {
+                    return c;
+                }
+            }
+            let earmy = game.army_of(opponent(player)).expect("two armies");
+            let closest = roots(game, opponent(player))
+                .into_iter()
+                .map(|e| (e, game.unit_distance((army, u), (earmy, e))))
+                .min_by(|a, b| a.1.total_cmp(&b.1));
+            if let Some((e, d)) = closest
+                && d < 24.0
+            {
+                let c = centre(game, earmy, e);
+                let short = d.min(3.0 + (c - from).truncate().length() - d);
+                if let Some(m) = Self::move_towards(game, player, army, u, c, short) {
+                    return m;
+                }
+            }
+            return stay;
+        }
+        Command::EndPhase { player }
+    }
+
+    fn shooting(&mut self, game: &Game, player: u8) -> Command {
+        let army = game.army_of(player).expect("player has an army");
+        for u in roots(game, player) {
+            let id = game.unit_id(army, u).to_string();
+            if game.units[army][u].shot || self.passed.contains(&key(game, player, &id)) {
+                continue;
+            }
+            let weapons = weapons_of(game, army, u, false);
+            let picked = Self::best_targets(game, player, &id, &weapons, false);
+            let make = |weapons| Command::Shoot {
+                player,
+                unit: id.clone(),
+                weapons,
+            };
+            let picked = accepted_prefix(game, picked, make);
+            if picked.is_empty() {
+                self.passed.insert(key(game, player, &id));
+                continue;
+            }
+            return Command::Shoot {
+                player,
+                unit: id,
+                weapons: picked,
+            };
+        }
+        Command::EndPhase { player }
+    }
+
+    fn charge(&mut self, game: &Game, player: u8) -> Command {
+        let army = game.army_of(player).expect("player has an army");
+        let earmy = game.army_of(opponent(player)).expect("two armies");
+        if let Some(pending) = game.charge.as_ref().filter(|c| c.army == army) {
+            return self.charge_move(
+                game,
+                player,
+                pending.unit,
+                &pending.targets.clone(),
+                pending.dice,
+            );
+        }
+        for u in roots(game, player) {
+            let id = game.unit_id(army, u).to_string();
+            if game.units[army][u].declared_charge || self.passed.contains(&key(game, player, &id))
+            {
+                continue;
+            }
+            self.passed.insert(key(game, player, &id));
+            if weapons_of(game, army, u, true).is_empty() {
+                continue;
+            }
+            let best = roots(game, opponent(player))
+                .into_iter()
+                .filter(|&e| game.unit_distance((army, u), (earmy, e)) <= 12.0)
+                .filter_map(|e| {
+                    let t = game.unit_id(earmy, e).to_string();
+                    let odds = game
+                        .charge_odds(player, &id, std::slice::from_ref(&t))
+                        .ok()?;
+                    Some((odds.probability, t))
+                })
+                .max_by(|a, b| a.0.total_cmp(&b.0));
+            if let Some((p, t)) = best
+                && p >= CHARGE_ODDS_THRESHOLD
+            {
+                let c = Command::DeclareCharge {
+                    player,
+                    unit: id,
+                    targets: vec![t],
+                };
+                if legal(game, &c) {
+                    return c;
+                }
+            }
+        }
+        Command::EndPhase { player }
+    }
+
+    fn charge_move(
+        &mut self,
+        game: &Game,
+        player: u8,
+        u: usize,
+        targets: &[usize],
+        dice: [u8; 2],
+    ) -> Command {
+        let army = game.army_of(player).expect("player has an army");
+        let earmy = game.army_of(opponent(player)).expect("two armies");
+        let id = game.unit_id(army, u).to_string();
+        let roll = f32::from(dice[0] + dice[1]);
+        let names: Vec<String> = targets
+            .iter()
+            .map(|&t| game.unit_id(earmy, t).to_string())
+            .collect();
+        let needed = game
+            .charge_odds(player, &id, &names)
+            .map_or(13, |o| o.needed);
+        // A failed roll: one Command Re-roll, when CP allow.
+        let reroll = Command::UseStratagem {
+            player,
+            stratagem: Stratagem::CommandReroll,
+            unit: id.clone(),
+            target: None,
+            reroll: Some(RerollRoll::Charge),
+        };
+        let rerolled = self.passed.contains(&key(game, player, "reroll"));
+        if u32::from(dice[0] + dice[1]) < needed && !rerolled {
+            self.passed.insert(key(game, player, "reroll"));
+            if game.cp_of(player) >= 1 && legal(game, &reroll) {
+                return reroll;
+            }
+        }
+        let (mine, theirs) = (
+            game.live_models(army, u),
+            targets
+                .iter()
+                .flat_map(|&t| game.live_models(earmy, t))
+                .collect::<Vec<_>>(),
+        );
+        let mut best = None;
+        for a in &mine {
+            for b in &theirs {
+                let (sa, sb) = (game.solid(*a), game.solid(*b));
+                let dist = crate::geometry::measure::model_distance(&sa, &sb).distance;
+                if best.is_none_or(|(bd, _, _)| dist < bd) {
+                    best = Some((dist, sa.centre, sb.centre));
+                }
+            }
+        }
+        if let Some((dist, ca, cb)) = best {
+            for gap in [0.5, 0.8, 0.2] {
+                let len = dist - gap;
+                if len <= 0.0 || len > roll {
+                    continue;
+                }
+                let v = ((cb - ca).normalize() * len).extend(0.0);
+                let c = Command::ChargeMove {
+                    player,
+                    unit: id.clone(),
+                    paths: shifted(game, army, u, v),
+                };
+                if legal(game, &c) {
+                    return c;
+                }
+            }
+        }
+        Command::ChargeMove {
+            player,
+            unit: id,
+            paths: Vec::new(),
+        }
+    }
+}
+
+impl Brain for Ai {
+    fn next(&mut self, game: &Game, player: u8) -> Command {
+        if let Some(c) = common(game, player) {
+            return c;
+        }
+        match game.phase {
+            Phase::Movement => self.movement(game, player),
+            Phase::Shooting => self.shooting(game, player),
+            Phase::Charge => self.charge(game, player),
+            Phase::Fight => fight_step(game, |g, p, id, weapons, _| {
+                let picked = Ai::best_targets(g, p, id, weapons, true);
+                let make = |weapons| Command::Fight {
+                    player: p,
+                    unit: id.to_string(),
+                    weapons,
+                };
+                accepted_prefix(g, picked, make)
+            }),
+            Phase::Command => Command::EndPhase { player },
+        }
+    }
+}
+
+/// A player making random legal choices: random moves (a random direction and distance up
+/// to its Move, else Remain Stationary), each weapon at a random legal target, charges at
+/// random against units in reach, random melee targets.
+#[derive(Debug, Clone)]
+pub struct RandomPlayer {
+    rng: ChaCha8Rng,
+    passed: HashSet<String>,
+}
+
+impl RandomPlayer {
+    /// A random player with its own seeded choices (not the game's dice).
+    pub fn new(seed: u64) -> Self {
+        RandomPlayer {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            passed: HashSet::new(),
+        }
+    }
+
+    fn pick_targets(
+        &mut self,
+        game: &Game,
+        player: u8,
+        id: &str,
+        weapons: &[String],
+        melee: bool,
+    ) -> Vec<WeaponTarget> {
+        let mut out = Vec::new();
+        for w in weapons {
+            let targets = game.legal_targets(player, id, w, melee);
+            if !targets.is_empty() {
+                let t = targets[self.rng.random_range(0..targets.len())].clone();
+                out.push(WeaponTarget {
+                    weapon: w.clone(),
+                    target: t,
+                });
+            }
+        }
+        out
+    }
+}
+
+impl Brain for RandomPlayer {
+    fn next(&mut self, game: &Game, player: u8) -> Command {
+        if let Some(c) = common(game, player) {
+            return c;
+        }
+        let army = game.army_of(player).expect("player has an army");
+        match game.phase {
+            Phase::Movement => {
+                for u in roots(game, player) {
+                    if game.units[army][u].moved.is_some() {
+                        continue;
+                    }
+                    let id = game.unit_id(army, u).to_string();
+                    let m = game.scene.armies[army].units[u].datasheet.movement;
+                    for _ in 0..4 {
+                        let a = self.rng.random_range(0.0..std::f32::consts::TAU);
+                        let d = self.rng.random_range(0.0..m.max(0.2));
+                        let c = Command::Move {
+                            player,
+                            unit: id.clone(),
+                            mode: MoveMode::Normal,
+                            paths: shifted(game, army, u, Vec3::new(a.cos() * d, a.sin() * d, 0.0)),
+                        };
+                        if !game.engaged(army, u) && legal(game, &c) {
+                            return c;
+                        }
+                    }
+                    return Command::RemainStationary { player, unit: id };
+                }
+                Command::EndPhase { player }
+            }
+            Phase::Shooting => {
+                for u in roots(game, player) {
+                    let id = game.unit_id(army, u).to_string();
+                    if game.units[army][u].shot || self.passed.contains(&key(game, player, &id)) {
+                        continue;
+                    }
+                    self.passed.insert(key(game, player, &id));
+                    let weapons = weapons_of(game, army, u, false);
+                    let picked = self.pick_targets(game, player, &id, &weapons, false);
+                    let make = |weapons| Command::Shoot {
+                        player,
+                        unit: id.clone(),
+                        weapons,
+                    };
+                    let picked = accepted_prefix(game, picked, make);
+                    if !picked.is_empty() {
+                        return Command::Shoot {
+                            player,
+                            unit: id,
+                            weapons: picked,
+                        };
+                    }
+                }
+                Command::EndPhase { player }
+            }
+            Phase::Charge => {
+                if let Some(pending) = game.charge.as_ref().filter(|c| c.army == army) {
+                    // A random player makes no charge move: the charge fails.
+                    return Command::ChargeMove {
+                        player,
+                        unit: game.unit_id(army, pending.unit).to_string(),
+                        paths: Vec::new(),
+                    };
+                }
+                Command::EndPhase { player }
+            }
+            Phase::Fight => {
+                let mut rng = self.rng.clone();
+                let c = fight_step(game, |g, p, id, weapons, _| {
+                    let mut picked = Vec::new();
+                    for w in weapons {
+                        let targets = g.legal_targets(p, id, w, true);
+                        if !targets.is_empty() {
+                            picked.push(WeaponTarget {
+                                weapon: w.clone(),
+                                target: targets[rng.random_range(0..targets.len())].clone(),
+                            });
+                        }
+                    }
+                    let make = |weapons| Command::Fight {
+                        player: p,
+                        unit: id.to_string(),
+                        weapons,
+                    };
+                    accepted_prefix(g, picked, make)
+                });
+                self.rng = rng;
+                c
+            }
+            Phase::Command => Command::EndPhase { player },
+        }
+    }
+}
+
+/// How a game between two brains went.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct GameRecord {
+    /// The dice seed.
+    pub seed: u64,
+    /// Winner (None: a draw).
+    pub winner: Option<u8>,
+    /// Victory points of players 1 and 2.
+    pub vp: [u32; 2],
+    /// Points of each player's units destroyed by the end (player 1's units first).
+    pub destroyed_points: [u32; 2],
+    /// Commands accepted.
+    pub commands: usize,
+    /// Commands the engine refused (each with its reason).
+    pub rejected: Vec<String>,
+    /// The final state hash.
+    pub state_hash: String,
+}
+
+/// Plays a whole game on `scene` with dice seed `seed`, `brains[0]` as player 1.
+pub fn play_game(scene: Scene, seed: u64, brains: [&mut dyn Brain; 2]) -> (Game, GameRecord) {
+    let (mut game, _) = Game::start(scene, seed);
+    let [b1, b2] = brains;
+    let mut commands = 0;
+    let mut rejected = Vec::new();
+    while let Some(player) = acting_player(&game) {
+        if commands + rejected.len() >= COMMAND_LIMIT {
+            rejected.push("command limit reached".to_string());
+            break;
+        }
+        let brain: &mut dyn Brain = if player == 1 { &mut *b1 } else { &mut *b2 };
+        let c = brain.next(&game, player);
+        match game.apply(&c) {
+            Ok(_) => commands += 1,
+            Err(r) => {
+                rejected.push(format!("{} ({}): {r}", c.kind(), game.describe_now()));
+                // Move the game on so that one bad answer cannot loop forever.
+                let end = Command::EndPhase {
+                    player: game.active_player,
+                };
+                if game.apply(&end).is_err() {
+                    break;
+                }
+            }
+        }
+    }
+    let destroyed = |player: u8| -> u32 {
+        game.army_of(player).map_or(0, |a| {
+            (0..game.units[a].len())
+                .filter(|&u| game.live_models_anywhere(a, u).is_empty())
+                .map(|u| game.scene.armies[a].units[u].points.unwrap_or(0))
+                .sum()
+        })
+    };
+    let record = GameRecord {
+        seed,
+        winner: game.winner,
+        vp: game.vp,
+        destroyed_points: [destroyed(1), destroyed(2)],
+        commands,
+        rejected,
+        state_hash: game.state_hash(),
+    };
+    (game, record)
+}

@@ -1,0 +1,156 @@
+//! Playing against the computer: when the computer's player must act, [`crate::ai::Ai`] gives
+//! one command at a time through the same [`GameCommand`] messages as the panels, at a
+//! readable pace ([`COMPUTER_PACE_SECONDS`] between commands); Space (or the "Skip" button)
+//! plays the rest of its turn at once. Its commands and their dice appear in the dice log.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use super::menu::Screen;
+use super::play::PlayState;
+use crate::ai::{Ai, Brain, acting_player};
+use crate::sim::battle::{ActiveGame, GameCommand};
+use crate::sim::game::Command;
+
+/// Seconds between two of the computer's commands.
+pub const COMPUTER_PACE_SECONDS: f32 = 0.6;
+
+/// The computer player of this game.
+#[derive(Resource)]
+pub struct Computer {
+    /// The player it plays (1 or 2).
+    pub player: u8,
+    /// Play the rest of this turn without pauses.
+    pub skip: bool,
+    /// Commands it has sent this game.
+    pub sent: usize,
+    brain: Ai,
+    wait: Timer,
+    /// A command was sent and the game has not answered yet.
+    waiting: bool,
+}
+
+impl Computer {
+    /// The computer playing `player`.
+    pub fn new(player: u8) -> Self {
+        Computer {
+            player,
+            skip: false,
+            sent: 0,
+            brain: Ai::new(),
+            wait: Timer::from_seconds(COMPUTER_PACE_SECONDS, TimerMode::Once),
+            waiting: false,
+        }
+    }
+}
+
+/// Registers the computer player's system.
+pub fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        computer_turn.run_if(in_state(Screen::Table).and_then(resource_exists::<Computer>)),
+    )
+    .add_systems(
+        EguiPrimaryContextPass,
+        banner.run_if(in_state(Screen::Table).and_then(resource_exists::<Computer>)),
+    );
+}
+
+/// While the computer plays: who it is and the Skip button.
+fn banner(
+    mut contexts: EguiContexts,
+    mut computer: ResMut<Computer>,
+    active: Res<ActiveGame>,
+) -> Result {
+    let Some(game) = &active.game else {
+        return Ok(());
+    };
+    if acting_player(game) != Some(computer.player) {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?.clone();
+    egui::Window::new("computer")
+        .title_bar(false)
+        .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 40.0))
+        .resizable(false)
+        .show(&ctx, |ui| {
+            ui.horizontal(|ui| {
+                ui.label(format!(
+                    "The computer (player {}) is playing: {}",
+                    computer.player,
+                    game.describe_now()
+                ));
+                if !computer.skip && ui.button("Skip to the end of its turn (Space)").clicked() {
+                    computer.skip = true;
+                }
+            });
+        });
+    Ok(())
+}
+
+/// A one-line description of a command for the dice log.
+pub fn describe(command: &Command) -> String {
+    let unit = serde_json::to_value(command)
+        .ok()
+        .and_then(|v| {
+            v.as_object()
+                .and_then(|o| o.values().next().cloned())
+                .and_then(|inner| {
+                    inner
+                        .get("unit")
+                        .and_then(|u| u.as_str().map(str::to_string))
+                })
+        })
+        .unwrap_or_default();
+    format!("COMPUTER {} {unit}", command.kind())
+}
+
+fn computer_turn(
+    time: Res<Time>,
+    keys: Res<ButtonInput<KeyCode>>,
+    mut computer: ResMut<Computer>,
+    active: Res<ActiveGame>,
+    mut play: ResMut<PlayState>,
+    mut writer: MessageWriter<GameCommand>,
+) {
+    let Some(game) = &active.game else { return };
+    if acting_player(game) != Some(computer.player) {
+        computer.skip = false;
+        computer.waiting = false;
+        return;
+    }
+    if keys.just_pressed(KeyCode::Space) {
+        computer.skip = true;
+    }
+    // Wait until the last command is applied (the game changes) or refused.
+    if computer.waiting {
+        let refused = play.rejection.is_some();
+        if !active.is_changed() && !refused {
+            return;
+        }
+        computer.waiting = false;
+        if refused {
+            // A refused command would come again: end the phase instead, as a player would.
+            play.rejection = None;
+            play.log
+                .push("COMPUTER: command refused; ending the phase".into());
+            computer.waiting = true;
+            writer.write(GameCommand(Command::EndPhase {
+                player: game.active_player,
+            }));
+            return;
+        }
+    }
+    computer.wait.tick(time.delta());
+    if !computer.skip && !computer.wait.is_finished() {
+        return;
+    }
+    computer.wait.reset();
+    let player = computer.player;
+    let command = computer.brain.next(game, player);
+    play.log.push(describe(&command));
+    play.rejection = None;
+    computer.waiting = true;
+    computer.sent += 1;
+    writer.write(GameCommand(command));
+}
