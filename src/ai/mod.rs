@@ -8,7 +8,8 @@
 //! within 24", stopping short), shoots each weapon at the target with the highest
 //! exact expected points destroyed, charges when the 2D6 odds are at least
 //! [`CHARGE_ODDS_THRESHOLD`], uses a Command Re-roll on a failed charge roll, and fights with
-//! every weapon. [`RandomPlayer`] makes random legal choices (a baseline). [`play_game`] runs a
+//! every weapon, piling in and consolidating up to 3" towards the closest enemy model.
+//! [`RandomPlayer`] makes random legal choices (a baseline). [`play_game`] runs a
 //! whole game between two of them.
 
 use std::collections::HashSet;
@@ -151,8 +152,43 @@ fn key(game: &Game, player: u8, unit: &str) -> String {
     format!("{}/{}/{:?}/{unit}", game.battle_round, player, game.phase)
 }
 
-/// Fight phase: Pile In (no move), fight with the weapons `pick` chooses, Consolidate (no
-/// move); End phase when no one is left to fight.
+/// A move of the whole unit of up to 3" straight towards the closest enemy model: the longest
+/// of 3", 2", 1" and 1/2" that the engine accepts (checked without dice), else no move (no
+/// paths). Pile In and Consolidate (Core Rules: Fight phase).
+fn three_inch_move(
+    game: &Game,
+    army: usize,
+    unit: usize,
+    make: impl Fn(Vec<ModelPath>) -> Command,
+) -> Command {
+    let mut best: Option<(f32, crate::geometry::Vec2, crate::geometry::Vec2)> = None;
+    for a in game.live_models(army, unit) {
+        for b in game.enemy_models(army) {
+            let (sa, sb) = (game.solid(a), game.solid(b));
+            let d = crate::geometry::measure::model_distance(&sa, &sb).distance;
+            if best.is_none_or(|(bd, _, _)| d < bd) {
+                best = Some((d, sa.centre, sb.centre));
+            }
+        }
+    }
+    if let Some((d, ca, cb)) = best {
+        for len in [3.0f32, 2.0, 1.0, 0.5] {
+            let len = len.min(d - 0.1);
+            if len <= 0.05 {
+                continue;
+            }
+            let v = ((cb - ca).normalize_or_zero() * len).extend(0.0);
+            let c = make(shifted(game, army, unit, v));
+            if legal(game, &c) {
+                return c;
+            }
+        }
+    }
+    make(Vec::new())
+}
+
+/// Fight phase: Pile In (up to 3" towards the enemy), fight with the weapons `pick` chooses,
+/// Consolidate (likewise); End phase when no one is left to fight.
 fn fight_step(
     game: &Game,
     mut pick: impl FnMut(&Game, u8, &str, &[String], usize) -> Vec<WeaponTarget>,
@@ -161,11 +197,11 @@ fn fight_step(
         let id = game.unit_id(army, unit).to_string();
         let p = game.player_of(army);
         if fought {
-            return Command::Consolidate {
+            return three_inch_move(game, army, unit, |paths| Command::Consolidate {
                 player: p,
-                unit: id,
-                paths: Vec::new(),
-            };
+                unit: id.clone(),
+                paths,
+            });
         }
         let weapons = weapons_of(game, army, unit, true);
         let chosen = pick(game, p, &id, &weapons, unit);
@@ -177,12 +213,14 @@ fn fight_step(
     }
     if let Some((picker, ids)) = game.next_to_fight()
         && let Some(id) = ids.first()
+        && let Some(army) = game.army_of(picker)
+        && let Some(unit) = game.find_unit(army, id)
     {
-        return Command::PileIn {
+        return three_inch_move(game, army, unit, |paths| Command::PileIn {
             player: picker,
             unit: id.clone(),
-            paths: Vec::new(),
-        };
+            paths,
+        });
     }
     Command::EndPhase {
         player: game.active_player,
