@@ -563,24 +563,30 @@ fn delete(editor: &mut Editor) {
     }
 }
 
-fn undo(editor: &mut Editor) {
+/// Undoes (`back`) or redoes one step.
+fn step(editor: &mut Editor, back: bool) {
     let Editor {
         history, design, ..
     } = editor;
-    if history.undo(design) {
-        editor.log.push("undone".into());
+    let moved = if back {
+        history.undo(design)
+    } else {
+        history.redo(design)
+    };
+    if moved {
+        editor
+            .log
+            .push(if back { "undone" } else { "redone" }.into());
     }
     editor.clamp_pick();
 }
 
+fn undo(editor: &mut Editor) {
+    step(editor, true);
+}
+
 fn redo(editor: &mut Editor) {
-    let Editor {
-        history, design, ..
-    } = editor;
-    if history.redo(design) {
-        editor.log.push("redone".into());
-    }
-    editor.clamp_pick();
+    step(editor, false);
 }
 
 fn save(editor: &mut Editor) {
@@ -1203,15 +1209,12 @@ fn analysis_panel(ui: &mut egui::Ui, editor: &mut Editor) {
         ui.radio_value(&mut editor.heatmap, HeatmapView::Infantry, "infantry");
         ui.radio_value(&mut editor.heatmap, HeatmapView::Vehicle, "vehicle");
     });
-    let Some((a, _)) = &editor.analysis else {
+    let Some((a, input)) = &editor.analysis else {
         ui.weak("Analyse to see what each deployment zone sees.");
         return;
     };
-    if editor
-        .shown
-        .as_ref()
-        .is_some_and(|d| d.analysis_input().pieces != a_pieces(editor))
-    {
+    // The analysis keeps the pieces it was made from.
+    if editor.design.resolved().pieces != input.pieces {
         ui.weak("(made before the last edits)");
     }
     for (k, colour) in [(1, "blue"), (2, "red"), (3, "purple"), (0, "dark")] {
@@ -1263,14 +1266,6 @@ fn analysis_panel(ui: &mut egui::Ui, editor: &mut Editor) {
             ui.end_row();
         }
     });
-}
-
-fn a_pieces(editor: &Editor) -> Vec<crate::geometry::TerrainPiece> {
-    editor
-        .analysis
-        .as_ref()
-        .map(|(_, input)| input.pieces.clone())
-        .unwrap_or_default()
 }
 
 /// Scripted editor starts for screenshots (`play <scene> --editor --scenario NAME`):
