@@ -8,11 +8,18 @@
 //! within 24", stopping short), shoots each weapon at the target with the highest
 //! exact expected points destroyed, charges when the 2D6 odds are at least
 //! [`CHARGE_ODDS_THRESHOLD`], uses a Command Re-roll on a failed charge roll, and fights with
-//! every weapon, piling in and consolidating up to 3" towards the closest enemy model.
+//! every weapon, piling in and consolidating up to 3" towards the closest enemy model. Its
+//! moves prefer ends that fewer enemy shooters can see ([`cover`]), and in the opponent's
+//! Shooting phase it answers a declared attack with Go to Ground or Smokescreen when that
+//! saves enough expected points ([`react`]).
 //! [`RandomPlayer`] makes random legal choices (a baseline). [`play_game`] runs a
 //! whole game between two of them.
 
+pub mod cover;
+pub mod react;
+
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -31,18 +38,35 @@ pub const CHARGE_ODDS_THRESHOLD: f64 = 0.4;
 /// Most commands in one game before [`play_game`] gives up (a safety net).
 pub const COMMAND_LIMIT: usize = 6000;
 
+/// Inches of distance one enemy shooter that could see a move's end is worth to [`Ai`]: a
+/// move that ends this much farther from its goal but hidden from one more shooter is as good.
+pub const COVER_WEIGHT_INCHES: f32 = 2.0;
+
 /// A computer player.
 pub trait Brain {
     /// The next command for `player`, who must act now in `game`.
     fn next(&mut self, game: &Game, player: u8) -> Command;
+
+    /// `player`'s reaction to the opponent's `command`, asked just before the command is
+    /// applied (Stratagems used after an enemy unit selects its targets); none by default.
+    fn react(&mut self, game: &Game, player: u8, command: &Command) -> Option<Command> {
+        let _ = (game, player, command);
+        None
+    }
+}
+
+/// The game after `command`, tried on a copy whose dice are scripted (high rolls), so the real
+/// dice stay unknown; None when the engine refuses it.
+pub fn trial(game: &Game, command: &Command) -> Option<Game> {
+    let mut copy = game.clone();
+    copy.rng = GameRng::scripted(&[6, 6, 6, 6, 6, 6]);
+    copy.apply(command).ok().map(|_| copy)
 }
 
 /// Whether `command` would be accepted now, tried on a copy whose dice are scripted (high
 /// rolls), so the real dice stay unknown.
 pub fn legal(game: &Game, command: &Command) -> bool {
-    let mut copy = game.clone();
-    copy.rng = GameRng::scripted(&[6, 6, 6, 6, 6, 6]);
-    copy.apply(command).is_ok()
+    trial(game, command).is_some()
 }
 
 /// The player who must act now: the Fight-phase picker or fighter, else the active player;
@@ -240,15 +264,39 @@ fn accepted_prefix(
 }
 
 /// The computer opponent.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Clone)]
 pub struct Ai {
+    /// Inches of distance one enemy shooter seeing a move's end is worth
+    /// ([`COVER_WEIGHT_INCHES`]; 0 ignores cover).
+    pub cover_weight_inches: f32,
     passed: HashSet<String>,
+    /// The enemy shooters of the phase being played (key: round/player/phase).
+    exposure: Option<(String, Arc<cover::Exposure>)>,
+}
+
+impl Default for Ai {
+    fn default() -> Self {
+        Ai {
+            cover_weight_inches: COVER_WEIGHT_INCHES,
+            passed: HashSet::new(),
+            exposure: None,
+        }
+    }
 }
 
 impl Ai {
     /// A new opponent.
     pub fn new() -> Self {
         Ai::default()
+    }
+
+    /// An opponent that weighs enemy sight of its moves' ends by `inches` per shooter (0: it
+    /// ignores cover, for comparisons).
+    pub fn with_cover_weight(inches: f32) -> Self {
+        Ai {
+            cover_weight_inches: inches,
+            ..Ai::default()
+        }
     }
 
     /// Each weapon at the target with the highest exact expected points destroyed.
@@ -307,17 +355,32 @@ impl Ai {
             .insert(key(game, player, &format!("objective-{objective}")));
     }
 
-    /// A Normal move of the unit towards `to`, stopping `stop_short` inches before it: of the
-    /// straight moves at up to 75° either side of the direct line and 1, 3/4 or 1/2 of the
-    /// reach, the legal one (checked without dice) that ends closest; None when none gains at
-    /// least half an inch.
+    /// The enemy shooters of this phase, worked out once per phase.
+    fn exposure(&mut self, game: &Game, player: u8) -> Arc<cover::Exposure> {
+        let k = key(game, player, "exposure");
+        match &self.exposure {
+            Some((at, e)) if *at == k => e.clone(),
+            _ => {
+                let e = Arc::new(cover::Exposure::new(game, player));
+                self.exposure = Some((k, e.clone()));
+                e
+            }
+        }
+    }
+
+    /// A Normal move of the unit towards `to`, aiming to end within `stop_short` inches of it
+    /// (`close_enough` inches from that aim count as arrived): of the straight moves at up to
+    /// 75° either side of the direct line and 1, 3/4 or 1/2 of the reach, the legal one
+    /// (checked without dice) with the least distance still to go beyond `close_enough` plus
+    /// `cover_weight_inches` for every enemy shooter that could see it there; None when
+    /// none gains at least half an inch.
     fn move_towards(
+        &mut self,
         game: &Game,
         player: u8,
-        army: usize,
-        u: usize,
+        (army, u): (usize, usize),
         to: Vec3,
-        stop_short: f32,
+        (stop_short, close_enough): (f32, f32),
     ) -> Option<Command> {
         let from = centre(game, army, u);
         let dir = (to - from).truncate();
@@ -327,27 +390,45 @@ impl Ai {
         if reach <= 0.5 {
             return None;
         }
-        let id = game.unit_id(army, u).to_string();
-        let mut best: Option<(f32, Command)> = None;
+        let aim = dir.normalize() * want;
+        let mut candidates = Vec::new();
         for angle in [0.0f32, 25.0, -25.0, 50.0, -50.0, 75.0, -75.0] {
             for f in [1.0, 0.75, 0.5] {
                 let (s, c) = angle.to_radians().sin_cos();
                 let d = dir.normalize() * reach * f;
                 let v = crate::geometry::Vec2::new(d.x * c - d.y * s, d.x * s + d.y * c);
-                let left = (dir - v).length();
-                if best.as_ref().is_some_and(|(b, _)| left >= *b) || left > dir.length() - 0.5 {
+                if (dir - v).length() > dir.length() - 0.5 {
                     continue;
                 }
-                let cmd = Command::Move {
-                    player,
-                    unit: id.clone(),
-                    mode: MoveMode::Normal,
-                    paths: shifted(game, army, u, v.extend(0.0)),
-                };
-                if legal(game, &cmd) {
-                    best = Some((left, cmd));
-                    break;
-                }
+                candidates.push((((aim - v).length() - close_enough).max(0.0), v));
+            }
+        }
+        candidates.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let exposure = self.exposure(game, player);
+        let id = game.unit_id(army, u).to_string();
+        let mut best: Option<(f32, Command)> = None;
+        for (left, v) in candidates {
+            // Candidates come nearest first: none left can beat the best found.
+            if best.as_ref().is_some_and(|(b, _)| left >= *b) {
+                break;
+            }
+            let cmd = Command::Move {
+                player,
+                unit: id.clone(),
+                mode: MoveMode::Normal,
+                paths: shifted(game, army, u, v.extend(0.0)),
+            };
+            if !legal(game, &cmd) {
+                continue;
+            }
+            let score = if self.cover_weight_inches > 0.0 {
+                let seen = exposure.seen_by(game, army, u, v.extend(0.0));
+                left + self.cover_weight_inches * seen as f32
+            } else {
+                left
+            };
+            if best.as_ref().is_none_or(|(b, _)| score < *b) {
+                best = Some((score, cmd));
             }
         }
         best.map(|(_, c)| c)
@@ -391,7 +472,8 @@ impl Ai {
                 .min_by(|a, b| near(&a.1).total_cmp(&near(&b.1)))
             {
                 self.claim(game, player, i);
-                if let Some(c) = Self::move_towards(game, player, army, u, p, 1.0) {
+                let arrived = range - 1.0;
+                if let Some(c) = self.move_towards(game, player, (army, u), p, (0.0, arrived)) {
                     return c;
                 }
             }
@@ -405,7 +487,7 @@ impl Ai {
             {
                 let c = centre(game, earmy, e);
                 let short = d.min(3.0 + (c - from).truncate().length() - d);
-                if let Some(m) = Self::move_towards(game, player, army, u, c, short) {
+                if let Some(m) = self.move_towards(game, player, (army, u), c, (short, 1.0)) {
                     return m;
                 }
             }
@@ -568,6 +650,10 @@ impl Ai {
 }
 
 impl Brain for Ai {
+    fn react(&mut self, game: &Game, player: u8, command: &Command) -> Option<Command> {
+        react::shroud_reaction(game, player, command)
+    }
+
     fn next(&mut self, game: &Game, player: u8) -> Command {
         if let Some(c) = common(game, player) {
             return c;
@@ -737,8 +823,10 @@ pub struct GameRecord {
     pub vp: [u32; 2],
     /// Points of each player's units destroyed by the end (player 1's units first).
     pub destroyed_points: [u32; 2],
-    /// Commands accepted.
+    /// Commands accepted (reactions included).
     pub commands: usize,
+    /// Reactions accepted (Go to Ground, Smokescreen in the opponent's turn).
+    pub reactions: usize,
     /// Commands the engine refused (each with its reason).
     pub rejected: Vec<String>,
     /// The final state hash.
@@ -750,14 +838,28 @@ pub fn play_game(scene: Scene, seed: u64, brains: [&mut dyn Brain; 2]) -> (Game,
     let (mut game, _) = Game::start(scene, seed);
     let [b1, b2] = brains;
     let mut commands = 0;
+    let mut reactions = 0;
     let mut rejected = Vec::new();
     while let Some(player) = acting_player(&game) {
         if commands + rejected.len() >= COMMAND_LIMIT {
             rejected.push("command limit reached".to_string());
             break;
         }
-        let brain: &mut dyn Brain = if player == 1 { &mut *b1 } else { &mut *b2 };
+        let (brain, other): (&mut dyn Brain, &mut dyn Brain) = if player == 1 {
+            (&mut *b1, &mut *b2)
+        } else {
+            (&mut *b2, &mut *b1)
+        };
         let c = brain.next(&game, player);
+        if let Some(r) = other.react(&game, opponent(player), &c) {
+            match game.apply(&r) {
+                Ok(_) => {
+                    commands += 1;
+                    reactions += 1;
+                }
+                Err(e) => rejected.push(format!("{} ({}): {e}", r.kind(), game.describe_now())),
+            }
+        }
         match game.apply(&c) {
             Ok(_) => commands += 1,
             Err(r) => {
@@ -786,6 +888,7 @@ pub fn play_game(scene: Scene, seed: u64, brains: [&mut dyn Brain; 2]) -> (Game,
         vp: game.vp,
         destroyed_points: [destroyed(1), destroyed(2)],
         commands,
+        reactions,
         rejected,
         state_hash: game.state_hash(),
     };

@@ -9,7 +9,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::menu::Screen;
 use super::play::PlayState;
 use crate::ai::{Ai, Brain, acting_player};
-use crate::sim::battle::{ActiveGame, GameCommand};
+use crate::sim::battle::{ActiveGame, GameCommand, Reactions};
 use crate::sim::game::Command;
 
 /// Seconds between two of the computer's commands.
@@ -48,7 +48,10 @@ impl Computer {
 pub fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        computer_turn.run_if(in_state(Screen::Table).and_then(resource_exists::<Computer>)),
+        (
+            computer_turn.run_if(in_state(Screen::Table).and_then(resource_exists::<Computer>)),
+            install_reactions.run_if(resource_added::<Computer>),
+        ),
     )
     .add_systems(
         EguiPrimaryContextPass,
@@ -86,6 +89,16 @@ fn banner(
             });
         });
     Ok(())
+}
+
+/// Lets the computer answer the person's declared attacks (Go to Ground, Smokescreen) through
+/// the battle engine's [`Reactions`] hook, the way [`crate::ai::play_game`] asks a brain.
+fn install_reactions(mut commands: Commands, computer: Res<Computer>) {
+    let player = computer.player;
+    let mut brain = computer.brain.clone();
+    commands.insert_resource(Reactions(Box::new(move |game, command| {
+        brain.react(game, player, command)
+    })));
 }
 
 /// A one-line description of a command for the dice log.

@@ -313,6 +313,7 @@ pub fn put_on_table(world: &mut World, started: StartedGame) {
     });
     world.resource_mut::<NextState<Screen>>().set(Screen::Table);
     world.remove_resource::<super::computer::Computer>();
+    world.remove_resource::<crate::sim::battle::Reactions>();
 }
 
 /// [`put_on_table`], with the computer playing `computer` (0: nobody, a hot-seat game).

@@ -50,6 +50,8 @@ pub struct Summary {
     pub mean_points_lost: [f64; 2],
     /// Commands the engine refused over all games (0 expected).
     pub rejected_commands: usize,
+    /// Mean reactions per game (Go to Ground, Smokescreen in the opponent's turn).
+    pub mean_reactions: f64,
     /// Wall-clock seconds and games per second.
     pub seconds: f64,
     /// Games per second.
@@ -119,6 +121,8 @@ pub fn run(scene_file: &Path, args: &SimulateArgs) -> ExitCode {
             mean(&|r| r.destroyed_points[1]),
         ],
         rejected_commands: records.iter().map(|r| r.rejected.len()).sum(),
+        mean_reactions: records.iter().map(|r| r.reactions as f64).sum::<f64>()
+            / records.len().max(1) as f64,
         seconds,
         games_per_second: args.games as f64 / seconds.max(1e-9),
         threads: pool.current_num_threads(),
@@ -130,7 +134,7 @@ pub fn run(scene_file: &Path, args: &SimulateArgs) -> ExitCode {
         );
     } else {
         println!(
-            "{}: {} games, P1 wins {:.0}%, P2 wins {:.0}%, draws {:.0}%; mean VP {:.1} - {:.1}; mean points lost {:.0} - {:.0}; {} refused commands; {:.2} games/s on {} threads",
+            "{}: {} games, P1 wins {:.0}%, P2 wins {:.0}%, draws {:.0}%; mean VP {:.1} - {:.1}; mean points lost {:.0} - {:.0}; {} refused commands; {:.1} reactions per game; {:.2} games/s on {} threads",
             summary.scene,
             summary.games,
             summary.win_rate[0] * 100.0,
@@ -141,6 +145,7 @@ pub fn run(scene_file: &Path, args: &SimulateArgs) -> ExitCode {
             summary.mean_points_lost[0],
             summary.mean_points_lost[1],
             summary.rejected_commands,
+            summary.mean_reactions,
             summary.games_per_second,
             summary.threads
         );

@@ -60,6 +60,13 @@ pub struct ActiveGame {
 #[derive(Message, Debug, Clone)]
 pub struct GameCommand(pub Command);
 
+/// A player's reactions to the other player's commands: called with the game and each
+/// command just before the command is applied; a command it returns is applied first. The
+/// computer player installs one for Go to Ground and Smokescreen, which are used just after
+/// an enemy unit has selected its targets (Core Rules: Core Stratagems).
+#[derive(Resource)]
+pub struct Reactions(pub Box<dyn FnMut(&Game, &Command) -> Option<Command> + Send + Sync>);
+
 /// An event of an accepted command.
 #[derive(Message, Debug, Clone)]
 pub struct BattleEvent(pub GameEvent);
@@ -100,6 +107,7 @@ pub fn plugin(app: &mut App) {
 fn apply_commands(
     mut active: ResMut<ActiveGame>,
     mut commands: MessageReader<GameCommand>,
+    mut reactions: Option<ResMut<Reactions>>,
     mut events: MessageWriter<BattleEvent>,
     mut rejected: MessageWriter<CommandRejected>,
 ) {
@@ -116,24 +124,31 @@ fn apply_commands(
             });
             continue;
         };
-        match game.apply(c) {
-            Ok(evs) => {
-                if let Some(save) = save.as_mut() {
-                    save.commands.push(c.clone());
-                    if let Some(path) = autosave
-                        && let Err(e) = write_save(path, save)
-                    {
-                        error!("{}: cannot write the autosave: {e}", path.display());
-                    }
+        let reaction = reactions.as_mut().and_then(|r| (r.0)(game, c));
+        let mut accept = |game: &mut Game, c: &Command| -> Result<(), Rejection> {
+            let evs = game.apply(c)?;
+            if let Some(save) = save.as_mut() {
+                save.commands.push(c.clone());
+                if let Some(path) = autosave
+                    && let Err(e) = write_save(path, save)
+                {
+                    error!("{}: cannot write the autosave: {e}", path.display());
                 }
-                events.write_batch(evs.into_iter().map(BattleEvent));
             }
-            Err(rejection) => {
-                rejected.write(CommandRejected {
-                    command: c.clone(),
-                    rejection,
-                });
-            }
+            events.write_batch(evs.into_iter().map(BattleEvent));
+            Ok(())
+        };
+        if let Some(r) = reaction
+            && let Err(rejection) = accept(game, &r)
+        {
+            // The reaction was checked before it was offered; a refusal is only reported.
+            warn!("a reaction was refused: {r:?}: {rejection}");
+        }
+        if let Err(rejection) = accept(game, c) {
+            rejected.write(CommandRejected {
+                command: c.clone(),
+                rejection,
+            });
         }
     }
 }

@@ -1,0 +1,88 @@
+//! Reactions in the opponent's turn: when an enemy unit has selected its targets, Go to Ground
+//! (INFANTRY) or Smokescreen (SMOKE) on the targeted unit that would save the most, if the
+//! saving is worth a Command point. Core Rules: Core Stratagems (Go to Ground, Smokescreen:
+//! used just after an enemy unit has selected its targets).
+//!
+//! The saving is exact: the expected points of models destroyed by the declared attacks
+//! ([`Game::preview_attacks`]) without and with the Stratagem, worked out on a copy of the
+//! game whose dice are scripted, so no roll to come is seen.
+
+use super::{trial, value_per_model};
+use crate::rules::stratagem::Stratagem;
+use crate::sim::game::{Command, Game};
+
+/// Smallest expected saving (points of models not destroyed) for which [`super::Ai`] spends
+/// a Command point on Go to Ground or Smokescreen.
+pub const SHROUD_MIN_POINTS_SAVED: f64 = 5.0;
+
+/// Expected points of the target's models destroyed by the shooting `command` in `game`.
+fn expected_points_lost(game: &Game, command: &Command, target: &str, army: usize) -> f64 {
+    let Command::Shoot {
+        player,
+        unit,
+        weapons,
+    } = command
+    else {
+        return 0.0;
+    };
+    let Some(u) = game.find_unit(army, target) else {
+        return 0.0;
+    };
+    game.preview_attacks(*player, unit, weapons, false)
+        .map(|previews| {
+            previews
+                .iter()
+                .filter(|p| p.target == target)
+                .map(|p| p.distribution.expected_models_destroyed)
+                .sum::<f64>()
+                * value_per_model(game, army, u)
+        })
+        .unwrap_or(0.0)
+}
+
+/// `player`'s answer to the opponent's `command`, given just before it is applied: Go to
+/// Ground or Smokescreen on one of the units it shoots at, the one that saves the most
+/// expected points, when that saving is at least [`SHROUD_MIN_POINTS_SAVED`] and the
+/// engine would accept the Stratagem (CP, once per phase, keywords, Battle-shock). None for
+/// every other command.
+pub fn shroud_reaction(game: &Game, player: u8, command: &Command) -> Option<Command> {
+    let Command::Shoot {
+        player: shooter,
+        weapons,
+        ..
+    } = command
+    else {
+        return None;
+    };
+    if *shooter == player || game.cp_of(player) == 0 {
+        return None;
+    }
+    let army = game.army_of(player)?;
+    let mut targets: Vec<&str> = weapons.iter().map(|w| w.target.as_str()).collect();
+    targets.sort_unstable();
+    targets.dedup();
+    let mut best: Option<(f64, Command)> = None;
+    for target in targets {
+        let before = expected_points_lost(game, command, target, army);
+        if before < SHROUD_MIN_POINTS_SAVED {
+            continue;
+        }
+        for stratagem in [Stratagem::GoToGround, Stratagem::Smokescreen] {
+            let c = Command::UseStratagem {
+                player,
+                stratagem,
+                unit: target.to_string(),
+                target: None,
+                reroll: None,
+            };
+            let Some(after) = trial(game, &c) else {
+                continue;
+            };
+            let saved = before - expected_points_lost(&after, command, target, army);
+            if saved >= SHROUD_MIN_POINTS_SAVED && best.as_ref().is_none_or(|(b, _)| saved > *b) {
+                best = Some((saved, c));
+            }
+        }
+    }
+    best.map(|(_, c)| c)
+}
