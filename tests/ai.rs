@@ -1,11 +1,24 @@
 //! The computer players: whole games without a refused command, the opponent beats a player
-//! making random legal choices, and the same seed gives the same game.
+//! making random legal choices, the same seed gives the same game; and the opponent's choices
+//! in set-up situations: it takes an objective from behind a ruin rather than in the open, and
+//! it answers a declared attack with Go to Ground when that saves enough expected points.
+
+#[path = "common/battle.rs"]
+mod battle;
 
 use std::path::PathBuf;
 
+use battle::*;
 use rayon::prelude::*;
-use wartable::ai::{Ai, GameRecord, RandomPlayer, play_game};
+use wartable::ai::cover::Exposure;
+use wartable::ai::react::{SHROUD_MIN_POINTS_SAVED, shroud_reaction};
+use wartable::ai::{Ai, Brain, GameRecord, RandomPlayer, play_game, trial};
 use wartable::data::{Scene, load_scene};
+use wartable::geometry::Vec3;
+use wartable::rules::mission::ObjectiveMarker;
+use wartable::rules::phase::Phase;
+use wartable::rules::stratagem::Stratagem;
+use wartable::sim::game::{Command, Game, Location, WeaponTarget};
 
 fn scene(name: &str) -> Scene {
     load_scene(
@@ -53,11 +66,15 @@ fn fifty_games_on_four_layouts_without_a_refused_command() {
     }
     // Both sides win some games: the opponent is not lopsided by player number.
     let wins = |p: u8| records.iter().filter(|r| r.winner == Some(p)).count();
+    let reactions: usize = records.iter().map(|r| r.reactions).sum();
     eprintln!(
-        "50 AI-vs-AI games: P1 {} wins, P2 {} wins",
+        "50 AI-vs-AI games: P1 {} wins, P2 {} wins, {reactions} reactions",
         wins(1),
         wins(2)
     );
+    assert!(wins(1) > 0 && wins(2) > 0);
+    // Go to Ground (or Smokescreen) came up, and was accepted every time (no refusals above).
+    assert!(reactions > 0);
 }
 
 #[test]
@@ -70,7 +87,7 @@ fn the_opponent_beats_a_random_player_nine_times_in_ten() {
             let ai_player = if k % 2 == 0 { 1 } else { 2 };
             let mut ai = Ai::new();
             let mut random = RandomPlayer::new(1000 + k);
-            let brains: [&mut dyn wartable::ai::Brain; 2] = if ai_player == 1 {
+            let brains: [&mut dyn Brain; 2] = if ai_player == 1 {
                 [&mut ai, &mut random]
             } else {
                 [&mut random, &mut ai]
@@ -99,13 +116,13 @@ fn the_opponent_beats_a_random_player_nine_times_in_ten() {
 fn the_computer_plays_its_side_of_a_desktop_game() {
     use bevy::prelude::*;
     use bevy::state::app::StatesPlugin;
-    use wartable::ai::{Brain, acting_player};
+    use wartable::ai::acting_player;
     use wartable::app::computer::{self, Computer};
     use wartable::app::menu::Screen;
     use wartable::app::play::{self, PlayState};
     use wartable::rules::phase::Stage;
-    use wartable::sim::battle::{ActiveGame, GameCommand};
-    use wartable::sim::game::Game;
+    use wartable::sim::battle::{ActiveGame, BattleEvent, GameCommand};
+    use wartable::sim::game::GameEvent;
 
     let (game, _) = Game::start(scene("default.ron"), 21);
     let mut app = App::new();
@@ -129,6 +146,8 @@ fn the_computer_plays_its_side_of_a_desktop_game() {
     let mut person = wartable::ai::Ai::new();
     let mut frames = 0;
     let mut refused = Vec::new();
+    let mut reactions = Vec::new();
+    let mut cursor = app.world().resource::<Messages<BattleEvent>>().get_cursor();
     loop {
         app.world_mut().resource_mut::<Computer>().skip = true;
         let game = app.world().resource::<ActiveGame>().game.clone().unwrap();
@@ -144,6 +163,25 @@ fn the_computer_plays_its_side_of_a_desktop_game() {
         if let Some(r) = &app.world().resource::<PlayState>().rejection {
             refused.push(format!("{r:?}"));
         }
+        let active = app
+            .world()
+            .resource::<ActiveGame>()
+            .game
+            .as_ref()
+            .unwrap()
+            .active_player;
+        for BattleEvent(e) in cursor.read(app.world().resource::<Messages<BattleEvent>>()) {
+            if let GameEvent::StratagemUsed {
+                player: 2,
+                stratagem,
+                unit,
+                ..
+            } = e
+                && active == 1
+            {
+                reactions.push(format!("{stratagem} on {unit}"));
+            }
+        }
     }
     let game = app.world().resource::<ActiveGame>().game.clone().unwrap();
     assert_eq!(
@@ -157,6 +195,185 @@ fn the_computer_plays_its_side_of_a_desktop_game() {
     assert!(sent > 50, "the computer sent {sent} commands");
     let log = &app.world().resource::<PlayState>().log;
     assert!(log.iter().any(|l| l.starts_with("COMPUTER")), "{log:?}");
+    // It answered the stand-in's shooting with Go to Ground through the Reactions hook.
+    eprintln!("the computer's reactions: {reactions:?}");
+    assert!(!reactions.is_empty());
     // No hand-over screens against the computer.
     assert_eq!(app.world().resource::<PlayState>().handover, None);
+}
+
+/// Marks a unit destroyed (scenario set-up).
+fn remove(game: &mut Game, player: u8, unit: &str) {
+    let army = game.army_of(player).unwrap();
+    let u = game.find_unit(army, unit).unwrap();
+    game.units[army][u].location = Location::Destroyed;
+    for m in &mut game.units[army][u].models {
+        m.alive = false;
+    }
+}
+
+/// Player 2's Movement phase on the open field: Hellblasters at (45, 22) east of the ruin
+/// (its wall runs along x = 30, y 18..26, over a 3" x 8" footprint x 27..30), the Nobz in a
+/// line north-west of it, and a single objective just north of the ruin at (28.5, 27.5).
+fn nobz_and_an_objective_by_the_ruin() -> Game {
+    let mut g = deployed_game(open_field());
+    advance_to(&mut g, 2, Phase::Movement);
+    isolate(&mut g, &[(1, "hellblasters"), (2, "nobz")]);
+    remove(&mut g, 1, "ballistus");
+    put_line(&mut g, 1, "hellblasters", 45.0, 22.0, 1.5);
+    put_line(&mut g, 2, "nobz", 20.0, 31.0, 1.5);
+    g.scene.objectives = vec![ObjectiveMarker {
+        id: "by-the-ruin".into(),
+        at: wartable::geometry::Point(28.5, 27.5),
+        z: 0.0,
+    }];
+    g
+}
+
+fn nobz_centre(g: &Game) -> Vec3 {
+    let army = g.army_of(2).unwrap();
+    let u = g.find_unit(army, "nobz").unwrap();
+    let live = g.live_models(army, u);
+    live.iter()
+        .map(|r| g.scene.armies[army].units[r.unit].models[r.model].position)
+        .fold(Vec3::ZERO, |a, b| a + b)
+        / live.len() as f32
+}
+
+/// How many enemy shooters see the Nobz where they stand, and how far their centre is from
+/// the objective, after the brain's move.
+fn after_move(mut brain: Ai) -> (usize, f32) {
+    let mut g = nobz_and_an_objective_by_the_ruin();
+    let c = brain.next(&g, 2);
+    assert!(
+        matches!(&c, Command::Move { unit, .. } if unit == "nobz"),
+        "{c:?}"
+    );
+    g.apply(&c).unwrap();
+    let army = g.army_of(2).unwrap();
+    let u = g.find_unit(army, "nobz").unwrap();
+    let seen = Exposure::new(&g, 2).seen_by(&g, army, u, Vec3::ZERO);
+    let d = (nobz_centre(&g) - Vec3::new(28.5, 27.5, 0.0))
+        .truncate()
+        .length();
+    (seen, d)
+}
+
+#[test]
+fn exposure_counts_shooters_that_see_the_unit_past_the_ruin() {
+    let g = nobz_and_an_objective_by_the_ruin();
+    let army = g.army_of(2).unwrap();
+    let u = g.find_unit(army, "nobz").unwrap();
+    let e = Exposure::new(&g, 2);
+    // Where they stand (north-west, clear of the ruin) the Hellblasters see them.
+    assert_eq!(e.seen_by(&g, army, u, Vec3::ZERO), 1);
+    // West of the ruin, level with its wall, the footprint and wall are in the way.
+    assert_eq!(e.seen_by(&g, army, u, Vec3::new(0.0, -9.0, 0.0)), 0);
+    // Far out of every weapon's reach nobody counts.
+    assert_eq!(e.seen_by(&g, army, u, Vec3::new(-15.0, 12.0, 0.0)), 0);
+}
+
+#[test]
+fn the_opponent_takes_the_objective_from_behind_the_ruin() {
+    let (seen, d) = after_move(Ai::new());
+    let (blind_seen, blind_d) = after_move(Ai::with_cover_weight(0.0));
+    eprintln!(
+        "with cover: seen by {seen}, {d:.2}in; without: seen by {blind_seen}, {blind_d:.2}in"
+    );
+    // Both end close enough to hold the marker...
+    assert!(d <= 3.0 && blind_d <= 3.0, "{d} {blind_d}");
+    // ...but only the one that weighs cover ends out of the Hellblasters' sight.
+    assert_eq!(seen, 0);
+    assert!(blind_seen >= 1);
+}
+
+/// Player 1's Shooting phase: the Hellblasters 20" from the shoota Boyz in the open.
+fn hellblasters_at_boyz(cp2: u32) -> (Game, Command) {
+    let mut g = deployed_game(open_field());
+    advance_to(&mut g, 1, Phase::Shooting);
+    isolate(
+        &mut g,
+        &[(1, "hellblasters"), (2, "shoota-boyz"), (2, "trukk")],
+    );
+    put_line(&mut g, 1, "hellblasters", 10.0, 8.0, 1.5);
+    put_line(&mut g, 2, "shoota-boyz", 10.0, 28.0, 1.3);
+    put(&mut g, 2, "trukk", 0, 30.0, 12.0);
+    g.cp[1] = cp2;
+    let army = g.army_of(1).unwrap();
+    let u = g.find_unit(army, "hellblasters").unwrap();
+    let weapon = g.scene.armies[army].units[u].models[0].weapons[0].clone();
+    let shoot = |target: &str| Command::Shoot {
+        player: 1,
+        unit: "hellblasters".into(),
+        weapons: vec![WeaponTarget {
+            weapon: weapon.clone(),
+            target: target.into(),
+        }],
+    };
+    (g, shoot("shoota-boyz"))
+}
+
+/// Expected points of shoota Boyz destroyed by `shoot` in `g`.
+fn boyz_points_lost(g: &Game, shoot: &Command) -> f64 {
+    let Command::Shoot { unit, weapons, .. } = shoot else {
+        unreachable!()
+    };
+    let army = g.army_of(2).unwrap();
+    let u = g.find_unit(army, "shoota-boyz").unwrap();
+    let per_model = f64::from(g.scene.armies[army].units[u].points.unwrap())
+        / g.scene.armies[army].units[u].models.len() as f64;
+    g.preview_attacks(1, unit, weapons, false).unwrap()[0]
+        .distribution
+        .expected_models_destroyed
+        * per_model
+}
+
+#[test]
+fn the_opponent_goes_to_ground_when_it_saves_enough() {
+    let (g, shoot) = hellblasters_at_boyz(2);
+    let reaction = shroud_reaction(&g, 2, &shoot).expect("Go to Ground is worth it here");
+    let Command::UseStratagem {
+        player,
+        stratagem,
+        unit,
+        ..
+    } = &reaction
+    else {
+        panic!("{reaction:?}")
+    };
+    assert_eq!(
+        (*player, *stratagem, unit.as_str()),
+        (2, Stratagem::GoToGround, "shoota-boyz")
+    );
+    // The saving, worked out here from the two previews, passes the threshold.
+    let after = trial(&g, &reaction).expect("the engine accepts it");
+    let saved = boyz_points_lost(&g, &shoot) - boyz_points_lost(&after, &shoot);
+    assert!(saved >= SHROUD_MIN_POINTS_SAVED, "saved {saved}");
+    // The brain answers the same way through the trait.
+    assert_eq!(Ai::new().react(&g, 2, &shoot), Some(reaction));
+}
+
+#[test]
+fn no_reaction_without_command_points_for_its_own_attacks_or_for_vehicles() {
+    let (g, shoot) = hellblasters_at_boyz(0);
+    assert_eq!(shroud_reaction(&g, 2, &shoot), None);
+    let (g, shoot) = hellblasters_at_boyz(2);
+    // Player 1 does not react to its own attack.
+    assert_eq!(shroud_reaction(&g, 1, &shoot), None);
+    // A shot at the Trukk (no INFANTRY, no SMOKE) gets no Stratagem.
+    let Command::Shoot {
+        player,
+        unit,
+        mut weapons,
+    } = shoot
+    else {
+        unreachable!()
+    };
+    weapons[0].target = "trukk".into();
+    let at_trukk = Command::Shoot {
+        player,
+        unit,
+        weapons,
+    };
+    assert_eq!(shroud_reaction(&g, 2, &at_trukk), None);
 }

@@ -183,3 +183,92 @@ fn run_reports_each_command_accepted_or_rejected_with_the_rule() {
     assert!(err.contains("commands.ron:2:"), "{err}");
     std::fs::remove_dir_all(dir).ok();
 }
+
+#[test]
+fn run_with_the_computer_plays_its_side_between_the_listed_commands() {
+    use wartable::ai::{Ai, Brain, acting_player};
+    use wartable::sim::game::Game;
+    let dir = temp_dir("run-computer");
+    let (list, save) = (dir.join("mine.ron"), dir.join("game.save.ron"));
+    // Player 1's set-up and deployment, as a person would list them.
+    let seed = 5;
+    let (mut g, _) = Game::start(
+        load_scene(&root().join("scenes/default.ron")).unwrap(),
+        seed,
+    );
+    let (mut me, mut them) = (Ai::new(), Ai::new());
+    let mut mine = Vec::new();
+    while matches!(g.stage, Stage::Setup | Stage::Deployment) {
+        let p = acting_player(&g).unwrap();
+        let c = if p == 1 {
+            me.next(&g, 1)
+        } else {
+            them.next(&g, 2)
+        };
+        if p == 1 {
+            mine.push(c.clone());
+        }
+        g.apply(&c).unwrap();
+    }
+    std::fs::write(&list, ron::ser::to_string(&mine).unwrap()).unwrap();
+    let out = Process::new(env!("CARGO_BIN_EXE_wartable"))
+        .args([
+            "run",
+            "scenes/default.ron",
+            "--json",
+            "--board",
+            "--computer",
+            "2",
+        ])
+        .args(["--seed", &seed.to_string(), "--commands"])
+        .arg(&list)
+        .arg("--save")
+        .arg(&save)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["rejected"], 0, "{v}");
+    let results = v["results"].as_array().unwrap();
+    let by_computer = results.iter().filter(|r| r["index"] == "AI").count();
+    assert!(by_computer > 0);
+    assert!(
+        results
+            .iter()
+            .filter(|r| r["index"] == "AI")
+            .all(|r| r["player"] == 2 && r["accepted"] == true)
+    );
+    // The game went on past deployment: the computer played until player 1 must act.
+    assert_eq!(v["final"]["stage"], "Battle");
+    // The save holds both sides' commands and replays to the same state.
+    let (replayed, saved) = load_save(&save).unwrap();
+    assert_eq!(saved.commands.len(), results.len());
+    assert_eq!(
+        serde_json::json!(replayed.state_hash()),
+        v["final"]["state_hash"]
+    );
+    assert_eq!(acting_player(&replayed), Some(1));
+    // The board lists every unit with its models' positions, and the objectives.
+    let units = v["board"]["units"].as_array().unwrap();
+    assert_eq!(
+        units.len(),
+        replayed
+            .scene
+            .armies
+            .iter()
+            .map(|a| a.units.len())
+            .sum::<usize>()
+    );
+    let at = &units[0]["models"][0]["at"];
+    assert_eq!(at.as_array().unwrap().len(), 3);
+    assert_eq!(
+        v["board"]["objectives"].as_array().unwrap().len(),
+        replayed.scene.objectives.len()
+    );
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -169,21 +169,15 @@ fn the_sight_index_follows_a_moved_model() {
     assert!(visible(&app), "in the open, the nob is seen");
 }
 
-#[test]
-fn battle_plugin_mirrors_the_game_in_states_and_moves_model_entities() {
-    use wartable::sim::battle::{
-        ActiveGame, BattleEvent, BattleState, CommandRejected, GameCommand, PhaseState,
-    };
-    use wartable::sim::game::{Command, Game};
-    let data = scene("default.ron");
-    let mut app = headless_app(data.clone());
+/// A game on `data` (seed 7) with everything deployed where the scene stands.
+fn deployed(data: wartable::data::Scene) -> wartable::sim::game::Game {
+    use wartable::sim::game::{Command, Game, Location};
     let (mut game, _) = Game::start(data, 7);
-    // Deploy everything where the scene stands.
     while game.stage != wartable::rules::phase::Stage::Battle {
         let p = game.active_player;
         let a = game.army_of(p).unwrap();
         let u = (0..game.units[a].len())
-            .find(|&u| game.units[a][u].location == wartable::sim::game::Location::NotDeployed)
+            .find(|&u| game.units[a][u].location == Location::NotDeployed)
             .unwrap();
         let id = game.unit_id(a, u).to_string();
         game.apply(&Command::Deploy {
@@ -194,6 +188,96 @@ fn battle_plugin_mirrors_the_game_in_states_and_moves_model_entities() {
         })
         .unwrap();
     }
+    game
+}
+
+/// Where model 0 of `player`'s `unit` stands on the table (its Transform).
+fn model_zero_at(app: &mut App, player: u8, unit: &str) -> Vec3 {
+    let mut q = app.world_mut().query::<(&Model, &ModelOf, &Transform)>();
+    q.iter(app.world())
+        .filter(|(m, of, _)| {
+            m.index == 0
+                && app
+                    .world()
+                    .get::<Unit>(of.0)
+                    .is_some_and(|u| u.id == unit && u.player == player)
+        })
+        .map(|(_, _, t)| t.translation)
+        .next()
+        .unwrap()
+}
+
+#[test]
+fn with_model_glide_a_moved_model_slides_to_its_new_place() {
+    use bevy::time::TimeUpdateStrategy;
+    use std::time::Duration;
+    use wartable::sim::battle::{ActiveGame, GameCommand, Gliding, ModelGlide};
+    use wartable::sim::game::{Command, ModelPath};
+    let data = scene("default.ron");
+    let mut app = headless_app(data.clone());
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+        100,
+    )))
+    .insert_resource(ModelGlide { seconds: 0.4 });
+    let mut game = deployed(data);
+    let first = game.active_player;
+    game.apply(&Command::EndPhase { player: first }).unwrap();
+    let unit = if first == 1 {
+        "redemptor"
+    } else {
+        "battlewagon"
+    };
+    let a = game.army_of(first).unwrap();
+    let u = game.find_unit(a, unit).unwrap();
+    let from = game.scene.armies[a].units[u].models[0].position;
+    // A 3" move the engine accepts (the first of four directions).
+    let mv = |dx: f32, dy: f32| Command::Move {
+        player: first,
+        unit: unit.into(),
+        mode: wartable::rules::movement::MoveMode::Normal,
+        paths: vec![ModelPath {
+            model: 0,
+            unit: None,
+            path: vec![(from.x + dx, from.y + dy, 0.0)],
+        }],
+    };
+    let (dx, dy) = [(0.0, 3.0), (0.0, -3.0), (3.0, 0.0), (-3.0, 0.0)]
+        .into_iter()
+        .find(|&(dx, dy)| game.clone().apply(&mv(dx, dy)).is_ok())
+        .expect("some 3in move is legal");
+    app.world_mut().resource_mut::<ActiveGame>().game = Some(game);
+    app.update();
+    assert_eq!(model_zero_at(&mut app, first, unit), from);
+    app.world_mut().write_message(GameCommand(mv(dx, dy)));
+    app.update();
+    app.update();
+    // Part of the way there after 0.1-0.2 s of a 0.4 s slide...
+    let part = model_zero_at(&mut app, first, unit);
+    let done = (part - from).truncate().length() / 3.0;
+    assert!(done > 0.0 && done < 1.0, "{done} {part} {from}");
+    // ...and there, with the slide over, after the rest of it.
+    for _ in 0..5 {
+        app.update();
+    }
+    let end = model_zero_at(&mut app, first, unit);
+    assert_eq!((end.x, end.y), (from.x + dx, from.y + dy));
+    let sliding = app
+        .world_mut()
+        .query::<&Gliding>()
+        .iter(app.world())
+        .count();
+    assert_eq!(sliding, 0);
+}
+
+#[test]
+fn battle_plugin_mirrors_the_game_in_states_and_moves_model_entities() {
+    use wartable::sim::battle::{
+        ActiveGame, BattleEvent, BattleState, CommandRejected, GameCommand, PhaseState,
+    };
+    use wartable::sim::game::Command;
+    let data = scene("default.ron");
+    let mut app = headless_app(data.clone());
+    let game = deployed(data);
     let first = game.active_player;
     app.world_mut().resource_mut::<ActiveGame>().game = Some(game);
     app.update();
@@ -253,19 +337,6 @@ fn battle_plugin_mirrors_the_game_in_states_and_moves_model_entities() {
         }],
     }));
     app.update();
-    let moved = app
-        .world_mut()
-        .query::<(&Model, &ModelOf, &Transform)>()
-        .iter(app.world())
-        .filter(|(m, of, _)| {
-            m.index == 0
-                && app
-                    .world()
-                    .get::<Unit>(of.0)
-                    .is_some_and(|u| u.id == unit && u.player == player)
-        })
-        .map(|(_, _, t)| t.translation)
-        .next()
-        .unwrap();
+    let moved = model_zero_at(&mut app, player, &unit);
     assert_eq!((moved.x, moved.y), (x, y + dy));
 }

@@ -104,6 +104,11 @@ impl Exposure {
         Exposure { index, threats }
     }
 
+    /// How many enemy units with a ranged weapon there are (observers).
+    pub fn shooters(&self) -> usize {
+        self.threats.len()
+    }
+
     /// How many enemy shooters could see the unit (`army`, `unit`) if every model moved by
     /// `shift` (inches): those within reach whose observer sees the unit's central model
     /// there, terrain only.

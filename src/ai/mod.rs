@@ -38,9 +38,10 @@ pub const CHARGE_ODDS_THRESHOLD: f64 = 0.4;
 /// Most commands in one game before [`play_game`] gives up (a safety net).
 pub const COMMAND_LIMIT: usize = 6000;
 
-/// Inches of distance one enemy shooter that could see a move's end is worth to [`Ai`]: a
-/// move that ends this much farther from its goal but hidden from one more shooter is as good.
-pub const COVER_WEIGHT_INCHES: f32 = 2.0;
+/// Inches of distance that being seen by every enemy shooter at a move's end is worth to
+/// [`Ai`] (seen by half of them: half as much): a tie-breaker that prefers cover without
+/// giving up much ground towards an objective.
+pub const COVER_WEIGHT_INCHES: f32 = 4.0;
 
 /// A computer player.
 pub trait Brain {
@@ -84,6 +85,23 @@ pub fn acting_player(game: &Game) -> Option<u8> {
         ),
         _ => Some(game.active_player),
     }
+}
+
+/// A short description of a command for logs: its kind and unit ("Move boyz-mob").
+pub fn summary(command: &Command) -> String {
+    let unit = serde_json::to_value(command)
+        .ok()
+        .and_then(|v| {
+            v.as_object()
+                .and_then(|o| o.values().next().cloned())
+                .and_then(|inner| {
+                    inner
+                        .get("unit")
+                        .and_then(|u| u.as_str().map(str::to_string))
+                })
+        })
+        .unwrap_or_default();
+    format!("{} {unit}", command.kind()).trim_end().to_string()
 }
 
 /// Live units of `player` on the table (roots of attached units).
@@ -266,7 +284,7 @@ fn accepted_prefix(
 /// The computer opponent.
 #[derive(Debug, Clone)]
 pub struct Ai {
-    /// Inches of distance one enemy shooter seeing a move's end is worth
+    /// Inches of distance that being seen by every enemy shooter at a move's end is worth
     /// ([`COVER_WEIGHT_INCHES`]; 0 ignores cover).
     pub cover_weight_inches: f32,
     passed: HashSet<String>,
@@ -290,8 +308,8 @@ impl Ai {
         Ai::default()
     }
 
-    /// An opponent that weighs enemy sight of its moves' ends by `inches` per shooter (0: it
-    /// ignores cover, for comparisons).
+    /// An opponent that weighs enemy sight of its moves' ends by `inches` when every shooter
+    /// sees the end (0: it ignores cover, for comparisons).
     pub fn with_cover_weight(inches: f32) -> Self {
         Ai {
             cover_weight_inches: inches,
@@ -372,7 +390,7 @@ impl Ai {
     /// (`close_enough` inches from that aim count as arrived): of the straight moves at up to
     /// 75° either side of the direct line and 1, 3/4 or 1/2 of the reach, the legal one
     /// (checked without dice) with the least distance still to go beyond `close_enough` plus
-    /// `cover_weight_inches` for every enemy shooter that could see it there; None when
+    /// `cover_weight_inches` times the share of enemy shooters that could see it there; None when
     /// none gains at least half an inch.
     fn move_towards(
         &mut self,
@@ -423,7 +441,7 @@ impl Ai {
             }
             let score = if self.cover_weight_inches > 0.0 {
                 let seen = exposure.seen_by(game, army, u, v.extend(0.0));
-                left + self.cover_weight_inches * seen as f32
+                left + self.cover_weight_inches * seen as f32 / exposure.shooters().max(1) as f32
             } else {
                 left
             };

@@ -9,11 +9,14 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::menu::Screen;
 use super::play::PlayState;
 use crate::ai::{Ai, Brain, acting_player};
-use crate::sim::battle::{ActiveGame, GameCommand, Reactions};
+use crate::sim::battle::{ActiveGame, GameCommand, ModelGlide, Reactions};
 use crate::sim::game::Command;
 
 /// Seconds between two of the computer's commands.
 pub const COMPUTER_PACE_SECONDS: f32 = 0.6;
+
+/// Seconds a model takes to slide to where a command puts it, in a game against the computer.
+pub const COMPUTER_GLIDE_SECONDS: f32 = 0.4;
 
 /// The computer player of this game.
 #[derive(Resource)]
@@ -92,8 +95,12 @@ fn banner(
 }
 
 /// Lets the computer answer the person's declared attacks (Go to Ground, Smokescreen) through
-/// the battle engine's [`Reactions`] hook, the way [`crate::ai::play_game`] asks a brain.
+/// the battle engine's [`Reactions`] hook, the way [`crate::ai::play_game`] asks a brain, and
+/// makes models slide to their new places ([`ModelGlide`]) so its moves can be followed.
 fn install_reactions(mut commands: Commands, computer: Res<Computer>) {
+    commands.insert_resource(ModelGlide {
+        seconds: COMPUTER_GLIDE_SECONDS,
+    });
     let player = computer.player;
     let mut brain = computer.brain.clone();
     commands.insert_resource(Reactions(Box::new(move |game, command| {
@@ -101,21 +108,9 @@ fn install_reactions(mut commands: Commands, computer: Res<Computer>) {
     })));
 }
 
-/// A one-line description of a command for the dice log.
+/// A one-line description of a command for the dice log: "COMPUTER Move boyz-mob".
 pub fn describe(command: &Command) -> String {
-    let unit = serde_json::to_value(command)
-        .ok()
-        .and_then(|v| {
-            v.as_object()
-                .and_then(|o| o.values().next().cloned())
-                .and_then(|inner| {
-                    inner
-                        .get("unit")
-                        .and_then(|u| u.as_str().map(str::to_string))
-                })
-        })
-        .unwrap_or_default();
-    format!("COMPUTER {} {unit}", command.kind())
+    format!("COMPUTER {}", crate::ai::summary(command))
 }
 
 fn computer_turn(

@@ -314,6 +314,7 @@ pub fn put_on_table(world: &mut World, started: StartedGame) {
     world.resource_mut::<NextState<Screen>>().set(Screen::Table);
     world.remove_resource::<super::computer::Computer>();
     world.remove_resource::<crate::sim::battle::Reactions>();
+    world.remove_resource::<crate::sim::battle::ModelGlide>();
 }
 
 /// [`put_on_table`], with the computer playing `computer` (0: nobody, a hot-seat game).

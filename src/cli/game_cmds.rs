@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use serde_json::json;
 
+use crate::ai::{Ai, Brain, acting_player};
 use crate::data::load_scene;
 use crate::data::source::load;
 use crate::sim::game::save::{SaveFile, load_save, relative_path, replay, write_save};
@@ -30,9 +31,45 @@ pub struct RunArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    /// The computer plays this player (1 or 2): before each listed command, and after the
+    /// last, it gives its own commands while that player must act, and it may answer a
+    /// listed attack with Go to Ground or Smokescreen. Its commands go into the save.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
+    pub computer: Option<u8>,
+    /// Print every unit's live models (centre positions, inches) and the objective markers
+    /// at the end (with `--json`: a "board" entry).
+    #[arg(long)]
+    pub board: bool,
     /// Wait this long after each command (milliseconds), to watch a game or test crashes.
     #[arg(long, hide = true, default_value_t = 0)]
     pub step_delay_ms: u64,
+}
+
+/// A command applied (true) or refused, reported under `label`.
+type Outcome<'a> = dyn FnMut(&mut Game, &Command, String, &mut SaveFile) -> bool + 'a;
+
+/// The computer's turn in `wartable run --computer`: its commands while its player must act
+/// (after three refusals it stops, in case it and the engine disagree).
+fn computer_plays(
+    game: &mut Game,
+    save: &mut SaveFile,
+    computer: &mut Option<(u8, Ai)>,
+    outcome: &mut Outcome<'_>,
+) {
+    let Some((p, ai)) = computer.as_mut() else {
+        return;
+    };
+    let mut refused = 0;
+    while acting_player(game) == Some(*p) && refused < 3 {
+        let c = ai.next(game, *p);
+        if !outcome(game, &c, "  AI".into(), save) {
+            refused += 1;
+            let end = Command::EndPhase {
+                player: game.active_player,
+            };
+            outcome(game, &end, "  AI".into(), save);
+        }
+    }
 }
 
 /// Runs `wartable run`.
@@ -66,56 +103,78 @@ pub fn run(args: &RunArgs) -> ExitCode {
         text.extend(start_events.iter().map(ToString::to_string));
     }
     let mut rejected = 0;
-    for (i, c) in commands.iter().enumerate() {
-        match game.apply(c) {
+    let mut computer = args.computer.map(|p| (p, Ai::new()));
+    let mut outcome = |game: &mut Game, c: &Command, label: String, save: &mut SaveFile| {
+        // Listed commands are numbered; the computer's are labelled "AI ...".
+        let index = label
+            .trim()
+            .parse::<usize>()
+            .map_or_else(|_| json!(label.trim()), |i| json!(i));
+        let accepted = match game.apply(c) {
             Ok(events) => {
                 save.commands.push(c.clone());
                 if let Some(out) = &args.save
-                    && let Err(e) = write_save(out, &save)
+                    && let Err(e) = write_save(out, save)
                 {
                     eprintln!("{}: cannot write the save: {e}", out.display());
-                    return ExitCode::FAILURE;
                 }
                 text.push(format!(
-                    "{i:>4} {} (player {}): accepted",
-                    c.kind(),
+                    "{label} {} (player {}): accepted",
+                    crate::ai::summary(c),
                     c.player()
                 ));
                 if args.events {
                     text.extend(events.iter().map(|e| format!("       {e}")));
                 }
-                let mut r = json!({"index": i, "command": c.kind(), "player": c.player(), "accepted": true});
+                let mut r = json!({"index": index, "command": c.kind(), "what": crate::ai::summary(c), "player": c.player(), "accepted": true});
                 if args.events {
                     r["events"] = json!(events);
                 }
                 results.push(r);
+                true
             }
             Err(why) => {
-                rejected += 1;
                 text.push(format!(
-                    "{i:>4} {} (player {}): REJECTED: {why}",
-                    c.kind(),
+                    "{label} {} (player {}): REJECTED: {why}",
+                    crate::ai::summary(c),
                     c.player()
                 ));
                 results.push(json!({
-                    "index": i, "command": c.kind(), "player": c.player(), "accepted": false,
+                    "index": index, "command": c.kind(), "what": crate::ai::summary(c), "player": c.player(), "accepted": false,
                     "rule": why.rule, "reason": why.reason,
                 }));
+                false
             }
-        }
+        };
         if args.step_delay_ms > 0 {
             std::thread::sleep(std::time::Duration::from_millis(args.step_delay_ms));
         }
+        accepted
+    };
+    for (i, c) in commands.iter().enumerate() {
+        computer_plays(&mut game, &mut save, &mut computer, &mut outcome);
+        if let Some((p, ai)) = computer.as_mut()
+            && let Some(r) = ai.react(&game, *p, c)
+        {
+            outcome(&mut game, &r, "  AI".into(), &mut save);
+        }
+        if !outcome(&mut game, c, format!("{i:>4}"), &mut save) {
+            rejected += 1;
+        }
     }
+    computer_plays(&mut game, &mut save, &mut computer, &mut outcome);
     let summary = game.summary();
     if args.json {
-        let out = json!({
+        let mut out = json!({
             "commands": commands.len(),
             "accepted": commands.len() - rejected,
             "rejected": rejected,
             "results": results,
             "final": summary,
         });
+        if args.board {
+            out["board"] = game.board();
+        }
         println!("{}", serde_json::to_string_pretty(&out).expect("json"));
     } else {
         text.push(format!(
@@ -127,6 +186,9 @@ pub fn run(args: &RunArgs) -> ExitCode {
             game.vp,
             game.state_hash()
         ));
+        if args.board {
+            text.push(serde_json::to_string_pretty(&game.board()).expect("plain data serializes"));
+        }
         println!("{}", text.join("\n"));
     }
     ExitCode::SUCCESS

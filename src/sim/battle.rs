@@ -65,7 +65,21 @@ pub struct GameCommand(pub Command);
 /// computer player installs one for Go to Ground and Smokescreen, which are used just after
 /// an enemy unit has selected its targets (Core Rules: Core Stratagems).
 #[derive(Resource)]
-pub struct Reactions(pub Box<dyn FnMut(&Game, &Command) -> Option<Command> + Send + Sync>);
+pub struct Reactions(pub Box<Reaction>);
+
+/// A reaction function: the game and the command about to be applied, and the command to
+/// apply first, if any.
+pub type Reaction = dyn FnMut(&Game, &Command) -> Option<Command> + Send + Sync;
+
+/// A model entity as [`sync_models`] brings it in step with the game.
+type ModelItem<'a> = (
+    Entity,
+    &'a Model,
+    &'a ModelOf,
+    &'a mut Transform,
+    Has<OffTable>,
+    Option<&'a Gliding>,
+);
 
 /// An event of an accepted command.
 #[derive(Message, Debug, Clone)]
@@ -84,6 +98,27 @@ pub struct CommandRejected {
 #[derive(Component, Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct OffTable;
 
+/// While present, models slide to where a command puts them over `seconds` instead of
+/// jumping there (the computer's moves are followed at a readable pace).
+#[derive(Resource, Debug, Clone, Copy)]
+pub struct ModelGlide {
+    /// Seconds a slide takes.
+    pub seconds: f32,
+}
+
+/// A model sliding from `from` to `to` (table inches), `elapsed` of `seconds` done.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct Gliding {
+    /// Where the slide started.
+    pub from: Vec3,
+    /// Where the game puts the model.
+    pub to: Vec3,
+    /// Seconds done.
+    pub elapsed: f32,
+    /// Seconds the slide takes.
+    pub seconds: f32,
+}
+
 /// The system set that applies commands and brings states and entities in step.
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
 pub struct BattleSystems;
@@ -98,7 +133,7 @@ pub fn plugin(app: &mut App) {
         .add_message::<CommandRejected>()
         .add_systems(
             Update,
-            (apply_commands, sync_states, sync_models)
+            (apply_commands, sync_states, sync_models, glide_models)
                 .chain()
                 .in_set(BattleSystems),
         );
@@ -191,7 +226,8 @@ fn sync_states(
 fn sync_models(
     mut cmd: Commands,
     active: Res<ActiveGame>,
-    mut models: Query<(Entity, &Model, &ModelOf, &mut Transform, Has<OffTable>)>,
+    glide: Option<Res<ModelGlide>>,
+    mut models: Query<ModelItem>,
     units: Query<&Unit>,
     added: Query<(), Added<Model>>,
 ) {
@@ -199,7 +235,7 @@ fn sync_models(
         return;
     }
     let Some(game) = &active.game else { return };
-    for (e, model, of, mut transform, off) in &mut models {
+    for (e, model, of, mut transform, off, gliding) in &mut models {
         let Ok(unit) = units.get(of.0) else { continue };
         let r = ModelRef {
             army: unit.army,
@@ -218,9 +254,30 @@ fn sync_models(
         let on = game.on_table(r);
         if on {
             let rotation = Quat::from_rotation_z(m.facing.to_radians());
-            if transform.translation != m.position || transform.rotation != rotation {
-                transform.translation = m.position;
+            if transform.rotation != rotation {
                 transform.rotation = rotation;
+            }
+            match (&glide, gliding) {
+                (_, Some(g)) if g.to == m.position => {}
+                // Slide only between two places on the table.
+                (Some(glide), _) if !off && glide.seconds > 0.0 => {
+                    if transform.translation != m.position {
+                        cmd.entity(e).insert(Gliding {
+                            from: transform.translation,
+                            to: m.position,
+                            elapsed: 0.0,
+                            seconds: glide.seconds,
+                        });
+                    }
+                }
+                _ => {
+                    if transform.translation != m.position {
+                        transform.translation = m.position;
+                    }
+                    if gliding.is_some() {
+                        cmd.entity(e).remove::<Gliding>();
+                    }
+                }
             }
         }
         match (on, off) {
@@ -231,6 +288,22 @@ fn sync_models(
                 cmd.entity(e).insert(OffTable);
             }
             _ => {}
+        }
+    }
+}
+
+/// Moves sliding models along (smoothstep easing) and ends their slides.
+fn glide_models(
+    mut cmd: Commands,
+    time: Res<Time>,
+    mut models: Query<(Entity, &mut Transform, &mut Gliding)>,
+) {
+    for (e, mut transform, mut g) in &mut models {
+        g.elapsed += time.delta_secs();
+        let t = (g.elapsed / g.seconds).clamp(0.0, 1.0);
+        transform.translation = g.from.lerp(g.to, t * t * (3.0 - 2.0 * t));
+        if t >= 1.0 {
+            cmd.entity(e).remove::<Gliding>();
         }
     }
 }

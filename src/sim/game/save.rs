@@ -12,6 +12,7 @@ use super::event::{GameEvent, Rejection};
 use super::state::{Game, Location};
 use crate::data::error::{DataError, DataErrors};
 use crate::data::load_scene;
+use crate::data::sight::ModelRef;
 use crate::data::source::{load, sibling};
 use crate::rules::phase::Stage;
 
@@ -227,5 +228,47 @@ impl Game {
             "winner": self.winner,
             "state_hash": self.state_hash(),
         })
+    }
+
+    /// What a player sees on the table, for playing headless: each unit with its location and
+    /// the positions (inches, rounded to 0.01) and wounds left of its live models, and the
+    /// objective markers.
+    pub fn board(&self) -> Value {
+        let round = |v: f32| (v * 100.0).round() / 100.0;
+        let mut units = Vec::new();
+        for (a, army) in self.scene.armies.iter().enumerate() {
+            for (u, unit) in army.units.iter().enumerate() {
+                let models: Vec<Value> = (0..unit.models.len())
+                    .filter(|&m| {
+                        self.on_table(ModelRef {
+                            army: a,
+                            unit: u,
+                            model: m,
+                        })
+                    })
+                    .map(|m| {
+                        let p = unit.models[m].position;
+                        json!({
+                            "model": m,
+                            "at": [round(p.x), round(p.y), round(p.z)],
+                            "wounds": self.units[a][u].models[m].wounds,
+                        })
+                    })
+                    .collect();
+                units.push(json!({
+                    "player": self.player_of(a),
+                    "unit": unit.id,
+                    "location": format!("{:?}", self.units[a][u].location),
+                    "models": models,
+                }));
+            }
+        }
+        let objectives: Vec<Value> = self
+            .scene
+            .objectives
+            .iter()
+            .map(|o| json!({"id": o.id, "at": [o.at.0, o.at.1]}))
+            .collect();
+        json!({"units": units, "objectives": objectives})
     }
 }

@@ -1,0 +1,32 @@
+//! One whole AI-vs-AI game of 5 battle rounds on the default scene (deployment, every phase,
+//! sight, exact attack previews, legality trials): the goal is at most 2 s.
+
+use std::path::Path;
+use std::time::Duration;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use wartable::ai::{Ai, play_game};
+use wartable::data::load_scene;
+
+fn game(c: &mut Criterion) {
+    let scene = load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/default.ron"))
+        .expect("the default scene loads");
+    let mut group = c.benchmark_group("ai");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(20));
+    let mut seed = 0u64;
+    group.bench_function("g: one AI-vs-AI game, default scene", |b| {
+        b.iter(|| {
+            seed += 1;
+            let (mut p1, mut p2) = (Ai::new(), Ai::new());
+            let (_, record) = play_game(scene.clone(), seed, [&mut p1, &mut p2]);
+            assert!(record.rejected.is_empty(), "{:?}", record.rejected);
+            record
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, game);
+criterion_main!(benches);
