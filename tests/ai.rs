@@ -275,13 +275,16 @@ fn exposure_counts_shooters_that_see_the_unit_past_the_ruin() {
 
 #[test]
 fn the_opponent_takes_the_objective_from_behind_the_ruin() {
-    let (seen, d) = after_move(Ai::new());
+    // A cover weight of 4in: ending seen by the Hellblasters counts as 4in farther.
+    let (seen, d) = after_move(Ai::with_cover_weight(4.0));
     let (blind_seen, blind_d) = after_move(Ai::with_cover_weight(0.0));
     eprintln!(
         "with cover: seen by {seen}, {d:.2}in; without: seen by {blind_seen}, {blind_d:.2}in"
     );
     // Both end close enough to hold the marker...
     assert!(d <= 3.0 && blind_d <= 3.0, "{d} {blind_d}");
+    // ...the blind one on it...
+    assert!(blind_d < 1.0, "{blind_d}");
     // ...but only the one that weighs cover ends out of the Hellblasters' sight.
     assert_eq!(seen, 0);
     assert!(blind_seen >= 1);

@@ -1,14 +1,17 @@
-//! Where enemy shooters could see a unit: the exposure [`super::Ai`] weighs when it chooses
-//! where a move ends, so that it takes objectives from behind ruins rather than in the open.
+//! Where enemy shooters could see a unit in the open: the exposure [`super::Ai`] weighs when
+//! it chooses where a move ends, so that it prefers ends behind or in terrain.
 //!
-//! Sight is the geometry module's, terrain only ([`SightIndex::probe_visible`] with the
-//! game's [`Sampling::FAST`] points): each enemy unit is one observer, its model closest to
-//! its centre, and the moving unit is one target, its model closest to its centre where the
-//! move would put it. Core Rules: Determining Visibility; the ruins, woods and
-//! low-footprint rules of Terrain Features.
+//! Sight is the geometry module's, terrain only ([`SightIndex::visibility`] with the game's
+//! [`Sampling::FAST`] points): each enemy unit is one observer, its model closest to its
+//! centre, and the moving unit is one target, its model closest to its centre where the move
+//! would put it. The target counts as in the open for an observer that sees it fully, or sees
+//! it with nothing of the terrain hiding part of it (an approximation of the Benefit of Cover
+//! that leaves out "wholly within a ruin or woods" and the barricade and crater clauses). Core
+//! Rules: Determining Visibility, Benefit of Cover; the ruins, woods and low-footprint rules of
+//! Terrain Features.
 
 use crate::data::sight::{ModelRef, model_solid};
-use crate::geometry::sight::{Probe, Sampling, SightIndex, SightModel};
+use crate::geometry::sight::{Probe, Sampling, SeeThrough, SightIndex, SightModel};
 use crate::geometry::{ModelSolid, Vec2, Vec3};
 use crate::rules::phase::opponent;
 use crate::sim::game::Game;
@@ -109,19 +112,30 @@ impl Exposure {
         self.threats.len()
     }
 
-    /// How many enemy shooters could see the unit (`army`, `unit`) if every model moved by
-    /// `shift` (inches): those within reach whose observer sees the unit's central model
-    /// there, terrain only.
+    /// How many enemy shooters could see the unit (`army`, `unit`) in the open if every
+    /// model moved by `shift` (inches): those within reach whose observer sees the unit's
+    /// central model there and sees it fully (no terrain hides part of it, so it would not
+    /// have the Benefit of Cover against them), terrain only.
     pub fn seen_by(&self, game: &Game, army: usize, unit: usize, shift: Vec3) -> usize {
         let Some(r) = central_model(game, army, unit) else {
             return 0;
         };
-        let target = self.index.probe(sight_model(game, r, shift, 0));
-        let at = target.model.solid.centre;
+        let target = sight_model(game, r, shift, 0);
+        let at = target.solid.centre;
         self.threats
             .iter()
             .filter(|t| t.at.distance(at) <= t.reach)
-            .filter(|t| self.index.probe_visible(&t.probe, &target, &Sampling::FAST))
+            .filter(|t| {
+                let v = self.index.visibility(
+                    &t.probe.model,
+                    None,
+                    &target,
+                    None,
+                    SeeThrough::AllModels,
+                    &Sampling::FAST,
+                );
+                v.visible && (v.fully_visible || v.not_fully_because.is_none())
+            })
             .count()
     }
 }

@@ -134,7 +134,7 @@ pub fn run(scene_file: &Path, args: &SimulateArgs) -> ExitCode {
         );
     } else {
         println!(
-            "{}: {} games, P1 wins {:.0}%, P2 wins {:.0}%, draws {:.0}%; mean VP {:.1} - {:.1}; mean points lost {:.0} - {:.0}; {} refused commands; {:.1} reactions per game; {:.2} games/s on {} threads",
+            "{}: {} games, P1 wins {:.0}%, P2 wins {:.0}%, draws {:.0}%; mean VP {:.1} - {:.1}; mean points lost {:.0} - {:.0}; {} refused commands; {:.1} reactions per game; {:.2} games/s on {} thread(s)",
             summary.scene,
             summary.games,
             summary.win_rate[0] * 100.0,
