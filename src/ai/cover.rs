@@ -44,10 +44,9 @@ impl std::fmt::Debug for Exposure {
 
 /// The live model of the unit closest to the unit's centre.
 fn central_model(game: &Game, army: usize, unit: usize) -> Option<ModelRef> {
-    let live = game.live_models(army, unit);
     let position = |r: &ModelRef| game.scene.armies[army].units[r.unit].models[r.model].position;
-    let centre = live.iter().map(position).fold(Vec3::ZERO, |a, b| a + b) / live.len() as f32;
-    live.into_iter().min_by(|a, b| {
+    let centre = super::centre(game, army, unit);
+    game.live_models(army, unit).into_iter().min_by(|a, b| {
         position(a)
             .distance(centre)
             .total_cmp(&position(b).distance(centre))

@@ -25,6 +25,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::data::Scene;
+use crate::data::sight::ModelRef;
 use crate::geometry::Vec3;
 use crate::rules::movement::MoveMode;
 use crate::rules::phase::{Phase, Stage, opponent};
@@ -195,6 +196,26 @@ fn key(game: &Game, player: u8, unit: &str) -> String {
     format!("{}/{}/{:?}/{unit}", game.battle_round, player, game.phase)
 }
 
+/// The closest pair of models, one of `mine` and one of `theirs`: their distance (inches,
+/// base to base) and base centres; None when either list is empty.
+fn closest_pair(
+    game: &Game,
+    mine: &[ModelRef],
+    theirs: &[ModelRef],
+) -> Option<(f32, crate::geometry::Vec2, crate::geometry::Vec2)> {
+    let mut best: Option<(f32, crate::geometry::Vec2, crate::geometry::Vec2)> = None;
+    for a in mine {
+        for b in theirs {
+            let (sa, sb) = (game.solid(*a), game.solid(*b));
+            let d = crate::geometry::measure::model_distance(&sa, &sb).distance;
+            if best.is_none_or(|(bd, _, _)| d < bd) {
+                best = Some((d, sa.centre, sb.centre));
+            }
+        }
+    }
+    best
+}
+
 /// A move of the whole unit of up to 3" straight towards the closest enemy model: the longest
 /// of 3", 2", 1" and 1/2" that the engine accepts (checked without dice), else no move (no
 /// paths). Pile In and Consolidate (Core Rules: Fight phase).
@@ -204,16 +225,11 @@ fn three_inch_move(
     unit: usize,
     make: impl Fn(Vec<ModelPath>) -> Command,
 ) -> Command {
-    let mut best: Option<(f32, crate::geometry::Vec2, crate::geometry::Vec2)> = None;
-    for a in game.live_models(army, unit) {
-        for b in game.enemy_models(army) {
-            let (sa, sb) = (game.solid(a), game.solid(b));
-            let d = crate::geometry::measure::model_distance(&sa, &sb).distance;
-            if best.is_none_or(|(bd, _, _)| d < bd) {
-                best = Some((d, sa.centre, sb.centre));
-            }
-        }
-    }
+    let best = closest_pair(
+        game,
+        &game.live_models(army, unit),
+        &game.enemy_models(army),
+    );
     if let Some((d, ca, cb)) = best {
         for len in [3.0f32, 2.0, 1.0, 0.5] {
             let len = len.min(d - 0.1);
@@ -634,17 +650,7 @@ impl Ai {
                 .flat_map(|&t| game.live_models(earmy, t))
                 .collect::<Vec<_>>(),
         );
-        let mut best = None;
-        for a in &mine {
-            for b in &theirs {
-                let (sa, sb) = (game.solid(*a), game.solid(*b));
-                let dist = crate::geometry::measure::model_distance(&sa, &sb).distance;
-                if best.is_none_or(|(bd, _, _)| dist < bd) {
-                    best = Some((dist, sa.centre, sb.centre));
-                }
-            }
-        }
-        if let Some((dist, ca, cb)) = best {
+        if let Some((dist, ca, cb)) = closest_pair(game, &mine, &theirs) {
             for gap in [0.5, 0.8, 0.2] {
                 let len = dist - gap;
                 if len <= 0.0 || len > roll {

@@ -994,18 +994,7 @@ fn selected(ui: &mut egui::Ui, editor: &mut Editor) {
                     });
                 ui.end_row();
                 ui.label("centre x, y (in)");
-                ui.horizontal(|ui| {
-                    ui.add(
-                        egui::DragValue::new(&mut q.at.0)
-                            .speed(0.1)
-                            .range(0.0..=60.0),
-                    );
-                    ui.add(
-                        egui::DragValue::new(&mut q.at.1)
-                            .speed(0.1)
-                            .range(0.0..=44.0),
-                    );
-                });
+                ui.horizontal(|ui| table_point(ui, &mut q.at));
                 ui.end_row();
                 ui.label("rotation (°)");
                 ui.add(egui::DragValue::new(&mut q.rotation).speed(1.0));
@@ -1076,16 +1065,7 @@ fn selected(ui: &mut egui::Ui, editor: &mut Editor) {
             });
             ui.horizontal(|ui| {
                 ui.label("x, y (in)");
-                ui.add(
-                    egui::DragValue::new(&mut q.at.0)
-                        .speed(0.1)
-                        .range(0.0..=60.0),
-                );
-                ui.add(
-                    egui::DragValue::new(&mut q.at.1)
-                        .speed(0.1)
-                        .range(0.0..=44.0),
-                );
+                table_point(ui, &mut q.at);
             });
             if editor.snap {
                 q.at = snap_point(q.at);
@@ -1297,6 +1277,21 @@ pub fn scenario(editor: &mut Editor, name: &str) -> Result<(), String> {
     editor.analysis = Some((a, input));
     editor.heatmap = HeatmapView::Infantry;
     Ok(())
+}
+
+/// Two drag fields for a point on the table (inches), kept on the board.
+fn table_point(ui: &mut egui::Ui, at: &mut crate::geometry::Point) {
+    use crate::rules::constants::{BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES};
+    ui.add(
+        egui::DragValue::new(&mut at.0)
+            .speed(0.1)
+            .range(0.0..=BOARD_WIDTH_INCHES),
+    );
+    ui.add(
+        egui::DragValue::new(&mut at.1)
+            .speed(0.1)
+            .range(0.0..=BOARD_DEPTH_INCHES),
+    );
 }
 
 #[cfg(test)]
