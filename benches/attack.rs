@@ -14,6 +14,7 @@ use wartable::rules::{DiceExpr, WeaponAbility, WeaponProfile};
 
 fn setup() -> (Vec<WeaponGroup>, TargetUnit, AttackContext) {
     let profile = WeaponProfile {
+        profile: None,
         name: "bench gun".into(),
         range: Some(24.0),
         attacks: DiceExpr::fixed(2),
@@ -31,6 +32,7 @@ fn setup() -> (Vec<WeaponGroup>, TargetUnit, AttackContext) {
         invulnerable_save: None,
         feel_no_pain: Some(5),
         leader: false,
+        has_cover: false,
     };
     let target = TargetUnit {
         name: "target".into(),

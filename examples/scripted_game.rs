@@ -186,10 +186,7 @@ impl Driver {
         let mut picked = Vec::new();
         for w in self.weapons_of(army, unit, melee) {
             for (e, _) in self.enemies_by_distance(player, unit) {
-                let wt = WeaponTarget {
-                    weapon: w.clone(),
-                    target: self.game.unit_id(earmy, e).to_string(),
-                };
+                let wt = WeaponTarget::new(w.clone(), self.game.unit_id(earmy, e).to_string());
                 if self.works(&make(vec![wt.clone()])) {
                     picked.push(wt);
                     break;

@@ -20,6 +20,7 @@ fn model(w: u8, sv: u8, inv: Option<u8>, fnp: Option<u8>, leader: bool) -> Targe
         invulnerable_save: inv,
         feel_no_pain: fnp,
         leader,
+        has_cover: false,
     }
 }
 

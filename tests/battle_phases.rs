@@ -389,10 +389,7 @@ fn advance_adds_a_d6_and_then_only_assault_weapons_shoot_and_no_charge() {
         Command::Shoot {
             player: 1,
             unit: "eliminators".into(),
-            weapons: vec![WeaponTarget {
-                weapon: "Bolt sniper rifle".into(),
-                target: "nobz".into()
-            }]
+            weapons: vec![WeaponTarget::new("Bolt sniper rifle", "nobz")]
         }
     );
     assert!(r.reason.contains("Advanced"), "{r}");
@@ -401,10 +398,7 @@ fn advance_adds_a_d6_and_then_only_assault_weapons_shoot_and_no_charge() {
         Command::Shoot {
             player: 1,
             unit: "hellblasters".into(),
-            weapons: vec![WeaponTarget {
-                weapon: "Plasma incinerator - standard".into(),
-                target: "nobz".into()
-            }]
+            weapons: vec![WeaponTarget::new("Plasma incinerator - standard", "nobz")]
         }
     );
     advance_to(&mut g, 1, Phase::Charge);
@@ -479,10 +473,7 @@ fn fall_back_only_from_engagement_range_and_battle_shocked_units_test_desperate_
             Command::Shoot {
                 player: 1,
                 unit: "eliminators".into(),
-                weapons: vec![WeaponTarget {
-                    weapon: "Bolt sniper rifle".into(),
-                    target: "nobz".into()
-                }]
+                weapons: vec![WeaponTarget::new("Bolt sniper rifle", "nobz")]
             }
         );
         assert!(r.reason.contains("Fell Back"), "{r}");
@@ -499,10 +490,7 @@ fn shooting_checks_range_removes_casualties_and_shoots_once() {
     put_line(&mut g, 1, "hellblasters", 10.0, 16.0, 1.8);
     put_line(&mut g, 2, "lootas", 10.0, 43.0, 1.2);
     let wt = |t: &str| {
-        vec![WeaponTarget {
-            weapon: "Plasma incinerator - standard".into(),
-            target: t.into(),
-        }]
+        vec![WeaponTarget::new("Plasma incinerator - standard", t)]
     };
     let r = rejected!(
         g,
@@ -554,10 +542,7 @@ fn shooting_checks_range_removes_casualties_and_shoots_once() {
         Command::Shoot {
             player: 1,
             unit: "eliminators".into(),
-            weapons: vec![WeaponTarget {
-                weapon: "Close combat weapon".into(),
-                target: "lootas".into()
-            }]
+            weapons: vec![WeaponTarget::new("Close combat weapon", "lootas")]
         }
     );
     assert_eq!(r.rule, "Shooting phase");
@@ -660,10 +645,7 @@ fn charge_needs_a_target_within_12_inches_and_must_reach_every_target() {
             Command::Fight {
                 player: 1,
                 unit: "eliminators".into(),
-                weapons: vec![WeaponTarget {
-                    weapon: "Close combat weapon".into(),
-                    target: "nobz".into()
-                }]
+                weapons: vec![WeaponTarget::new("Close combat weapon", "nobz")]
             }
         );
         accepted!(

@@ -95,10 +95,7 @@ fn command_for(g: &Game, p: &Pick) -> Command {
         .get(p.weapon % weapons.len().max(1))
         .cloned()
         .unwrap_or_default();
-    let wt = vec![WeaponTarget {
-        weapon,
-        target: target.clone(),
-    }];
+    let wt = vec![WeaponTarget::new(weapon, target.clone())];
     match p.kind {
         0 | 1 => Command::EndPhase { player },
         2 => Command::Move {

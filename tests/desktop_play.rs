@@ -174,10 +174,7 @@ fn attack_preview_is_a_distribution_and_refuses_what_the_engine_refuses() {
     put_line(&mut game, 1, "intercessors", 10.0, 20.0, 1.5);
     put_line(&mut game, 2, "boyz-mob", 5.0, 36.0, 1.3);
     advance_to(&mut game, 1, Phase::Shooting);
-    let wt = WeaponTarget {
-        weapon: "Bolt rifle".into(),
-        target: "boyz-mob".into(),
-    };
+    let wt = WeaponTarget::new("Bolt rifle", "boyz-mob");
     let previews = game
         .preview_attacks(1, "intercessors", std::slice::from_ref(&wt), false)
         .unwrap();
@@ -204,10 +201,7 @@ fn attack_preview_is_a_distribution_and_refuses_what_the_engine_refuses() {
         vec!["boyz-mob".to_string()]
     );
     // Out of pistol range: the preview and the command give the same rejection.
-    let pistol = WeaponTarget {
-        weapon: "Bolt pistol".into(),
-        target: "boyz-mob".into(),
-    };
+    let pistol = WeaponTarget::new("Bolt pistol", "boyz-mob");
     let r = game
         .preview_attacks(1, "intercessors", std::slice::from_ref(&pistol), false)
         .unwrap_err();
@@ -596,10 +590,7 @@ fn play_turn_through_panels(app: &mut App, log: &mut Vec<String>) {
                 .filter_map(|w| {
                     game.legal_targets(actor, &id, &w, false)
                         .first()
-                        .map(|t| WeaponTarget {
-                            weapon: w,
-                            target: t.clone(),
-                        })
+                        .map(|t| WeaponTarget::new(w, t.clone()))
                 })
                 .collect();
             if !weapons.is_empty() {

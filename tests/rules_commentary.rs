@@ -28,6 +28,7 @@ fn model(name: &str, w: u8, sv: u8, fnp: Option<u8>, leader: bool) -> TargetMode
         invulnerable_save: None,
         feel_no_pain: fnp,
         leader,
+        has_cover: false,
     }
 }
 

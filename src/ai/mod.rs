@@ -351,10 +351,7 @@ impl Ai {
                 .legal_targets(player, id, w, melee)
                 .into_iter()
                 .filter_map(|t| {
-                    let wt = WeaponTarget {
-                        weapon: w.clone(),
-                        target: t.clone(),
-                    };
+                    let wt = WeaponTarget::new(w.clone(), t.clone());
                     let preview = game
                         .preview_attacks(player, id, std::slice::from_ref(&wt), melee)
                         .ok()?;
@@ -733,10 +730,7 @@ impl RandomPlayer {
             let targets = game.legal_targets(player, id, w, melee);
             if !targets.is_empty() {
                 let t = targets[self.rng.random_range(0..targets.len())].clone();
-                out.push(WeaponTarget {
-                    weapon: w.clone(),
-                    target: t,
-                });
+                out.push(WeaponTarget::new(w.clone(), t));
             }
         }
         out
@@ -817,10 +811,7 @@ impl Brain for RandomPlayer {
                     for w in weapons {
                         let targets = g.legal_targets(p, id, w, true);
                         if !targets.is_empty() {
-                            picked.push(WeaponTarget {
-                                weapon: w.clone(),
-                                target: targets[rng.random_range(0..targets.len())].clone(),
-                            });
+                            picked.push(WeaponTarget::new(w.clone(), targets[rng.random_range(0..targets.len())].clone()));
                         }
                     }
                     let make = |weapons| Command::Fight {

@@ -618,10 +618,7 @@ fn attack_panel(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, player: u8, id: &
         .weapon_targets
         .iter()
         .filter_map(|(w, t)| {
-            t.as_ref().map(|t| WeaponTarget {
-                weapon: w.clone(),
-                target: t.clone(),
-            })
+            t.as_ref().map(|t| WeaponTarget::new(w.clone(), t.clone()))
         })
         .collect();
     let key = (state, id.to_string(), hud.play.weapon_targets.clone());

@@ -134,7 +134,7 @@ fn setup(scene: &Scene, sight: &SceneSight, args: &AttackArgs) -> Result<Setup, 
         sight,
         &attackers,
         &whole_attacker,
-        &args.weapon,
+        (&args.weapon, None),
         &targets,
         args.distance.map(|d| (d, !args.not_visible)),
         AttackerCircumstances {
@@ -171,8 +171,9 @@ fn setup(scene: &Scene, sight: &SceneSight, args: &AttackArgs) -> Result<Setup, 
         "not_attacking": plan.excluded.iter()
             .map(|(m, r)| json!({"model": m, "reason": r}))
             .collect::<Vec<_>>(),
-        "benefit_of_cover": ctx.target_has_cover,
-        "plunging_fire": ctx.plunging_fire,
+        "benefit_of_cover": ctx.target_has_cover || plan.benefit_of_cover,
+        "models_with_cover": plan.target.models.iter().filter(|m| m.has_cover).count(),
+        "plunging_fire": ctx.plunging_fire || plan.plunging_fire,
         "target_visible": ctx.target_visible,
         "attacker_engaged": plan.state.engaged,
     });

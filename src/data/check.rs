@@ -123,10 +123,19 @@ fn datasheet(r: &mut Report, d: &Datasheet) {
             d.unit_size.0, d.unit_size.1
         ));
     }
+    let full_names: Vec<String> = d.weapons().map(|w| w.full_name()).collect();
     r.unique(
         &format!("datasheet '{n}': weapon"),
-        d.weapons().map(|w| w.name.as_str()),
+        full_names.iter().map(String::as_str),
     );
+    for w in d.weapons().filter(|w| w.profile.is_none()) {
+        if d.profiles_of(&w.name).len() > 1 {
+            r.fail(format!(
+                "datasheet '{n}': weapon '{}' has several profiles; name each one (profile: \"...\")",
+                w.name
+            ));
+        }
+    }
     for w in &d.ranged_weapons {
         weapon(r, n, w, true);
     }

@@ -8,10 +8,12 @@ use super::resolve::Scene;
 use super::sight::{ModelRef, SceneSight, model_solid};
 use crate::geometry::measure::model_distance;
 use crate::geometry::sight::{Sampling, SeeThrough};
-use crate::rules::WeaponAbility;
+use crate::rules::{CoreAbility, WeaponAbility};
 use crate::rules::attack::eligibility::{ShootingState, can_shoot};
 use crate::rules::attack::{AttackContext, TargetModel, TargetUnit, WeaponGroup};
-use crate::rules::constants::MEASURE_TOLERANCE_INCHES;
+use crate::rules::constants::{
+    BASE_CONTACT_INCHES, LONE_OPERATIVE_RANGE_INCHES, MEASURE_TOLERANCE_INCHES,
+};
 use crate::rules::modifiers::unit_toughness;
 use crate::rules::weapon::WeaponProfile;
 
@@ -39,10 +41,7 @@ pub fn target_unit(scene: &Scene, sight: &SceneSight, entries: &[usize]) -> Targ
         if !names.contains(&unit.id.as_str()) {
             names.push(&unit.id);
         }
-        every_model_stealthy &= d
-            .abilities
-            .iter()
-            .any(|a| a.name.eq_ignore_ascii_case("Stealth"));
+        every_model_stealthy &= d.has_core(&CoreAbility::Stealth);
         let leader = unit.attached_to.is_some();
         toughness.push((d.toughness, !leader));
         models.push(TargetModel {
@@ -53,6 +52,7 @@ pub fn target_unit(scene: &Scene, sight: &SceneSight, entries: &[usize]) -> Targ
             invulnerable_save: d.invulnerable_save,
             feel_no_pain: d.feel_no_pain,
             leader: unit.attached_to.is_some(),
+            has_cover: false,
         });
     }
     TargetUnit {
@@ -73,7 +73,7 @@ fn unit_of(scene: &Scene, r: ModelRef) -> &super::resolve::Unit {
 pub struct Bearer {
     /// Its sight-index entry.
     pub entry: usize,
-    /// Its datasheet's profile of the weapon.
+    /// Its datasheet's profile of the weapon, the one chosen for this use.
     pub profile: WeaponProfile,
     /// Its datasheet's keywords.
     pub keywords: Vec<String>,
@@ -81,16 +81,19 @@ pub struct Bearer {
     pub datasheet: String,
 }
 
-/// The models among `entries` that carry a weapon called `weapon` (case-insensitive), each
-/// with its own datasheet's profile (a Leader's bolt pistol may differ from its Bodyguard's).
+/// The models among `entries` that carry the weapon `weapon` (case-insensitive: a weapon's
+/// name, with `profile` chosen, or "weapon - profile"), each with its own datasheet's profile
+/// (a Leader's bolt pistol may differ from its Bodyguard's).
 ///
 /// # Errors
-/// No model carries it: the message lists the weapons the models do carry.
+/// No model carries it (the message lists the weapons the models do carry), or it has
+/// several profiles and none was chosen (Core Rules: Datasheets, weapons with profiles).
 pub fn bearers(
     scene: &Scene,
     sight: &SceneSight,
     entries: &[usize],
     weapon: &str,
+    profile: Option<&str>,
 ) -> Result<Vec<Bearer>, String> {
     let mut out = Vec::new();
     let mut carried: Vec<String> = Vec::new();
@@ -103,16 +106,18 @@ pub fn bearers(
                 carried.push(w.clone());
             }
         }
-        if !model.weapons.iter().any(|w| w.eq_ignore_ascii_case(weapon)) {
-            continue;
-        }
-        if let Some(profile) = unit.datasheet.weapon(weapon) {
-            out.push(Bearer {
+        let chosen = unit.datasheet.choose_profile(weapon, profile);
+        let carries = |name: &str| model.weapons.iter().any(|w| w.eq_ignore_ascii_case(name));
+        match chosen {
+            Ok(p) if carries(&p.name) => out.push(Bearer {
                 entry: e,
-                profile: profile.clone(),
+                profile: p.clone(),
                 keywords: unit.datasheet.keywords.clone(),
                 datasheet: unit.datasheet.name.clone(),
-            });
+            }),
+            Ok(_) => {}
+            Err(why) if carries(weapon) => return Err(why),
+            Err(_) => {}
         }
     }
     if out.is_empty() {
@@ -147,27 +152,30 @@ pub struct AttackPlan {
     pub target: TargetUnit,
     /// The bearers that attack (index entries).
     pub attacking: Vec<usize>,
+    /// The group (index in `groups`) of each bearer in `attacking`.
+    pub group_of: Vec<usize>,
     /// Bearers that do not attack: (model name `unit#N`, the rule that stops them).
     pub excluded: Vec<(String, String)>,
     /// The shooting-eligibility facts.
     pub state: ShootingState,
     /// Some model of the attacking unit sees some model of the target.
     pub target_visible: bool,
-    /// The target has the Benefit of Cover against these attacks.
+    /// Every visible target model has the Benefit of Cover against these attacks (for
+    /// reports; each model's own cover is in `target`).
     pub benefit_of_cover: bool,
-    /// Plunging Fire applies.
+    /// Plunging Fire applies for some bearer (each group says whether it does for its own).
     pub plunging_fire: bool,
 }
 
 impl AttackPlan {
-    /// The attack context the table decides (cover, visibility, Plunging Fire, Big Guns Never
-    /// Tire); the caller adds charges, re-rolls and stratagems.
+    /// The attack context the table decides (visibility, Big Guns Never Tire, by or against
+    /// an engaged MONSTER or VEHICLE); cover and Plunging Fire are per model, in `target`
+    /// and `groups`. The caller adds charges, re-rolls and stratagems.
     pub fn context(&self) -> AttackContext {
         AttackContext {
-            target_has_cover: self.benefit_of_cover,
             target_visible: self.target_visible,
-            big_guns_never_tire: self.state.engaged && self.state.monster_or_vehicle,
-            plunging_fire: self.plunging_fire,
+            big_guns_never_tire: (self.state.engaged && self.state.monster_or_vehicle)
+                || self.state.target_big_and_engaged(),
             ..AttackContext::default()
         }
     }
@@ -200,14 +208,14 @@ pub fn plan_attack(
     sight: &SceneSight,
     attackers: &[usize],
     whole_attacker: &[usize],
-    weapon: &str,
+    (weapon, profile): (&str, Option<&str>),
     targets: &[usize],
     what_if: Option<(f32, bool)>,
     circumstances: AttackerCircumstances,
 ) -> Result<AttackPlan, String> {
     let attacker_army = sight.models[whole_attacker[0]].army;
-    let all = bearers(scene, sight, attackers, weapon)?;
-    let target = target_unit(scene, sight, targets);
+    let all = bearers(scene, sight, attackers, weapon, profile)?;
+    let mut target = target_unit(scene, sight, targets);
     let sampling = Sampling::FAST;
     let index = &sight.index;
     let measured = what_if.is_none();
@@ -246,6 +254,33 @@ pub fn plan_attack(
         }),
     };
 
+    // Which models fight (Core Rules: Fight phase): besides those within Engagement Range of
+    // the target, a model in base-to-base contact with a model of its own unit that is itself
+    // in base-to-base contact with a model of the target (the second rank).
+    let contact = |i: usize, j: usize| {
+        model_distance(&solid(i), &solid(j)).distance <= BASE_CONTACT_INCHES
+    };
+    let second_rank = |i: usize| {
+        whole_attacker.iter().any(|&f| {
+            f != i && contact(i, f) && targets.iter().any(|&t| contact(f, t))
+        })
+    };
+    // Lone Operative: a unit (not part of an Attached unit) whose models all have it is
+    // shot only from within 12" (Core Rules: Lone Operative).
+    let lone_operative = !targets.is_empty()
+        && targets.iter().all(|&t| {
+            let u = unit_of(scene, sight.models[t]);
+            u.datasheet.has_core(&CoreAbility::LoneOperative)
+        })
+        && !targets.iter().any(|&t| {
+            let r = sight.models[t];
+            let u = unit_of(scene, r);
+            u.attached_to.is_some()
+                || scene.armies[r.army]
+                    .units
+                    .iter()
+                    .any(|o| o.attached_to.as_deref() == Some(u.id.as_str()))
+        });
     let mut attacking: Vec<(&Bearer, bool)> = Vec::new();
     let mut excluded = Vec::new();
     for b in &all {
@@ -271,38 +306,79 @@ pub fn plan_attack(
             Some(range) if distance > range + MEASURE_TOLERANCE_INCHES => {
                 exclude(format!("out of range ({distance:.2}\" > {range}\")"));
             }
+            Some(_) if lone_operative && distance > LONE_OPERATIVE_RANGE_INCHES + MEASURE_TOLERANCE_INCHES => {
+                exclude(format!(
+                    "the target is a Lone Operative and cannot be shot from more than {LONE_OPERATIVE_RANGE_INCHES}\" ({distance:.2}\")"
+                ));
+            }
             Some(_) if !visible && !indirect => exclude("cannot see the target".into()),
             Some(range) => match can_shoot(&b.profile, &[], &state) {
                 Ok(()) => attacking.push((b, distance <= range / 2.0 + MEASURE_TOLERANCE_INCHES)),
                 Err(e) => exclude(e.to_string()),
             },
-            None if measured && !engaged_pair(&[b.entry], targets) => {
-                exclude("not within Engagement Range of the target".into());
+            None if measured
+                && !engaged_pair(&[b.entry], targets)
+                && !second_rank(b.entry) =>
+            {
+                exclude(
+                    "not within Engagement Range of the target, nor in base-to-base contact \
+                     with a model of its unit that is in base-to-base contact with it"
+                        .into(),
+                );
             }
             None => attacking.push((b, false)),
         }
     }
 
+    // Plunging Fire is decided per attacking model: only the bearers that stand high in a
+    // ruin and see the target improve their AP (Core Rules: Plunging Fire).
+    let plunging = |b: &Bearer| {
+        measured
+            && !b.profile.is_melee()
+            && index.plunging_fire(b.entry, targets)
+            && targets
+                .iter()
+                .any(|&t| index.model_visible(b.entry, t, SeeThrough::OwnUnit, &sampling))
+    };
     let mut groups: Vec<WeaponGroup> = Vec::new();
+    let mut group_of = Vec::with_capacity(attacking.len());
     for (b, half) in &attacking {
-        match groups.iter_mut().find(|g| {
+        let plunge = plunging(b);
+        match groups.iter().position(|g| {
             g.profile == b.profile
                 && g.within_half_range == *half
                 && g.bearer_keywords == b.keywords
+                && g.plunging_fire == plunge
         }) {
-            Some(g) => g.bearers += 1,
-            None => groups.push(WeaponGroup {
-                within_half_range: *half,
-                bearer_keywords: b.keywords.clone(),
-                ..WeaponGroup::new(b.profile.clone(), 1)
-            }),
+            Some(g) => {
+                groups[g].bearers += 1;
+                group_of.push(g);
+            }
+            None => {
+                group_of.push(groups.len());
+                groups.push(WeaponGroup {
+                    within_half_range: *half,
+                    bearer_keywords: b.keywords.clone(),
+                    plunging_fire: plunge,
+                    ..WeaponGroup::new(b.profile.clone(), 1)
+                });
+            }
         }
     }
     let entries: Vec<usize> = attacking.iter().map(|(b, _)| b.entry).collect();
     let ranged = attacking.iter().any(|(b, _)| !b.profile.is_melee());
     let seen = (measured && ranged).then(|| index.unit_visibility(&entries, targets, &sampling));
+    // The Benefit of Cover is decided per model (Core Rules: Benefit of Cover): each target
+    // model that terrain covers against these attackers saves with it when attacks are
+    // allocated to it, and the defender allocates to covered models first.
+    if measured && ranged {
+        for (m, &t) in target.models.iter_mut().zip(targets) {
+            m.has_cover = index.benefit_of_cover(t, &entries, &sampling).is_some();
+        }
+    }
     let plan = AttackPlan {
         groups,
+        group_of,
         target,
         attacking: entries,
         excluded,

@@ -34,7 +34,8 @@ pub struct Model {
     pub position: Vec3,
     /// Facing, degrees counter-clockwise from +x.
     pub facing: f32,
-    /// Weapons it carries (names of its datasheet's profiles).
+    /// Weapons it carries (its datasheet's weapon names; a weapon with several profiles is
+    /// one weapon).
     pub weapons: Vec<String>,
 }
 
@@ -149,7 +150,11 @@ pub fn load_mission(file: &Path) -> Result<Mission, DataErrors> {
 /// # Errors
 /// Syntax or semantic problems, each naming the file.
 pub fn load_datasheets(file: &Path) -> Result<DatasheetsFile, DataErrors> {
-    let data: DatasheetsFile = load(file)?;
+    let mut data: DatasheetsFile = load(file)?;
+    for d in &mut data.datasheets {
+        d.gather_profiles();
+        d.gather_core_abilities();
+    }
     fail_if(check::datasheets(file, &data))?;
     Ok(data)
 }
@@ -276,16 +281,32 @@ pub fn load_army(file: &Path, player: u8) -> Result<Army, DataErrors> {
 /// The weapons model `index` carries: the first `count` models carry each listed weapon.
 fn loadout(sheet: &Datasheet, wargear: &[(String, u32)], index: usize) -> Vec<String> {
     if wargear.is_empty() {
-        if sheet.default_wargear.is_empty() {
-            return sheet.weapons().map(|w| w.name.clone()).collect();
+        let names: Vec<String> = if sheet.default_wargear.is_empty() {
+            sheet.weapons().map(|w| w.name.clone()).collect()
+        } else {
+            sheet
+                .default_wargear
+                .iter()
+                .map(|w| sheet.weapon(w).map_or_else(|| w.clone(), |p| p.name.clone()))
+                .collect()
+        };
+        let mut carried: Vec<String> = Vec::new();
+        for n in names {
+            if !carried.contains(&n) {
+                carried.push(n);
+            }
         }
-        return sheet.default_wargear.clone();
+        return carried;
     }
-    wargear
-        .iter()
-        .filter(|(_, count)| index < *count as usize)
-        .map(|(w, _)| w.clone())
-        .collect()
+    // A weapon is carried once, whichever of its profiles the list names.
+    let mut carried: Vec<String> = Vec::new();
+    for (w, _) in wargear.iter().filter(|(_, count)| index < *count as usize) {
+        let name = sheet.weapon(w).map_or_else(|| w.clone(), |p| p.name.clone());
+        if !carried.iter().any(|c| c.eq_ignore_ascii_case(&name)) {
+            carried.push(name);
+        }
+    }
+    carried
 }
 
 /// Loads a scene file and everything it refers to, checks it, and places every model:

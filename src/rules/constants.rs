@@ -160,6 +160,23 @@ pub const RESERVES_MAX_POINTS_PERCENT: u32 = 25;
 pub const EMBARK_RANGE_INCHES: f32 = 3.0;
 /// Disembark: every model is set up wholly within this distance of the TRANSPORT (inches).
 pub const DISEMBARK_RANGE_INCHES: f32 = 3.0;
+/// Deadly Demise: the D6 triggers the mortal wounds on this roll or more.
+pub const DEADLY_DEMISE_TRIGGERS_ON: u8 = 6;
+/// Deadly Demise: units within this distance of the destroyed model suffer the mortal
+/// wounds (inches).
+pub const DEADLY_DEMISE_RANGE_INCHES: f32 = 6.0;
+/// Lone Operative: ranged attacks from farther than this cannot target the unit (inches).
+pub const LONE_OPERATIVE_RANGE_INCHES: f32 = 12.0;
+/// Infiltrators: set up more than this far from the enemy deployment zone and enemy
+/// models (inches).
+pub const INFILTRATORS_DISTANCE_INCHES: f32 = 9.0;
+/// Destroyed Transport: a unit that cannot disembark within 3" sets up wholly within this
+/// distance of it instead (emergency disembarkation, inches).
+pub const EMERGENCY_DISEMBARK_RANGE_INCHES: f32 = 6.0;
+/// Destroyed Transport: after disembarking, a D6 per model; a model is lost on this or less.
+pub const DESTROYED_TRANSPORT_FAILS_UP_TO: u8 = 1;
+/// Destroyed Transport, emergency disembarkation: a model is lost on this or less.
+pub const EMERGENCY_DISEMBARK_FAILS_UP_TO: u8 = 3;
 /// Grenade stratagem: the enemy unit must be within this distance (inches).
 pub const GRENADE_RANGE_INCHES: f32 = 8.0;
 /// Grenade stratagem: D6 rolled.
@@ -178,6 +195,9 @@ pub const FIRE_OVERWATCH_RANGE_INCHES: f32 = 24.0;
 pub const FIRE_OVERWATCH_HITS_ON: u8 = 6;
 /// Go to Ground: invulnerable save the INFANTRY unit gains (6 means 6+).
 pub const GO_TO_GROUND_INVULNERABLE_SAVE: u8 = 6;
+/// Two bases this close (inches) or closer are in base-to-base contact on the digital table
+/// (Core Rules: Fight phase, which models fight; Charge move, base-to-base contact).
+pub const BASE_CONTACT_INCHES: f32 = 0.05;
 /// Tolerance for distances measured on the table (inches): a move of 6.0005" is a 6" move.
 pub const MEASURE_TOLERANCE_INCHES: f32 = 1e-3;
 /// Moves are checked for walls, models and Engagement Range at points this far apart along

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::constants::{DEFAULT_MODEL_HEIGHTS_INCHES, FALLBACK_MODEL_HEIGHT_INCHES};
+use super::abilities::CoreAbility;
 use super::weapon::WeaponProfile;
 use crate::geometry::Base;
 
@@ -72,9 +73,14 @@ pub struct Datasheet {
     /// Datasheets this CHARACTER can lead as an Attached unit (Core Rules: Leader).
     #[serde(default)]
     pub leader_of: Vec<String>,
-    /// Datasheet abilities.
+    /// Datasheet abilities (names and summaries, for the unit card).
     #[serde(default)]
     pub abilities: Vec<Ability>,
+    /// Core abilities the engine applies (Deadly Demise, Deep Strike, Feel No Pain, Fights
+    /// First, Firing Deck, Infiltrators, Leader, Lone Operative, Scouts, Stealth). Files that
+    /// only name them under `abilities` get them from those names when loaded.
+    #[serde(default)]
+    pub core_abilities: Vec<CoreAbility>,
     /// TRANSPORT capacity in models, if the unit carries others (Core Rules: Transports).
     #[serde(default)]
     pub transport_capacity: Option<u32>,
@@ -98,14 +104,156 @@ impl Datasheet {
         })
     }
 
+    /// True if the datasheet has the core ability `ability` (compared by kind, ignoring
+    /// values).
+    pub fn has_core(&self, ability: &CoreAbility) -> bool {
+        self.core_abilities.iter().any(|a| a.same_kind(ability))
+    }
+
+    /// The Deadly Demise value, if the datasheet has the ability.
+    pub fn deadly_demise(&self) -> Option<super::DiceExpr> {
+        self.core_abilities.iter().find_map(|a| match a {
+            CoreAbility::DeadlyDemise(x) => Some(*x),
+            _ => None,
+        })
+    }
+
+    /// The Scouts distance (inches): the lowest of its values, if it has the ability (Rules
+    /// Commentary: Duplicated Core Abilities, Scouts with two values).
+    pub fn scouts_inches(&self) -> Option<f32> {
+        self.core_abilities
+            .iter()
+            .filter_map(|a| match a {
+                CoreAbility::Scouts(x) => Some(*x),
+                _ => None,
+            })
+            .reduce(f32::min)
+    }
+
+    /// The Firing Deck capacity (models), if the datasheet has the ability.
+    pub fn firing_deck(&self) -> Option<u32> {
+        self.core_abilities.iter().find_map(|a| match a {
+            CoreAbility::FiringDeck(x) => Some(*x),
+            _ => None,
+        })
+    }
+
+    /// Makes the core abilities structured: each ability whose name states a core ability
+    /// ("Deadly Demise D3", "Stealth") is added to `core_abilities` (once), and Feel No Pain
+    /// sets `feel_no_pain` (the best value). Returns the names recognised.
+    pub fn gather_core_abilities(&mut self) -> Vec<String> {
+        let mut found = Vec::new();
+        for a in &self.abilities {
+            if let Some(core) = CoreAbility::from_name(&a.name)
+                && !self.core_abilities.contains(&core)
+            {
+                found.push(a.name.clone());
+                self.core_abilities.push(core);
+            }
+        }
+        for a in &self.core_abilities {
+            if let CoreAbility::FeelNoPain(x) = a {
+                self.feel_no_pain = Some(self.feel_no_pain.map_or(*x, |f| f.min(*x)));
+            }
+        }
+        found
+    }
+
     /// Every weapon profile, ranged first.
     pub fn weapons(&self) -> impl Iterator<Item = &WeaponProfile> {
         self.ranged_weapons.iter().chain(&self.melee_weapons)
     }
 
-    /// The weapon named `name` (case-insensitive).
+    /// The profile named `name` (case-insensitive): a full name ("Kannon - frag"), or a
+    /// weapon's name (its first profile when it has several).
     pub fn weapon(&self, name: &str) -> Option<&WeaponProfile> {
-        self.weapons().find(|w| w.name.eq_ignore_ascii_case(name))
+        self.weapons()
+            .find(|w| w.answers_to(name))
+            .or_else(|| self.weapons().find(|w| w.name.eq_ignore_ascii_case(name)))
+    }
+
+    /// Every profile of the weapon called `weapon` (its name, case-insensitive), in datasheet
+    /// order: one for most weapons, several for a weapon with profiles.
+    pub fn profiles_of(&self, weapon: &str) -> Vec<&WeaponProfile> {
+        self.weapons()
+            .filter(|w| w.name.eq_ignore_ascii_case(weapon))
+            .collect()
+    }
+
+    /// The profile one use of a weapon fires: `weapon` is the weapon's name with `profile`
+    /// chosen, or a full name ("Plasma pistol - supercharge") with `profile` left out (Core
+    /// Rules: Datasheets, a weapon with several profiles is used with one of them each time).
+    ///
+    /// # Errors
+    /// No such weapon or profile, or a weapon with several profiles and none chosen: the
+    /// message names the profiles.
+    pub fn choose_profile(
+        &self,
+        weapon: &str,
+        profile: Option<&str>,
+    ) -> Result<&WeaponProfile, String> {
+        if let Some(p) = profile {
+            let profiles = self.profiles_of(weapon);
+            return profiles
+                .iter()
+                .find(|w| w.profile.as_deref().is_some_and(|x| x.eq_ignore_ascii_case(p)))
+                .copied()
+                .ok_or_else(|| {
+                    if profiles.is_empty() {
+                        format!("{} has no weapon called '{weapon}'", self.name)
+                    } else {
+                        format!(
+                            "'{weapon}' has no profile '{p}' (profiles: {})",
+                            profile_names(&profiles)
+                        )
+                    }
+                });
+        }
+        if let Some(w) = self.weapons().find(|w| w.answers_to(weapon)) {
+            return Ok(w);
+        }
+        match self.profiles_of(weapon).as_slice() {
+            [] => Err(format!("{} has no weapon called '{weapon}'", self.name)),
+            [one] => Ok(one),
+            several => Err(format!(
+                "'{weapon}' has several profiles; choose one of: {}",
+                profile_names(several)
+            )),
+        }
+    }
+
+    /// Makes each weapon with several profiles one weapon: profiles written the old way, as
+    /// separate weapons named "Weapon - profile" that share the part before " - " with
+    /// another, become profiles of the weapon "Weapon". Returns the names changed (old, new).
+    pub fn gather_profiles(&mut self) -> Vec<(String, String)> {
+        let mut changed = Vec::new();
+        for list in [&mut self.ranged_weapons, &mut self.melee_weapons] {
+            let prefixes: Vec<Option<String>> = list
+                .iter()
+                .map(|w| {
+                    (w.profile.is_none())
+                        .then(|| w.name.split_once(" - ").map(|(a, _)| a.to_string()))
+                        .flatten()
+                })
+                .collect();
+            for i in 0..list.len() {
+                let Some(prefix) = &prefixes[i] else { continue };
+                let shared = prefixes
+                    .iter()
+                    .enumerate()
+                    .any(|(j, p)| j != i && p.as_deref() == Some(prefix.as_str()));
+                if !shared {
+                    continue;
+                }
+                let w = &mut list[i];
+                let (_, rest) = w.name.split_once(" - ").expect("has a prefix");
+                let old = w.name.clone();
+                w.profile = Some(rest.to_string());
+                w.name = prefix.clone();
+                changed.push((old, w.full_name()));
+            }
+        }
+        changed
     }
 
     /// Points for a unit of `models` models: the smallest bracket that holds them.
@@ -114,4 +262,12 @@ impl Datasheet {
         brackets.sort_unstable();
         brackets.iter().find(|(n, _)| *n >= models).map(|(_, p)| *p)
     }
+}
+
+fn profile_names(profiles: &[&WeaponProfile]) -> String {
+    profiles
+        .iter()
+        .map(|w| w.profile.clone().unwrap_or_else(|| w.name.clone()))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

@@ -1,5 +1,6 @@
 //! Pure game rules: characteristics, datasheets, dice, missions. No Bevy here.
 
+pub mod abilities;
 pub mod attack;
 pub mod constants;
 pub mod datasheet;
@@ -13,6 +14,7 @@ pub mod rng;
 pub mod stratagem;
 pub mod weapon;
 
+pub use abilities::CoreAbility;
 pub use datasheet::{Ability, Datasheet};
 pub use dice::DiceExpr;
 pub use weapon::{WeaponAbility, WeaponProfile};

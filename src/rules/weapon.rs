@@ -87,8 +87,14 @@ impl std::fmt::Display for WeaponAbility {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WeaponProfile {
-    /// Name as on the datasheet, unique within the datasheet.
+    /// The weapon's name as on the datasheet ("Plasma pistol"). A weapon with several profiles
+    /// has one entry per profile, all with this name and each with its own `profile`.
     pub name: String,
+    /// The profile's name for a weapon with several ("standard", "supercharge"; Core Rules:
+    /// Datasheets, weapons with more than one profile: one profile is chosen each time the
+    /// weapon is used). `None` for a weapon with one profile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
     /// Range in inches; `None` for a melee weapon.
     #[serde(default)]
     pub range: Option<f32>,
@@ -109,6 +115,21 @@ pub struct WeaponProfile {
 }
 
 impl WeaponProfile {
+    /// The weapon and profile as one name: "Plasma pistol - supercharge", or the weapon's name
+    /// when it has one profile.
+    pub fn full_name(&self) -> String {
+        match &self.profile {
+            Some(p) => format!("{} - {p}", self.name),
+            None => self.name.clone(),
+        }
+    }
+
+    /// True when this profile is the one named `name` (case-insensitive): its full name
+    /// ("Kannon - frag"), or the weapon's name when it has no profile name.
+    pub fn answers_to(&self, name: &str) -> bool {
+        self.full_name().eq_ignore_ascii_case(name)
+    }
+
     /// True for a melee weapon (no range).
     pub fn is_melee(&self) -> bool {
         self.range.is_none()

@@ -17,6 +17,7 @@ pub fn weapon(
     abilities: Vec<WeaponAbility>,
 ) -> WeaponProfile {
     WeaponProfile {
+        profile: None,
         name: "test weapon".into(),
         range: Some(24.0),
         attacks: dice(attacks),

@@ -25,6 +25,16 @@ pub struct ShootingState {
     pub one_shot_used: bool,
 }
 
+impl ShootingState {
+    /// The target is a MONSTER or VEHICLE within Engagement Range of the shooter's army:
+    /// ranged attacks against it take Big Guns Never Tire's -1 to hit, unless made with a
+    /// PISTOL (Core Rules: Big Guns Never Tire).
+    pub fn target_big_and_engaged(&self) -> bool {
+        self.target_monster_or_vehicle
+            && (self.target_engaged_with_shooter || self.target_engaged_with_friendly)
+    }
+}
+
 /// Why a weapon may not shoot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum Ineligible {
@@ -116,6 +126,7 @@ mod tests {
 
     fn gun(abilities: Vec<WeaponAbility>) -> WeaponProfile {
         WeaponProfile {
+            profile: None,
             name: "gun".into(),
             range: Some(24.0),
             attacks: DiceExpr::fixed(1),

@@ -445,7 +445,7 @@ impl Chain {
         // Per target model: (probability the save fails, distribution of wounds lost).
         let per_model = |i: usize| -> (f64, Vec<f64>) {
             let m = &target.models[i];
-            let fail = 1.0 - save_needed(m, w.ap, w.cover).probability();
+            let fail = 1.0 - save_needed(m, w.ap, w.cover_for(m)).probability();
             let q = m.wound_lost_probability();
             let mut lost = vec![0.0; dmg.len()];
             for (d, pd) in dmg.iter().enumerate() {

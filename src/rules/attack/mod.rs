@@ -132,6 +132,9 @@ pub struct WeaponGroup {
     /// Keywords of the bearers (a failed HAZARDOUS test costs a CHARACTER, MONSTER or
     /// VEHICLE bearer mortal wounds instead of its life).
     pub bearer_keywords: Vec<String>,
+    /// Plunging Fire applies to these bearers: their AP is improved by 1 (decided per
+    /// attacking model; see [`crate::geometry::cover`]).
+    pub plunging_fire: bool,
 }
 
 impl WeaponGroup {
@@ -143,6 +146,7 @@ impl WeaponGroup {
             within_half_range: false,
             extra_abilities: Vec::new(),
             bearer_keywords: Vec::new(),
+            plunging_fire: false,
         }
     }
 }
@@ -213,6 +217,10 @@ pub struct TargetModel {
     /// True for a Leader model of an Attached unit (a CHARACTER): attacks are allocated to it
     /// only once no Bodyguard model is left, except [PRECISION] attacks, which go to it first.
     pub leader: bool,
+    /// The model has the Benefit of Cover against these (ranged) attacks: decided per model
+    /// (Core Rules: Benefit of Cover); the defender allocates to covered models first.
+    #[serde(default)]
+    pub has_cover: bool,
 }
 
 impl TargetModel {
@@ -278,8 +286,10 @@ impl TargetUnit {
             let protected = has_bodyguard && self.models[i].leader;
             groups[usize::from(protected)].push(i);
         }
+        // Within a group: models that lost wounds must come first; the defender then
+        // chooses the models with the Benefit of Cover before those without.
         for g in &mut groups {
-            g.sort_by_key(|&i| !self.models[i].is_damaged());
+            g.sort_by_key(|&i| (!self.models[i].is_damaged(), !self.models[i].has_cover));
         }
         groups
     }
@@ -426,8 +436,12 @@ pub struct ResolvedWeapon {
     pub devastating_wounds: bool,
     /// Armour Penetration (0 or negative).
     pub ap: i8,
-    /// The target gets the Benefit of Cover against these attacks.
+    /// The whole target gets the Benefit of Cover against these attacks (Go to Ground,
+    /// Smokescreen, INDIRECT FIRE at a unit not visible).
     pub cover: bool,
+    /// Cover can help against these attacks (ranged, without IGNORES COVER): a model with
+    /// its own Benefit of Cover ([`TargetModel::has_cover`]) then saves with it.
+    pub cover_possible: bool,
     /// Damage characteristic.
     pub damage: DiceExpr,
     /// Damage added to each attack (MELTA within half range).
@@ -538,7 +552,7 @@ impl ResolvedWeapon {
             }
         }
         let mut ap = p.ap.min(0);
-        if ranged && ctx.plunging_fire {
+        if ranged && (ctx.plunging_fire || group.plunging_fire) {
             ap = ap.saturating_sub(1);
             notes.push("Plunging Fire: AP improved by 1".into());
         }
@@ -571,6 +585,7 @@ impl ResolvedWeapon {
             devastating_wounds: has(&A::DevastatingWounds),
             ap,
             cover,
+            cover_possible: ranged && !has(&A::IgnoresCover),
             damage: p.damage,
             damage_bonus,
             precision: has(&A::Precision),
@@ -615,6 +630,12 @@ impl ResolvedWeapon {
         }
     }
 
+    /// True when `model` saves with the Benefit of Cover against this weapon: the whole
+    /// unit has it, or the model has its own and cover can help against these attacks.
+    pub fn cover_for(&self, model: &TargetModel) -> bool {
+        self.cover || (self.cover_possible && model.has_cover)
+    }
+
     /// The Damage of one attack from a rolled Damage value: MELTA added, never below 1.
     pub fn damage_value(&self, rolled: i32) -> u32 {
         (rolled + self.damage_bonus).max(1) as u32
@@ -651,6 +672,7 @@ mod tests {
             invulnerable_save: inv,
             feel_no_pain: None,
             leader: false,
+            has_cover: false,
         }
     }
 
@@ -666,6 +688,7 @@ mod tests {
 
     fn profile(range: Option<f32>, ap: i8) -> WeaponProfile {
         WeaponProfile {
+            profile: None,
             name: "w".into(),
             range,
             attacks: DiceExpr::fixed(1),

@@ -29,6 +29,9 @@ pub struct RollOutcome {
     pub wounds_remaining: Vec<u8>,
     /// HAZARDOUS tests failed by the attackers.
     pub hazardous_failures: u32,
+    /// For each failed HAZARDOUS test, the index (in the weapons resolved) of the weapon
+    /// whose bearer failed it: the game removes one such bearer, or gives it mortal wounds.
+    pub hazardous_failed: Vec<usize>,
 }
 
 /// The target's models while an attack is resolved.
@@ -337,7 +340,7 @@ pub fn resolve_weapons<S: EventSink>(
                     name: model.name.clone(),
                 }
             );
-            let need = save_needed(model, w.ap, w.cover);
+            let need = save_needed(model, w.ap, w.cover_for(model));
             let roll = rng.d6();
             let saved = need.saves(roll);
             log!(
@@ -393,12 +396,14 @@ pub fn resolve_weapons<S: EventSink>(
     }
 
     // HAZARDOUS: one test per bearer of each hazardous weapon, after the unit attacked.
-    let mut hazardous_failures = 0;
-    for w in weapons.iter().filter(|w| w.hazardous) {
+    let mut hazardous_failed = Vec::new();
+    for (wi, w) in weapons.iter().enumerate().filter(|(_, w)| w.hazardous) {
         for _ in 0..w.bearers {
             let roll = rng.d6();
             let failed = roll <= HAZARDOUS_FAILS_UP_TO;
-            hazardous_failures += u32::from(failed);
+            if failed {
+                hazardous_failed.push(wi);
+            }
             log!(
                 sink,
                 AttackEvent::Hazardous {
@@ -416,12 +421,12 @@ pub fn resolve_weapons<S: EventSink>(
         }
     }
 
-    def.outcome(hazardous_failures)
+    def.outcome(hazardous_failed)
 }
 
 impl Defender<'_> {
     /// What the target lost, from its wounds before and after.
-    fn outcome(self, hazardous_failures: u32) -> RollOutcome {
+    fn outcome(self, hazardous_failed: Vec<usize>) -> RollOutcome {
         let models = &self.target.models;
         let wounds_lost = models
             .iter()
@@ -437,7 +442,8 @@ impl Defender<'_> {
             wounds_lost,
             models_destroyed,
             wounds_remaining: self.remaining,
-            hazardous_failures,
+            hazardous_failures: hazardous_failed.len() as u32,
+            hazardous_failed,
         }
     }
 }
@@ -468,7 +474,7 @@ pub fn inflict_mortal_wounds<S: EventSink>(
         };
         def.lose_wound(i, true, rng, sink);
     }
-    def.outcome(0)
+    def.outcome(Vec::new())
 }
 
 /// Summary of many rolled attacks.

@@ -40,13 +40,58 @@ pub struct ModelPath {
     pub path: Vec<(f32, f32, f32)>,
 }
 
-/// One weapon assignment: every model of the unit carrying `weapon` attacks `target`.
+/// One weapon assignment: every model of the unit carrying `weapon` (or only the `models`
+/// listed) attacks `target` with it, using one profile of it.
+///
+/// Core Rules: Shooting phase and Fight phase (each model uses each of its ranged weapons
+/// once, a PISTOL or its other ranged weapons, and one melee weapon plus EXTRA ATTACKS
+/// weapons); Datasheets (a weapon with several profiles fires one of them each time).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WeaponTarget {
-    /// Weapon name as on the datasheet.
+    /// Weapon name as on the datasheet ("Plasma pistol"), or weapon and profile as one name
+    /// ("Plasma pistol - supercharge").
     pub weapon: String,
     /// Target unit id in the enemy army.
     pub target: String,
+    /// The profile used, for a weapon with several ("supercharge").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
+    /// The models that use it, as `unit#N` ("intercessors#0"); empty: every model of the unit
+    /// (with its Leaders) that carries it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub models: Vec<String>,
+}
+
+impl WeaponTarget {
+    /// Every carrier of `weapon` (a weapon name, or "weapon - profile") attacks `target`.
+    pub fn new(weapon: impl Into<String>, target: impl Into<String>) -> Self {
+        WeaponTarget {
+            weapon: weapon.into(),
+            target: target.into(),
+            profile: None,
+            models: Vec::new(),
+        }
+    }
+
+    /// The same assignment with `profile` chosen.
+    pub fn with_profile(mut self, profile: impl Into<String>) -> Self {
+        self.profile = Some(profile.into());
+        self
+    }
+
+    /// The same assignment made only by `models` (`unit#N` names).
+    pub fn by_models(mut self, models: Vec<String>) -> Self {
+        self.models = models;
+        self
+    }
+
+    /// The weapon as the log names it: "Plasma pistol - supercharge".
+    pub fn label(&self) -> String {
+        match &self.profile {
+            Some(p) => format!("{} - {p}", self.weapon),
+            None => self.weapon.clone(),
+        }
+    }
 }
 
 /// Where a unit waits when it starts the battle off the table.

@@ -157,6 +157,54 @@ pub enum GameEvent {
         /// Mortal wounds inflicted.
         mortal_wounds: u32,
     },
+    /// A failed HAZARDOUS test cost a bearer: destroyed, or (a CHARACTER, MONSTER or
+    /// VEHICLE) given mortal wounds (Core Rules: Hazardous).
+    HazardousLoss {
+        /// Player owning the bearer.
+        player: u8,
+        /// The bearer (`unit#N`).
+        model: String,
+        /// Mortal wounds suffered (0: destroyed outright).
+        mortal_wounds: u32,
+        /// The bearer was destroyed.
+        destroyed: bool,
+    },
+    /// The D6 rolled for each model that disembarked from a destroyed TRANSPORT (Core
+    /// Rules: Transports, Destroyed Transport).
+    DestroyedTransportRolls {
+        /// Player owning the unit.
+        player: u8,
+        /// Unit id.
+        unit: String,
+        /// One die per model.
+        dice: Vec<u8>,
+        /// A model is lost on each die of this or less (1, or 3 after an emergency
+        /// disembarkation).
+        fails_up_to: u8,
+        /// Models lost.
+        models_lost: u32,
+    },
+    /// A unit embarked in a destroyed TRANSPORT could not be set up and is destroyed.
+    TransportPassengersLost {
+        /// Player owning the unit.
+        player: u8,
+        /// Unit id.
+        unit: String,
+        /// Why.
+        reason: String,
+    },
+    /// Deadly Demise was rolled for a destroyed model (on a 6, nearby units suffer mortal
+    /// wounds: the MortalWoundsRolled events that follow).
+    DeadlyDemise {
+        /// Player owning the destroyed model.
+        player: u8,
+        /// The model (`unit#N`).
+        model: String,
+        /// The D6.
+        roll: u8,
+        /// The roll triggered the mortal wounds.
+        triggered: bool,
+    },
     /// A model was destroyed (removed from the table).
     ModelDestroyed {
         /// Player owning it.

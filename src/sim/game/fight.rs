@@ -13,8 +13,10 @@ use crate::data::sight::ModelRef;
 use crate::geometry::measure::model_distance;
 use crate::geometry::{ModelSolid, Vec3};
 use crate::rules::constants::{
-    CHARGE_RANGE_INCHES, CONSOLIDATE_INCHES, MEASURE_TOLERANCE_INCHES, PILE_IN_INCHES,
+    BASE_CONTACT_INCHES, CHARGE_RANGE_INCHES, CONSOLIDATE_INCHES,
+    ENGAGEMENT_RANGE_HORIZONTAL_INCHES, MEASURE_TOLERANCE_INCHES, PILE_IN_INCHES,
 };
+use crate::rules::CoreAbility;
 use crate::rules::movement::{MoveMode, Moved};
 use crate::rules::phase::{FightStep, Phase, Stage, opponent};
 
@@ -224,7 +226,13 @@ impl Game {
             .into_iter()
             .filter(|&u| {
                 self.can_fight(army, u)
-                    && (step == FightStep::RemainingCombats || self.units[army][u].charged)
+                    && (step == FightStep::RemainingCombats
+                        || self.units[army][u].charged
+                        || self.combined(army, u).iter().all(|&x| {
+                            self.scene.armies[army].units[x]
+                                .datasheet
+                                .has_core(&CoreAbility::FightsFirst)
+                        }))
             })
             .collect()
     }
@@ -412,10 +420,15 @@ impl Game {
         Ok(())
     }
 
-    /// A Pile In or Consolidation move: each moved model ends closer to the closest enemy
-    /// model (or, consolidating when no enemy is reached, to the closest objective marker),
-    /// and a unit that moves ends within Engagement Range of an enemy unit (or in range of
-    /// that objective). Returns the number of models moved.
+    /// A Pile In or Consolidation move: each moved model ends closer to its own closest enemy
+    /// model (the one closest when the move starts) or in base-to-base contact with it, and
+    /// the unit ends within Engagement Range of an enemy unit. Consolidating when no enemy
+    /// unit can be reached (none within the move plus Engagement Range), each model instead
+    /// ends closer to the objective marker closest to the unit, and the unit ends within
+    /// range of it. Returns the number of models moved.
+    ///
+    /// Core Rules: Fight phase (Pile In, Consolidate); Rules Commentary: Consolidation Move,
+    /// Pile-in Move.
     fn closer_move(
         &mut self,
         army: usize,
@@ -432,53 +445,63 @@ impl Game {
         } else {
             "Pile In"
         };
-        let planned = self.plan_move(army, root, paths, &|_| inches, MoveKind::Engaging)?;
         let enemies: Vec<ModelSolid> = self
             .enemy_models(army)
             .iter()
             .map(|r| self.solid(*r))
             .collect();
-        let closest_enemy = |s: &ModelSolid| {
+        let own: Vec<ModelSolid> = self
+            .live_models(army, root)
+            .iter()
+            .map(|r| self.solid(*r))
+            .collect();
+        // An enemy unit can be reached when some model of the unit is within the move plus
+        // Engagement Range of an enemy model.
+        let reach = inches + ENGAGEMENT_RANGE_HORIZONTAL_INCHES + MEASURE_TOLERANCE_INCHES;
+        let enemy_reachable = own.iter().any(|m| {
             enemies
                 .iter()
-                .map(|e| model_distance(s, e).distance)
-                .fold(f32::INFINITY, f32::min)
-        };
-        let objectives: Vec<Vec3> = self
-            .scene
-            .objectives
-            .iter()
-            .map(|o| Vec3::new(o.at.0, o.at.1, o.z))
-            .collect();
-        let closest_objective = |s: &ModelSolid| {
-            objectives
-                .iter()
-                .map(|o| (s.centre - o.truncate()).length())
-                .fold(f32::INFINITY, f32::min)
-        };
+                .any(|e| model_distance(m, e).distance <= reach)
+        });
+        let towards_enemy = !consolidating || enemy_reachable;
+        let objective = (!towards_enemy).then(|| self.closest_objective_to(&own)).flatten();
+        if !towards_enemy && objective.is_none() {
+            return reject(
+                what,
+                "no enemy unit can be reached and there is no objective marker to move towards; the unit cannot Consolidate",
+            );
+        }
+        let planned = self.plan_move(army, root, paths, &|_| inches, MoveKind::Engaging)?;
         let before: Vec<(ModelRef, ModelSolid)> = planned
             .moves
             .iter()
             .map(|(r, _)| (*r, self.solid(*r)))
             .collect();
         self.move_models(&planned.moves);
-        let engaged = self.engaged(army, root);
         for (r, old) in before {
             let new = self.solid(r);
             let name = self.model_name(r);
-            if engaged || !consolidating {
-                let (a, b) = (closest_enemy(&old), closest_enemy(&new));
-                if b > MEASURE_TOLERANCE_INCHES && b >= a - MEASURE_TOLERANCE_INCHES {
+            if towards_enemy {
+                // Its own closest enemy model, where the move started.
+                let Some(e) = enemies.iter().min_by(|a, b| {
+                    model_distance(&old, a)
+                        .distance
+                        .total_cmp(&model_distance(&old, b).distance)
+                }) else {
+                    continue;
+                };
+                let (a, b) = (model_distance(&old, e).distance, model_distance(&new, e).distance);
+                if b > BASE_CONTACT_INCHES && b >= a - MEASURE_TOLERANCE_INCHES {
                     return reject(
                         what,
                         format!(
-                            "{name} must end closer to the closest enemy model ({a:.2}\" before, {b:.2}\" after)"
+                            "{name} must end closer to its closest enemy model ({a:.2}\" before, {b:.2}\" after)"
                         ),
                     );
                 }
-            } else {
-                let (a, b) = (closest_objective(&old), closest_objective(&new));
-                if b >= a - MEASURE_TOLERANCE_INCHES {
+            } else if let Some((_, at)) = objective {
+                let d = |s: &ModelSolid| (s.centre - at.truncate()).length();
+                if d(&new) >= d(&old) - MEASURE_TOLERANCE_INCHES {
                     return reject(
                         what,
                         format!(
@@ -488,12 +511,50 @@ impl Game {
                 }
             }
         }
-        if !engaged && !consolidating {
+        if towards_enemy && !self.engaged(army, root) {
             return reject(
                 what,
-                "the unit must end within Engagement Range of an enemy unit",
+                if consolidating {
+                    "an enemy unit can be reached, so the unit must end within Engagement Range of one (it may not step out of combat)"
+                } else {
+                    "the unit must end within Engagement Range of an enemy unit"
+                },
+            );
+        }
+        if let Some((i, _)) = objective
+            && !self.unit_in_objective_range(army, root, i)
+        {
+            return reject(
+                what,
+                "consolidating towards an objective marker, the unit must end within range of it",
             );
         }
         Ok(planned.moves.len())
+    }
+
+    /// True if some model of the combined unit is within range of objective marker `i`.
+    fn unit_in_objective_range(&self, army: usize, root: usize, i: usize) -> bool {
+        let o = &self.scene.objectives[i];
+        let marker = Vec3::new(o.at.0, o.at.1, o.z);
+        self.live_models(army, root)
+            .iter()
+            .any(|r| crate::geometry::engagement::in_objective_range(&self.solid(*r), marker))
+    }
+
+    /// The objective marker closest to the models `own` (index, centre).
+    fn closest_objective_to(&self, own: &[ModelSolid]) -> Option<(usize, Vec3)> {
+        self.scene
+            .objectives
+            .iter()
+            .enumerate()
+            .map(|(i, o)| (i, Vec3::new(o.at.0, o.at.1, o.z)))
+            .min_by(|(_, a), (_, b)| {
+                let d = |p: &Vec3| {
+                    own.iter()
+                        .map(|s| (s.centre - p.truncate()).length())
+                        .fold(f32::INFINITY, f32::min)
+                };
+                d(a).total_cmp(&d(b))
+            })
     }
 }

@@ -6,12 +6,17 @@
 
 use super::event::{GameEvent, Rejection, reject};
 use super::state::{FightState, Game, Location};
-use crate::data::sight::ModelRef;
+use crate::data::sight::{ModelRef, model_solid};
+use crate::geometry::measure::model_distance;
 use crate::geometry::coherency;
 use crate::geometry::engagement::{Control, in_objective_range, level_of_control};
-use crate::rules::constants::{COMMAND_PHASE_CP_GAIN, MAX_OTHER_CP_GAIN_PER_ROUND};
+use crate::rules::constants::{
+    COMMAND_PHASE_CP_GAIN, DEADLY_DEMISE_RANGE_INCHES, DEADLY_DEMISE_TRIGGERS_ON,
+    MAX_OTHER_CP_GAIN_PER_ROUND, MEASURE_TOLERANCE_INCHES,
+};
 use crate::rules::mission::{ScoringRule, ScoringTiming};
 use crate::rules::modifiers::unit_leadership;
+use crate::rules::movement::Moved;
 use crate::rules::phase::{FightStep, Phase, Stage, opponent};
 use crate::rules::rng::leadership_test;
 
@@ -183,6 +188,16 @@ impl Game {
         if self.phase == Phase::Command {
             self.battle_shock_step(ev);
         }
+        if self.phase == Phase::Movement {
+            // A unit on the battlefield that was not selected to move counts as having
+            // Remained Stationary (Core Rules: Movement phase; HEAVY then applies).
+            let army = self.army_of(self.active_player).expect("two armies");
+            for u in self.unit_roots(army) {
+                if self.units[army][u].moved.is_none() && !self.live_models(army, u).is_empty() {
+                    self.for_combined(army, u, |s| s.moved = Some(Moved::Stationary));
+                }
+            }
+        }
         self.update_objectives(ev);
         if self.phase == Phase::Command {
             self.score(ScoringTiming::EndOfCommandPhase, ev);
@@ -245,7 +260,7 @@ impl Game {
                     models: refs.iter().map(|r| self.model_name(*r)).collect(),
                 });
                 for r in refs {
-                    self.destroy_model(r, ev);
+                    self.remove_model(r, false, ev);
                 }
             }
         }
@@ -421,6 +436,12 @@ impl Game {
     /// Removes a model from play; a unit with no models left is destroyed, and a Leader whose
     /// Bodyguard is destroyed becomes a unit on its own again.
     pub(super) fn destroy_model(&mut self, r: ModelRef, ev: &mut Vec<GameEvent>) {
+        self.remove_model(r, true, ev);
+    }
+
+    /// Removes a model from play. With `triggers`, "when destroyed" rules follow (Deadly
+    /// Demise); removals for Unit Coherency trigger none (Core Rules: Unit Coherency).
+    pub(super) fn remove_model(&mut self, r: ModelRef, triggers: bool, ev: &mut Vec<GameEvent>) {
         let player = self.player_of(r.army);
         let m = &mut self.units[r.army][r.unit].models[r.model];
         if !m.alive {
@@ -433,6 +454,9 @@ impl Game {
             model: self.model_name(r),
         });
         if self.units[r.army][r.unit].models.iter().any(|m| m.alive) {
+            if triggers {
+                self.deadly_demise(r, ev);
+            }
             return;
         }
         self.units[r.army][r.unit].location = Location::Destroyed;
@@ -452,21 +476,59 @@ impl Game {
                 }
             }
         }
-        // Units embarked in a destroyed TRANSPORT are lost with it (no emergency disembark).
-        for u in 0..self.units[r.army].len() {
-            if self.units[r.army][u].location == Location::Embarked(r.unit) {
-                for m in 0..self.units[r.army][u].models.len() {
-                    self.units[r.army][u].location = Location::OnTable;
-                    self.destroy_model(
-                        ModelRef {
-                            army: r.army,
-                            unit: u,
-                            model: m,
-                        },
-                        ev,
-                    );
+        // Units embarked in a destroyed TRANSPORT disembark before it is removed.
+        if (0..self.units[r.army].len())
+            .any(|u| self.units[r.army][u].location == Location::Embarked(r.unit))
+        {
+            self.disembark_from_destroyed(r.army, r.unit, ev);
+        }
+        if triggers {
+            self.deadly_demise(r, ev);
+        }
+    }
+
+    /// Deadly Demise X: the destroyed model's unit has the ability: a D6, and on a 6 each
+    /// unit within 6" of the model suffers X mortal wounds (Core Rules: Deadly Demise; Rules
+    /// Commentary: With the 'X' Ability).
+    fn deadly_demise(&mut self, r: ModelRef, ev: &mut Vec<GameEvent>) {
+        let Some(x) = self.scene.armies[r.army].units[r.unit]
+            .datasheet
+            .deadly_demise()
+        else {
+            return;
+        };
+        let player = self.player_of(r.army);
+        let roll = self.rng.d6();
+        let triggered = roll >= DEADLY_DEMISE_TRIGGERS_ON;
+        ev.push(GameEvent::DeadlyDemise {
+            player,
+            model: self.model_name(r),
+            roll,
+            triggered,
+        });
+        if !triggered {
+            return;
+        }
+        let at = model_solid(&self.scene, r);
+        let mut hit = Vec::new();
+        for army in 0..self.units.len() {
+            for u in self.unit_roots(army) {
+                let near = self.live_models(army, u).iter().any(|m| {
+                    model_distance(&self.solid(*m), &at).distance
+                        <= DEADLY_DEMISE_RANGE_INCHES + MEASURE_TOLERANCE_INCHES
+                });
+                if near {
+                    hit.push((army, u));
                 }
             }
+        }
+        for t in hit {
+            if self.live_models(t.0, t.1).is_empty() {
+                continue;
+            }
+            let rolled = x.roll(&mut self.rng);
+            let wounds = rolled.value.max(0) as u32;
+            self.mortal_wounds(player, t, rolled.dice.to_vec(), wounds, ev);
         }
     }
 }

@@ -19,6 +19,7 @@ mod shooting;
 pub mod state;
 mod stratagems;
 mod table;
+mod transport;
 
 pub use command::{Command, ModelPath, Placement, RerollRoll, ReserveKind, WeaponTarget};
 pub use event::{GameEvent, Rejection};

@@ -367,12 +367,35 @@ impl Game {
                 ),
             );
         }
-        let planned = self.plan_set_up(army, root, placements)?;
         let hull: Vec<ModelSolid> = self
             .live_models(army, t)
             .iter()
             .map(|r| self.solid(*r))
             .collect();
+        let planned =
+            self.plan_disembark(army, root, placements, &hull, DISEMBARK_RANGE_INCHES)?;
+        self.place(&planned);
+        self.for_combined(army, root, |s| s.location = Location::OnTable);
+        ev.push(GameEvent::SetUp {
+            player,
+            unit: self.unit_id(army, root).to_string(),
+            how: "disembark".into(),
+        });
+        Ok(())
+    }
+
+    /// Checks the set-up of an embarked unit disembarking: every model placed legally, wholly
+    /// within `range` inches of the TRANSPORT's `hull`, not overlapping it, and not within
+    /// Engagement Range of an enemy model (Core Rules: Transports, Disembark).
+    pub(super) fn plan_disembark(
+        &self,
+        army: usize,
+        root: usize,
+        placements: &[Placement],
+        hull: &[ModelSolid],
+        range: f32,
+    ) -> Result<Vec<(ModelRef, crate::geometry::Vec3, f32)>, Rejection> {
+        let planned = self.plan_set_up(army, root, placements)?;
         let enemies: Vec<ModelSolid> = self
             .enemy_models(army)
             .iter()
@@ -381,16 +404,21 @@ impl Game {
         let barricades = self.scene.barricade_footprints();
         for (r, at, facing) in &planned {
             let s = self.solid_at(*r, *at, *facing);
-            if !hull
-                .iter()
-                .any(|h| wholly_within(&s, h, DISEMBARK_RANGE_INCHES))
-            {
+            if !hull.iter().any(|h| wholly_within(&s, h, range)) {
                 return reject(
                     "Transports",
                     format!(
-                        "{} must be set up wholly within {DISEMBARK_RANGE_INCHES}\" of its TRANSPORT",
+                        "{} must be set up wholly within {range}\" of its TRANSPORT",
                         self.model_name(*r)
                     ),
+                );
+            }
+            if hull.iter().any(|h| {
+                crate::geometry::bases_overlap((&s.base, s.centre, s.facing), (&h.base, h.centre, h.facing))
+            }) {
+                return reject(
+                    "Transports",
+                    format!("{} would stand on its TRANSPORT", self.model_name(*r)),
                 );
             }
             if enemies
@@ -406,13 +434,6 @@ impl Game {
                 );
             }
         }
-        self.place(&planned);
-        self.for_combined(army, root, |s| s.location = Location::OnTable);
-        ev.push(GameEvent::SetUp {
-            player,
-            unit: self.unit_id(army, root).to_string(),
-            how: "disembark".into(),
-        });
-        Ok(())
+        Ok(planned)
     }
 }

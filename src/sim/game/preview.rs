@@ -60,9 +60,13 @@ impl Game {
         } else {
             AttackKind::Shooting
         };
+        let all = weapons
+            .iter()
+            .map(|wt| self.prepare_attack(army, root, wt, kind))
+            .collect::<Result<Vec<_>, _>>()?;
+        self.check_weapon_use(&all, kind)?;
         let mut by_target: BTreeMap<String, (usize, AttackPreview, Vec<_>)> = BTreeMap::new();
-        for (order, wt) in weapons.iter().enumerate() {
-            let prepared = self.prepare_attack(army, root, wt, kind)?;
+        for (order, (wt, prepared)) in weapons.iter().zip(all).enumerate() {
             let entry = by_target.entry(wt.target.clone()).or_insert_with(|| {
                 (
                     order,
@@ -119,10 +123,7 @@ impl Game {
             .filter(|&u| !self.live_models(enemy, u).is_empty())
             .map(|u| self.unit_id(enemy, u).to_string())
             .filter(|target| {
-                let wt = WeaponTarget {
-                    weapon: weapon.to_string(),
-                    target: target.clone(),
-                };
+                let wt = WeaponTarget::new(weapon.to_string(), target.clone());
                 self.preview_attacks(player, unit, &[wt], melee).is_ok()
             })
             .collect()

@@ -190,7 +190,7 @@ impl Game {
                     unit.charged,
                     unit.fought,
                     unit.battle_shocked,
-                    unit.one_shot_used,
+                    !unit.one_shot_fired.is_empty(),
                 ];
                 h.bytes(&flags.map(u8::from));
                 h.bytes(format!("{:?}", unit.moved).as_bytes());

@@ -6,7 +6,9 @@
 use super::command::{Placement, ReserveKind};
 use super::event::{GameEvent, Rejection, reject};
 use super::state::{Game, Location};
-use crate::rules::constants::RESERVES_MAX_POINTS_PERCENT;
+use crate::rules::CoreAbility;
+use crate::geometry::measure::{horizontal_distance, outline_distance};
+use crate::rules::constants::{INFILTRATORS_DISTANCE_INCHES, RESERVES_MAX_POINTS_PERCENT};
 use crate::rules::phase::{Stage, opponent};
 
 impl Game {
@@ -31,9 +33,7 @@ impl Game {
             && !self.combined(army, root).iter().all(|&u| {
                 self.scene.armies[army].units[u]
                     .datasheet
-                    .abilities
-                    .iter()
-                    .any(|a| a.name.eq_ignore_ascii_case("Deep Strike"))
+                    .has_core(&CoreAbility::DeepStrike)
             })
         {
             return reject(
@@ -124,15 +124,57 @@ impl Game {
                     placements.to_vec()
                 };
                 let planned = self.plan_set_up(army, root, &set_up)?;
+                let infiltrators = self.combined(army, root).iter().all(|&u| {
+                    self.scene.armies[army].units[u]
+                        .datasheet
+                        .has_core(&CoreAbility::Infiltrators)
+                });
+                let enemy_zone = self
+                    .scene
+                    .deployment
+                    .zone_of(opponent(player))
+                    .unwrap_or_default();
+                let enemies: Vec<crate::geometry::ModelSolid> = self
+                    .enemy_models(army)
+                    .iter()
+                    .map(|r| self.solid(*r))
+                    .collect();
+                let barricades = self.scene.barricade_footprints();
                 for (r, at, facing) in &planned {
                     let s = self.solid_at(*r, *at, *facing);
+                    let name = self.model_name(*r);
                     if !crate::geometry::measure::wholly_within_footprint(&s, &zone) {
+                        if !infiltrators {
+                            return reject(
+                                "Deployment",
+                                format!(
+                                    "{name} must be set up wholly within player {player}'s deployment zone"
+                                ),
+                            );
+                        }
+                        // Infiltrators: anywhere more than 9" from the enemy deployment zone
+                        // and from every enemy model (Core Rules: Infiltrators).
+                        let from_zone = outline_distance(&s.outline(), &enemy_zone);
+                        let from_enemy = enemies
+                            .iter()
+                            .map(|e| horizontal_distance(&s, e))
+                            .fold(f32::INFINITY, f32::min);
+                        if from_zone.min(from_enemy) <= INFILTRATORS_DISTANCE_INCHES {
+                            return reject(
+                                "Infiltrators",
+                                format!(
+                                    "{name} must be set up more than {INFILTRATORS_DISTANCE_INCHES}\" from the enemy deployment zone and every enemy model ({:.2}\")",
+                                    from_zone.min(from_enemy)
+                                ),
+                            );
+                        }
+                    }
+                    if enemies.iter().any(|e| {
+                        crate::geometry::engagement::within_engagement_range(&s, e, &barricades)
+                    }) {
                         return reject(
-                            "Deployment",
-                            format!(
-                                "{} must be set up wholly within player {player}'s deployment zone",
-                                self.model_name(*r)
-                            ),
+                            "Engagement Range",
+                            format!("{name} cannot be set up within Engagement Range of an enemy model"),
                         );
                     }
                 }

@@ -12,7 +12,9 @@ use crate::data::sight::{ModelRef, SceneSight};
 use crate::rules::WeaponAbility;
 use crate::rules::attack::roll::{RollOutcome, resolve_weapons};
 use crate::rules::attack::{CommandReroll, ResolvedWeapon, TargetUnit};
-use crate::rules::constants::{FIRE_OVERWATCH_HITS_ON, GO_TO_GROUND_INVULNERABLE_SAVE};
+use crate::rules::constants::{
+    FIRE_OVERWATCH_HITS_ON, GO_TO_GROUND_INVULNERABLE_SAVE, HAZARDOUS_MORTAL_WOUNDS,
+};
 use crate::rules::movement::{MoveMode, Moved};
 use crate::rules::phase::Phase;
 use crate::rules::stratagem::Stratagem;
@@ -31,8 +33,6 @@ pub(super) struct PreparedAttack {
     pub resolved: Vec<ResolvedWeapon>,
     /// The Command Re-roll kept for these attacks.
     pub command_reroll: CommandReroll,
-    /// A ONE SHOT weapon is among them.
-    pub one_shot: bool,
 }
 
 /// How a unit attacks.
@@ -96,15 +96,11 @@ impl Game {
         // select targets): each assignment is checked on the table as it stands now, and the
         // attacks then resolve in order even when earlier ones removed the models in sight.
         let mut planned = Vec::with_capacity(weapons.len());
-        for (i, wt) in weapons.iter().enumerate() {
-            if weapons[..i]
-                .iter()
-                .any(|w| w.weapon.eq_ignore_ascii_case(&wt.weapon))
-            {
-                return reject(rule, format!("'{}' is assigned twice", wt.weapon));
-            }
+        for wt in weapons {
             planned.push(self.prepare_attack(army, unit, wt, kind)?);
         }
+        self.check_weapon_use(&planned, kind)?;
+        let mut hazardous: Vec<(ModelRef, bool)> = Vec::new();
         for (wt, prepared) in weapons.iter().zip(planned) {
             let PreparedAttack {
                 plan,
@@ -113,7 +109,7 @@ impl Game {
                 mut target,
                 resolved,
                 command_reroll,
-                one_shot,
+                ..
             } = prepared;
             self.set_wounds(&sight, &theirs, &mut target);
             if target.models_alive() == 0 {
@@ -125,13 +121,34 @@ impl Game {
             let mut log = Vec::new();
             let outcome =
                 resolve_weapons(&resolved, &target, command_reroll, &mut self.rng, &mut log);
-            if one_shot {
-                self.for_combined(army, unit, |s| s.one_shot_used = true);
+            for (&e, &g) in plan.attacking.iter().zip(&plan.group_of) {
+                let profile = &plan.groups[g].profile;
+                if profile.has(&WeaponAbility::OneShot) {
+                    let r = sight.models[e];
+                    let name = profile.name.clone();
+                    self.units[r.army][r.unit].one_shot_fired.push((r.model, name));
+                }
+            }
+            // Each failed HAZARDOUS test costs one bearer of that weapon (chosen in unit
+            // order, one bearer per failure), applied once the unit has attacked.
+            let mut taken: Vec<ModelRef> = Vec::new();
+            for &wi in &outcome.hazardous_failed {
+                let bearer = plan
+                    .attacking
+                    .iter()
+                    .zip(&plan.group_of)
+                    .filter(|&(_, &g)| g == wi)
+                    .map(|(&e, _)| sight.models[e])
+                    .find(|r| !taken.contains(r));
+                if let Some(r) = bearer {
+                    taken.push(r);
+                    hazardous.push((r, resolved[wi].hazardous_mortal_wounds));
+                }
             }
             ev.push(GameEvent::Attacked {
                 player,
                 unit: self.unit_id(army, unit).to_string(),
-                weapon: wt.weapon.clone(),
+                weapon: wt.label(),
                 target: wt.target.clone(),
                 bearers: plan.attacking.len(),
                 not_attacking: plan
@@ -145,7 +162,137 @@ impl Game {
             ev.extend(log.into_iter().map(GameEvent::Attack));
             self.apply_outcome(&sight, &theirs, &outcome, ev);
         }
+        for (r, mortal) in hazardous {
+            self.hazardous_loss(r, mortal, ev);
+        }
         Ok(())
+    }
+
+    /// Rejects assignments that make a model use a weapon twice (two profiles of one weapon,
+    /// or one weapon at two targets), a PISTOL beside its other ranged weapons (unless it is
+    /// a MONSTER or VEHICLE), or more than one melee weapon besides EXTRA ATTACKS weapons.
+    ///
+    /// Core Rules: Shooting phase (each ranged weapon once; PISTOL), Fight phase (one melee
+    /// weapon, plus EXTRA ATTACKS), Datasheets (one profile each time a weapon is used).
+    pub(super) fn check_weapon_use(
+        &self,
+        planned: &[PreparedAttack],
+        kind: AttackKind,
+    ) -> Result<(), Rejection> {
+        let rule = if kind == AttackKind::Melee {
+            "Fight phase"
+        } else {
+            "Shooting phase"
+        };
+        // Per model: (weapon name, PISTOL, EXTRA ATTACKS) of each weapon it uses.
+        let mut used: Vec<(ModelRef, Vec<(String, bool, bool)>)> = Vec::new();
+        for p in planned {
+            for (&e, &g) in p.plan.attacking.iter().zip(&p.plan.group_of) {
+                let r = p.sight.models[e];
+                let profile = &p.plan.groups[g].profile;
+                let this = (
+                    profile.name.clone(),
+                    profile.has(&WeaponAbility::Pistol),
+                    profile.has(&WeaponAbility::ExtraAttacks),
+                );
+                let slot = match used.iter().position(|(m, _)| *m == r) {
+                    Some(i) => &mut used[i].1,
+                    None => {
+                        used.push((r, Vec::new()));
+                        &mut used.last_mut().expect("pushed").1
+                    }
+                };
+                if slot.iter().any(|(w, ..)| w.eq_ignore_ascii_case(&this.0)) {
+                    return reject(
+                        rule,
+                        format!(
+                            "{} would use '{}' twice; a model uses each weapon once, with one of its profiles",
+                            self.model_name(r),
+                            this.0
+                        ),
+                    );
+                }
+                slot.push(this);
+            }
+        }
+        for (r, weapons) in &used {
+            let sheet = &self.scene.armies[r.army].units[r.unit].datasheet;
+            if kind == AttackKind::Melee {
+                let main: Vec<&str> = weapons
+                    .iter()
+                    .filter(|(_, _, extra)| !extra)
+                    .map(|(w, ..)| w.as_str())
+                    .collect();
+                if main.len() > 1 {
+                    return reject(
+                        rule,
+                        format!(
+                            "{} fights with one melee weapon (plus EXTRA ATTACKS weapons), not {}",
+                            self.model_name(*r),
+                            main.join(" and ")
+                        ),
+                    );
+                }
+            } else if !(sheet.has_keyword("MONSTER") || sheet.has_keyword("VEHICLE")) {
+                let pistols = weapons.iter().filter(|(_, p, _)| *p).count();
+                if pistols > 0 && pistols < weapons.len() {
+                    return reject(
+                        rule,
+                        format!(
+                            "{} shoots either its Pistols or its other ranged weapons, not both ({})",
+                            self.model_name(*r),
+                            weapons
+                                .iter()
+                                .map(|(w, ..)| w.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A failed HAZARDOUS test: the bearer is destroyed, or suffers 3 mortal wounds if it is
+    /// a CHARACTER, MONSTER or VEHICLE (Core Rules: Hazardous).
+    fn hazardous_loss(&mut self, r: ModelRef, mortal_wounds: bool, ev: &mut Vec<GameEvent>) {
+        if !self.on_table(r) {
+            return;
+        }
+        let player = self.player_of(r.army);
+        if mortal_wounds {
+            let lost = {
+                let sheet = &self.scene.armies[r.army].units[r.unit].datasheet;
+                let fnp = sheet.feel_no_pain;
+                let mut lost = 0u8;
+                for _ in 0..HAZARDOUS_MORTAL_WOUNDS {
+                    let ignored = fnp.is_some_and(|x| self.rng.d6() >= x);
+                    lost += u8::from(!ignored);
+                }
+                lost
+            };
+            let m = &mut self.units[r.army][r.unit].models[r.model];
+            m.wounds = m.wounds.saturating_sub(lost);
+            let destroyed = m.wounds == 0;
+            ev.push(GameEvent::HazardousLoss {
+                player,
+                model: self.model_name(r),
+                mortal_wounds: HAZARDOUS_MORTAL_WOUNDS,
+                destroyed,
+            });
+            if destroyed {
+                self.destroy_model(r, ev);
+            }
+        } else {
+            ev.push(GameEvent::HazardousLoss {
+                player,
+                model: self.model_name(r),
+                mortal_wounds: 0,
+                destroyed: true,
+            });
+            self.destroy_model(r, ev);
+        }
     }
 
     /// Everything one weapon assignment of the combined unit (`army`, `unit`) needs before its
@@ -169,25 +316,68 @@ impl Game {
         let circumstances = AttackerCircumstances {
             advanced: me.moved == Some(Moved::Moved(MoveMode::Advance)),
             fell_back: me.moved == Some(Moved::Moved(MoveMode::FallBack)),
-            one_shot_used: me.one_shot_used,
+            one_shot_used: false,
         };
         let (tarmy, tunit) = self.enemy_unit(player, &wt.target)?;
         let sight = self.sight();
         let mine = self.entries_of(&sight, army, unit);
         let theirs = self.entries_of(&sight, tarmy, tunit);
+        let attackers: Vec<usize> = if wt.models.is_empty() {
+            mine.clone()
+        } else {
+            let mut chosen = Vec::new();
+            for name in &wt.models {
+                match mine
+                    .iter()
+                    .find(|&&e| self.model_name(sight.models[e]).eq_ignore_ascii_case(name))
+                {
+                    Some(&e) if !chosen.contains(&e) => chosen.push(e),
+                    Some(_) => {}
+                    None => {
+                        return reject(
+                            rule,
+                            format!(
+                                "'{name}' is not a model of '{}' on the battlefield",
+                                self.unit_id(army, unit)
+                            ),
+                        );
+                    }
+                }
+            }
+            chosen
+        };
         let plan = plan_attack(
             &self.scene,
             &sight,
+            &attackers,
             &mine,
-            &mine,
-            &wt.weapon,
+            (&wt.weapon, wt.profile.as_deref()),
             &theirs,
             None,
             circumstances,
         )
         .map_err(|e| {
-            super::event::Rejection::new(rule, format!("'{}' at '{}': {e}", wt.weapon, wt.target))
+            super::event::Rejection::new(rule, format!("'{}' at '{}': {e}", wt.label(), wt.target))
         })?;
+        for (&e, &g) in plan.attacking.iter().zip(&plan.group_of) {
+            let profile = &plan.groups[g].profile;
+            let r = sight.models[e];
+            if profile.has(&WeaponAbility::OneShot)
+                && self.units[r.army][r.unit]
+                    .one_shot_fired
+                    .iter()
+                    .any(|(m, w)| *m == r.model && w.eq_ignore_ascii_case(&profile.name))
+            {
+                return reject(
+                    rule,
+                    format!(
+                        "{} has already fired its ONE SHOT weapon '{}' this battle",
+                        self.model_name(r),
+                        profile.name
+                    ),
+                );
+            }
+        }
         let melee = plan.groups.iter().all(|g| g.profile.is_melee());
         if melee != (kind == AttackKind::Melee) {
             return reject(
@@ -243,9 +433,6 @@ impl Game {
                 w.hit_fails_up_to = w.hit_fails_up_to.max(FIRE_OVERWATCH_HITS_ON - 1);
             }
         }
-        let one_shot = groups
-            .iter()
-            .any(|g| g.profile.has(&WeaponAbility::OneShot));
         Ok(PreparedAttack {
             plan,
             sight,
@@ -253,7 +440,6 @@ impl Game {
             target,
             command_reroll: ctx.command_reroll,
             resolved,
-            one_shot,
         })
     }
 

@@ -57,8 +57,9 @@ pub struct UnitState {
     pub fought: bool,
     /// Battle-shocked (until the start of its player's next Command phase).
     pub battle_shocked: bool,
-    /// A ONE SHOT weapon was fired.
-    pub one_shot_used: bool,
+    /// The ONE SHOT weapons fired this battle: (model index, weapon name). Each is fired
+    /// once per battle by each model (Core Rules: One Shot).
+    pub one_shot_fired: Vec<(usize, String)>,
     /// Go to Ground or Smokescreen this phase.
     pub shrouded: Option<Stratagem>,
     /// Insane Bravery used this Command phase.
@@ -174,7 +175,7 @@ impl Game {
                         charged: false,
                         fought: false,
                         battle_shocked: false,
-                        one_shot_used: false,
+                        one_shot_fired: Vec::new(),
                         shrouded: None,
                         insane_bravery: false,
                         epic_challenge: false,

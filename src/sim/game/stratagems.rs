@@ -232,10 +232,7 @@ impl Game {
                 let target_id = self.unit_id(t.0, t.1).to_string();
                 let mut fired = 0;
                 for w in weapons {
-                    let wt = WeaponTarget {
-                        weapon: w,
-                        target: target_id.clone(),
-                    };
+                    let wt = WeaponTarget::new(w, target_id.clone());
                     if self
                         .attack_with(army, root, &[wt], AttackKind::Overwatch, ev)
                         .is_ok()
@@ -346,8 +343,9 @@ impl Game {
         Ok(())
     }
 
-    /// Inflicts mortal wounds from a Stratagem on the enemy unit `t`.
-    fn mortal_wounds(
+    /// Inflicts mortal wounds (from a Stratagem or an ability) on the unit `t`, reported as
+    /// rolled by `player`.
+    pub(super) fn mortal_wounds(
         &mut self,
         player: u8,
         t: (usize, usize),

@@ -1,0 +1,115 @@
+//! Core abilities printed on datasheets, as rules the engine applies rather than text.
+//!
+//! Core Rules: Abilities (Core abilities: Deadly Demise, Deep Strike, Feel No Pain, Fights
+//! First, Firing Deck, Infiltrators, Leader, Lone Operative, Scouts, Stealth); Rules
+//! Commentary: Duplicated Core Abilities, With the 'X' Ability; shared/RULES.md.
+
+use serde::{Deserialize, Serialize};
+
+use super::dice::DiceExpr;
+
+/// One core ability of a datasheet. Duplicates do not stack: two instances of Stealth still
+/// give -1 to hit; with several values (Scouts 6" and Scouts 9") the owner uses one
+/// (the engine takes the lowest for Scouts, as the Rules Commentary's example does).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum CoreAbility {
+    /// Deadly Demise X: when a model of the unit is destroyed, roll a D6; on a 6 each unit
+    /// within 6" suffers X mortal wounds.
+    DeadlyDemise(DiceExpr),
+    /// Deep Strike: can start in Reserves and arrive more than 9" from every enemy model.
+    DeepStrike,
+    /// Feel No Pain X+: a D6 per wound lost; each roll of X or more ignores that wound.
+    FeelNoPain(u8),
+    /// Fights First: the unit fights in the Fights First step.
+    FightsFirst,
+    /// Firing Deck X: when the TRANSPORT shoots, up to X embarked models may shoot with it.
+    FiringDeck(u32),
+    /// Infiltrators: set up anywhere more than 9" from the enemy deployment zone and every
+    /// enemy model.
+    Infiltrators,
+    /// Leader: can be attached to a Bodyguard unit (the datasheet's `leader_of`).
+    Leader,
+    /// Lone Operative: unless part of an Attached unit, cannot be targeted by ranged attacks
+    /// from more than 12" away.
+    LoneOperative,
+    /// Scouts X": a Normal move of up to X inches after deployment, before the first turn.
+    Scouts(f32),
+    /// Stealth: ranged attacks against a unit whose models all have it get -1 to hit.
+    Stealth,
+}
+
+impl CoreAbility {
+    /// The core ability an ability's printed name states, if it is one: "Deadly Demise D3",
+    /// "Feel No Pain 5+", "Firing Deck 12", "Scouts 6\"", "Stealth" (case-insensitive).
+    pub fn from_name(name: &str) -> Option<CoreAbility> {
+        let name = name.trim();
+        let lower = name.to_ascii_lowercase();
+        let rest = |prefix: &str| -> Option<&str> {
+            lower
+                .starts_with(prefix)
+                .then(|| name[prefix.len()..].trim())
+        };
+        let number = |s: &str| -> Option<f32> {
+            s.trim_end_matches(['"', '+', '\u{201d}'])
+                .trim_end_matches("inches")
+                .trim()
+                .parse()
+                .ok()
+        };
+        match lower.as_str() {
+            "deep strike" => return Some(CoreAbility::DeepStrike),
+            "fights first" => return Some(CoreAbility::FightsFirst),
+            "infiltrators" => return Some(CoreAbility::Infiltrators),
+            "leader" => return Some(CoreAbility::Leader),
+            "lone operative" => return Some(CoreAbility::LoneOperative),
+            "stealth" => return Some(CoreAbility::Stealth),
+            _ => {}
+        }
+        if let Some(x) = rest("deadly demise") {
+            return x.parse::<DiceExpr>().ok().map(CoreAbility::DeadlyDemise);
+        }
+        if let Some(x) = rest("feel no pain") {
+            return number(x).map(|v| CoreAbility::FeelNoPain(v as u8));
+        }
+        if let Some(x) = rest("firing deck") {
+            return number(x).map(|v| CoreAbility::FiringDeck(v as u32));
+        }
+        if let Some(x) = rest("scouts") {
+            return number(x).map(CoreAbility::Scouts);
+        }
+        None
+    }
+
+    /// True when both are the same ability, whatever their values.
+    pub fn same_kind(&self, other: &CoreAbility) -> bool {
+        std::mem::discriminant(self) == std::mem::discriminant(other)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn printed_names_become_core_abilities() {
+        assert_eq!(
+            CoreAbility::from_name("Deadly Demise D3"),
+            Some(CoreAbility::DeadlyDemise("D3".parse::<DiceExpr>().unwrap()))
+        );
+        assert_eq!(
+            CoreAbility::from_name("Firing Deck 12"),
+            Some(CoreAbility::FiringDeck(12))
+        );
+        assert_eq!(
+            CoreAbility::from_name("Feel No Pain 5+"),
+            Some(CoreAbility::FeelNoPain(5))
+        );
+        assert_eq!(
+            CoreAbility::from_name("Scouts 6\""),
+            Some(CoreAbility::Scouts(6.0))
+        );
+        assert_eq!(CoreAbility::from_name("stealth"), Some(CoreAbility::Stealth));
+        assert_eq!(CoreAbility::from_name("Oath of Moment"), None);
+        assert_eq!(CoreAbility::from_name("Deadly Demise"), None);
+    }
+}

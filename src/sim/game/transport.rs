@@ -1,0 +1,209 @@
+//! A destroyed TRANSPORT: before it is removed, its passengers disembark around it (wholly
+//! within 3", else an emergency disembarkation wholly within 6"), then roll a D6 per model
+//! and lose a model on each failure; a unit that cannot be set up at all is destroyed.
+//!
+//! Core Rules: Transports (Destroyed Transport, Emergency Disembarkation); shared/RULES.md.
+
+use super::command::Placement;
+use super::event::GameEvent;
+use super::state::{Game, Location};
+use crate::data::sight::{ModelRef, model_solid};
+use crate::geometry::measure::{model_distance, wholly_within};
+use crate::geometry::{ModelSolid, Vec2, bases_overlap};
+use crate::rules::constants::{
+    BASE_CONTACT_INCHES, COHERENCY_HORIZONTAL_INCHES, COHERENCY_TWO_NEIGHBOURS_FROM_MODELS,
+    DESTROYED_TRANSPORT_FAILS_UP_TO,
+    DISEMBARK_RANGE_INCHES, EMERGENCY_DISEMBARK_FAILS_UP_TO, EMERGENCY_DISEMBARK_RANGE_INCHES,
+};
+
+/// Spacing of the candidate positions tried around a destroyed TRANSPORT (inches).
+const PLACEMENT_GRID_INCHES: f32 = 0.5;
+
+impl Game {
+    /// Every unit embarked in the TRANSPORT `transport` (army `army`), whose last model has
+    /// just been destroyed, disembarks before the TRANSPORT is removed: wholly within 3" and
+    /// losing a model on each D6 of 1, or else wholly within 6" losing a model on each 1-3;
+    /// a unit that cannot be set up either way is destroyed. The engine sets the models up
+    /// itself, as close to the hull as they fit, in Unit Coherency and out of Engagement Range.
+    pub(super) fn disembark_from_destroyed(
+        &mut self,
+        army: usize,
+        transport: usize,
+        ev: &mut Vec<GameEvent>,
+    ) {
+        let hull: Vec<ModelSolid> = (0..self.units[army][transport].models.len())
+            .map(|m| {
+                model_solid(
+                    &self.scene,
+                    ModelRef {
+                        army,
+                        unit: transport,
+                        model: m,
+                    },
+                )
+            })
+            .collect();
+        let passengers: Vec<usize> = (0..self.units[army].len())
+            .filter(|&u| {
+                self.units[army][u].location == Location::Embarked(transport)
+                    && self.units[army][u].leading.is_none()
+            })
+            .collect();
+        let player = self.player_of(army);
+        for root in passengers {
+            let tries = [
+                (DISEMBARK_RANGE_INCHES, DESTROYED_TRANSPORT_FAILS_UP_TO, false),
+                (
+                    EMERGENCY_DISEMBARK_RANGE_INCHES,
+                    EMERGENCY_DISEMBARK_FAILS_UP_TO,
+                    true,
+                ),
+            ];
+            let placed = tries.iter().find_map(|&(range, fails, emergency)| {
+                let placements = self.around_hull(army, root, &hull, range)?;
+                let planned = self
+                    .plan_disembark(army, root, &placements, &hull, range)
+                    .ok()?;
+                Some((planned, fails, emergency))
+            });
+            let id = self.unit_id(army, root).to_string();
+            let Some((planned, fails_up_to, emergency)) = placed else {
+                ev.push(GameEvent::TransportPassengersLost {
+                    player,
+                    unit: id,
+                    reason: "no room to disembark around the destroyed TRANSPORT".into(),
+                });
+                for r in self.live_models_anywhere(army, root) {
+                    self.units[army][r.unit].location = Location::OnTable;
+                    self.destroy_model(r, ev);
+                }
+                continue;
+            };
+            self.place(&planned);
+            self.for_combined(army, root, |s| s.location = Location::OnTable);
+            ev.push(GameEvent::SetUp {
+                player,
+                unit: id.clone(),
+                how: if emergency {
+                    "emergency disembarkation".into()
+                } else {
+                    "disembark from a destroyed TRANSPORT".into()
+                },
+            });
+            let models = self.live_models(army, root);
+            let dice: Vec<u8> = models.iter().map(|_| self.rng.d6()).collect();
+            let lost: Vec<ModelRef> = models
+                .iter()
+                .zip(&dice)
+                .filter(|(_, d)| **d <= fails_up_to)
+                .map(|(r, _)| *r)
+                .collect();
+            ev.push(GameEvent::DestroyedTransportRolls {
+                player,
+                unit: id,
+                dice,
+                fails_up_to,
+                models_lost: lost.len() as u32,
+            });
+            for r in lost {
+                self.destroy_model(r, ev);
+            }
+        }
+    }
+
+    /// Placements for every model of the combined unit `root` wholly within `range` inches of
+    /// the `hull`, clear of it, of other models, walls and enemies' Engagement Range, each
+    /// model next to one already placed: the closest free spot to the hull first. None when
+    /// some model finds no spot.
+    fn around_hull(
+        &self,
+        army: usize,
+        root: usize,
+        hull: &[ModelSolid],
+        range: f32,
+    ) -> Option<Vec<Placement>> {
+        let models = self.live_models_anywhere(army, root);
+        let others: Vec<ModelSolid> = self
+            .all_live_models()
+            .iter()
+            .filter(|r| !models.contains(r))
+            .map(|r| self.solid(*r))
+            .collect();
+        let enemies: Vec<ModelSolid> = self
+            .enemy_models(army)
+            .iter()
+            .map(|r| self.solid(*r))
+            .collect();
+        let barricades = self.scene.barricade_footprints();
+        let (lo, hi) = hull.iter().fold(
+            (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
+            |(lo, hi), h| {
+                let r = h.base.bounding_radius_inches();
+                (lo.min(h.centre - r), hi.max(h.centre + r))
+            },
+        );
+        let mut grid = Vec::new();
+        let mut x = lo.x - range;
+        while x <= hi.x + range {
+            let mut y = lo.y - range;
+            while y <= hi.y + range {
+                grid.push(Vec2::new(x, y));
+                y += PLACEMENT_GRID_INCHES;
+            }
+            x += PLACEMENT_GRID_INCHES;
+        }
+        let overlaps = |a: &ModelSolid, b: &ModelSolid| {
+            bases_overlap((&a.base, a.centre, a.facing), (&b.base, b.centre, b.facing))
+        };
+        // Unit Coherency: each model placed next to one placed before it, or two for a unit
+        // of 7 or more models (so every model ends with enough neighbours).
+        let neighbours = if models.len() >= COHERENCY_TWO_NEIGHBOURS_FROM_MODELS {
+            2
+        } else {
+            1
+        };
+        let mut placed: Vec<ModelSolid> = Vec::new();
+        let mut out = Vec::new();
+        for r in &models {
+            let facing = self.scene.armies[army].units[r.unit].models[r.model].facing;
+            let mut best: Option<(f32, ModelSolid)> = None;
+            for &c in &grid {
+                let s = self.solid_at(*r, c.extend(0.0), facing);
+                let gap = hull
+                    .iter()
+                    .map(|h| model_distance(&s, h).distance)
+                    .fold(f32::INFINITY, f32::min);
+                if gap < BASE_CONTACT_INCHES || best.as_ref().is_some_and(|(g, _)| *g <= gap) {
+                    continue;
+                }
+                let friends = placed
+                    .iter()
+                    .filter(|p| model_distance(&s, p).distance <= COHERENCY_HORIZONTAL_INCHES - 0.25)
+                    .count();
+                let near_friend = friends >= placed.len().min(neighbours);
+                if !near_friend
+                    || !hull.iter().any(|h| wholly_within(&s, h, range))
+                    || hull.iter().chain(&others).chain(&placed).any(|o| overlaps(&s, o))
+                    || enemies.iter().any(|e| {
+                        crate::geometry::engagement::within_engagement_range(&s, e, &barricades)
+                    })
+                    || self.wall_crossed(&s).is_some()
+                {
+                    continue;
+                }
+                best = Some((gap, s));
+            }
+            let (_, s) = best?;
+            out.push(Placement {
+                model: r.model,
+                unit: Some(self.unit_id(army, r.unit).to_string()),
+                x: s.centre.x,
+                y: s.centre.y,
+                z: 0.0,
+                facing,
+            });
+            placed.push(s);
+        }
+        Some(out)
+    }
+}

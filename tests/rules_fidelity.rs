@@ -1,0 +1,595 @@
+//! Rules fidelity through the engine: each test drives `Game` commands on the open-field scene
+//! and checks a core rule that a game must get right (which models shoot and fight, with what,
+//! what survives). shared/RULES.md: Shooting, Fight, Benefit of Cover, Transports, core
+//! abilities.
+
+#[path = "common/battle.rs"]
+mod battle;
+
+use battle::*;
+use wartable::data::sight::ModelRef;
+use wartable::geometry::measure::wholly_within;
+use wartable::rules::CoreAbility;
+use wartable::rules::attack::events::AttackEvent;
+use wartable::rules::phase::Phase;
+use wartable::rules::rng::GameRng;
+use wartable::sim::game::{Command, Game, GameEvent, Location, ModelPath, WeaponTarget};
+
+fn shoot(player: u8, unit: &str, weapons: Vec<WeaponTarget>) -> Command {
+    Command::Shoot {
+        player,
+        unit: unit.into(),
+        weapons,
+    }
+}
+
+fn fight(player: u8, unit: &str, weapons: Vec<WeaponTarget>) -> Command {
+    Command::Fight {
+        player,
+        unit: unit.into(),
+        weapons,
+    }
+}
+
+fn pile_in(player: u8, unit: &str) -> Command {
+    Command::PileIn {
+        player,
+        unit: unit.into(),
+        paths: vec![],
+    }
+}
+
+/// Alive models of a unit (on the table).
+fn alive(g: &Game, player: u8, unit: &str) -> usize {
+    let a = g.army_of(player).unwrap();
+    let u = g.find_unit(a, unit).unwrap();
+    g.units[a][u].models.iter().filter(|m| m.alive).count()
+}
+
+fn unit_ref(g: &Game, player: u8, unit: &str) -> (usize, usize) {
+    let a = g.army_of(player).unwrap();
+    (a, g.find_unit(a, unit).unwrap())
+}
+
+fn attack_events(ev: &[GameEvent]) -> Vec<&AttackEvent> {
+    ev.iter()
+        .filter_map(|e| match e {
+            GameEvent::Attack(a) => Some(a),
+            _ => None,
+        })
+        .collect()
+}
+
+/// (weapon label, bearers) of every Attacked event.
+fn attacked(ev: &[GameEvent]) -> Vec<(String, usize)> {
+    ev.iter()
+        .filter_map(|e| match e {
+            GameEvent::Attacked {
+                weapon, bearers, ..
+            } => Some((weapon.clone(), *bearers)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn names(unit: &str, models: std::ops::Range<usize>) -> Vec<String> {
+    models.map(|m| format!("{unit}#{m}")).collect()
+}
+
+/// Hellblasters 10" from the slugga Boyz, player 1's Shooting phase.
+fn hellblasters_facing_boyz() -> Game {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "hellblasters"), (2, "boyz-mob")]);
+    put_line(&mut g, 1, "hellblasters", 8.0, 10.0, 1.5);
+    put_line(&mut g, 2, "boyz-mob", 8.0, 20.0, 1.3);
+    put(&mut g, 2, "warboss", 0, 8.0, 21.6);
+    advance_to(&mut g, 1, Phase::Shooting);
+    g
+}
+
+/// Finding 1: a failed HAZARDOUS test destroys one bearer (shared/RULES.md: HAZARDOUS).
+#[test]
+fn hazardous_failed_test_destroys_one_bearer() {
+    let g = hellblasters_facing_boyz();
+    for seed in 0..400 {
+        let mut t = g.clone();
+        t.rng = GameRng::seeded(seed);
+        let ev = accepted(
+            &mut t,
+            shoot(
+                1,
+                "hellblasters",
+                vec![WeaponTarget::new("Plasma incinerator", "boyz-mob").with_profile("supercharge")],
+            ),
+        );
+        let failed = attack_events(&ev)
+            .iter()
+            .filter(|a| matches!(a, AttackEvent::Hazardous { failure: Some(_), .. }))
+            .count();
+        if failed == 0 {
+            continue;
+        }
+        let losses = ev
+            .iter()
+            .filter(|e| matches!(e, GameEvent::HazardousLoss { destroyed: true, mortal_wounds: 0, .. }))
+            .count();
+        assert_eq!(losses, failed, "one bearer per failed test");
+        assert_eq!(alive(&t, 1, "hellblasters"), 5 - failed);
+        return;
+    }
+    panic!("no seed failed a HAZARDOUS test");
+}
+
+/// Finding 1: a VEHICLE bearer suffers 3 mortal wounds instead of being destroyed.
+#[test]
+fn hazardous_failed_test_costs_a_vehicle_three_mortal_wounds() {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "intercessors"), (2, "deff-dread-2")]);
+    put_line(&mut g, 1, "intercessors", 8.0, 10.0, 1.5);
+    put(&mut g, 1, "captain", 0, 8.0, 11.6);
+    put(&mut g, 2, "deff-dread-2", 0, 12.0, 26.0);
+    advance_to(&mut g, 2, Phase::Shooting);
+    let (a, u) = unit_ref(&g, 2, "deff-dread-2");
+    for seed in 0..400 {
+        let mut t = g.clone();
+        t.rng = GameRng::seeded(seed);
+        let ev = accepted(
+            &mut t,
+            shoot(
+                2,
+                "deff-dread-2",
+                vec![WeaponTarget::new("Kustom mega-blasta", "intercessors")],
+            ),
+        );
+        if !ev.iter().any(|e| matches!(e, GameEvent::HazardousLoss { .. })) {
+            continue;
+        }
+        assert!(ev.iter().any(|e| matches!(
+            e,
+            GameEvent::HazardousLoss { mortal_wounds: 3, destroyed: false, .. }
+        )));
+        assert_eq!(t.units[a][u].models[0].wounds, 8 - 3);
+        return;
+    }
+    panic!("no seed failed a HAZARDOUS test");
+}
+
+/// Finding 2: a weapon with profiles fires one of them; PISTOL or the other ranged weapons.
+#[test]
+fn one_profile_per_weapon_and_pistols_or_other_guns() {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "intercessors"), (2, "boyz-mob")]);
+    put_line(&mut g, 1, "intercessors", 8.0, 10.0, 1.5);
+    put(&mut g, 1, "captain", 0, 8.0, 11.6);
+    put_line(&mut g, 2, "boyz-mob", 8.0, 18.0, 1.3);
+    put(&mut g, 2, "warboss", 0, 8.0, 19.6);
+    advance_to(&mut g, 1, Phase::Shooting);
+
+    // Both profiles of the grenade launcher from the same models: refused.
+    let r = rejected(
+        &mut g,
+        shoot(
+            1,
+            "intercessors",
+            vec![
+                WeaponTarget::new("Astartes grenade launcher", "boyz-mob").with_profile("frag"),
+                WeaponTarget::new("Astartes grenade launcher - krak", "boyz-mob"),
+            ],
+        ),
+    );
+    assert_eq!(r.rule, "Shooting phase");
+    assert!(r.reason.contains("twice"), "{r}");
+    // A weapon with profiles needs one chosen.
+    let r = rejected(
+        &mut g,
+        shoot(
+            1,
+            "intercessors",
+            vec![WeaponTarget::new("Astartes grenade launcher", "boyz-mob")],
+        ),
+    );
+    assert!(r.reason.contains("several profiles"), "{r}");
+    // Bolt rifles and bolt pistols from the same models: refused.
+    let r = rejected(
+        &mut g,
+        shoot(
+            1,
+            "intercessors",
+            vec![
+                WeaponTarget::new("Bolt rifle", "boyz-mob"),
+                WeaponTarget::new("Bolt pistol", "boyz-mob"),
+            ],
+        ),
+    );
+    assert!(r.reason.contains("Pistols"), "{r}");
+    // One model on its pistol, the rest on rifles, grenade launchers on krak: accepted.
+    let ev = accepted(
+        &mut g,
+        shoot(
+            1,
+            "intercessors",
+            vec![
+                WeaponTarget::new("Bolt rifle", "boyz-mob").by_models(names("intercessors", 0..9)),
+                WeaponTarget::new("Bolt pistol", "boyz-mob")
+                    .by_models(vec!["intercessors#9".into()]),
+                WeaponTarget::new("Astartes grenade launcher", "boyz-mob").with_profile("krak"),
+                WeaponTarget::new("Master-crafted bolter", "boyz-mob"),
+            ],
+        ),
+    );
+    assert_eq!(
+        attacked(&ev),
+        vec![
+            ("Bolt rifle".to_string(), 9),
+            ("Bolt pistol".to_string(), 1),
+            ("Astartes grenade launcher - krak".to_string(), 2),
+            ("Master-crafted bolter".to_string(), 1),
+        ]
+    );
+}
+
+/// The Deff Dread 1.8" from the Intercessors, both engaged; player 1's Fight phase.
+fn dread_in_combat() -> Game {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "intercessors"), (2, "deff-dread-1"), (2, "boyz-mob")]);
+    put(&mut g, 2, "deff-dread-1", 0, 40.0, 30.0);
+    put(&mut g, 1, "intercessors", 0, 41.85, 30.0);
+    for m in 1..10 {
+        put(&mut g, 1, "intercessors", m, 41.85 + 1.3 * m as f32, 30.0);
+    }
+    put(&mut g, 1, "captain", 0, 41.85, 31.4);
+    put_line(&mut g, 2, "boyz-mob", 8.0, 36.0, 1.3);
+    put(&mut g, 2, "warboss", 0, 8.0, 37.6);
+    advance_to(&mut g, 1, Phase::Fight);
+    g
+}
+
+/// Finding 3: each model fights with one melee weapon (plus EXTRA ATTACKS weapons).
+#[test]
+fn each_model_fights_with_one_melee_weapon() {
+    let mut g = dread_in_combat();
+    accepted(&mut g, pile_in(2, "deff-dread-1"));
+    let r = rejected(
+        &mut g,
+        fight(
+            2,
+            "deff-dread-1",
+            vec![
+                WeaponTarget::new("Dread klaw", "intercessors"),
+                WeaponTarget::new("Stompy feet", "intercessors"),
+            ],
+        ),
+    );
+    assert_eq!(r.rule, "Fight phase");
+    assert!(r.reason.contains("one melee weapon"), "{r}");
+    let ev = accepted(
+        &mut g,
+        fight(2, "deff-dread-1", vec![WeaponTarget::new("Dread klaw", "intercessors")]),
+    );
+    assert_eq!(attacked(&ev), vec![("Dread klaw".to_string(), 1)]);
+}
+
+/// Finding 3: an EXTRA ATTACKS weapon is used besides the model's melee weapon.
+#[test]
+fn extra_attacks_weapons_fight_beside_the_chosen_melee_weapon() {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "hellblasters"), (2, "boyz-mob")]);
+    // The Warboss (big choppa and attack squig) in base contact with a Hellblaster.
+    put(&mut g, 1, "hellblasters", 0, 30.0, 34.0);
+    for m in 1..5 {
+        put(&mut g, 1, "hellblasters", m, 30.0 + 1.3 * m as f32, 36.0);
+    }
+    put(&mut g, 2, "warboss", 0, 30.0, 32.2);
+    put_line(&mut g, 2, "boyz-mob", 20.0, 31.0, 1.3);
+    advance_to(&mut g, 1, Phase::Fight);
+    accepted(&mut g, pile_in(2, "boyz-mob"));
+    let ev = accepted(
+        &mut g,
+        fight(
+            2,
+            "boyz-mob",
+            vec![
+                WeaponTarget::new("Big choppa", "hellblasters")
+                    .by_models(vec!["warboss#0".into()]),
+                WeaponTarget::new("Attack squig", "hellblasters"),
+            ],
+        ),
+    );
+    assert_eq!(
+        attacked(&ev),
+        vec![("Big choppa".to_string(), 1), ("Attack squig".to_string(), 1)]
+    );
+}
+
+/// Finding 4: a model in base contact with a friend who is in base contact with the enemy
+/// fights (the second rank).
+#[test]
+fn second_rank_models_fight() {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "hellblasters"), (2, "boyz-mob")]);
+    put_line(&mut g, 1, "hellblasters", 30.0, 30.0, 1.3);
+    // Boy 1 touches the Hellblaster (32 mm bases: 1.26" between centres); boy 2 touches boy
+    // 1 from behind, 1.27" from the Hellblaster's base: outside Engagement Range.
+    put(&mut g, 2, "boyz-mob", 1, 30.0, 31.27);
+    put(&mut g, 2, "boyz-mob", 2, 30.0, 32.54);
+    let spare: Vec<usize> = (0..20).filter(|m| *m != 1 && *m != 2).collect();
+    for (i, m) in spare.iter().enumerate() {
+        put(&mut g, 2, "boyz-mob", *m, 10.0 + 1.3 * i as f32, 40.0);
+    }
+    put(&mut g, 2, "warboss", 0, 10.0, 41.6);
+    advance_to(&mut g, 1, Phase::Fight);
+    accepted(&mut g, pile_in(2, "boyz-mob"));
+    let ev = accepted(
+        &mut g,
+        fight(2, "boyz-mob", vec![WeaponTarget::new("Choppa", "hellblasters")]),
+    );
+    assert_eq!(attacked(&ev), vec![("Choppa".to_string(), 2)], "{ev:#?}");
+}
+
+/// Finding 5: passengers of a destroyed TRANSPORT disembark around it and roll for losses.
+#[test]
+fn passengers_disembark_when_their_transport_is_destroyed() {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "redemptor"), (2, "trukk"), (2, "shoota-boyz")]);
+    put(&mut g, 1, "redemptor", 0, 20.0, 10.0);
+    put(&mut g, 2, "trukk", 0, 20.0, 24.0);
+    let (a, trukk) = unit_ref(&g, 2, "trukk");
+    let (_, boyz) = unit_ref(&g, 2, "shoota-boyz");
+    g.units[a][boyz].location = Location::Embarked(trukk);
+    g.units[a][trukk].models[0].wounds = 1;
+    advance_to(&mut g, 1, Phase::Shooting);
+    let hull = g.solid(ModelRef {
+        army: a,
+        unit: trukk,
+        model: 0,
+    });
+    for seed in 0..200 {
+        let mut t = g.clone();
+        t.rng = GameRng::seeded(seed);
+        let ev = accepted(
+            &mut t,
+            shoot(
+                1,
+                "redemptor",
+                vec![WeaponTarget::new("Heavy onslaught gatling cannon", "trukk")],
+            ),
+        );
+        if alive(&t, 2, "trukk") == 1 {
+            continue;
+        }
+        assert_eq!(t.units[a][boyz].location, Location::OnTable);
+        let rolls = ev
+            .iter()
+            .find_map(|e| match e {
+                GameEvent::DestroyedTransportRolls {
+                    dice, fails_up_to, models_lost, ..
+                } => Some((dice.clone(), *fails_up_to, *models_lost)),
+                _ => None,
+            })
+            .expect("a D6 per disembarked model");
+        assert_eq!(rolls.0.len(), 10);
+        let lost = rolls.0.iter().filter(|d| **d <= rolls.1).count() as u32;
+        assert_eq!(rolls.2, lost);
+        assert_eq!(alive(&t, 2, "shoota-boyz"), 10 - lost as usize);
+        for r in t.live_models(a, boyz) {
+            assert!(
+                wholly_within(&t.solid(r), &hull, 6.0 + 1e-3),
+                "{} not around the Trukk",
+                t.model_name(r)
+            );
+        }
+        return;
+    }
+    panic!("the Trukk survived every seed");
+}
+
+/// Finding 6: a unit that can stay in combat may not consolidate out of it towards a marker.
+#[test]
+fn consolidation_cannot_step_out_of_combat_towards_an_objective() {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "hellblasters"), (2, "nobz")]);
+    // A Hellblaster touching a Nob east of it; the north-west marker (14, 34) lies west.
+    put_line(&mut g, 1, "hellblasters", 20.0, 34.0, 1.3);
+    put(&mut g, 2, "nobz", 0, 18.7, 34.0);
+    for m in 1..5 {
+        put(&mut g, 2, "nobz", m, 18.7, 34.0 - 1.3 * m as f32);
+    }
+    advance_to(&mut g, 1, Phase::Fight);
+    accepted(&mut g, pile_in(2, "nobz"));
+    accepted(
+        &mut g,
+        fight(2, "nobz", vec![WeaponTarget::new("Big choppa", "hellblasters")]),
+    );
+    let away: Vec<ModelPath> = (0..5)
+        .filter(|m| alive(&g, 2, "nobz") > 0 && *m < 5)
+        .map(|m| {
+            let p = pos(&g, 2, "nobz", m);
+            ModelPath {
+                model: m,
+                unit: None,
+                path: vec![(p.x - 3.0, p.y, 0.0)],
+            }
+        })
+        .collect();
+    let r = rejected(
+        &mut g,
+        Command::Consolidate {
+            player: 2,
+            unit: "nobz".into(),
+            paths: away,
+        },
+    );
+    assert_eq!(r.rule, "Consolidate");
+    assert!(r.reason.contains("closer to its closest enemy model"), "{r}");
+}
+
+/// Finding 7: the Benefit of Cover is per model; attacks go to the covered models first.
+#[test]
+fn benefit_of_cover_is_decided_per_model() {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "intercessors"), (2, "shoota-boyz")]);
+    put_line(&mut g, 1, "intercessors", 10.0, 20.0, 1.0);
+    put(&mut g, 1, "captain", 0, 10.0, 18.5);
+    // Shoota Boyz 0-4 wholly within the ruin (x 27-30, y 18-26), 5-9 in the open west of it.
+    for m in 0..5 {
+        put(&mut g, 2, "shoota-boyz", m, 28.5, 18.8 + 1.4 * m as f32);
+    }
+    for m in 5..10 {
+        put(&mut g, 2, "shoota-boyz", m, 25.5, 18.8 + 1.4 * (m - 5) as f32);
+    }
+    advance_to(&mut g, 1, Phase::Shooting);
+    let ev = accepted(
+        &mut g,
+        shoot(1, "intercessors", vec![WeaponTarget::new("Bolt rifle", "shoota-boyz")]),
+    );
+    let mut allocated_to = None;
+    let mut saw_covered = false;
+    let mut saw_open = false;
+    for a in attack_events(&ev) {
+        match a {
+            AttackEvent::Allocated { model, .. } => allocated_to = Some(*model),
+            AttackEvent::SavingThrow { modifier, .. } => {
+                let m = allocated_to.expect("a save follows an allocation");
+                if m < 5 {
+                    // Sv 5+ against AP -1 with cover: no modifier.
+                    assert_eq!(*modifier, 0, "covered model {m}");
+                    saw_covered = true;
+                } else {
+                    assert_eq!(*modifier, -1, "open model {m}");
+                    assert!(
+                        !(0..5).any(|c| g.units[1][2].models[c].alive) || saw_open,
+                        "covered models take the attacks first"
+                    );
+                    saw_open = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    assert!(saw_covered, "{ev:#?}");
+}
+
+/// Finding 8: a unit not selected to move counts as having Remained Stationary (HEAVY).
+#[test]
+fn a_unit_not_moved_counts_as_remained_stationary() {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "intercessors"), (2, "lootas")]);
+    put_line(&mut g, 1, "intercessors", 8.0, 10.0, 1.5);
+    put(&mut g, 1, "captain", 0, 8.0, 11.6);
+    put_line(&mut g, 2, "lootas", 8.0, 30.0, 1.3);
+    advance_to(&mut g, 2, Phase::Shooting);
+    let ev = accepted(
+        &mut g,
+        shoot(2, "lootas", vec![WeaponTarget::new("Deffgun", "intercessors")]),
+    );
+    assert!(
+        attack_events(&ev).iter().any(|a| matches!(
+            a,
+            AttackEvent::Weapon { notes, .. } if notes.iter().any(|n| n.starts_with("HEAVY"))
+        )),
+        "{ev:#?}"
+    );
+}
+
+/// Finding 9 (Deadly Demise): a destroyed model with Deadly Demise rolls a D6; on a 6 every
+/// unit within 6" suffers the mortal wounds, and units farther away do not.
+#[test]
+fn deadly_demise_hits_every_unit_within_six_inches_on_a_six() {
+    let mut g = deployed_game(open_field());
+    isolate(
+        &mut g,
+        &[(1, "redemptor"), (1, "hellblasters"), (2, "deff-dread-1"), (2, "nobz")],
+    );
+    put(&mut g, 1, "redemptor", 0, 20.0, 10.0);
+    put(&mut g, 2, "deff-dread-1", 0, 20.0, 24.0);
+    // Hellblasters 3" from the Dread; Nobz 12" away.
+    put_line(&mut g, 1, "hellblasters", 23.0, 27.0, 1.3);
+    put_line(&mut g, 2, "nobz", 30.0, 34.0, 1.3);
+    let (a, dread) = unit_ref(&g, 2, "deff-dread-1");
+    g.units[a][dread].models[0].wounds = 1;
+    advance_to(&mut g, 1, Phase::Shooting);
+    for seed in 0..600 {
+        let mut t = g.clone();
+        t.rng = GameRng::seeded(seed);
+        let ev = accepted(
+            &mut t,
+            shoot(
+                1,
+                "redemptor",
+                vec![WeaponTarget::new("Heavy onslaught gatling cannon", "deff-dread-1")],
+            ),
+        );
+        let Some(triggered) = ev.iter().find_map(|e| match e {
+            GameEvent::DeadlyDemise { triggered, .. } => Some(*triggered),
+            _ => None,
+        }) else {
+            continue;
+        };
+        let hit: Vec<&str> = ev
+            .iter()
+            .filter_map(|e| match e {
+                GameEvent::MortalWoundsRolled { target, .. } => Some(target.as_str()),
+                _ => None,
+            })
+            .collect();
+        if !triggered {
+            assert!(hit.is_empty());
+            continue;
+        }
+        assert_eq!(hit, vec!["hellblasters"], "only units within 6\"");
+        return;
+    }
+    panic!("Deadly Demise never triggered");
+}
+
+/// Finding 9 (Infiltrators): set up outside the zone, more than 9" from the enemy zone and
+/// models; a unit without it may not; nobody sets up within Engagement Range.
+#[test]
+fn infiltrators_set_up_more_than_nine_inches_from_the_enemy() {
+    let (mut g, _) = Game::start(open_field(), 1);
+    let placements = |n: usize, x: f32, y: f32| -> Vec<wartable::sim::game::Placement> {
+        (0..n)
+            .map(|m| wartable::sim::game::Placement {
+                model: m,
+                unit: None,
+                x: x + 2.0 * m as f32,
+                y,
+                z: 0.0,
+                facing: 0.0,
+            })
+            .collect()
+    };
+    // Deploy in turn until it is player 1's go, then place the Eliminators mid-table.
+    while g.active_player != 1 {
+        let a = g.army_of(2).unwrap();
+        let u = (0..g.units[a].len())
+            .find(|&u| g.units[a][u].location == Location::NotDeployed)
+            .unwrap();
+        let id = g.unit_id(a, u).to_string();
+        accepted(
+            &mut g,
+            Command::Deploy {
+                player: 2,
+                unit: id,
+                models: vec![],
+                transport: None,
+            },
+        );
+    }
+    let deploy = |unit: &str, x, y| Command::Deploy {
+        player: 1,
+        unit: unit.into(),
+        models: placements(if unit == "eliminators" { 3 } else { 5 }, x, y),
+        transport: None,
+    };
+    // 6" from the enemy (north-east) deployment zone: refused, naming the rule.
+    let r = rejected(&mut g, deploy("eliminators", 40.0, 16.0));
+    assert_eq!(r.rule, "Infiltrators", "{r}");
+    // A unit without Infiltrators may not leave its own zone.
+    let r = rejected(&mut g, deploy("hellblasters", 44.0, 6.0));
+    assert_eq!(r.rule, "Deployment", "{r}");
+    // The south-east, 16" from the enemy zone and its models: accepted.
+    accepted(&mut g, deploy("eliminators", 44.0, 6.0));
+    let (a, u) = unit_ref(&g, 1, "eliminators");
+    assert_eq!(g.units[a][u].location, Location::OnTable);
+}
