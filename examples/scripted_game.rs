@@ -6,8 +6,10 @@
 //!
 //! The policy: deploy where the scene stands; move each unit towards the closest enemy within
 //! 24" (stopping short) or else the closest objective marker, shortening the move until the
-//! engine accepts it; shoot every ranged weapon at the closest target it can hit; charge the
-//! closest enemy within 12"; fight with everything; a Command Re-roll before the first shot of a
+//! engine accepts it; shoot with one legal loadout (each model's guns rather than its
+//! pistols, a weapon with profiles on its first) at the closest target it can hit; charge the
+//! closest enemy within 12"; fight with each model's strongest melee weapon; a Command
+//! Re-roll before the first shot of a
 //! turn when CP allow. It is a test driver, not an opponent (that is the AI's job).
 
 use std::path::PathBuf;
@@ -159,20 +161,6 @@ impl Driver {
         }
     }
 
-    fn weapons_of(&self, army: usize, unit: usize, melee: bool) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        for r in self.game.live_models(army, unit) {
-            let u = &self.game.scene.armies[army].units[r.unit];
-            for w in &u.models[r.model].weapons {
-                if u.datasheet.weapon(w).is_some_and(|p| p.is_melee() == melee) && !out.contains(w)
-                {
-                    out.push(w.clone());
-                }
-            }
-        }
-        out
-    }
-
     /// Assignments each of which works alone; then the largest prefix that works together.
     fn assign(
         &self,
@@ -184,9 +172,11 @@ impl Driver {
         let army = self.game.army_of(player).unwrap();
         let earmy = self.game.army_of(opponent(player)).unwrap();
         let mut picked = Vec::new();
-        for w in self.weapons_of(army, unit, melee) {
+        // One legal loadout (the engine's weapon options); a weapon with profiles fires its
+        // first profile.
+        for o in self.game.weapon_options(army, unit, melee) {
             for (e, _) in self.enemies_by_distance(player, unit) {
-                let wt = WeaponTarget::new(w.clone(), self.game.unit_id(earmy, e).to_string());
+                let wt = o.at(self.game.unit_id(earmy, e), o.profiles.first().map(String::as_str));
                 if self.works(&make(vec![wt.clone()])) {
                     picked.push(wt);
                     break;

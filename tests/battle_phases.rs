@@ -52,13 +52,19 @@ fn game_at(phase: Phase) -> Game {
 #[test]
 fn deployment_alternates_and_keeps_units_wholly_within_their_zone() {
     let (mut g, events) = Game::start(open_field(), 3);
-    let GameEvent::RollOff { first_turn, .. } = events[0] else {
+    let GameEvent::DeploymentRollOff {
+        deploys_first,
+        dice,
+    } = events[0]
+    else {
         panic!("roll-off first")
     };
     let deployer = g.active_player;
-    assert_ne!(
-        deployer, first_turn,
-        "the player who goes second deploys first"
+    assert_eq!(deployer, deploys_first);
+    assert_eq!(
+        deployer,
+        if dice[0] > dice[1] { 2 } else { 1 },
+        "the loser of the roll-off deploys first"
     );
     let other = 3 - deployer;
     let any_unit = |g: &Game, p: u8| {

@@ -201,6 +201,14 @@ const BAD_FILES: &[(&str, &[&str])] = &[
         "closed-polygon.ron",
         &["piece 'low-1' footprint repeats a point"],
     ),
+    (
+        "three-characters.ron",
+        &[
+            "three-characters.ron:",
+            "unit 'intercessors' has 3 Leaders attached (captain, lieutenant-1, lieutenant-2)",
+            "no more than two",
+        ],
+    ),
 ];
 
 #[test]

@@ -139,10 +139,7 @@ fn a_drag_outside_a_moving_phase_says_why_nothing_moves() {
 #[test]
 fn deployment_drags_place_every_model_of_the_unit() {
     let scene = open_field();
-    let seed = (1..)
-        .find(|s| Game::start(scene.clone(), *s).0.first_player == 1)
-        .unwrap();
-    let (game, _) = Game::start(scene, seed);
+    let (game, _) = Game::start(scene, 1);
     let player = game.active_player;
     let army = game.army_of(player).unwrap();
     let u = game.unit_roots(army)[0];
@@ -581,16 +578,17 @@ fn play_turn_through_panels(app: &mut App, log: &mut Vec<String>) {
             }
         }
         if p.shooting {
-            let weapons: Vec<WeaponTarget> = game.scene.armies[army].units[u]
-                .models
-                .iter()
-                .flat_map(|m| m.weapons.clone())
-                .collect::<std::collections::BTreeSet<_>>()
+            // One legal loadout (each model's guns, not its pistols as well; a weapon with
+            // profiles on its first), each weapon at its first legal target.
+            let weapons: Vec<WeaponTarget> = game
+                .weapon_options(army, u, false)
                 .into_iter()
-                .filter_map(|w| {
-                    game.legal_targets(actor, &id, &w, false)
+                .filter_map(|o| {
+                    let profile = o.profiles.first().map(String::as_str);
+                    let label = o.labels()[0].clone();
+                    game.legal_targets(actor, &id, &label, false)
                         .first()
-                        .map(|t| WeaponTarget::new(w, t.clone()))
+                        .map(|t| o.at(t, profile))
                 })
                 .collect();
             if !weapons.is_empty() {

@@ -14,10 +14,20 @@ use wartable::rules::modifiers::{
     Characteristic as C, Modifiers, capped_hit_or_wound_modifier, modified_roll, unit_leadership,
     unit_toughness, worst,
 };
+#[path = "common/battle.rs"]
+mod battle;
 mod common;
+use battle::*;
 use common::{dice, weapon};
+use wartable::data::load_scene;
 use wartable::rules::WeaponAbility as A;
+use wartable::rules::abilities::{Edge, Effect, TimedAbility, Timing, Whose};
+use wartable::rules::phase::Phase;
 use wartable::rules::rng::{GameRng, leadership_test};
+use wartable::rules::roll_table::RollTable;
+use wartable::rules::stratagem::Stratagem;
+use wartable::rules::{CoreAbility, Datasheet};
+use wartable::sim::game::{Command, Game, GameEvent, Location, WeaponTarget};
 
 fn model(name: &str, w: u8, sv: u8, fnp: Option<u8>, leader: bool) -> TargetModel {
     TargetModel {
@@ -675,4 +685,662 @@ fn faq_rerolls_before_modifiers_heavy_bolter() {
             (5, RollResult::Success)
         ]
     );
+}
+
+// ---- Rules Commentary (seeds/000) through the engine and the data files ----
+
+/// The datasheet of `player`'s unit `id` in a scene, to edit before the game starts.
+fn sheet<'a>(scene: &'a mut wartable::data::Scene, player: u8, id: &str) -> &'a mut Datasheet {
+    let army = scene
+        .armies
+        .iter_mut()
+        .find(|a| a.player == player)
+        .unwrap();
+    &mut army
+        .units
+        .iter_mut()
+        .find(|u| u.id == id)
+        .unwrap()
+        .datasheet
+}
+
+/// (army index, unit index) of `player`'s unit `id`.
+fn game_unit(g: &Game, player: u8, id: &str) -> (usize, usize) {
+    let a = g.army_of(player).unwrap();
+    (a, g.find_unit(a, id).unwrap())
+}
+
+/// Models of the unit still alive.
+fn alive_models(g: &Game, player: u8, id: &str) -> usize {
+    let (a, u) = game_unit(g, player, id);
+    g.units[a][u].models.iter().filter(|m| m.alive).count()
+}
+
+fn shoot(player: u8, unit: &str, weapons: Vec<WeaponTarget>) -> Command {
+    Command::Shoot {
+        player,
+        unit: unit.into(),
+        weapons,
+    }
+}
+
+fn stratagem(player: u8, s: Stratagem, unit: &str, target: Option<&str>) -> Command {
+    Command::UseStratagem {
+        player,
+        stratagem: s,
+        unit: unit.into(),
+        target: target.map(str::to_string),
+        reroll: None,
+    }
+}
+
+/// The attack steps among a command's events.
+fn attack_log(ev: &[GameEvent]) -> Vec<&AttackEvent> {
+    ev.iter()
+        .filter_map(|e| match e {
+            GameEvent::Attack(a) => Some(a),
+            _ => None,
+        })
+        .collect()
+}
+
+/// (unmodified roll, modifier, result) of every Hit roll.
+fn hit_rolls(ev: &[GameEvent]) -> Vec<(u8, i32, RollResult)> {
+    attack_log(ev)
+        .into_iter()
+        .filter_map(|a| match a {
+            AttackEvent::HitRoll {
+                roll,
+                modifier,
+                result,
+                ..
+            } => Some((*roll, *modifier, *result)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// (unmodified roll, roll needed, result) of every Wound roll.
+fn wound_rolls(ev: &[GameEvent]) -> Vec<(u8, u8, RollResult)> {
+    attack_log(ev)
+        .into_iter()
+        .filter_map(|a| match a {
+            AttackEvent::WoundRoll {
+                roll,
+                needed,
+                result,
+                ..
+            } => Some((*roll, *needed, *result)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Attached Units with Multiple Characters: a Captain and a Lieutenant (whose Leader rule lets
+/// it join a unit a Captain leads) both lead the Intercessors, loaded from the data files, and
+/// the three act as one unit. A third Leader is refused at load (tests/bad/three-characters.ron
+/// in tests/data_files.rs).
+#[test]
+fn attached_units_with_multiple_characters_example_captain_and_lieutenant() {
+    let file =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes/two-leaders.ron");
+    let mut g = deployed_game(load_scene(&file).unwrap());
+    let (a, u) = game_unit(&g, 1, "intercessors");
+    let ids: Vec<&str> = g.combined(a, u).iter().map(|&x| g.unit_id(a, x)).collect();
+    assert_eq!(ids, ["intercessors", "captain", "lieutenant"]);
+    let (_, lieutenant) = game_unit(&g, 1, "lieutenant");
+    assert_eq!(g.combined(a, lieutenant), g.combined(a, u));
+
+    // Selected through the Lieutenant, the whole unit shoots; then neither Leader can shoot.
+    isolate(&mut g, &[(1, "intercessors"), (2, "boyz-mob")]);
+    put_line(&mut g, 1, "intercessors", 8.0, 10.0, 1.5);
+    put(&mut g, 1, "captain", 0, 8.0, 11.6);
+    put(&mut g, 1, "lieutenant", 0, 10.0, 11.6);
+    put_line(&mut g, 2, "boyz-mob", 8.0, 30.0, 1.3);
+    put(&mut g, 2, "warboss", 0, 8.0, 31.6);
+    advance_to(&mut g, 1, Phase::Shooting);
+    let ev = accepted(
+        &mut g,
+        shoot(
+            1,
+            "lieutenant",
+            vec![WeaponTarget::new("Bolt rifle", "boyz-mob")],
+        ),
+    );
+    assert!(
+        ev.iter().any(|e| matches!(
+            e,
+            GameEvent::Attacked { unit, bearers: 10, .. } if unit == "intercessors"
+        )),
+        "{ev:#?}"
+    );
+    let r = rejected(
+        &mut g,
+        shoot(
+            1,
+            "captain",
+            vec![WeaponTarget::new("Master-crafted bolter", "boyz-mob")],
+        ),
+    );
+    assert!(r.reason.contains("already shot"), "{r}");
+}
+
+/// Dice Result: a table gives 1 mortal wound on 2-5 and D3 on a 6; a 1 is not listed, so it
+/// does nothing and nothing more is rolled.
+#[test]
+fn dice_result_example_a_result_the_table_does_not_list_does_nothing() {
+    let table = RollTable::new(vec![(2..=5, dice("1")), (6..=6, dice("D3"))]);
+    let mortal_wounds = |faces: &[u8]| -> (u8, Option<i32>, u8) {
+        let mut rng = GameRng::scripted(faces);
+        let (roll, effect) = table.roll(&mut rng);
+        let wounds = effect.map(|x| x.roll(&mut rng).value);
+        // The next die shows what was left unrolled.
+        (roll, wounds, rng.d6())
+    };
+    assert_eq!(
+        mortal_wounds(&[1, 5]),
+        (1, None, 5),
+        "no effect, no D3 rolled"
+    );
+    assert_eq!(mortal_wounds(&[3, 5]), (3, Some(1), 5));
+    assert_eq!(mortal_wounds(&[6, 4, 5]), (6, Some(2), 5), "D3 from a 4");
+}
+
+/// Lootas 28" from Eliminators whose datasheet has Stealth twice (as if a Detachment rule gave
+/// it again) and the SMOKE keyword; player 2's Shooting phase, the Lootas having Remained
+/// Stationary.
+fn lootas_facing_doubly_stealthy_eliminators() -> Game {
+    let mut scene = open_field();
+    let d = sheet(&mut scene, 1, "eliminators");
+    d.core_abilities.push(CoreAbility::Stealth);
+    d.keywords.push("SMOKE".into());
+    let stealth = d
+        .core_abilities
+        .iter()
+        .filter(|a| **a == CoreAbility::Stealth)
+        .count();
+    assert_eq!(stealth, 2);
+    let mut g = deployed_game(scene);
+    isolate(&mut g, &[(1, "eliminators"), (2, "lootas")]);
+    for m in 0..3 {
+        put(&mut g, 1, "eliminators", m, 20.0 + 2.0 * m as f32, 38.0);
+    }
+    put_line(&mut g, 2, "lootas", 8.0, 10.0, 1.3);
+    advance_to(&mut g, 2, Phase::Shooting);
+    g
+}
+
+/// Duplicated Core Abilities (example 1): Stealth twice, and again from Smokescreen, is -1 to
+/// hit once. The deffguns are HEAVY and the Lootas Remained Stationary (+1), so every Hit roll
+/// is modified by 0; two Stealths would leave -1.
+#[test]
+fn duplicated_core_abilities_example_stealth_twice_is_still_minus_one() {
+    let g = lootas_facing_doubly_stealthy_eliminators();
+    for smokescreen in [false, true] {
+        let mut t = g.clone();
+        if smokescreen {
+            accepted(
+                &mut t,
+                stratagem(1, Stratagem::Smokescreen, "eliminators", None),
+            );
+        }
+        let ev = accepted(
+            &mut t,
+            shoot(
+                2,
+                "lootas",
+                vec![WeaponTarget::new("Deffgun", "eliminators")],
+            ),
+        );
+        let notes: Vec<&String> = attack_log(&ev)
+            .into_iter()
+            .filter_map(|a| match a {
+                AttackEvent::Weapon { notes, .. } => Some(notes),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        assert_eq!(
+            notes.iter().filter(|n| n.contains("Stealth")).count(),
+            1,
+            "{notes:?}"
+        );
+        assert!(notes.iter().any(|n| n.starts_with("HEAVY")), "{notes:?}");
+        let modifiers: Vec<i32> = hit_rolls(&ev).iter().map(|h| h.1).collect();
+        assert_eq!(modifiers.len(), 16, "8 deffguns, 2 attacks each");
+        assert!(
+            modifiers.iter().all(|m| *m == 0),
+            "smokescreen {smokescreen}: {modifiers:?}"
+        );
+    }
+}
+
+/// Keywords: the Warboss (made a PSYKER here) leads the Boyz, so the Attached unit is PSYKER:
+/// against ANTI-PSYKER 4+ an unmodified 4 is a Critical Wound, though it wounds a Boy. With
+/// the Warboss gone the Boyz are not PSYKER and the same 4 fails (S4 against T5 needs 5+).
+#[test]
+fn keywords_example_a_psyker_leader_makes_its_unit_psyker() {
+    let mut scene = open_field();
+    sheet(&mut scene, 2, "warboss")
+        .keywords
+        .push("PSYKER".into());
+    sheet(&mut scene, 1, "intercessors")
+        .ranged_weapons
+        .iter_mut()
+        .find(|w| w.name == "Bolt rifle")
+        .unwrap()
+        .abilities
+        .push(A::Anti("PSYKER".into(), 4));
+    let mut g = deployed_game(scene);
+    isolate(&mut g, &[(1, "intercessors"), (2, "boyz-mob")]);
+    put_line(&mut g, 1, "intercessors", 8.0, 10.0, 1.5);
+    put(&mut g, 1, "captain", 0, 8.0, 8.4);
+    put_line(&mut g, 2, "boyz-mob", 8.0, 30.0, 1.3);
+    put(&mut g, 2, "warboss", 0, 8.0, 31.6);
+    advance_to(&mut g, 1, Phase::Shooting);
+    let volley = |g: &mut Game| {
+        accepted(
+            g,
+            shoot(
+                1,
+                "intercessors",
+                vec![
+                    WeaponTarget::new("Bolt rifle", "boyz-mob")
+                        .by_models(vec!["intercessors#0".into()]),
+                ],
+            ),
+        )
+    };
+
+    // Hits 4, 4; wounds 4, 4; saves 1, 1.
+    let mut t = g.clone();
+    t.rng = GameRng::scripted(&[4, 4, 4, 4, 1, 1]);
+    let ev = volley(&mut t);
+    assert_eq!(
+        wound_rolls(&ev),
+        vec![(4, 5, RollResult::Critical), (4, 5, RollResult::Critical)]
+    );
+    let allocated: Vec<&str> = attack_log(&ev)
+        .into_iter()
+        .filter_map(|a| match a {
+            AttackEvent::Allocated { name, .. } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(allocated.len(), 2);
+    assert!(
+        allocated.iter().all(|n| n.starts_with("boyz-mob#")),
+        "{allocated:?}"
+    );
+    assert_eq!(alive_models(&t, 2, "boyz-mob"), 18);
+    let (a, boss) = game_unit(&t, 2, "warboss");
+    assert_eq!(t.units[a][boss].models[0].wounds, 6);
+
+    // The Warboss is gone: no PSYKER model, no ANTI-PSYKER.
+    let mut t = g.clone();
+    t.units[a][boss].models[0].alive = false;
+    t.units[a][boss].models[0].wounds = 0;
+    t.units[a][boss].location = Location::Destroyed;
+    t.units[a][boss].leading = None;
+    t.rng = GameRng::scripted(&[4, 4, 4, 4]);
+    let ev = volley(&mut t);
+    assert_eq!(
+        wound_rolls(&ev),
+        vec![(4, 5, RollResult::Fail), (4, 5, RollResult::Fail)]
+    );
+    assert_eq!(alive_models(&t, 2, "boyz-mob"), 20);
+}
+
+/// Out-of-Phase Rules: the Eliminators Fire Overwatch in player 2's Movement phase. They shoot
+/// there (hitting only on unmodified 6s: a 3 or a 5 misses although their BS is 3+), but it
+/// is not a Shooting phase: the Grenade Stratagem (your Shooting phase) cannot be used on
+/// them, nor Go to Ground (the opponent's Shooting phase) on the unit they shot at.
+#[test]
+fn out_of_phase_rules_example_fire_overwatch() {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "eliminators"), (2, "shoota-boyz")]);
+    for m in 0..3 {
+        put(&mut g, 1, "eliminators", m, 10.0 + 2.0 * m as f32, 20.0);
+    }
+    put_line(&mut g, 2, "shoota-boyz", 8.0, 30.0, 1.3);
+    advance_to(&mut g, 2, Phase::Movement);
+    let mut t = g.clone();
+    t.rng = GameRng::scripted(&[3, 6, 5]);
+    let ev = accepted(
+        &mut t,
+        stratagem(
+            1,
+            Stratagem::FireOverwatch,
+            "eliminators",
+            Some("shoota-boyz"),
+        ),
+    );
+    let hits: Vec<(u8, RollResult)> = hit_rolls(&ev).iter().map(|h| (h.0, h.2)).collect();
+    assert_eq!(
+        hits[..3],
+        [
+            (3, RollResult::Fail),
+            (6, RollResult::Critical),
+            (5, RollResult::Fail)
+        ],
+        "the bolt sniper rifles"
+    );
+    for (roll, result) in &hits {
+        assert_eq!(*result != RollResult::Fail, *roll == 6, "{hits:?}");
+    }
+    let r = rejected(
+        &mut t,
+        stratagem(1, Stratagem::Grenade, "eliminators", Some("shoota-boyz")),
+    );
+    assert_eq!(r.rule, "Grenade");
+    assert!(r.reason.contains("Movement phase"), "{r}");
+    let r = rejected(
+        &mut t,
+        stratagem(2, Stratagem::GoToGround, "shoota-boyz", None),
+    );
+    assert_eq!(r.rule, "Go to Ground");
+}
+
+/// Target (as part of an ability): a condition on the target is checked when it is selected.
+/// The Intercessors select the 10 shoota Boyz for their bolt rifles and their frag grenade
+/// launchers together; BLAST's bonus is fixed then (+2 attacks per launcher for 10 models),
+/// and stays after the rifles have killed six of them (4 left would give none).
+#[test]
+fn target_example_blast_counts_the_models_when_the_target_is_selected() {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "intercessors"), (2, "shoota-boyz")]);
+    put_line(&mut g, 1, "intercessors", 8.0, 10.0, 1.5);
+    put(&mut g, 1, "captain", 0, 8.0, 8.4);
+    put_line(&mut g, 2, "shoota-boyz", 8.0, 30.0, 1.3);
+    advance_to(&mut g, 1, Phase::Shooting);
+    // Bolt rifles: 20 Hit rolls (six 4s hit, fourteen 1s miss), six Wound rolls of 5 (S4
+    // against T5), six failed saves; then the launchers' D3 Attacks: 2 and 4, that is 1 and 2.
+    let mut faces = vec![4u8; 6];
+    faces.extend([1; 14]);
+    faces.extend([5; 6]);
+    faces.extend([1; 6]);
+    faces.extend([2, 4]);
+    g.rng = GameRng::scripted(&faces);
+    let ev = accepted(
+        &mut g,
+        shoot(
+            1,
+            "intercessors",
+            vec![
+                WeaponTarget::new("Bolt rifle", "shoota-boyz"),
+                WeaponTarget::new("Astartes grenade launcher", "shoota-boyz").with_profile("frag"),
+            ],
+        ),
+    );
+    let attacked: Vec<(&str, usize, u32)> = ev
+        .iter()
+        .filter_map(|e| match e {
+            GameEvent::Attacked {
+                weapon,
+                bearers,
+                models_destroyed,
+                ..
+            } => Some((weapon.as_str(), *bearers, *models_destroyed)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(attacked[0], ("Bolt rifle", 10, 6), "{ev:#?}");
+    assert_eq!(attacked[1].0, "Astartes grenade launcher - frag");
+    let attacks: Vec<(Vec<u8>, u32)> = attack_log(&ev)
+        .into_iter()
+        .filter_map(|a| match a {
+            AttackEvent::Attacks { dice, attacks } => Some((dice.clone(), *attacks)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(attacks[0], (vec![], 20));
+    assert_eq!(
+        attacks[1],
+        (vec![1, 2], 1 + 2 + 2 * 2),
+        "BLAST for 10 models"
+    );
+}
+
+/// With the 'X' Ability: a rule about "a model with Deadly Demise" takes Deadly Demise 1, D3
+/// and D6 alike. In the data, the Deff Dread (1), Trukk (D3), Battlewagon (D6), Redemptor and
+/// Ballistus (D3) all have it and the infantry do not; in play, each of the three Ork
+/// vehicles destroyed rolls its D6 and on a 6 deals its own X to every unit within 6".
+#[test]
+fn with_the_x_ability_example_any_deadly_demise_value_qualifies() {
+    let scene = open_field();
+    let any_value = CoreAbility::DeadlyDemise(dice("2D6"));
+    let find = |player: u8, id: &str| {
+        let army = scene.armies.iter().find(|a| a.player == player).unwrap();
+        &army.units.iter().find(|u| u.id == id).unwrap().datasheet
+    };
+    for (player, id, x) in [
+        (2, "deff-dread-1", "1"),
+        (2, "trukk", "D3"),
+        (2, "battlewagon", "D6"),
+        (1, "redemptor", "D3"),
+        (1, "ballistus", "D3"),
+    ] {
+        assert!(find(player, id).has_core(&any_value), "{id}");
+        assert_eq!(find(player, id).deadly_demise(), Some(dice(x)), "{id}");
+    }
+    for (player, id) in [(2, "boyz-mob"), (2, "lootas"), (1, "intercessors")] {
+        assert!(!find(player, id).has_core(&any_value), "{id}");
+    }
+
+    // Each vehicle at 1 wound, the Intercessors 2-6" south of it and the Nobz as far north;
+    // the Intercessors' Grenade (dice 4, 1, 1, 1, 1, 1: one mortal wound) destroys it.
+    let mut g = deployed_game(open_field());
+    isolate(
+        &mut g,
+        &[
+            (1, "intercessors"),
+            (2, "nobz"),
+            (2, "deff-dread-1"),
+            (2, "trukk"),
+            (2, "battlewagon"),
+        ],
+    );
+    put(&mut g, 2, "deff-dread-1", 0, 8.0, 8.0);
+    put(&mut g, 2, "trukk", 0, 20.0, 6.0);
+    put(&mut g, 2, "battlewagon", 0, 54.0, 4.0);
+    advance_to(&mut g, 1, Phase::Shooting);
+    // (vehicle, how far north and south of it the Intercessors and the Nobz stand, dice after
+    // the Grenade's, Deadly Demise triggered, mortal wounds to the Intercessors and the Nobz).
+    let cases: [(&str, f32, &[u8], bool, Vec<u32>); 4] = [
+        ("deff-dread-1", 4.5, &[6], true, vec![1, 1]),
+        ("trukk", 8.0, &[6, 5, 2], true, vec![3, 1]),
+        ("battlewagon", 8.0, &[6, 5, 2], true, vec![5, 2]),
+        ("trukk", 8.0, &[5], false, vec![]),
+    ];
+    for (vehicle, gap, after, triggered, expected) in cases {
+        let mut t = g.clone();
+        let (a, v) = game_unit(&t, 2, vehicle);
+        put(&mut t, 2, vehicle, 0, 30.0, 30.0);
+        put_line(&mut t, 1, "intercessors", 24.0, 30.0 - gap, 1.3);
+        put(&mut t, 1, "captain", 0, 24.0, 28.5 - gap);
+        put_line(&mut t, 2, "nobz", 26.0, 30.0 + gap, 1.3);
+        t.units[a][v].models[0].wounds = 1;
+        let mut faces = vec![4u8, 1, 1, 1, 1, 1];
+        faces.extend_from_slice(after);
+        t.rng = GameRng::scripted(&faces);
+        let ev = accepted(
+            &mut t,
+            stratagem(1, Stratagem::Grenade, "intercessors", Some(vehicle)),
+        );
+        let model = format!("{vehicle}#0");
+        assert!(
+            ev.iter().any(|e| matches!(
+                e,
+                GameEvent::DeadlyDemise { model: m, roll, triggered: tr, .. }
+                    if *m == model && *roll == after[0] && *tr == triggered
+            )),
+            "{vehicle}: {ev:#?}"
+        );
+        let demise: Vec<(&str, u32)> = ev
+            .iter()
+            .filter_map(|e| match e {
+                GameEvent::MortalWoundsRolled {
+                    player: 2,
+                    target,
+                    mortal_wounds,
+                    ..
+                } => Some((target.as_str(), *mortal_wounds)),
+                _ => None,
+            })
+            .collect();
+        let want: Vec<(&str, u32)> = ["intercessors", "nobz"]
+            .into_iter()
+            .zip(expected.iter().copied())
+            .collect();
+        assert_eq!(demise, want, "{vehicle}");
+    }
+}
+
+/// Re-rolls (several kinds of roll): a rule that lets the Hit roll and the Wound roll be
+/// re-rolled is taken roll by roll: the Hit roll alone, the Wound roll alone, both or neither.
+#[test]
+fn rerolls_example_hit_roll_and_wound_roll_chosen_separately() {
+    let g = WeaponGroup::new(weapon("1", 3, 4, 0, "1", vec![]), 1);
+    let target = unit(5, 4, 1, 7, None);
+    let rolls = |hit: Reroll, wound: Reroll, faces: &[u8]| {
+        let ctx = AttackContext {
+            hit_reroll: hit,
+            wound_reroll: wound,
+            ..Default::default()
+        };
+        let (log, _) = roll(std::slice::from_ref(&g), &target, &ctx, faces);
+        log.iter()
+            .filter_map(|e| match e {
+                AttackEvent::HitRoll {
+                    roll,
+                    rerolled_from,
+                    ..
+                } => Some(("hit", *roll, *rerolled_from)),
+                AttackEvent::WoundRoll {
+                    roll,
+                    rerolled_from,
+                    ..
+                } => Some(("wound", *roll, *rerolled_from)),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    let (f, n) = (Reroll::Failed, Reroll::None);
+    // Hit 1 re-rolled to 4, Wound 2 kept.
+    assert_eq!(
+        rolls(f, n, &[1, 4, 2]),
+        vec![("hit", 4, Some(1)), ("wound", 2, None)]
+    );
+    // Hit 1 kept (a miss); then Hit 4, Wound 2 re-rolled to 5.
+    assert_eq!(rolls(n, f, &[1]), vec![("hit", 1, None)]);
+    assert_eq!(
+        rolls(n, f, &[4, 2, 5]),
+        vec![("hit", 4, None), ("wound", 5, Some(2))]
+    );
+    // Both.
+    assert_eq!(
+        rolls(f, f, &[1, 4, 2, 5]),
+        vec![("hit", 4, Some(1)), ("wound", 5, Some(2))]
+    );
+    // Neither.
+    assert_eq!(
+        rolls(n, n, &[4, 2]),
+        vec![("hit", 4, None), ("wound", 2, None)]
+    );
+}
+
+/// The Trukk alone on its side at 7 of 10 wounds, its Grot Riggers timed as `when` (None: as
+/// the data file has it), in battle round 1, player 1's Command phase.
+fn trukk_at_seven_wounds(when: Option<Timing>) -> Game {
+    let mut scene = open_field();
+    let d = sheet(&mut scene, 2, "trukk");
+    assert_eq!(
+        d.timed_abilities,
+        vec![TimedAbility {
+            name: "Grot Riggers".into(),
+            when: Timing {
+                edge: Edge::Start,
+                phase: Phase::Command,
+                whose: Whose::Own,
+            },
+            effect: Effect::RegainWounds(1),
+        }],
+        "the data file's Grot Riggers"
+    );
+    if let Some(w) = when {
+        d.timed_abilities[0].when = w;
+    }
+    let mut g = deployed_game(scene);
+    isolate(&mut g, &[(1, "intercessors"), (2, "trukk")]);
+    let (a, t) = game_unit(&g, 2, "trukk");
+    g.units[a][t].models[0].wounds = 7;
+    g
+}
+
+fn trukk_wounds(g: &Game) -> u8 {
+    let (a, t) = game_unit(g, 2, "trukk");
+    g.units[a][t].models[0].wounds
+}
+
+/// Start of the battle round/turn/phase: "at the start of your Command phase" (Grot Riggers
+/// as printed) is the Trukk's own Command phase only; "at the start of the Command phase" is
+/// both players' Command phases. Wounds never go above the characteristic.
+#[test]
+fn start_of_phase_example_the_command_phase_is_both_players() {
+    let mut g = trukk_at_seven_wounds(None);
+    let ev = advance_to(&mut g, 2, Phase::Command);
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        GameEvent::WoundsRegained { player: 2, model, ability, regained: 1, wounds: 8 }
+            if model == "trukk#0" && ability == "Grot Riggers"
+    )));
+    advance_to(&mut g, 1, Phase::Command);
+    assert_eq!(trukk_wounds(&g), 8, "player 1's Command phase: not 'your'");
+    advance_to(&mut g, 2, Phase::Command);
+    assert_eq!(trukk_wounds(&g), 9);
+
+    let mut g = trukk_at_seven_wounds(Some(Timing {
+        edge: Edge::Start,
+        phase: Phase::Command,
+        whose: Whose::Any,
+    }));
+    let mut seen = Vec::new();
+    for player in [2, 1, 2, 1] {
+        advance_to(&mut g, player, Phase::Command);
+        seen.push(trukk_wounds(&g));
+    }
+    assert_eq!(seen, vec![8, 9, 10, 10]);
+}
+
+/// The Turn/the Phase: "at the end of the Movement phase" happens at the end of both players'
+/// Movement phases (not at their start); "your Movement phase" only at the end of the owner's.
+#[test]
+fn the_turn_the_phase_example_end_of_the_movement_phase_is_both_players() {
+    let at_end = |whose| {
+        Some(Timing {
+            edge: Edge::End,
+            phase: Phase::Movement,
+            whose,
+        })
+    };
+    let steps = [
+        (1, Phase::Movement),
+        (1, Phase::Shooting),
+        (2, Phase::Movement),
+        (2, Phase::Shooting),
+    ];
+    for (whose, expected) in [
+        (Whose::Any, vec![7, 8, 8, 9]),
+        (Whose::Own, vec![7, 7, 7, 8]),
+    ] {
+        let mut g = trukk_at_seven_wounds(at_end(whose));
+        let seen: Vec<u8> = steps
+            .iter()
+            .map(|&(p, phase)| {
+                advance_to(&mut g, p, phase);
+                trukk_wounds(&g)
+            })
+            .collect();
+        assert_eq!(seen, expected, "{whose:?}");
+    }
 }

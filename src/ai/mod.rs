@@ -31,7 +31,9 @@ use crate::rules::movement::MoveMode;
 use crate::rules::phase::{Phase, Stage, opponent};
 use crate::rules::rng::GameRng;
 use crate::rules::stratagem::Stratagem;
-use crate::sim::game::{Command, Game, Location, ModelPath, RerollRoll, WeaponTarget};
+use crate::sim::game::{
+    Command, Game, Location, ModelPath, RerollRoll, WeaponOption, WeaponTarget,
+};
 
 /// Smallest probability of a successful charge roll for which [`Ai`] declares a charge.
 pub const CHARGE_ODDS_THRESHOLD: f64 = 0.4;
@@ -142,20 +144,6 @@ fn shifted(game: &Game, army: usize, unit: usize, v: Vec3) -> Vec<ModelPath> {
         .collect()
 }
 
-/// The unit's weapons of one kind (each name once).
-fn weapons_of(game: &Game, army: usize, unit: usize, melee: bool) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for r in game.live_models(army, unit) {
-        let u = &game.scene.armies[army].units[r.unit];
-        for w in &u.models[r.model].weapons {
-            if u.datasheet.weapon(w).is_some_and(|p| p.is_melee() == melee) && !out.contains(w) {
-                out.push(w.clone());
-            }
-        }
-    }
-    out
-}
-
 /// Points per model of an enemy unit (its value), at least 1.
 fn value_per_model(game: &Game, army: usize, unit: usize) -> f64 {
     let u = &game.scene.armies[army].units[unit];
@@ -182,7 +170,8 @@ fn common(game: &Game, player: u8) -> Option<Command> {
         Stage::Setup | Stage::Deployment => {
             return Some(deploy(game, player).unwrap_or(Command::EndPhase { player }));
         }
-        Stage::GameOver => return Some(Command::EndPhase { player }),
+        // The computer makes no Scout moves yet.
+        Stage::Scouts | Stage::GameOver => return Some(Command::EndPhase { player }),
         Stage::Battle => {}
     }
     if game.phase == Phase::Command {
@@ -250,7 +239,7 @@ fn three_inch_move(
 /// Consolidate (likewise); End phase when no one is left to fight.
 fn fight_step(
     game: &Game,
-    mut pick: impl FnMut(&Game, u8, &str, &[String], usize) -> Vec<WeaponTarget>,
+    mut pick: impl FnMut(&Game, u8, &str, &[WeaponOption], usize) -> Vec<WeaponTarget>,
 ) -> Command {
     if let Some((army, unit, fought)) = game.fight.as_ref().and_then(|f| f.current) {
         let id = game.unit_id(army, unit).to_string();
@@ -262,7 +251,7 @@ fn fight_step(
                 paths,
             });
         }
-        let weapons = weapons_of(game, army, unit, true);
+        let weapons = game.weapon_options(army, unit, true);
         let chosen = pick(game, p, &id, &weapons, unit);
         return Command::Fight {
             player: p,
@@ -284,6 +273,29 @@ fn fight_step(
     Command::EndPhase {
         player: game.active_player,
     }
+}
+
+/// Each weapon option with a random profile at a random legal target.
+fn random_assignments(
+    game: &Game,
+    player: u8,
+    id: &str,
+    options: &[WeaponOption],
+    melee: bool,
+    rng: &mut ChaCha8Rng,
+) -> Vec<WeaponTarget> {
+    let mut out = Vec::new();
+    for o in options {
+        let labels = o.labels();
+        let label = &labels[rng.random_range(0..labels.len())];
+        let profile = label.strip_prefix(&format!("{} - ", o.weapon));
+        let targets = game.legal_targets(player, id, label, melee);
+        if !targets.is_empty() {
+            let t = &targets[rng.random_range(0..targets.len())];
+            out.push(o.at(t, profile));
+        }
+    }
+    out
 }
 
 /// The largest prefix of `picked` that the engine accepts together (checked without dice).
@@ -334,24 +346,36 @@ impl Ai {
         }
     }
 
-    /// Each weapon at the target with the highest exact expected points destroyed.
+    /// Each weapon option (the unit's legal loadout, [`Game::weapon_options`]) at the
+    /// target and with the profile that give the highest exact expected points destroyed.
     fn best_targets(
         game: &Game,
         player: u8,
         id: &str,
-        weapons: &[String],
+        options: &[WeaponOption],
         melee: bool,
     ) -> Vec<WeaponTarget> {
         let Some(earmy) = game.army_of(opponent(player)) else {
             return Vec::new();
         };
+        let targets: Vec<(usize, String)> = game
+            .unit_roots(earmy)
+            .into_iter()
+            .filter(|&u| !game.live_models(earmy, u).is_empty())
+            .map(|u| (u, game.unit_id(earmy, u).to_string()))
+            .collect();
         let mut out = Vec::new();
-        for w in weapons {
-            let best = game
-                .legal_targets(player, id, w, melee)
-                .into_iter()
-                .filter_map(|t| {
-                    let wt = WeaponTarget::new(w.clone(), t.clone());
+        for o in options {
+            let profiles: Vec<Option<&str>> = if o.profiles.is_empty() {
+                vec![None]
+            } else {
+                o.profiles.iter().map(|p| Some(p.as_str())).collect()
+            };
+            let best = targets
+                .iter()
+                .flat_map(|(u, t)| profiles.iter().map(move |p| (*u, t, *p)))
+                .filter_map(|(unit, t, p)| {
+                    let wt = o.at(t, p);
                     let preview = game
                         .preview_attacks(player, id, std::slice::from_ref(&wt), melee)
                         .ok()?;
@@ -359,7 +383,6 @@ impl Ai {
                         .iter()
                         .map(|p| p.distribution.expected_models_destroyed)
                         .sum();
-                    let unit = game.find_unit(earmy, &t)?;
                     Some((destroyed * value_per_model(game, earmy, unit), wt))
                 })
                 .max_by(|a, b| a.0.total_cmp(&b.0));
@@ -536,7 +559,7 @@ impl Ai {
             if game.units[army][u].shot || self.passed.contains(&key(game, player, &id)) {
                 continue;
             }
-            let weapons = weapons_of(game, army, u, false);
+            let weapons = game.weapon_options(army, u, false);
             let picked = Self::best_targets(game, player, &id, &weapons, false);
             let make = |weapons| Command::Shoot {
                 player,
@@ -576,7 +599,7 @@ impl Ai {
                 continue;
             }
             self.passed.insert(key(game, player, &id));
-            if weapons_of(game, army, u, true).is_empty() {
+            if game.weapon_options(army, u, true).is_empty() {
                 continue;
             }
             let best = roots(game, opponent(player))
@@ -722,18 +745,10 @@ impl RandomPlayer {
         game: &Game,
         player: u8,
         id: &str,
-        weapons: &[String],
+        options: &[WeaponOption],
         melee: bool,
     ) -> Vec<WeaponTarget> {
-        let mut out = Vec::new();
-        for w in weapons {
-            let targets = game.legal_targets(player, id, w, melee);
-            if !targets.is_empty() {
-                let t = targets[self.rng.random_range(0..targets.len())].clone();
-                out.push(WeaponTarget::new(w.clone(), t));
-            }
-        }
-        out
+        random_assignments(game, player, id, options, melee, &mut self.rng)
     }
 }
 
@@ -775,7 +790,7 @@ impl Brain for RandomPlayer {
                         continue;
                     }
                     self.passed.insert(key(game, player, &id));
-                    let weapons = weapons_of(game, army, u, false);
+                    let weapons = game.weapon_options(army, u, false);
                     let picked = self.pick_targets(game, player, &id, &weapons, false);
                     let make = |weapons| Command::Shoot {
                         player,
@@ -808,12 +823,7 @@ impl Brain for RandomPlayer {
                 let mut rng = self.rng.clone();
                 let c = fight_step(game, |g, p, id, weapons, _| {
                     let mut picked = Vec::new();
-                    for w in weapons {
-                        let targets = g.legal_targets(p, id, w, true);
-                        if !targets.is_empty() {
-                            picked.push(WeaponTarget::new(w.clone(), targets[rng.random_range(0..targets.len())].clone()));
-                        }
-                    }
+                    picked.extend(random_assignments(g, p, id, weapons, true, &mut rng));
                     let make = |weapons| Command::Fight {
                         player: p,
                         unit: id.to_string(),

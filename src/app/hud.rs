@@ -48,8 +48,9 @@ pub struct PreviewCache {
     /// The previews, or the rejection the assignment would get.
     pub result: Option<Result<Vec<AttackPreview>, String>>,
     targets_key: Option<(String, String)>,
-    /// Legal targets of each weapon of the selected unit.
-    pub targets: Vec<(String, Vec<String>)>,
+    /// Each weapon row of the selected unit ("weapon - profile"), its legal targets and the
+    /// assignment it makes (target left empty).
+    pub targets: Vec<(String, Vec<String>, WeaponTarget)>,
 }
 
 /// What a preview was computed for: the game's state hash, the unit and its weapon choices.
@@ -552,27 +553,29 @@ fn refresh_targets(
     let Ok((army, root)) = game.own_root(player, id) else {
         return;
     };
-    let mut names: Vec<String> = Vec::new();
-    for u in game.combined(army, root) {
-        for m in &game.scene.armies[army].units[u].models {
-            for w in &m.weapons {
-                let profile = game.scene.armies[army].units[u]
-                    .datasheet
-                    .weapons()
-                    .find(|p| &p.name == w);
-                if profile.is_some_and(|p| p.is_melee() == melee) && !names.contains(w) {
-                    names.push(w.clone());
-                }
-            }
+    // One row per weapon of the unit's legal loadout (each model's guns or pistols, one
+    // melee weapon plus EXTRA ATTACKS), and per profile of a weapon with several; only one
+    // profile row of a weapon may be given a target.
+    let mut rows: Vec<(String, Vec<String>, WeaponTarget)> = Vec::new();
+    for o in game.weapon_options(army, root, melee) {
+        for label in o.labels() {
+            let profile = label.strip_prefix(&format!("{} - ", o.weapon));
+            let template = o.at("", profile);
+            let targets: Vec<String> = game
+                .legal_targets(player, id, &label, melee)
+                .into_iter()
+                .filter(|t| {
+                    let wt = WeaponTarget {
+                        target: t.clone(),
+                        ..template.clone()
+                    };
+                    game.preview_attacks(player, id, &[wt], melee).is_ok()
+                })
+                .collect();
+            rows.push((label, targets, template));
         }
     }
-    cache.targets = names
-        .into_iter()
-        .map(|w| {
-            let t = game.legal_targets(player, id, &w, melee);
-            (w, t)
-        })
-        .collect();
+    cache.targets = rows;
     cache.targets_key = Some(key);
 }
 
@@ -583,15 +586,19 @@ fn attack_panel(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, player: u8, id: &
     let weapons = hud.cache.targets.clone();
     hud.play
         .weapon_targets
-        .retain(|(w, _)| weapons.iter().any(|(x, _)| x == w));
-    for (w, targets) in &weapons {
+        .retain(|(w, _)| weapons.iter().any(|(x, ..)| x == w));
+    let mut given: Vec<String> = Vec::new();
+    for (w, targets, template) in &weapons {
         if !hud.play.weapon_targets.iter().any(|(x, _)| x == w) {
+            // By default the first profile of each weapon gets the first legal target.
+            let first = !given.contains(&template.weapon);
+            given.push(template.weapon.clone());
             hud.play
                 .weapon_targets
-                .push((w.clone(), targets.first().cloned()));
+                .push((w.clone(), targets.first().filter(|_| first).cloned()));
         }
     }
-    for (w, targets) in &weapons {
+    for (w, targets, _) in &weapons {
         let slot = hud
             .play
             .weapon_targets
@@ -618,7 +625,11 @@ fn attack_panel(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, player: u8, id: &
         .weapon_targets
         .iter()
         .filter_map(|(w, t)| {
-            t.as_ref().map(|t| WeaponTarget::new(w.clone(), t.clone()))
+            let (_, _, template) = weapons.iter().find(|(x, ..)| x == w)?;
+            t.as_ref().map(|t| WeaponTarget {
+                target: t.clone(),
+                ..template.clone()
+            })
         })
         .collect();
     let key = (state, id.to_string(), hud.play.weapon_targets.clone());

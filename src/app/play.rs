@@ -236,6 +236,12 @@ pub fn panels(game: &Game, army: usize, unit: usize) -> Panels {
             p.deploy = player == game.active_player
                 && state.location == crate::sim::game::Location::NotDeployed
         }
+        Stage::Scouts => {
+            p.movement = player == game.active_player
+                && state.moved.is_none()
+                && game.scouts_inches(army, root).is_some()
+                && !game.live_models(army, root).is_empty();
+        }
         Stage::Battle => {
             let on_table = !game.live_models(army, root).is_empty();
             if player == game.active_player && on_table {

@@ -209,7 +209,7 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
             select = Some(selector(game, army, root));
             play.weapon_targets = weapons
                 .iter()
-                .map(|w| (w.weapon.clone(), Some(w.target.clone())))
+                .map(|w| (w.label(), Some(w.target.clone())))
                 .collect();
             game.preview_attacks(*player, unit, weapons, false)
                 .map_err(|r| r.to_string())?;

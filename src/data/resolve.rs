@@ -269,6 +269,15 @@ pub fn load_army(file: &Path, player: u8) -> Result<Army, DataErrors> {
                 .collect(),
         });
     }
+    for (bodyguard, leaders) in leaders_per_bodyguard(&data) {
+        if leaders.len() > MAX_LEADERS_PER_BODYGUARD {
+            fail(format!(
+                "unit '{bodyguard}' has {} Leaders attached ({}); a Bodyguard unit can have no more than two",
+                leaders.len(),
+                leaders.join(", ")
+            ));
+        }
+    }
     fail_if(errors)?;
     Ok(Army {
         player,
@@ -276,6 +285,25 @@ pub fn load_army(file: &Path, player: u8) -> Result<Army, DataErrors> {
         faction: data.faction,
         units,
     })
+}
+
+/// The most Leaders one Bodyguard unit can have (Rules Commentary: Attached Units with
+/// Multiple Characters; a second one only where a rule allows it).
+pub const MAX_LEADERS_PER_BODYGUARD: usize = 2;
+
+/// Each Bodyguard unit id with the ids of the units attached to it, in list order.
+fn leaders_per_bodyguard(data: &ArmyFile) -> Vec<(&str, Vec<&str>)> {
+    let mut out: Vec<(&str, Vec<&str>)> = Vec::new();
+    for u in &data.units {
+        let Some(target) = u.attached_to.as_deref() else {
+            continue;
+        };
+        match out.iter_mut().find(|(b, _)| *b == target) {
+            Some((_, leaders)) => leaders.push(&u.id),
+            None => out.push((target, vec![&u.id])),
+        }
+    }
+    out
 }
 
 /// The weapons model `index` carries: the first `count` models carry each listed weapon.

@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::dice::DiceExpr;
+use super::phase::Phase;
 
 /// One core ability of a datasheet. Duplicates do not stack: two instances of Stealth still
 /// give -1 to hit; with several values (Scouts 6" and Scouts 9") the owner uses one
@@ -86,6 +87,72 @@ impl CoreAbility {
     }
 }
 
+/// An ability that happens by itself at the start or the end of a phase, e.g. the Trukk's
+/// Grot Riggers (start of your Command phase: regain 1 lost wound).
+///
+/// Rules Commentary: Start of the battle round/turn/phase and The Turn/the Phase: a rule for
+/// "the start of the Command phase" or "the end of the Movement phase", without "your" or
+/// "the opponent's", happens in both players' phases ([`Whose::Any`]); "your" limits it to
+/// the owner's ([`Whose::Own`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TimedAbility {
+    /// The ability's name as printed (it is also listed under `abilities` for its text).
+    pub name: String,
+    /// When it happens.
+    pub when: Timing,
+    /// What it does.
+    pub effect: Effect,
+}
+
+/// When a [`TimedAbility`] happens: the start or end of a phase, in whose turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Timing {
+    /// The start or the end of the phase.
+    pub edge: Edge,
+    /// The phase.
+    pub phase: Phase,
+    /// The owner's phase only, or both players' (Rules Commentary: The Turn/the Phase).
+    pub whose: Whose,
+}
+
+/// The start or the end of a phase (Rules Commentary: Start of the battle round/turn/phase).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Edge {
+    /// As the phase starts, before anything else is done in it.
+    Start,
+    /// As the phase ends, after everything else in it.
+    End,
+}
+
+/// In whose turn a [`TimedAbility`] happens (Rules Commentary: The Turn/the Phase).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Whose {
+    /// Only in the phase of the player who owns the unit ("your Command phase").
+    Own,
+    /// In either player's phase ("the Command phase").
+    Any,
+}
+
+impl Timing {
+    /// True when the ability of a unit owned by `owner` happens at `edge` of `phase` in
+    /// `active`'s turn.
+    pub fn applies(&self, edge: Edge, phase: Phase, owner: u8, active: u8) -> bool {
+        self.edge == edge
+            && self.phase == phase
+            && match self.whose {
+                Whose::Own => owner == active,
+                Whose::Any => true,
+            }
+    }
+}
+
+/// What a [`TimedAbility`] does.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Effect {
+    /// Each model of the unit regains up to this many lost wounds (never above its Wounds).
+    RegainWounds(u8),
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,5 +178,24 @@ mod tests {
         assert_eq!(CoreAbility::from_name("stealth"), Some(CoreAbility::Stealth));
         assert_eq!(CoreAbility::from_name("Oath of Moment"), None);
         assert_eq!(CoreAbility::from_name("Deadly Demise"), None);
+    }
+
+    #[test]
+    fn own_timing_is_the_owners_phase_and_any_is_both() {
+        let own = Timing {
+            edge: Edge::Start,
+            phase: Phase::Command,
+            whose: Whose::Own,
+        };
+        assert!(own.applies(Edge::Start, Phase::Command, 2, 2));
+        assert!(!own.applies(Edge::Start, Phase::Command, 2, 1));
+        assert!(!own.applies(Edge::End, Phase::Command, 2, 2));
+        assert!(!own.applies(Edge::Start, Phase::Movement, 2, 2));
+        let any = Timing {
+            whose: Whose::Any,
+            ..own
+        };
+        assert!(any.applies(Edge::Start, Phase::Command, 2, 1));
+        assert!(any.applies(Edge::Start, Phase::Command, 2, 2));
     }
 }

@@ -165,6 +165,9 @@ pub const DEADLY_DEMISE_TRIGGERS_ON: u8 = 6;
 /// Deadly Demise: units within this distance of the destroyed model suffer the mortal
 /// wounds (inches).
 pub const DEADLY_DEMISE_RANGE_INCHES: f32 = 6.0;
+/// Scouts: a Scout move ends more than this far horizontally from every enemy model
+/// (inches).
+pub const SCOUTS_ENEMY_DISTANCE_INCHES: f32 = 9.0;
 /// Lone Operative: ranged attacks from farther than this cannot target the unit (inches).
 pub const LONE_OPERATIVE_RANGE_INCHES: f32 = 12.0;
 /// Infiltrators: set up more than this far from the enemy deployment zone and enemy

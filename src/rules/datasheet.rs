@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::constants::{DEFAULT_MODEL_HEIGHTS_INCHES, FALLBACK_MODEL_HEIGHT_INCHES};
-use super::abilities::CoreAbility;
+use super::abilities::{CoreAbility, TimedAbility};
 use super::weapon::WeaponProfile;
 use crate::geometry::Base;
 
@@ -81,6 +81,11 @@ pub struct Datasheet {
     /// only name them under `abilities` get them from those names when loaded.
     #[serde(default)]
     pub core_abilities: Vec<CoreAbility>,
+    /// Abilities the engine applies by itself at the start or end of a phase (Rules
+    /// Commentary: Start of the battle round/turn/phase, The Turn/the Phase), e.g. Grot
+    /// Riggers: regain 1 lost wound at the start of your Command phase.
+    #[serde(default)]
+    pub timed_abilities: Vec<TimedAbility>,
     /// TRANSPORT capacity in models, if the unit carries others (Core Rules: Transports).
     #[serde(default)]
     pub transport_capacity: Option<u32>,

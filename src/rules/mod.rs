@@ -11,10 +11,11 @@ pub mod modifiers;
 pub mod movement;
 pub mod phase;
 pub mod rng;
+pub mod roll_table;
 pub mod stratagem;
 pub mod weapon;
 
-pub use abilities::CoreAbility;
+pub use abilities::{CoreAbility, TimedAbility};
 pub use datasheet::{Ability, Datasheet};
 pub use dice::DiceExpr;
 pub use weapon::{WeaponAbility, WeaponProfile};

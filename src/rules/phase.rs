@@ -55,6 +55,10 @@ pub enum Stage {
     Setup,
     /// Players alternate setting up units in their deployment zones.
     Deployment,
+    /// After deployment and the roll-off for the first turn, before the first battle round:
+    /// units with Scouts may make their Scout move, the first player's first (Core Rules:
+    /// Scouts).
+    Scouts,
     /// Battle rounds.
     Battle,
     /// The battle is over.

@@ -22,6 +22,8 @@ pub enum BattleState {
     Setup,
     /// Deploying armies.
     Deployment,
+    /// Scout moves, before the first battle round.
+    Scouts,
     /// Battle rounds.
     Battle,
     /// The battle is over.
@@ -205,6 +207,7 @@ fn sync_states(
         match game.stage {
             Stage::Setup => BattleState::Setup,
             Stage::Deployment => BattleState::Deployment,
+            Stage::Scouts => BattleState::Scouts,
             Stage::Battle => BattleState::Battle,
             Stage::GameOver => BattleState::GameOver,
         },

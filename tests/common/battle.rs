@@ -16,14 +16,22 @@ pub fn open_field() -> Scene {
     load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes/open-field.ron")).unwrap()
 }
 
-/// A game on `scene` whose first seed from 1 gives player 1 the first turn, deployed where the
-/// scene stands (through Deploy commands), at battle round 1, player 1's Command phase.
+/// A game on `scene` with the first seed from 1 whose roll-off after deployment gives player 1
+/// the first turn, deployed where the scene stands (through Deploy commands), past any Scout
+/// moves, at battle round 1, player 1's Command phase.
 pub fn deployed_game(scene: Scene) -> Game {
-    let seed = (1..)
-        .find(|s| Game::start(scene.clone(), *s).0.first_player == 1)
+    let mut game = (1..)
+        .map(|s| {
+            let (mut g, _) = Game::start(scene.clone(), s);
+            deploy_all(&mut g);
+            g
+        })
+        .find(|g| g.first_player == 1)
         .unwrap();
-    let (mut game, _) = Game::start(scene, seed);
-    deploy_all(&mut game);
+    while game.stage == Stage::Scouts {
+        let p = game.active_player;
+        game.apply(&Command::EndPhase { player: p }).unwrap();
+    }
     assert_eq!(game.stage, Stage::Battle);
     assert_eq!((game.battle_round, game.active_player), (1, 1));
     game

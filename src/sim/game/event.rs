@@ -17,8 +17,20 @@ pub enum GameEvent {
     RollOff {
         /// Each player's D6 (the last roll).
         dice: [u8; 2],
-        /// The player who takes the first turn (the other deploys first).
+        /// The player who takes the first turn.
         first_turn: u8,
+    },
+    /// The roll-off before deployment: its loser deploys first.
+    DeploymentRollOff {
+        /// Each player's D6 (the last roll).
+        dice: [u8; 2],
+        /// The player who sets up the first unit.
+        deploys_first: u8,
+    },
+    /// A player's Scout moves begin (after deployment, before the first battle round).
+    ScoutMovesStarted {
+        /// The player who may now make Scout moves.
+        player: u8,
     },
     /// A unit starts in Reserves.
     ReservesDeclared {
@@ -204,6 +216,20 @@ pub enum GameEvent {
         roll: u8,
         /// The roll triggered the mortal wounds.
         triggered: bool,
+    },
+    /// A timed ability gave a model back lost wounds (e.g. Grot Riggers at the start of its
+    /// Command phase; Rules Commentary: Start of the battle round/turn/phase).
+    WoundsRegained {
+        /// Player owning the model.
+        player: u8,
+        /// The model (`unit#N`).
+        model: String,
+        /// The ability.
+        ability: String,
+        /// Wounds regained.
+        regained: u8,
+        /// Wounds remaining afterwards.
+        wounds: u8,
     },
     /// A model was destroyed (removed from the table).
     ModelDestroyed {

@@ -406,6 +406,7 @@ impl Game {
         {
             let fs = self.fight.as_mut().expect("fight");
             fs.current = None;
+            fs.last_fought = Some(player);
             if fs.counter_offensive == Some((army, root)) {
                 fs.counter_offensive = None;
             }

@@ -21,21 +21,59 @@ use crate::rules::phase::{FightStep, Phase, Stage, opponent};
 use crate::rules::rng::leadership_test;
 
 impl Game {
-    /// The roll-off for the first turn: D6 each, re-rolled on a tie. The winner takes the
-    /// first turn; the other player deploys first.
-    pub(super) fn roll_off(&mut self, ev: &mut Vec<GameEvent>) {
+    /// A roll-off: a D6 each, re-rolled on a tie; returns the last dice and the winner.
+    fn roll_off_dice(&mut self) -> ([u8; 2], u8) {
         let dice = loop {
             let d = [self.rng.d6(), self.rng.d6()];
             if d[0] != d[1] {
                 break d;
             }
         };
-        self.first_player = if dice[0] > dice[1] { 1 } else { 2 };
-        self.active_player = opponent(self.first_player);
+        (dice, if dice[0] > dice[1] { 1 } else { 2 })
+    }
+
+    /// Before deployment: a roll-off; the loser deploys first (Core Rules: Deploy Armies).
+    pub(super) fn roll_off(&mut self, ev: &mut Vec<GameEvent>) {
+        let (dice, winner) = self.roll_off_dice();
+        self.active_player = opponent(winner);
+        ev.push(GameEvent::DeploymentRollOff {
+            dice,
+            deploys_first: self.active_player,
+        });
+    }
+
+    /// After deployment: the roll-off for the first turn (Core Rules: Determine First Turn,
+    /// made once both armies are deployed), then the Scout moves if any unit has Scouts,
+    /// else the first battle round.
+    pub(super) fn after_deployment(&mut self, ev: &mut Vec<GameEvent>) {
+        let (dice, winner) = self.roll_off_dice();
+        self.first_player = winner;
         ev.push(GameEvent::RollOff {
             dice,
-            first_turn: self.first_player,
+            first_turn: winner,
         });
+        let scouts = (0..self.units.len()).any(|a| {
+            self.unit_roots(a)
+                .into_iter()
+                .any(|u| self.scouts_inches(a, u).is_some())
+        });
+        if scouts {
+            self.stage = Stage::Scouts;
+            self.active_player = winner;
+            ev.push(GameEvent::ScoutMovesStarted { player: winner });
+        } else {
+            self.begin_battle(ev);
+        }
+    }
+
+    /// The Scout move distance of the combined unit (inches): the lowest Scouts value among
+    /// its units, if every one of them has Scouts (Rules Commentary: Duplicated Core
+    /// Abilities, an Attached unit with Scouts 6" and 9" moves 6").
+    pub fn scouts_inches(&self, army: usize, unit: usize) -> Option<f32> {
+        self.combined(army, unit)
+            .iter()
+            .map(|&u| self.scene.armies[army].units[u].datasheet.scouts_inches())
+            .try_fold(f32::INFINITY, |lo, x| x.map(|x| lo.min(x)))
     }
 
     /// Rejects unless it is the battle, `phase`, and `player`'s turn.
@@ -67,6 +105,7 @@ impl Game {
         match self.stage {
             Stage::Setup => "setup (declaring Reserves)".into(),
             Stage::Deployment => format!("deployment (player {} deploys next)", self.active_player),
+            Stage::Scouts => format!("the Scout moves (player {})", self.active_player),
             Stage::Battle => format!(
                 "battle round {}, player {}'s {}",
                 self.battle_round,
@@ -83,6 +122,24 @@ impl Game {
         player: u8,
         ev: &mut Vec<GameEvent>,
     ) -> Result<(), Rejection> {
+        if self.stage == Stage::Scouts {
+            // Ends the player's Scout moves: the other player's come next, then the battle.
+            if player != self.active_player {
+                return reject(
+                    "Scouts",
+                    format!("player {} makes Scout moves now", self.active_player),
+                );
+            }
+            if player == self.first_player {
+                self.active_player = opponent(player);
+                ev.push(GameEvent::ScoutMovesStarted {
+                    player: self.active_player,
+                });
+            } else {
+                self.begin_battle(ev);
+            }
+            return Ok(());
+        }
         if self.stage != Stage::Battle {
             return reject(
                 "Sequencing",
@@ -143,6 +200,7 @@ impl Game {
             player: self.active_player,
             phase: self.phase,
         });
+        self.timed_abilities(crate::rules::abilities::Edge::Start, ev);
         match self.phase {
             Phase::Command => {
                 for player in [1, 2] {
@@ -172,6 +230,7 @@ impl Game {
                     picker: opponent(self.active_player),
                     current: None,
                     counter_offensive: None,
+                    last_fought: None,
                 });
                 ev.push(GameEvent::FightStepStarted {
                     step: "Fights First".into(),
@@ -198,6 +257,7 @@ impl Game {
                 }
             }
         }
+        self.timed_abilities(crate::rules::abilities::Edge::End, ev);
         self.update_objectives(ev);
         if self.phase == Phase::Command {
             self.score(ScoringTiming::EndOfCommandPhase, ev);
@@ -291,6 +351,11 @@ impl Game {
 
     /// The battle begins: battle round 1, the first player's Command phase.
     pub(super) fn begin_battle(&mut self, ev: &mut Vec<GameEvent>) {
+        for army in &mut self.units {
+            for u in army.iter_mut() {
+                u.moved = None;
+            }
+        }
         self.stage = Stage::Battle;
         self.battle_round = 1;
         self.active_player = self.first_player;
@@ -464,6 +529,8 @@ impl Game {
             player,
             unit: self.unit_id(r.army, r.unit).to_string(),
         });
+        // A destroyed Leader no longer lends its Leadership or keywords to its unit.
+        self.units[r.army][r.unit].leading = None;
         // Leaders of a destroyed Bodyguard stand alone.
         for u in 0..self.units[r.army].len() {
             if self.units[r.army][u].leading == Some(r.unit) {

@@ -14,15 +14,18 @@ mod flow;
 mod movement;
 pub mod preview;
 pub mod save;
+mod scouts;
 mod setup;
 mod shooting;
 pub mod state;
 mod stratagems;
 mod table;
+mod timed;
 mod transport;
 
 pub use command::{Command, ModelPath, Placement, RerollRoll, ReserveKind, WeaponTarget};
 pub use event::{GameEvent, Rejection};
+pub use preview::WeaponOption;
 pub use state::{Game, Location};
 
 use crate::data::Scene;
@@ -31,7 +34,8 @@ use event::reject;
 
 impl Game {
     /// A new game on `scene` (whose units stand where the scene put them, ready to be deployed
-    /// there) with dice seeded by `seed`: the roll-off for the first turn is made at once.
+    /// there) with dice seeded by `seed`: the roll-off that decides who deploys first is made
+    /// at once (the roll-off for the first turn follows deployment).
     pub fn start(scene: Scene, seed: u64) -> (Game, Vec<GameEvent>) {
         let mut game = Game::blank(scene, seed);
         let mut events = Vec::new();
@@ -72,6 +76,9 @@ impl Game {
             } => self.deploy(player, unit, models, transport.as_deref(), ev)?,
             Command::EndPhase { .. } => self.end_phase_command(player, ev)?,
             Command::RemainStationary { unit, .. } => self.remain_stationary(player, unit, ev)?,
+            Command::Move {
+                unit, mode, paths, ..
+            } if self.stage == Stage::Scouts => self.scout_move(player, unit, *mode, paths, ev)?,
             Command::Move {
                 unit, mode, paths, ..
             } => self.normal_advance_or_fall_back(player, unit, *mode, paths, ev)?,

@@ -28,6 +28,42 @@ pub struct AttackPreview {
     pub distribution: AttackDistribution,
 }
 
+/// One weapon a group of the unit's models can use together now, in a loadout that the
+/// engine accepts whole (see [`Game::weapon_options`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct WeaponOption {
+    /// The weapon's name.
+    pub weapon: String,
+    /// Its profiles (names), for a weapon with several; empty for one profile.
+    pub profiles: Vec<String>,
+    /// The models that use it (`unit#N`); empty when every carrier in the unit does.
+    pub models: Vec<String>,
+}
+
+impl WeaponOption {
+    /// The assignment of this option at `target`, with `profile` (one of `profiles`).
+    pub fn at(&self, target: &str, profile: Option<&str>) -> WeaponTarget {
+        let mut wt = WeaponTarget::new(self.weapon.clone(), target.to_string())
+            .by_models(self.models.clone());
+        if let Some(p) = profile {
+            wt = wt.with_profile(p);
+        }
+        wt
+    }
+
+    /// The labels to try: "weapon - profile" for each profile, or the weapon's name.
+    pub fn labels(&self) -> Vec<String> {
+        if self.profiles.is_empty() {
+            vec![self.weapon.clone()]
+        } else {
+            self.profiles
+                .iter()
+                .map(|p| format!("{} - {p}", self.weapon))
+                .collect()
+        }
+    }
+}
+
 /// The Charge roll a declared charge needs and its chance.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ChargeOdds {
@@ -110,6 +146,91 @@ impl Game {
             .collect();
         out.sort_by_key(|(order, _)| *order);
         Ok(out.into_iter().map(|(_, p)| p).collect())
+    }
+
+    /// A loadout for the combined unit (`army`, `unit`) that uses each model's weapons the
+    /// way the rules allow, one option per weapon: in melee each model's strongest melee
+    /// weapon (by Attacks x Strength x Damage x AP, a rough guide) plus its EXTRA ATTACKS
+    /// weapons; shooting, each model's ranged weapons, its other guns rather than its Pistols
+    /// unless it is within Engagement Range (a MONSTER or VEHICLE fires both). Targets and
+    /// profiles are left to the caller.
+    ///
+    /// Core Rules: Shooting phase (PISTOL), Fight phase (one melee weapon, EXTRA ATTACKS).
+    pub fn weapon_options(&self, army: usize, unit: usize, melee: bool) -> Vec<WeaponOption> {
+        use crate::rules::WeaponAbility as A;
+        let engaged = self.engaged(army, unit);
+        let mut out: Vec<(WeaponOption, Vec<String>)> = Vec::new();
+        let live = self.live_models(army, unit);
+        for r in &live {
+            let u = &self.scene.armies[army].units[r.unit];
+            let sheet = &u.datasheet;
+            let big = sheet.has_keyword("MONSTER") || sheet.has_keyword("VEHICLE");
+            let profiles = |w: &str| sheet.profiles_of(w);
+            let mut chosen: Vec<&str> = u.models[r.model]
+                .weapons
+                .iter()
+                .map(String::as_str)
+                .filter(|w| profiles(w).first().is_some_and(|p| p.is_melee() == melee))
+                .collect();
+            let has = |w: &str, a: &A| profiles(w).iter().any(|p| p.has(a));
+            if melee {
+                let score = |w: &str| {
+                    profiles(w)
+                        .iter()
+                        .map(|p| {
+                            p.attacks.mean()
+                                * f32::from(p.strength)
+                                * p.damage.mean()
+                                * (1.0 + 0.5 * f32::from(-p.ap))
+                                * f32::from(7 - p.skill.unwrap_or(1).min(6))
+                        })
+                        .fold(0.0, f32::max)
+                };
+                let best = chosen
+                    .iter()
+                    .filter(|w| !has(w, &A::ExtraAttacks))
+                    .copied()
+                    .max_by(|a, b| score(a).total_cmp(&score(b)));
+                chosen.retain(|w| has(w, &A::ExtraAttacks) || Some(*w) == best);
+            } else if !big {
+                let pistols = chosen.iter().any(|w| has(w, &A::Pistol));
+                let others = chosen.iter().any(|w| !has(w, &A::Pistol));
+                if pistols && others {
+                    chosen.retain(|w| has(w, &A::Pistol) == engaged);
+                }
+            }
+            let name = self.model_name(*r);
+            for w in chosen {
+                let names: Vec<String> = profiles(w).iter().filter_map(|p| p.profile.clone()).collect();
+                match out.iter_mut().find(|(o, _)| o.weapon.eq_ignore_ascii_case(w)) {
+                    Some((o, _)) => o.models.push(name.clone()),
+                    None => out.push((
+                        WeaponOption {
+                            weapon: w.to_string(),
+                            profiles: names,
+                            models: vec![name.clone()],
+                        },
+                        Vec::new(),
+                    )),
+                }
+            }
+        }
+        // Name the models only where some carrier of the weapon does not use it.
+        for (o, _) in &mut out {
+            let carriers = live
+                .iter()
+                .filter(|r| {
+                    self.scene.armies[army].units[r.unit].models[r.model]
+                        .weapons
+                        .iter()
+                        .any(|w| w.eq_ignore_ascii_case(&o.weapon))
+                })
+                .count();
+            if carriers == o.models.len() {
+                o.models.clear();
+            }
+        }
+        out.into_iter().map(|(o, _)| o).collect()
     }
 
     /// The enemy unit ids the player's unit could attack with `weapon` now (in range, visible

@@ -198,7 +198,7 @@ impl Game {
         if waiting(self, opponent(player)) {
             self.active_player = opponent(player);
         } else if !waiting(self, player) {
-            self.begin_battle(ev);
+            self.after_deployment(ev);
         }
         Ok(())
     }

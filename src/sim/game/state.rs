@@ -103,6 +103,8 @@ pub struct FightState {
     pub current: Option<(usize, usize, bool)>,
     /// A Counter-offensive unit that fights next (army, unit).
     pub counter_offensive: Option<(usize, usize)>,
+    /// The player whose unit was the last to finish fighting this phase.
+    pub last_fought: Option<u8>,
 }
 
 /// A battle in progress. Change it only through [`Game::apply`](super::Game::apply).
@@ -130,6 +132,8 @@ pub struct Game {
     pub cp_other_gain: [u32; 2],
     /// Victory points of players 1 and 2.
     pub vp: [u32; 2],
+    /// Insane Bravery already used this battle, per player (once per battle).
+    pub insane_bravery_used: [bool; 2],
     /// Each unit's condition: `units[army][unit]`.
     pub units: Vec<Vec<UnitState>>,
     /// Controlling player of each objective marker (None: nobody or contested).
@@ -204,6 +208,7 @@ impl Game {
             cp: [STARTING_COMMAND_POINTS; 2],
             cp_other_gain: [0; 2],
             vp: [0; 2],
+            insane_bravery_used: [false; 2],
             units,
             objectives,
             stratagems_used: Vec::new(),

@@ -136,6 +136,10 @@ impl Game {
                 Some(r) => self.for_combined(army, root, |s| s.command_reroll = Some(r)),
             },
             Stratagem::InsaneBravery => {
+                if self.insane_bravery_used[i] {
+                    return reject(name, "it can be used once per battle");
+                }
+                self.insane_bravery_used[i] = true;
                 if !self.below_half_strength(army, root) {
                     return reject(
                         name,
@@ -148,6 +152,21 @@ impl Game {
                 if !self.has_keyword(army, root, "CHARACTER") {
                     return reject(name, format!("'{id}' has no CHARACTER model"));
                 }
+                // Its unit must be within Engagement Range of an enemy Attached unit.
+                let earmy = self
+                    .army_of(crate::rules::phase::opponent(player))
+                    .expect("two armies");
+                let near_attached = self.unit_roots(earmy).into_iter().any(|u| {
+                    self.combined(earmy, u).len() > 1
+                        && !self.live_models(earmy, u).is_empty()
+                        && self.units_engaged((army, root), (earmy, u))
+                });
+                if !near_attached {
+                    return reject(
+                        name,
+                        format!("'{id}' is not within Engagement Range of an enemy Attached unit"),
+                    );
+                }
                 self.for_combined(army, root, |s| s.epic_challenge = true);
             }
             Stratagem::CounterOffensive => {
@@ -158,10 +177,10 @@ impl Game {
                         "it is used after a unit has fought, before the next is selected",
                     );
                 }
-                if f.picker == player {
+                if f.picker == player || f.last_fought != Some(crate::rules::phase::opponent(player)) {
                     return reject(
                         name,
-                        "it is used after an enemy unit has fought, when the opponent would select next",
+                        "it is used just after an enemy unit has fought, when the opponent would select next",
                     );
                 }
                 if !self.can_fight(army, root) {

@@ -1,0 +1,80 @@
+//! Scout moves: after deployment and the roll-off for the first turn, before the first battle
+//! round, each unit whose models all have Scouts X" may make a Normal move of up to X inches
+//! (the lowest value in an Attached unit), ending more than 9" horizontally from every enemy
+//! model; the player taking the first turn moves first.
+//!
+//! Core Rules: Scouts; Rules Commentary: Duplicated Core Abilities (Scouts with two values).
+
+use super::command::ModelPath;
+use super::event::{GameEvent, Rejection, reject};
+use super::state::Game;
+use super::table::MoveKind;
+use crate::geometry::measure::horizontal_distance;
+use crate::rules::constants::{MEASURE_TOLERANCE_INCHES, SCOUTS_ENEMY_DISTANCE_INCHES};
+use crate::rules::movement::{MoveMode, Moved};
+
+impl Game {
+    pub(super) fn scout_move(
+        &mut self,
+        player: u8,
+        id: &str,
+        mode: MoveMode,
+        paths: &[ModelPath],
+        ev: &mut Vec<GameEvent>,
+    ) -> Result<(), Rejection> {
+        if player != self.active_player {
+            return reject(
+                "Scouts",
+                format!("player {} makes Scout moves now", self.active_player),
+            );
+        }
+        if mode != MoveMode::Normal {
+            return reject("Scouts", "a Scout move is a Normal move");
+        }
+        let (army, root) = self.own_root(player, id)?;
+        let Some(inches) = self.scouts_inches(army, root) else {
+            return reject(
+                "Scouts",
+                format!("every model of '{id}' needs the Scouts ability to make a Scout move"),
+            );
+        };
+        if self.live_models(army, root).is_empty() {
+            return reject("Scouts", format!("'{id}' is not on the battlefield"));
+        }
+        if self.units[army][root].moved.is_some() {
+            return reject("Scouts", format!("'{id}' has already made its Scout move"));
+        }
+        let planned = self.plan_move(army, root, paths, &|_| inches, MoveKind::Normal)?;
+        self.move_models(&planned.moves);
+        let enemies: Vec<_> = self
+            .enemy_models(army)
+            .iter()
+            .map(|r| self.solid(*r))
+            .collect();
+        for r in self.live_models(army, root) {
+            let s = self.solid(r);
+            let near = enemies
+                .iter()
+                .map(|e| horizontal_distance(&s, e))
+                .fold(f32::INFINITY, f32::min);
+            if near <= SCOUTS_ENEMY_DISTANCE_INCHES + MEASURE_TOLERANCE_INCHES {
+                return reject(
+                    "Scouts",
+                    format!(
+                        "{} would end {near:.2}\" from an enemy model; a Scout move ends more than {SCOUTS_ENEMY_DISTANCE_INCHES}\" away",
+                        self.model_name(r)
+                    ),
+                );
+            }
+        }
+        self.for_combined(army, root, |s| s.moved = Some(Moved::Moved(MoveMode::Normal)));
+        ev.push(GameEvent::Moved {
+            player,
+            unit: self.unit_id(army, root).to_string(),
+            mode,
+            advance_roll: None,
+            longest_inches: planned.longest,
+        });
+        Ok(())
+    }
+}
