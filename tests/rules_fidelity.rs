@@ -60,15 +60,14 @@ fn attack_events(ev: &[GameEvent]) -> Vec<&AttackEvent> {
         .collect()
 }
 
-/// (weapon label, bearers) of every Attacked event.
+/// (weapon label, bearers) of every weapon of every Attacked event.
 fn attacked(ev: &[GameEvent]) -> Vec<(String, usize)> {
     ev.iter()
         .filter_map(|e| match e {
-            GameEvent::Attacked {
-                weapon, bearers, ..
-            } => Some((weapon.clone(), *bearers)),
+            GameEvent::Attacked { weapons, .. } => Some(weapons.clone()),
             _ => None,
         })
+        .flatten()
         .collect()
 }
 
@@ -230,6 +229,13 @@ fn one_profile_per_weapon_and_pistols_or_other_guns() {
 
 /// The Deff Dread 1.8" from the Intercessors, both engaged; player 1's Fight phase.
 fn dread_in_combat() -> Game {
+    let mut g = dread_engaged();
+    advance_to(&mut g, 1, Phase::Fight);
+    g
+}
+
+/// The Deff Dread 1.8" from the Intercessors, both engaged; player 1's Command phase.
+fn dread_engaged() -> Game {
     let mut g = deployed_game(open_field());
     isolate(&mut g, &[(1, "intercessors"), (2, "deff-dread-1"), (2, "boyz-mob")]);
     put(&mut g, 2, "deff-dread-1", 0, 40.0, 30.0);
@@ -240,7 +246,6 @@ fn dread_in_combat() -> Game {
     put(&mut g, 1, "captain", 0, 41.85, 31.4);
     put_line(&mut g, 2, "boyz-mob", 8.0, 36.0, 1.3);
     put(&mut g, 2, "warboss", 0, 8.0, 37.6);
-    advance_to(&mut g, 1, Phase::Fight);
     g
 }
 
@@ -592,4 +597,446 @@ fn infiltrators_set_up_more_than_nine_inches_from_the_enemy() {
     accepted(&mut g, deploy("eliminators", 44.0, 6.0));
     let (a, u) = unit_ref(&g, 1, "eliminators");
     assert_eq!(g.units[a][u].location, Location::OnTable);
+}
+
+fn use_stratagem(
+    player: u8,
+    stratagem: wartable::rules::stratagem::Stratagem,
+    unit: &str,
+    target: Option<&str>,
+) -> Command {
+    Command::UseStratagem {
+        player,
+        stratagem,
+        unit: unit.into(),
+        target: target.map(Into::into),
+        reroll: None,
+    }
+}
+
+fn weapon_notes(ev: &[GameEvent]) -> Vec<(String, u32, Vec<String>)> {
+    attack_events(ev)
+        .into_iter()
+        .filter_map(|a| match a {
+            AttackEvent::Weapon {
+                weapon,
+                bearers,
+                notes,
+            } => Some((weapon.clone(), *bearers, notes.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Edge case: Big Guns Never Tire also takes 1 from ranged attacks made against a VEHICLE
+/// that is within Engagement Range of the shooter's army.
+#[test]
+fn big_guns_never_tire_applies_to_attacks_against_an_engaged_vehicle() {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "intercessors"), (1, "hellblasters"), (2, "deff-dread-1")]);
+    put(&mut g, 2, "deff-dread-1", 0, 40.0, 30.0);
+    for m in 0..10 {
+        put(&mut g, 1, "intercessors", m, 41.85 + 1.3 * m as f32, 30.0);
+    }
+    put(&mut g, 1, "captain", 0, 41.85, 31.4);
+    put_line(&mut g, 1, "hellblasters", 30.0, 14.0, 1.5);
+    advance_to(&mut g, 1, Phase::Shooting);
+    let ev = accepted(
+        &mut g,
+        shoot(
+            1,
+            "hellblasters",
+            vec![WeaponTarget::new("Plasma incinerator", "deff-dread-1").with_profile("standard")],
+        ),
+    );
+    let notes = weapon_notes(&ev);
+    assert!(
+        notes
+            .iter()
+            .all(|(_, _, n)| n.iter().any(|x| x.starts_with("Big Guns Never Tire"))),
+        "{notes:?}"
+    );
+}
+
+/// Edge case: PRECISION picks out a CHARACTER only when the attackers can see it.
+#[test]
+fn precision_needs_a_visible_character() {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "eliminators"), (2, "boyz-mob")]);
+    put_line(&mut g, 1, "eliminators", 10.0, 21.0, 2.0);
+    // The Boyz in the open west of the ruin; the Warboss hidden behind its wall (x = 30).
+    for m in 0..20 {
+        put(&mut g, 2, "boyz-mob", m, 22.0 + 1.3 * (m % 4) as f32, 16.0 + 1.3 * (m / 4) as f32);
+    }
+    put(&mut g, 2, "warboss", 0, 31.5, 22.0);
+    advance_to(&mut g, 1, Phase::Shooting);
+    let sniper = || {
+        shoot(
+            1,
+            "eliminators",
+            vec![WeaponTarget::new("Bolt sniper rifle", "boyz-mob")],
+        )
+    };
+    let hidden = accepted(&mut g.clone(), sniper());
+    assert!(
+        weapon_notes(&hidden)
+            .iter()
+            .any(|(_, _, n)| n.iter().any(|x| x.starts_with("PRECISION: no CHARACTER"))),
+        "{hidden:#?}"
+    );
+    // In sight: no such note.
+    put(&mut g, 2, "warboss", 0, 22.0, 24.0);
+    let seen = accepted(&mut g, sniper());
+    assert!(
+        !weapon_notes(&seen)
+            .iter()
+            .any(|(_, _, n)| n.iter().any(|x| x.starts_with("PRECISION: no CHARACTER")))
+    );
+}
+
+/// Edge case: Insane Bravery is once per battle.
+#[test]
+fn insane_bravery_is_once_per_battle() {
+    use wartable::rules::stratagem::Stratagem;
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "intercessors")]);
+    put_line(&mut g, 1, "intercessors", 8.0, 10.0, 1.5);
+    put(&mut g, 1, "captain", 0, 8.0, 11.6);
+    let (a, u) = unit_ref(&g, 1, "intercessors");
+    for m in 0..8 {
+        g.units[a][u].models[m].alive = false;
+    }
+    g.cp = [5, 5];
+    accepted(&mut g, use_stratagem(1, Stratagem::InsaneBravery, "intercessors", None));
+    advance_to(&mut g, 2, Phase::Command);
+    advance_to(&mut g, 1, Phase::Command);
+    let r = rejected(&mut g, use_stratagem(1, Stratagem::InsaneBravery, "intercessors", None));
+    assert!(r.reason.contains("once per battle"), "{r}");
+}
+
+/// Edge cases: Counter-offensive only just after an enemy unit has fought; Epic Challenge only
+/// within Engagement Range of an enemy Attached unit.
+#[test]
+fn counter_offensive_follows_an_enemy_fight_and_epic_challenge_needs_an_attached_enemy() {
+    use wartable::rules::stratagem::Stratagem;
+    let mut g = dread_in_combat();
+    g.cp = [5, 5];
+    // Player 2 selects first; before any unit has fought, player 1 cannot Counter-offensive.
+    let r = rejected(
+        &mut g,
+        use_stratagem(1, Stratagem::CounterOffensive, "intercessors", None),
+    );
+    assert!(r.reason.contains("after an enemy unit has fought"), "{r}");
+    // The Captain's unit faces the Dread, not an Attached unit: no Epic Challenge.
+    let r = rejected(&mut g, use_stratagem(1, Stratagem::EpicChallenge, "captain", None));
+    assert!(r.reason.contains("Attached unit"), "{r}");
+    accepted(&mut g, pile_in(2, "deff-dread-1"));
+    accepted(
+        &mut g,
+        fight(2, "deff-dread-1", vec![WeaponTarget::new("Dread klaw", "intercessors")]),
+    );
+    accepted(
+        &mut g,
+        Command::Consolidate {
+            player: 2,
+            unit: "deff-dread-1".into(),
+            paths: vec![],
+        },
+    );
+    // Now it is just after an enemy unit fought: accepted (player 1 would select next anyway,
+    // so it is refused for that reason only when player 1 is the picker).
+    let picker = g.next_to_fight().map(|(p, _)| p);
+    if picker == Some(2) {
+        accepted(
+            &mut g,
+            use_stratagem(1, Stratagem::CounterOffensive, "intercessors", None),
+        );
+    }
+}
+
+/// Edge case: no model may be set up within Engagement Range of an enemy model.
+#[test]
+fn no_unit_is_set_up_within_engagement_range() {
+    let (mut g, _) = Game::start(open_field(), 1);
+    let deployer = g.active_player;
+    let other = 3 - deployer;
+    let a = g.army_of(deployer).unwrap();
+    let u = g.unit_roots(a)[0];
+    let id = g.unit_id(a, u).to_string();
+    // An enemy model standing (by scenario) right beside the unit's scene position.
+    let at = g.scene.armies[a].units[u].models[0].position;
+    let oa = g.army_of(other).unwrap();
+    let ou = g.unit_roots(oa)[0];
+    let oid = g.unit_id(oa, ou).to_string();
+    put(&mut g, other, &oid, 0, at.x + 1.9, at.y);
+    g.units[oa][ou].location = Location::OnTable;
+    for m in 1..g.units[oa][ou].models.len() {
+        g.units[oa][ou].models[m].alive = false;
+    }
+    let r = rejected(
+        &mut g,
+        Command::Deploy {
+            player: deployer,
+            unit: id,
+            models: vec![],
+            transport: None,
+        },
+    );
+    assert_eq!(r.rule, "Engagement Range", "{r}");
+}
+
+/// Edge case: the roll-off for the first turn comes after deployment.
+#[test]
+fn the_first_turn_is_rolled_off_after_deployment() {
+    let (mut g, events) = Game::start(open_field(), 5);
+    assert!(matches!(events[0], GameEvent::DeploymentRollOff { .. }));
+    assert!(!events.iter().any(|e| matches!(e, GameEvent::RollOff { .. })));
+    let mut last = Vec::new();
+    while g.stage != wartable::rules::phase::Stage::Battle {
+        let p = g.active_player;
+        let a = g.army_of(p).unwrap();
+        let u = (0..g.units[a].len())
+            .find(|&u| g.units[a][u].location == Location::NotDeployed)
+            .unwrap();
+        let id = g.unit_id(a, u).to_string();
+        last = accepted(
+            &mut g,
+            Command::Deploy {
+                player: p,
+                unit: id,
+                models: vec![],
+                transport: None,
+            },
+        );
+    }
+    let first = last
+        .iter()
+        .find_map(|e| match e {
+            GameEvent::RollOff { first_turn, .. } => Some(*first_turn),
+            _ => None,
+        })
+        .expect("the roll-off follows the last unit deployed");
+    assert_eq!(g.first_player, first);
+    assert_eq!(g.active_player, first);
+}
+
+/// Edge case: a unit disembarks after its TRANSPORT Remained Stationary, or after its Normal
+/// move (then it counts as having moved and cannot charge); not after an Advance.
+#[test]
+fn disembarking_after_the_transport_stays_or_makes_a_normal_move() {
+    use wartable::rules::movement::MoveMode;
+    let setup = || {
+        let mut g = deployed_game(open_field());
+        isolate(&mut g, &[(1, "redemptor"), (2, "trukk"), (2, "shoota-boyz")]);
+        put(&mut g, 1, "redemptor", 0, 10.0, 6.0);
+        put(&mut g, 2, "trukk", 0, 40.0, 36.0);
+        let (a, trukk) = unit_ref(&g, 2, "trukk");
+        let (_, boyz) = unit_ref(&g, 2, "shoota-boyz");
+        g.units[a][boyz].location = Location::Embarked(trukk);
+        advance_to(&mut g, 2, Phase::Movement);
+        g
+    };
+    let out = |g: &Game, dx: f32| -> Vec<wartable::sim::game::Placement> {
+        let t = pos(g, 2, "trukk", 0);
+        (0..10)
+            .map(|m| wartable::sim::game::Placement {
+                model: m,
+                unit: None,
+                x: t.x - 3.0 + 1.3 * (m % 5) as f32 + dx,
+                y: t.y - 2.5 - 1.3 * (m / 5) as f32,
+                z: 0.0,
+                facing: 0.0,
+            })
+            .collect()
+    };
+    let disembark = |g: &Game| Command::Disembark {
+        player: 2,
+        unit: "shoota-boyz".into(),
+        models: out(g, 0.0),
+    };
+    // After Remaining Stationary.
+    let mut g = setup();
+    accepted(
+        &mut g,
+        Command::RemainStationary {
+            player: 2,
+            unit: "trukk".into(),
+        },
+    );
+    let c = disembark(&g);
+    accepted(&mut g, c);
+    // After a Normal move: it may not charge this turn.
+    let mut g = setup();
+    let paths = shift(&g, 2, "trukk", 0.0, -4.0);
+    accepted(
+        &mut g,
+        Command::Move {
+            player: 2,
+            unit: "trukk".into(),
+            mode: MoveMode::Normal,
+            paths,
+        },
+    );
+    let c = disembark(&g);
+    accepted(&mut g, c);
+    let (a, boyz) = unit_ref(&g, 2, "shoota-boyz");
+    assert!(g.units[a][boyz].moved.is_some());
+    put_line(&mut g, 1, "redemptor", 40.0, 24.0, 1.0);
+    advance_to(&mut g, 2, Phase::Charge);
+    let r = rejected(
+        &mut g,
+        Command::DeclareCharge {
+            player: 2,
+            unit: "shoota-boyz".into(),
+            targets: vec!["redemptor".into()],
+        },
+    );
+    assert!(r.reason.contains("disembarked"), "{r}");
+    // After an Advance: refused.
+    let mut g = setup();
+    let paths = shift(&g, 2, "trukk", 0.0, -4.0);
+    accepted(
+        &mut g,
+        Command::Move {
+            player: 2,
+            unit: "trukk".into(),
+            mode: MoveMode::Advance,
+            paths,
+        },
+    );
+    let c = disembark(&g);
+    let r = rejected(&mut g, c);
+    assert!(r.reason.contains("Advance"), "{r}");
+}
+
+/// Edge case: ONE SHOT is once per battle for each weapon of each model, not per unit.
+#[test]
+fn one_shot_is_tracked_per_weapon_and_model() {
+    use wartable::rules::WeaponAbility;
+    let mut g = hellblasters_facing_boyz();
+    let (a, u) = unit_ref(&g, 1, "hellblasters");
+    for w in &mut g.scene.armies[a].units[u].datasheet.ranged_weapons {
+        if w.name == "Plasma incinerator" {
+            w.abilities.push(WeaponAbility::OneShot);
+        }
+    }
+    let ev = accepted(
+        &mut g,
+        shoot(
+            1,
+            "hellblasters",
+            vec![
+                WeaponTarget::new("Plasma incinerator", "boyz-mob")
+                    .with_profile("standard")
+                    .by_models(names("hellblasters", 0..2)),
+            ],
+        ),
+    );
+    assert_eq!(attacked(&ev), vec![("Plasma incinerator - standard".to_string(), 2)]);
+    advance_to(&mut g, 2, Phase::Shooting);
+    advance_to(&mut g, 1, Phase::Shooting);
+    // The two that fired may not fire it again; the other three may.
+    let r = rejected(
+        &mut g,
+        shoot(
+            1,
+            "hellblasters",
+            vec![WeaponTarget::new("Plasma incinerator", "boyz-mob").with_profile("standard")],
+        ),
+    );
+    assert!(r.reason.contains("ONE SHOT"), "{r}");
+    accepted(
+        &mut g,
+        shoot(
+            1,
+            "hellblasters",
+            vec![
+                WeaponTarget::new("Plasma incinerator", "boyz-mob")
+                    .with_profile("standard")
+                    .by_models(names("hellblasters", 2..5)),
+            ],
+        ),
+    );
+}
+
+/// Finding 9 (Lone Operative): shot only from within 12" unless part of an Attached unit.
+#[test]
+fn lone_operative_is_shot_only_from_within_twelve_inches() {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "hellblasters"), (2, "nobz")]);
+    put_line(&mut g, 1, "hellblasters", 8.0, 10.0, 1.5);
+    advance_to(&mut g, 1, Phase::Shooting);
+    let (a, u) = unit_ref(&g, 2, "nobz");
+    g.scene.armies[a].units[u]
+        .datasheet
+        .core_abilities
+        .push(CoreAbility::LoneOperative);
+    put_line(&mut g, 2, "nobz", 8.0, 30.0, 1.3);
+    let gun = || {
+        shoot(
+            1,
+            "hellblasters",
+            vec![WeaponTarget::new("Plasma incinerator", "nobz").with_profile("standard")],
+        )
+    };
+    let r = rejected(&mut g, gun());
+    assert!(r.reason.contains("Lone Operative"), "{r}");
+    put_line(&mut g, 2, "nobz", 8.0, 20.0, 1.3);
+    accepted(&mut g, gun());
+}
+
+/// Finding 9 (Fights First): a unit with the ability fights in the Fights First step.
+#[test]
+fn fights_first_units_are_selected_in_the_first_step() {
+    let mut g = dread_engaged();
+    // Player 2 would select first among the remaining combats; with Fights First the
+    // Intercessors (player 1) are selected before the Dread.
+    let (a, u) = unit_ref(&g, 1, "intercessors");
+    g.scene.armies[a].units[u]
+        .datasheet
+        .core_abilities
+        .push(CoreAbility::FightsFirst);
+    let (c, cu) = unit_ref(&g, 1, "captain");
+    g.scene.armies[c].units[cu]
+        .datasheet
+        .core_abilities
+        .push(CoreAbility::FightsFirst);
+    advance_to(&mut g, 1, Phase::Fight);
+    assert_eq!(
+        g.next_to_fight(),
+        Some((1, vec!["intercessors".to_string()]))
+    );
+}
+
+/// Edge case: Plunging Fire improves the AP of the bearers high in a ruin only.
+#[test]
+fn plunging_fire_is_decided_per_attacking_model() {
+    let mut g = hellblasters_facing_boyz();
+    // A 6" floor in the test ruin; one Hellblaster on it, the others on the ground.
+    for f in &mut g.scene.layout.pieces[0].floors {
+        f.height = 6.0;
+    }
+    put(&mut g, 1, "hellblasters", 0, 28.5, 25.0);
+    let (a, u) = unit_ref(&g, 1, "hellblasters");
+    g.scene.armies[a].units[u].models[0].position.z = 6.0;
+    for m in 1..5 {
+        put(&mut g, 1, "hellblasters", m, 20.0 + 1.3 * m as f32, 28.0);
+    }
+    put_line(&mut g, 2, "boyz-mob", 14.0, 36.0, 1.3);
+    put(&mut g, 2, "warboss", 0, 14.0, 37.6);
+    let ev = accepted(
+        &mut g,
+        shoot(
+            1,
+            "hellblasters",
+            vec![WeaponTarget::new("Plasma incinerator", "boyz-mob").with_profile("standard")],
+        ),
+    );
+    let groups = weapon_notes(&ev);
+    let plunging: Vec<u32> = groups
+        .iter()
+        .map(|(_, b, n)| if n.iter().any(|x| x.starts_with("Plunging Fire")) { *b } else { 0 })
+        .collect();
+    assert_eq!(plunging.iter().sum::<u32>(), 1, "{groups:?}");
+    assert_eq!(groups.iter().map(|(_, b, _)| b).sum::<u32>(), 5, "{groups:?}");
 }

@@ -369,11 +369,14 @@ pub fn plan_attack(
     let ranged = attacking.iter().any(|(b, _)| !b.profile.is_melee());
     let seen = (measured && ranged).then(|| index.unit_visibility(&entries, targets, &sampling));
     // The Benefit of Cover is decided per model (Core Rules: Benefit of Cover): each target
-    // model that terrain covers against these attackers saves with it when attacks are
-    // allocated to it, and the defender allocates to covered models first.
+    // model that terrain hides in part from some model of the attacking unit (or that stands
+    // wholly within cover-granting terrain) saves with it when attacks are allocated to it,
+    // and the defender allocates to covered models first.
     if measured && ranged {
         for (m, &t) in target.models.iter_mut().zip(targets) {
-            m.has_cover = index.benefit_of_cover(t, &entries, &sampling).is_some();
+            m.has_cover = index
+                .benefit_of_cover(t, whole_attacker, &sampling)
+                .is_some();
         }
     }
     let plan = AttackPlan {

@@ -143,11 +143,14 @@ pub enum GameEvent {
         player: u8,
         /// Attacking unit id.
         unit: String,
-        /// Weapon.
+        /// The weapons, as one label ("Bolt rifle + Bolt pistol").
         weapon: String,
+        /// Each weapon ("weapon - profile") and its models attacking: the unit's attacks at
+        /// one target resolve together (allocation and mortal wounds carry across them).
+        weapons: Vec<(String, usize)>,
         /// Target unit id.
         target: String,
-        /// Models attacking.
+        /// Models attacking, over all its weapons.
         bearers: usize,
         /// Bearers that could not attack, with why.
         not_attacking: Vec<String>,

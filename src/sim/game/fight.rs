@@ -106,6 +106,12 @@ impl Game {
             }
             _ => {}
         }
+        if u.no_charge {
+            return reject(
+                "Charge phase",
+                format!("'{id}' disembarked after its TRANSPORT moved and cannot charge this turn"),
+            );
+        }
         if self.has_keyword(army, root, "AIRCRAFT") {
             return reject(
                 "Charge phase",

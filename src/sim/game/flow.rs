@@ -331,6 +331,7 @@ impl Game {
                 u.moved = None;
                 u.declared_charge = false;
                 u.charged = false;
+                u.no_charge = false;
             }
         }
         if self.active_player == self.first_player {

@@ -358,15 +358,27 @@ impl Game {
         let Location::Embarked(t) = self.units[army][root].location else {
             return reject("Transports", format!("'{id}' is not embarked"));
         };
-        if self.units[army][t].moved.is_some() {
-            return reject(
-                "Transports",
-                format!(
-                    "'{id}' disembarks before its TRANSPORT '{}' moves",
-                    self.unit_id(army, t)
-                ),
-            );
-        }
+        // Before the TRANSPORT moves (Remaining Stationary is not a move), or after its Normal
+        // move: then the unit counts as having made a Normal move and cannot charge.
+        let after_normal_move = match self.units[army][t].moved {
+            None | Some(Moved::Stationary) => false,
+            // Set up from Reserves this turn counts as a Normal move.
+            Some(Moved::Moved(MoveMode::Normal) | Moved::SetUp) => true,
+            Some(Moved::Moved(mode)) => {
+                return reject(
+                    "Transports",
+                    format!(
+                        "'{id}' cannot disembark: its TRANSPORT '{}' made a {} move this phase",
+                        self.unit_id(army, t),
+                        if mode == MoveMode::Advance {
+                            "Advance"
+                        } else {
+                            "Fall Back"
+                        }
+                    ),
+                );
+            }
+        };
         let hull: Vec<ModelSolid> = self
             .live_models(army, t)
             .iter()
@@ -376,10 +388,20 @@ impl Game {
             self.plan_disembark(army, root, placements, &hull, DISEMBARK_RANGE_INCHES)?;
         self.place(&planned);
         self.for_combined(army, root, |s| s.location = Location::OnTable);
+        if after_normal_move {
+            self.for_combined(army, root, |s| {
+                s.moved = Some(Moved::Moved(MoveMode::Normal));
+                s.no_charge = true;
+            });
+        }
         ev.push(GameEvent::SetUp {
             player,
             unit: self.unit_id(army, root).to_string(),
-            how: "disembark".into(),
+            how: if after_normal_move {
+                "disembark after its TRANSPORT's Normal move".into()
+            } else {
+                "disembark".into()
+            },
         });
         Ok(())
     }

@@ -188,6 +188,7 @@ impl Game {
                     unit.shot,
                     unit.declared_charge,
                     unit.charged,
+                    unit.no_charge,
                     unit.fought,
                     unit.battle_shocked,
                     !unit.one_shot_fired.is_empty(),

@@ -101,44 +101,74 @@ impl Game {
         }
         self.check_weapon_use(&planned, kind)?;
         let mut hazardous: Vec<(ModelRef, bool)> = Vec::new();
-        for (wt, prepared) in weapons.iter().zip(planned) {
-            let PreparedAttack {
-                plan,
-                sight,
-                theirs,
-                mut target,
-                resolved,
-                command_reroll,
-                ..
-            } = prepared;
-            self.set_wounds(&sight, &theirs, &mut target);
+        // The attacks at one target resolve together, weapon after weapon: the defender's
+        // allocation carries from one weapon to the next, and mortal wounds (DEVASTATING
+        // WOUNDS) follow all of the unit's normal damage to that target (Rules Commentary:
+        // Mortal Wounds; Core Rules: Allocate Attack).
+        let mut order: Vec<&str> = Vec::new();
+        for wt in weapons {
+            if !order.iter().any(|t| t.eq_ignore_ascii_case(&wt.target)) {
+                order.push(&wt.target);
+            }
+        }
+        let mut reroll_left = true;
+        for t in order {
+            let group: Vec<(&WeaponTarget, &PreparedAttack)> = weapons
+                .iter()
+                .zip(&planned)
+                .filter(|(wt, _)| wt.target.eq_ignore_ascii_case(t))
+                .collect();
+            let first = group[0].1;
+            let (sight, theirs) = (&first.sight, &first.theirs);
+            let mut target = first.target.clone();
+            self.set_wounds(sight, theirs, &mut target);
             if target.models_alive() == 0 {
                 continue;
             }
+            let command_reroll = if reroll_left {
+                first.command_reroll
+            } else {
+                CommandReroll::None
+            };
             if command_reroll != CommandReroll::None {
+                reroll_left = false;
                 self.for_combined(army, unit, |s| s.command_reroll = None);
+            }
+            // Every weapon group at this target, and where each came from.
+            let mut resolved = Vec::new();
+            let mut origin: Vec<(usize, usize)> = Vec::new();
+            for (k, (_, p)) in group.iter().enumerate() {
+                for (g, w) in p.resolved.iter().enumerate() {
+                    resolved.push(w.clone());
+                    origin.push((k, g));
+                }
             }
             let mut log = Vec::new();
             let outcome =
                 resolve_weapons(&resolved, &target, command_reroll, &mut self.rng, &mut log);
-            for (&e, &g) in plan.attacking.iter().zip(&plan.group_of) {
-                let profile = &plan.groups[g].profile;
-                if profile.has(&WeaponAbility::OneShot) {
-                    let r = sight.models[e];
-                    let name = profile.name.clone();
-                    self.units[r.army][r.unit].one_shot_fired.push((r.model, name));
+            for (_, p) in &group {
+                for (&e, &g) in p.plan.attacking.iter().zip(&p.plan.group_of) {
+                    let profile = &p.plan.groups[g].profile;
+                    if profile.has(&WeaponAbility::OneShot) {
+                        let r = p.sight.models[e];
+                        let name = profile.name.clone();
+                        self.units[r.army][r.unit].one_shot_fired.push((r.model, name));
+                    }
                 }
             }
             // Each failed HAZARDOUS test costs one bearer of that weapon (chosen in unit
             // order, one bearer per failure), applied once the unit has attacked.
             let mut taken: Vec<ModelRef> = Vec::new();
             for &wi in &outcome.hazardous_failed {
-                let bearer = plan
+                let (k, g) = origin[wi];
+                let p = group[k].1;
+                let bearer = p
+                    .plan
                     .attacking
                     .iter()
-                    .zip(&plan.group_of)
-                    .filter(|&(_, &g)| g == wi)
-                    .map(|(&e, _)| sight.models[e])
+                    .zip(&p.plan.group_of)
+                    .filter(|&(_, &x)| x == g)
+                    .map(|(&e, _)| p.sight.models[e])
                     .find(|r| !taken.contains(r));
                 if let Some(r) = bearer {
                     taken.push(r);
@@ -148,19 +178,27 @@ impl Game {
             ev.push(GameEvent::Attacked {
                 player,
                 unit: self.unit_id(army, unit).to_string(),
-                weapon: wt.label(),
-                target: wt.target.clone(),
-                bearers: plan.attacking.len(),
-                not_attacking: plan
-                    .excluded
+                weapon: group
                     .iter()
+                    .map(|(wt, _)| wt.label())
+                    .collect::<Vec<_>>()
+                    .join(" + "),
+                weapons: group
+                    .iter()
+                    .map(|(wt, p)| (wt.label(), p.plan.attacking.len()))
+                    .collect(),
+                target: t.to_string(),
+                bearers: group.iter().map(|(_, p)| p.plan.attacking.len()).sum(),
+                not_attacking: group
+                    .iter()
+                    .flat_map(|(_, p)| p.plan.excluded.iter())
                     .map(|(m, r)| format!("{m}: {r}"))
                     .collect(),
                 wounds_lost: outcome.wounds_lost,
                 models_destroyed: outcome.models_destroyed,
             });
             ev.extend(log.into_iter().map(GameEvent::Attack));
-            self.apply_outcome(&sight, &theirs, &outcome, ev);
+            self.apply_outcome(&first.sight, &first.theirs, &outcome, ev);
         }
         for (r, mortal) in hazardous {
             self.hazardous_loss(r, mortal, ev);
@@ -428,6 +466,29 @@ impl Game {
             }
         }
         let mut resolved = ResolvedWeapon::all(&groups, &target, &ctx);
+        // PRECISION allocates only to a CHARACTER the attacking models can see (Core Rules:
+        // Precision).
+        if resolved.iter().any(|w| w.precision) {
+            let sampling = crate::geometry::sight::Sampling::FAST;
+            let seen = target.models.iter().zip(&theirs).any(|(m, &t)| {
+                m.leader
+                    && plan.attacking.iter().any(|&o| {
+                        sight.index.model_visible(
+                            o,
+                            t,
+                            crate::geometry::sight::SeeThrough::OwnUnit,
+                            &sampling,
+                        )
+                    })
+            });
+            if !seen {
+                for w in resolved.iter_mut().filter(|w| w.precision) {
+                    w.precision = false;
+                    w.notes
+                        .push("PRECISION: no CHARACTER of the target is visible".into());
+                }
+            }
+        }
         if kind == AttackKind::Overwatch {
             for w in &mut resolved {
                 w.hit_fails_up_to = w.hit_fails_up_to.max(FIRE_OVERWATCH_HITS_ON - 1);

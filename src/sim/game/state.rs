@@ -53,6 +53,8 @@ pub struct UnitState {
     pub declared_charge: bool,
     /// Made a charge move this turn (Fights First).
     pub charged: bool,
+    /// Cannot declare a charge this turn (it disembarked after its TRANSPORT's Normal move).
+    pub no_charge: bool,
     /// Fought this phase.
     pub fought: bool,
     /// Battle-shocked (until the start of its player's next Command phase).
@@ -177,6 +179,7 @@ impl Game {
                         shot: false,
                         declared_charge: false,
                         charged: false,
+                        no_charge: false,
                         fought: false,
                         battle_shocked: false,
                         one_shot_fired: Vec::new(),

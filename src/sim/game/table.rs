@@ -107,7 +107,10 @@ impl Game {
         allowance: &dyn Fn(ModelRef) -> f32,
         kind: MoveKind,
     ) -> Result<PlannedMove, Rejection> {
-        let fly = self.all_have_keyword(army, unit, "FLY");
+        // FLY: in a Normal, Advance or Fall Back move, models may move over enemy models and
+        // through Engagement Range (not end there); Charge, Pile-in and Consolidation moves
+        // get no such licence (Core Rules: Flying).
+        let fly = self.all_have_keyword(army, unit, "FLY") && kind != MoveKind::Engaging;
         let mut moves: Vec<(ModelRef, Vec3)> = Vec::new();
         let mut longest: f32 = 0.0;
         let mut crossed = Vec::new();
@@ -199,6 +202,7 @@ impl Game {
                     }
                     if enemy
                         && kind == MoveKind::Normal
+                        && !fly
                         && within_engagement_range(&s, &os, &barricades)
                     {
                         return reject(
