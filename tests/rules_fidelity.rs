@@ -1040,3 +1040,212 @@ fn plunging_fire_is_decided_per_attacking_model() {
     assert_eq!(plunging.iter().sum::<u32>(), 1, "{groups:?}");
     assert_eq!(groups.iter().map(|(_, b, _)| b).sum::<u32>(), 5, "{groups:?}");
 }
+
+/// Rules Commentary worked case (Scouts with two values): an Attached unit whose models have
+/// Scouts 6" and Scouts 9" makes a Scout move of up to 6"; without Scouts on every model it
+/// makes none.
+#[test]
+fn scouts_example_an_attached_unit_moves_the_shortest_distance() {
+    let mut scene = open_field();
+    for u in &mut scene.armies[0].units {
+        match u.id.as_str() {
+            "assault-intercessors" => u.datasheet.core_abilities.push(CoreAbility::Scouts(9.0)),
+            "lieutenant" => u.datasheet.core_abilities.push(CoreAbility::Scouts(6.0)),
+            _ => {}
+        }
+    }
+    let (mut g, _) = Game::start(scene, 2);
+    deploy_all(&mut g);
+    assert_eq!(g.stage, wartable::rules::phase::Stage::Scouts);
+    if g.active_player == 2 {
+        accepted(&mut g, Command::EndPhase { player: 2 });
+    }
+    let scout = |g: &Game, dx: f32, dy: f32| Command::Move {
+        player: 1,
+        unit: "assault-intercessors".into(),
+        mode: wartable::rules::movement::MoveMode::Normal,
+        paths: shift(g, 1, "assault-intercessors", dx, dy),
+    };
+    // 6.5" is more than the Lieutenant's Scouts 6".
+    let dirs = [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)];
+    let mut moved = false;
+    for (x, y) in dirs {
+        let c = scout(&g, 6.5 * x, 6.5 * y);
+        if let Err(r) = g.clone().apply(&c) {
+            if r.reason.contains("more than the 6.00") {
+                let c = scout(&g, 6.0 * x, 6.0 * y);
+                if g.clone().apply(&c).is_ok() {
+                    let mut t = g.clone();
+                    accepted(&mut t, c);
+                    moved = true;
+                    break;
+                }
+            }
+        }
+    }
+    assert!(moved, "a 6\" Scout move is accepted and a 6.5\" one refused");
+    // Without Scouts on the Lieutenant, the unit makes no Scout move.
+    let (a, lt) = unit_ref(&g, 1, "lieutenant");
+    g.scene.armies[a].units[lt].datasheet.core_abilities.clear();
+    let c = scout(&g, 1.0, 0.0);
+    let r = rejected(&mut g, c);
+    assert_eq!(r.rule, "Scouts", "{r}");
+}
+
+/// Edge case: FLY models move over enemy models in a Normal move, but not in a charge.
+#[test]
+fn fly_crosses_enemies_in_normal_moves_only() {
+    use wartable::rules::movement::MoveMode;
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "hellblasters"), (2, "nobz")]);
+    // The Nobz in a wall across the Hellblasters' way north.
+    put_line(&mut g, 1, "hellblasters", 20.0, 10.0, 1.3);
+    put_line(&mut g, 2, "nobz", 17.0, 12.8, 1.3);
+    advance_to(&mut g, 1, Phase::Movement);
+    let over = |g: &Game| Command::Move {
+        player: 1,
+        unit: "hellblasters".into(),
+        mode: MoveMode::Normal,
+        paths: (0..5)
+            .map(|m| {
+                let p = pos(g, 1, "hellblasters", m);
+                ModelPath {
+                    model: m,
+                    unit: None,
+                    path: vec![(p.x, p.y + 6.0, 0.0)],
+                }
+            })
+            .collect(),
+    };
+    let c = over(&g);
+    let r = rejected(&mut g, c);
+    assert!(
+        r.rule == "Engagement Range" || r.reason.contains("through enemy model"),
+        "{r}"
+    );
+    let (a, u) = unit_ref(&g, 1, "hellblasters");
+    g.scene.armies[a].units[u]
+        .datasheet
+        .keywords
+        .push("FLY".into());
+    let c = over(&g);
+    accepted(&mut g, c);
+}
+
+/// Edge case: a destroyed Leader no longer lends its keywords to the unit it led.
+#[test]
+fn a_destroyed_leader_leaves_its_unit() {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "eliminators"), (2, "boyz-mob")]);
+    put_line(&mut g, 1, "eliminators", 10.0, 21.0, 2.0);
+    for m in 0..20 {
+        put(&mut g, 2, "boyz-mob", m, 22.0 + 1.3 * (m % 4) as f32, 16.0 + 1.3 * (m / 4) as f32);
+    }
+    put(&mut g, 2, "warboss", 0, 20.0, 24.0);
+    let (a, boss) = unit_ref(&g, 2, "warboss");
+    let (_, boyz) = unit_ref(&g, 2, "boyz-mob");
+    g.units[a][boss].models[0].wounds = 1;
+    advance_to(&mut g, 1, Phase::Shooting);
+    assert!(g.has_keyword(a, boyz, "CHARACTER"));
+    for seed in 0..300 {
+        let mut t = g.clone();
+        t.rng = GameRng::seeded(seed);
+        accepted(
+            &mut t,
+            shoot(
+                1,
+                "eliminators",
+                vec![WeaponTarget::new("Bolt sniper rifle", "boyz-mob")],
+            ),
+        );
+        if t.units[a][boss].models[0].alive {
+            continue;
+        }
+        assert_eq!(t.combined(a, boyz), vec![boyz]);
+        assert!(!t.has_keyword(a, boyz, "CHARACTER"));
+        return;
+    }
+    panic!("the Warboss survived every seed");
+}
+
+/// Edge case: in a Pile-in each model ends closer to its own closest enemy model, not to any.
+#[test]
+fn pile_in_moves_each_model_towards_its_own_closest_enemy() {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "hellblasters"), (2, "nobz")]);
+    // Nob 0 touches Hellblaster 0. Nob 1, 1.3" east of Nob 0, has Hellblaster 0 as its closest
+    // enemy (1.63") and Hellblaster 2 farther east (1.74").
+    put(&mut g, 1, "hellblasters", 0, 20.0, 29.26);
+    put(&mut g, 2, "nobz", 0, 20.0, 28.0);
+    put(&mut g, 2, "nobz", 1, 22.6, 28.0);
+    put(&mut g, 1, "hellblasters", 2, 25.6, 28.0);
+    for (m, x) in [(1, 10.0), (3, 11.3), (4, 12.6)] {
+        put(&mut g, 1, "hellblasters", m, x, 40.0);
+    }
+    for m in 2..5 {
+        put(&mut g, 2, "nobz", m, 18.7 - 1.3 * (m - 2) as f32, 28.0);
+    }
+    advance_to(&mut g, 1, Phase::Fight);
+    let east = ModelPath {
+        model: 1,
+        unit: None,
+        path: vec![(23.2, 28.0, 0.0)],
+    };
+    let r = rejected(
+        &mut g,
+        Command::PileIn {
+            player: 2,
+            unit: "nobz".into(),
+            paths: vec![east],
+        },
+    );
+    assert!(r.reason.contains("its closest enemy model"), "{r}");
+}
+
+/// Edge case: mortal wounds from DEVASTATING WOUNDS follow all of the unit's normal damage to
+/// that target, not each weapon's.
+#[test]
+fn mortal_wounds_follow_all_of_the_units_attacks_at_the_target() {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "intercessors"), (2, "boyz-mob")]);
+    put_line(&mut g, 1, "intercessors", 8.0, 10.0, 1.5);
+    put(&mut g, 1, "captain", 0, 8.0, 11.6);
+    put_line(&mut g, 2, "boyz-mob", 8.0, 18.0, 1.3);
+    put(&mut g, 2, "warboss", 0, 8.0, 19.6);
+    advance_to(&mut g, 2, Phase::Shooting);
+    for seed in 0..300 {
+        let mut t = g.clone();
+        t.rng = GameRng::seeded(seed);
+        let ev = accepted(
+            &mut t,
+            shoot(
+                2,
+                "boyz-mob",
+                vec![
+                    WeaponTarget::new("Kombi-weapon", "intercessors"),
+                    WeaponTarget::new("Slugga", "intercessors"),
+                ],
+            ),
+        );
+        let log = attack_events(&ev);
+        let Some(mortal) = log
+            .iter()
+            .position(|a| matches!(a, AttackEvent::MortalWounds { .. }))
+        else {
+            continue;
+        };
+        let last_weapon = log
+            .iter()
+            .rposition(|a| matches!(a, AttackEvent::Weapon { .. }))
+            .unwrap();
+        assert!(mortal > last_weapon, "mortal wounds after every weapon");
+        assert_eq!(
+            ev.iter()
+                .filter(|e| matches!(e, GameEvent::Attacked { .. }))
+                .count(),
+            1
+        );
+        return;
+    }
+    panic!("no Devastating Wounds in any seed");
+}

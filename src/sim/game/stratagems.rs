@@ -238,33 +238,26 @@ impl Game {
                 }
                 let t = need_target(self)?;
                 self.check_in_sight(army, root, t, FIRE_OVERWATCH_RANGE_INCHES, name)?;
-                let mut weapons: Vec<String> = Vec::new();
-                for r in self.live_models(army, root) {
-                    let u = &self.scene.armies[army].units[r.unit];
-                    for w in &u.models[r.model].weapons {
-                        let ranged = u.datasheet.weapon(w).is_some_and(|p| !p.is_melee());
-                        if ranged && !weapons.contains(w) {
-                            weapons.push(w.clone());
-                        }
-                    }
-                }
+                // The unit fires one legal loadout (each model's guns, or its Pistols; a
+                // weapon with profiles on its first), every weapon that can reach the target,
+                // resolved together like any shooting.
                 let target_id = self.unit_id(t.0, t.1).to_string();
-                let mut fired = 0;
-                for w in weapons {
-                    let wt = WeaponTarget::new(w, target_id.clone());
-                    if self
-                        .attack_with(army, root, &[wt], AttackKind::Overwatch, ev)
-                        .is_ok()
-                    {
-                        fired += 1;
-                    }
-                }
-                if fired == 0 {
+                let weapons: Vec<WeaponTarget> = self
+                    .weapon_options(army, root, false)
+                    .into_iter()
+                    .map(|o| o.at(&target_id, o.profiles.first().map(String::as_str)))
+                    .filter(|wt| {
+                        self.prepare_attack(army, root, wt, AttackKind::Overwatch)
+                            .is_ok()
+                    })
+                    .collect();
+                if weapons.is_empty() {
                     return reject(
                         name,
                         format!("no weapon of '{id}' can shoot at '{target_id}'"),
                     );
                 }
+                self.attack_with(army, root, &weapons, AttackKind::Overwatch, ev)?;
             }
             Stratagem::GoToGround => {
                 if !self.all_have_keyword(army, root, "INFANTRY") {
