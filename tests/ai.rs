@@ -308,7 +308,7 @@ fn hellblasters_at_boyz(cp2: u32) -> (Game, Command) {
     let shoot = |target: &str| Command::Shoot {
         player: 1,
         unit: "hellblasters".into(),
-        weapons: vec![WeaponTarget::new(weapon.clone(), target)],
+        weapons: vec![WeaponTarget::new(weapon.clone(), target).with_profile("standard")],
     };
     (g, shoot("shoota-boyz"))
 }

@@ -1007,6 +1007,17 @@ fn out_of_phase_rules_example_fire_overwatch() {
     }
     put_line(&mut g, 2, "shoota-boyz", 8.0, 30.0, 1.3);
     advance_to(&mut g, 2, Phase::Movement);
+    // Fire Overwatch answers the Boyz' move, just after it.
+    let paths = shift(&g, 2, "shoota-boyz", 0.0, 1.0);
+    accepted(
+        &mut g,
+        Command::Move {
+            player: 2,
+            unit: "shoota-boyz".into(),
+            mode: wartable::rules::movement::MoveMode::Normal,
+            paths,
+        },
+    );
     let mut t = g.clone();
     t.rng = GameRng::scripted(&[3, 6, 5]);
     let ev = accepted(

@@ -1249,3 +1249,57 @@ fn mortal_wounds_follow_all_of_the_units_attacks_at_the_target() {
     }
     panic!("no Devastating Wounds in any seed");
 }
+
+/// Edge case: Fire Overwatch answers the enemy unit that was just set up, moved or declared a
+/// charge (not any unit at any time), once per turn; Heroic Intervention and Tank Shock answer
+/// a Charge move just ended.
+#[test]
+fn reactive_stratagems_answer_their_trigger() {
+    use wartable::rules::movement::MoveMode;
+    use wartable::rules::stratagem::Stratagem;
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "eliminators"), (2, "shoota-boyz"), (2, "nobz")]);
+    for m in 0..3 {
+        put(&mut g, 1, "eliminators", m, 10.0 + 2.0 * m as f32, 20.0);
+    }
+    put_line(&mut g, 2, "shoota-boyz", 8.0, 30.0, 1.3);
+    put_line(&mut g, 2, "nobz", 8.0, 27.0, 1.3);
+    advance_to(&mut g, 2, Phase::Movement);
+    g.cp = [5, 5];
+    let overwatch = |t: &str| use_stratagem(1, Stratagem::FireOverwatch, "eliminators", Some(t));
+    // Nothing has moved yet.
+    let r = rejected(&mut g, overwatch("shoota-boyz"));
+    assert!(r.reason.contains("just after"), "{r}");
+    let paths = shift(&g, 2, "shoota-boyz", 0.0, 1.0);
+    accepted(
+        &mut g,
+        Command::Move {
+            player: 2,
+            unit: "shoota-boyz".into(),
+            mode: MoveMode::Normal,
+            paths,
+        },
+    );
+    // Only at the unit that moved.
+    let r = rejected(&mut g, overwatch("nobz"));
+    assert!(r.reason.contains("just after"), "{r}");
+    accepted(&mut g, overwatch("shoota-boyz"));
+    // The Nobz declare a charge in the Charge phase: Fire Overwatch is once per turn.
+    advance_to(&mut g, 2, Phase::Charge);
+    accepted(
+        &mut g,
+        Command::DeclareCharge {
+            player: 2,
+            unit: "nobz".into(),
+            targets: vec!["eliminators".into()],
+        },
+    );
+    let r = rejected(&mut g, overwatch("nobz"));
+    assert!(r.reason.contains("once per turn"), "{r}");
+    // Heroic Intervention before any charge: refused.
+    let r = rejected(
+        &mut g,
+        use_stratagem(1, Stratagem::HeroicIntervention, "eliminators", Some("nobz")),
+    );
+    assert!(r.reason.contains("Charge move"), "{r}");
+}

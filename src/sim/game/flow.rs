@@ -334,6 +334,7 @@ impl Game {
                 u.no_charge = false;
             }
         }
+        self.fire_overwatch_used = false;
         if self.active_player == self.first_player {
             self.active_player = opponent(self.first_player);
         } else {

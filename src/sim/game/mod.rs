@@ -64,6 +64,12 @@ impl Game {
         if self.stage == Stage::GameOver {
             return reject("Sequencing", "the battle is over");
         }
+        // A reactive Stratagem answers the command just before it; any other command closes
+        // the window.
+        let trigger = self.trigger.take();
+        if matches!(command, Command::UseStratagem { .. }) {
+            self.trigger = trigger;
+        }
         match command {
             Command::DeclareReserves { unit, reserve, .. } => {
                 self.declare_reserves(player, unit, *reserve, ev)?
@@ -107,8 +113,39 @@ impl Game {
                 ..
             } => self.use_stratagem(player, *stratagem, unit, target.as_deref(), *reroll, ev)?,
         }
+        self.open_trigger(command);
         self.check_army_destroyed(ev);
         Ok(())
+    }
+
+    /// After an accepted command: the trigger it opens for reactive Stratagems, if any.
+    fn open_trigger(&mut self, command: &Command) {
+        use state::{Trigger, TriggerKind};
+        let player = command.player();
+        let kind = match command {
+            Command::Move { .. } if self.stage == Stage::Battle => TriggerKind::Moved,
+            Command::SetUpReinforcements { .. } | Command::Disembark { .. } => TriggerKind::SetUp,
+            Command::DeclareCharge { .. } => TriggerKind::DeclaredCharge,
+            Command::ChargeMove { paths, .. } if !paths.is_empty() => {
+                TriggerKind::EndedChargeMove
+            }
+            _ => return,
+        };
+        let unit = match command {
+            Command::Move { unit, .. }
+            | Command::SetUpReinforcements { unit, .. }
+            | Command::Disembark { unit, .. }
+            | Command::DeclareCharge { unit, .. }
+            | Command::ChargeMove { unit, .. } => unit,
+            _ => return,
+        };
+        if let Ok((army, root)) = self.own_root(player, unit) {
+            self.trigger = Some(Trigger {
+                army,
+                unit: root,
+                kind,
+            });
+        }
     }
 
     /// The player's unit `id` (army index, unit index).

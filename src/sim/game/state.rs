@@ -72,6 +72,31 @@ pub struct UnitState {
     pub command_reroll: Option<RerollRoll>,
 }
 
+/// What a unit has just done that reactive Stratagems answer (their trigger): open from the
+/// command that did it until the next command other than a Stratagem.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TriggerKind {
+    /// It was set up on the battlefield (Reserves, disembarking).
+    SetUp,
+    /// It made a Normal, Advance or Fall Back move.
+    Moved,
+    /// It declared a charge.
+    DeclaredCharge,
+    /// It ended a Charge move.
+    EndedChargeMove,
+}
+
+/// The unit (army, unit) whose action is the trigger of reactive Stratagems now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Trigger {
+    /// Army index.
+    pub army: usize,
+    /// Unit index (the acting unit's Bodyguard, for an Attached unit).
+    pub unit: usize,
+    /// What it did.
+    pub kind: TriggerKind,
+}
+
 /// The charge in progress: declared and rolled, not yet moved.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PendingCharge {
@@ -150,6 +175,11 @@ pub struct Game {
     pub rapid_ingress: Option<(usize, usize)>,
     /// The Fight phase's progress.
     pub fight: Option<FightState>,
+    /// The action reactive Stratagems may answer now (Fire Overwatch, Heroic Intervention,
+    /// Tank Shock).
+    pub trigger: Option<Trigger>,
+    /// Fire Overwatch was used this turn (once per turn).
+    pub fire_overwatch_used: bool,
     /// Winner once the game is over (None: a draw or not over).
     pub winner: Option<u8>,
 }
@@ -219,6 +249,8 @@ impl Game {
             charge: None,
             rapid_ingress: None,
             fight: None,
+            trigger: None,
+            fire_overwatch_used: false,
             winner: None,
         }
     }

@@ -13,6 +13,7 @@ use crate::rules::constants::{
     HEROIC_INTERVENTION_RANGE_INCHES, MEASURE_TOLERANCE_INCHES, TANK_SHOCK_MAX_MORTAL_WOUNDS,
     TANK_SHOCK_WOUNDS_ON,
 };
+use super::state::{Trigger, TriggerKind};
 use crate::rules::phase::Stage;
 use crate::rules::stratagem::Stratagem;
 
@@ -213,6 +214,15 @@ impl Game {
                         format!("'{id}' must be a VEHICLE that made a charge move this phase"),
                     );
                 }
+                if self.trigger
+                    != Some(Trigger {
+                        army,
+                        unit: root,
+                        kind: TriggerKind::EndedChargeMove,
+                    })
+                {
+                    return reject(name, format!("it is used just after '{id}' ends its Charge move"));
+                }
                 let t = need_target(self)?;
                 if !self.units_engaged((army, root), t) {
                     return reject(
@@ -233,10 +243,27 @@ impl Game {
                 self.rapid_ingress = Some((army, root));
             }
             Stratagem::FireOverwatch => {
+                if self.fire_overwatch_used {
+                    return reject(name, "it can be used once per turn");
+                }
                 if self.engaged(army, root) {
                     return reject(name, format!("'{id}' is within Engagement Range"));
                 }
                 let t = need_target(self)?;
+                let answers = self.trigger.is_some_and(|tr| {
+                    (tr.army, tr.unit) == t
+                        && matches!(
+                            tr.kind,
+                            TriggerKind::SetUp | TriggerKind::Moved | TriggerKind::DeclaredCharge
+                        )
+                });
+                if !answers {
+                    return reject(
+                        name,
+                        "it is used just after that enemy unit is set up, moves or declares a charge",
+                    );
+                }
+                self.fire_overwatch_used = true;
                 self.check_in_sight(army, root, t, FIRE_OVERWATCH_RANGE_INCHES, name)?;
                 // The unit fires one legal loadout (each model's guns, or its Pistols; a
                 // weapon with profiles on its first), every weapon that can reach the target,
@@ -273,10 +300,16 @@ impl Game {
             }
             Stratagem::HeroicIntervention => {
                 let t = need_target(self)?;
-                if !self.units[t.0][t.1].charged {
+                if self.trigger
+                    != Some(Trigger {
+                        army: t.0,
+                        unit: t.1,
+                        kind: TriggerKind::EndedChargeMove,
+                    })
+                {
                     return reject(
                         name,
-                        "the target must be an enemy unit that made a charge move this phase",
+                        "it is used just after that enemy unit ends a Charge move",
                     );
                 }
                 if self.charge.is_some() {
