@@ -160,8 +160,8 @@ pub struct AttackPlan {
     pub state: ShootingState,
     /// Some model of the attacking unit sees some model of the target.
     pub target_visible: bool,
-    /// Every visible target model has the Benefit of Cover against these attacks (for
-    /// reports; each model's own cover is in `target`).
+    /// Every target model has the Benefit of Cover against these attacks (for reports; each
+    /// model's own cover is in `target`).
     pub benefit_of_cover: bool,
     /// Plunging Fire applies for some bearer (each group says whether it does for its own).
     pub plunging_fire: bool,
@@ -367,7 +367,6 @@ pub fn plan_attack(
     }
     let entries: Vec<usize> = attacking.iter().map(|(b, _)| b.entry).collect();
     let ranged = attacking.iter().any(|(b, _)| !b.profile.is_melee());
-    let seen = (measured && ranged).then(|| index.unit_visibility(&entries, targets, &sampling));
     // The Benefit of Cover is decided per model (Core Rules: Benefit of Cover): each target
     // model that terrain hides in part from some model of the attacking unit (or that stands
     // wholly within cover-granting terrain) saves with it when attacks are allocated to it,
@@ -379,16 +378,20 @@ pub fn plan_attack(
                 .is_some();
         }
     }
+    let every_model_covered = measured
+        && ranged
+        && !target.models.is_empty()
+        && target.models.iter().all(|m| m.has_cover);
     let plan = AttackPlan {
-        groups,
         group_of,
         target,
         attacking: entries,
         excluded,
         state,
         target_visible,
-        benefit_of_cover: seen.as_ref().is_some_and(|v| v.benefit_of_cover),
-        plunging_fire: seen.as_ref().is_some_and(|v| v.plunging_fire),
+        benefit_of_cover: every_model_covered,
+        plunging_fire: groups.iter().any(|g| g.plunging_fire),
+        groups,
     };
     if plan.groups.is_empty() {
         return Err(format!(
