@@ -1081,3 +1081,340 @@ fn other_command_point_gains_are_capped_at_one_per_battle_round() {
     assert_eq!(g.battle_round, 2);
     assert_eq!(g.gain_other_cp(1, 1), 1);
 }
+
+// ---- Command Re-roll on every kind of roll (shared/RULES.md, Core Stratagems) ----
+
+/// Player `player` uses Command Re-roll on `unit`, kept for its next `roll`.
+fn command_reroll(player: u8, unit: &str, roll: wartable::sim::game::RerollRoll) -> Command {
+    Command::UseStratagem {
+        player,
+        stratagem: Stratagem::CommandReroll,
+        unit: unit.into(),
+        target: None,
+        reroll: Some(roll),
+    }
+}
+
+/// The attack steps among a command's events.
+fn attack_steps(ev: &[GameEvent]) -> Vec<&wartable::rules::attack::events::AttackEvent> {
+    ev.iter()
+        .filter_map(|e| match e {
+            GameEvent::Attack(a) => Some(a),
+            _ => None,
+        })
+        .collect()
+}
+
+/// (kind of roll, dice replaced) of every Command Re-roll spent in an attack.
+fn attack_command_rerolls(ev: &[GameEvent]) -> Vec<(String, Vec<u8>)> {
+    use wartable::rules::attack::events::AttackEvent;
+    attack_steps(ev)
+        .into_iter()
+        .filter_map(|a| match a {
+            AttackEvent::CommandReroll { of, replaced } => Some((of.clone(), replaced.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn command_reroll_battle_shock_test_rerolls_a_failure_once() {
+    use wartable::rules::rng::GameRng;
+    use wartable::sim::game::RerollRoll;
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "eliminators")]);
+    let a = g.army_of(1).unwrap();
+    let u = g.find_unit(a, "eliminators").unwrap();
+    g.units[a][u].models[1].alive = false;
+    g.units[a][u].models[2].alive = false;
+    g.cp = [5, 5];
+    let before = g.clone();
+    let test_of = |ev: &[GameEvent]| {
+        ev.iter()
+            .find_map(|e| match e {
+                GameEvent::BattleShockTest { dice, passed, .. } => Some((*dice, *passed)),
+                _ => None,
+            })
+            .expect("a Battle-shock test")
+    };
+    // Without the Stratagem, double 1 fails.
+    let mut plain = before.clone();
+    plain.rng = GameRng::scripted(&[1, 1, 6, 6]);
+    let ev = accepted!(plain, Command::EndPhase { player: 1 });
+    assert_eq!(test_of(&ev), ([1, 1], false));
+    assert!(plain.units[a][u].battle_shocked);
+    // Kept for the test: both dice are rolled again and 6 + 6 passes.
+    accepted!(g, command_reroll(1, "eliminators", RerollRoll::BattleShock));
+    assert_eq!(g.units[a][u].command_reroll, Some(RerollRoll::BattleShock));
+    g.rng = GameRng::scripted(&[1, 1, 6, 6]);
+    let ev = accepted!(g, Command::EndPhase { player: 1 });
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        GameEvent::CommandRerolled { unit, roll, replaced, .. }
+            if unit == "eliminators" && roll == "Battle-shock test" && replaced == &vec![1, 1]
+    )));
+    assert_eq!(test_of(&ev), ([6, 6], true));
+    assert!(!g.units[a][u].battle_shocked);
+    assert_eq!(g.units[a][u].command_reroll, None, "spent");
+    // A test that passes keeps the re-roll for the next one.
+    let mut passing = before;
+    accepted!(passing, command_reroll(1, "eliminators", RerollRoll::BattleShock));
+    passing.rng = GameRng::scripted(&[6, 6]);
+    let ev = accepted!(passing, Command::EndPhase { player: 1 });
+    assert_eq!(test_of(&ev), ([6, 6], true));
+    assert!(!ev.iter().any(|e| matches!(e, GameEvent::CommandRerolled { .. })));
+    assert_eq!(
+        passing.units[a][u].command_reroll,
+        Some(RerollRoll::BattleShock)
+    );
+}
+
+#[test]
+fn command_reroll_desperate_escape_rerolls_the_first_failed_test() {
+    use wartable::rules::rng::GameRng;
+    use wartable::sim::game::RerollRoll;
+    let mut g = game_at(Phase::Movement);
+    isolate(&mut g, &[(1, "eliminators"), (2, "nobz")]);
+    put_line(&mut g, 1, "eliminators", 10.0, 18.0, 1.8);
+    put_line(&mut g, 2, "nobz", 10.0, 19.6, 1.8);
+    g.cp = [5, 5];
+    let (a, u) = (
+        g.army_of(1).unwrap(),
+        g.find_unit(g.army_of(1).unwrap(), "eliminators").unwrap(),
+    );
+    // Every Eliminator falls back straight through a Nob: three Desperate Escape tests.
+    let back = || {
+        mv(
+            1,
+            "eliminators",
+            MoveMode::FallBack,
+            (0..3)
+                .map(|m| ModelPath {
+                    model: m,
+                    unit: None,
+                    path: vec![(10.0 + 1.8 * m as f32, 22.5, 0.0)],
+                })
+                .collect(),
+        )
+    };
+    let escapes = |ev: &[GameEvent]| -> Vec<(String, u8, bool)> {
+        ev.iter()
+            .filter_map(|e| match e {
+                GameEvent::DesperateEscape {
+                    model,
+                    roll,
+                    destroyed,
+                    ..
+                } => Some((model.clone(), *roll, *destroyed)),
+                _ => None,
+            })
+            .collect()
+    };
+    // Without the Stratagem: 1 and 2 fail.
+    let mut plain = g.clone();
+    plain.rng = GameRng::scripted(&[1, 2, 6]);
+    let ev = accepted!(plain, back());
+    assert_eq!(
+        escapes(&ev),
+        vec![
+            ("eliminators#0".into(), 1, true),
+            ("eliminators#1".into(), 2, true),
+            ("eliminators#2".into(), 6, false),
+        ]
+    );
+    // Kept: the first failure (1) is re-rolled to a 5; the second (2) is not.
+    accepted!(g, command_reroll(1, "eliminators", RerollRoll::DesperateEscape));
+    g.rng = GameRng::scripted(&[1, 5, 2, 6]);
+    let ev = accepted!(g, back());
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        GameEvent::CommandRerolled { unit, roll, replaced, .. }
+            if unit == "eliminators#0" && roll == "Desperate Escape test" && replaced == &vec![1]
+    )));
+    assert_eq!(
+        escapes(&ev),
+        vec![
+            ("eliminators#0".into(), 5, false),
+            ("eliminators#1".into(), 2, true),
+            ("eliminators#2".into(), 6, false),
+        ]
+    );
+    assert_eq!(g.live_models(a, u).len(), 2);
+    assert_eq!(g.units[a][u].command_reroll, None, "spent");
+}
+
+/// The open field with `edit` made to the Intercessor Squad's Bolt rifle, the Intercessors
+/// (and their Captain) 10" from the Nobz, in player 1's Shooting phase.
+fn intercessors_facing_nobz(edit: impl Fn(&mut wartable::rules::WeaponProfile)) -> Game {
+    let mut scene = open_field();
+    let army = scene.armies.iter_mut().find(|a| a.player == 1).unwrap();
+    let squad = army.units.iter_mut().find(|u| u.id == "intercessors").unwrap();
+    let rifle = squad
+        .datasheet
+        .ranged_weapons
+        .iter_mut()
+        .find(|w| w.name == "Bolt rifle")
+        .unwrap();
+    edit(rifle);
+    let mut g = deployed_game(scene);
+    isolate(&mut g, &[(1, "intercessors"), (1, "hellblasters"), (2, "nobz")]);
+    put_line(&mut g, 1, "intercessors", 8.0, 10.0, 1.5);
+    put(&mut g, 1, "captain", 0, 8.0, 11.6);
+    put_line(&mut g, 1, "hellblasters", 8.0, 7.0, 1.5);
+    put_line(&mut g, 2, "nobz", 8.0, 20.0, 1.6);
+    advance_to(&mut g, 1, Phase::Shooting);
+    g.cp = [5, 5];
+    g
+}
+
+/// Player 1's `unit` shoots `weapon` at the Nobz with only the models `models` of it.
+fn shoot_nobz(unit: &str, weapon: WeaponTarget, models: &[usize]) -> Command {
+    Command::Shoot {
+        player: 1,
+        unit: unit.into(),
+        weapons: vec![weapon.by_models(models.iter().map(|m| format!("{unit}#{m}")).collect())],
+    }
+}
+
+/// Wounds left on each Nob (0: destroyed).
+fn nobz_wounds(g: &Game) -> Vec<u8> {
+    let a = g.army_of(2).unwrap();
+    let u = g.find_unit(a, "nobz").unwrap();
+    g.units[a][u].models.iter().map(|m| m.wounds).collect()
+}
+
+#[test]
+#[ignore = "needs the Command Re-roll wiring in src/sim/game/shooting.rs (see the report)"]
+fn command_reroll_saving_throw_is_the_defenders_first_failed_save() {
+    use wartable::rules::attack::events::AttackEvent;
+    use wartable::rules::rng::GameRng;
+    use wartable::sim::game::RerollRoll;
+    let mut g = intercessors_facing_nobz(|_| {});
+    // The defending player keeps it for the Nobz, in the attacker's Shooting phase.
+    accepted!(g, command_reroll(2, "nobz", RerollRoll::SavingThrow));
+    // Hits 4 4, wounds 5 5 (S4 v T5); saves need 5 (Sv 4+, AP -1): 1 re-rolled to 6, then 1.
+    g.rng = GameRng::scripted(&[4, 4, 5, 5, 1, 6, 1]);
+    let ev = accepted!(
+        g,
+        shoot_nobz("intercessors", WeaponTarget::new("Bolt rifle", "nobz"), &[0])
+    );
+    let saves: Vec<(u8, bool)> = attack_steps(&ev)
+        .into_iter()
+        .filter_map(|a| match a {
+            AttackEvent::SavingThrow { roll, saved, .. } => Some((*roll, *saved)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(saves, vec![(6, true), (1, false)]);
+    assert_eq!(
+        attack_command_rerolls(&ev),
+        vec![("saving throw".to_string(), vec![1])]
+    );
+    assert_eq!(nobz_wounds(&g), vec![1, 2, 2, 2, 2]);
+    let a = g.army_of(2).unwrap();
+    let u = g.find_unit(a, "nobz").unwrap();
+    assert_eq!(g.units[a][u].command_reroll, None, "spent");
+}
+
+#[test]
+#[ignore = "needs the Command Re-roll wiring in src/sim/game/shooting.rs (see the report)"]
+fn command_reroll_damage_rerolls_the_first_damage_roll_below_average() {
+    use wartable::rules::attack::events::AttackEvent;
+    use wartable::rules::rng::GameRng;
+    use wartable::sim::game::RerollRoll;
+    let mut g = intercessors_facing_nobz(|w| w.damage = "D6".parse().unwrap());
+    let faces = [4, 4, 5, 5, 1, 1, 6, 1, 1];
+    let damage_dice = |ev: &[GameEvent]| -> Vec<Vec<u8>> {
+        attack_steps(ev)
+            .into_iter()
+            .filter_map(|a| match a {
+                AttackEvent::Damage { dice, .. } => Some(dice.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    // Without it: Damage 1 and 1, both on the first Nob (it lost a wound, so it takes the
+    // second attack too).
+    let mut plain = g.clone();
+    plain.rng = GameRng::scripted(&faces);
+    let ev = accepted!(
+        plain,
+        shoot_nobz("intercessors", WeaponTarget::new("Bolt rifle", "nobz"), &[0])
+    );
+    assert_eq!(damage_dice(&ev), vec![vec![1], vec![1]]);
+    assert_eq!(nobz_wounds(&plain), vec![0, 2, 2, 2, 2]);
+    // Kept: the first Damage roll (1, below 3.5) becomes a 6; the second 1 stays.
+    accepted!(g, command_reroll(1, "intercessors", RerollRoll::Damage));
+    g.rng = GameRng::scripted(&faces);
+    let ev = accepted!(
+        g,
+        shoot_nobz("intercessors", WeaponTarget::new("Bolt rifle", "nobz"), &[0])
+    );
+    assert_eq!(attack_command_rerolls(&ev), vec![("Damage".to_string(), vec![1])]);
+    assert_eq!(damage_dice(&ev), vec![vec![6], vec![1]]);
+    assert_eq!(nobz_wounds(&g), vec![0, 1, 2, 2, 2]);
+}
+
+#[test]
+#[ignore = "needs the Command Re-roll wiring in src/sim/game/shooting.rs (see the report)"]
+fn command_reroll_attacks_rerolls_the_first_attacks_roll_below_average() {
+    use wartable::rules::attack::events::AttackEvent;
+    use wartable::rules::rng::GameRng;
+    use wartable::sim::game::RerollRoll;
+    let mut g = intercessors_facing_nobz(|w| w.attacks = "D6".parse().unwrap());
+    accepted!(g, command_reroll(1, "intercessors", RerollRoll::Attacks));
+    // Two bearers: 2 (below 3.5) re-rolled to 5, then 2 kept; seven misses.
+    g.rng = GameRng::scripted(&[2, 5, 2, 1, 1, 1, 1, 1, 1, 1]);
+    let ev = accepted!(
+        g,
+        shoot_nobz("intercessors", WeaponTarget::new("Bolt rifle", "nobz"), &[0, 1])
+    );
+    assert_eq!(attack_command_rerolls(&ev), vec![("Attacks".to_string(), vec![2])]);
+    let attacks: Vec<(Vec<u8>, u32)> = attack_steps(&ev)
+        .into_iter()
+        .filter_map(|a| match a {
+            AttackEvent::Attacks { dice, attacks } => Some((dice.clone(), *attacks)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(attacks, vec![(vec![5, 2], 7)]);
+    let hits = attack_steps(&ev)
+        .into_iter()
+        .filter(|a| matches!(a, AttackEvent::HitRoll { .. }))
+        .count();
+    assert_eq!(hits, 7);
+}
+
+#[test]
+#[ignore = "needs the Command Re-roll wiring in src/sim/game/shooting.rs (see the report)"]
+fn command_reroll_hazardous_rerolls_the_first_failed_test() {
+    use wartable::rules::attack::events::AttackEvent;
+    use wartable::rules::rng::GameRng;
+    use wartable::sim::game::RerollRoll;
+    let mut g = intercessors_facing_nobz(|_| {});
+    accepted!(g, command_reroll(1, "hellblasters", RerollRoll::Hazardous));
+    // Two bearers, four misses; HAZARDOUS tests: 1 re-rolled to 4, then 1 (fails).
+    g.rng = GameRng::scripted(&[1, 1, 1, 1, 1, 4, 1]);
+    let plasma = WeaponTarget::new("Plasma incinerator", "nobz").with_profile("supercharge");
+    let ev = accepted!(g, shoot_nobz("hellblasters", plasma, &[0, 1]));
+    assert_eq!(
+        attack_command_rerolls(&ev),
+        vec![("HAZARDOUS test".to_string(), vec![1])]
+    );
+    let tests: Vec<u8> = attack_steps(&ev)
+        .into_iter()
+        .filter_map(|a| match a {
+            AttackEvent::Hazardous { roll, .. } => Some(*roll),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(tests, vec![4, 1]);
+    let losses = ev
+        .iter()
+        .filter(|e| matches!(e, GameEvent::HazardousLoss { .. }))
+        .count();
+    assert_eq!(losses, 1);
+    let a = g.army_of(1).unwrap();
+    let u = g.find_unit(a, "hellblasters").unwrap();
+    assert_eq!(g.live_models(a, u).len(), 4);
+}

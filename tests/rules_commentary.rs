@@ -1367,3 +1367,90 @@ fn the_turn_the_phase_example_end_of_the_movement_phase_is_both_players() {
         assert_eq!(seen, expected, "{whose:?}");
     }
 }
+
+/// Modifiers, example 2 (#20 and #21) played through the engine: an Intercessor (OC 2) whose
+/// unit is led by a Captain with an Ancient's banner (+1 OC while leading) and is within
+/// Engagement Range of Nobz given the Ripper Swarms' ability (halve the OC of engaged enemy
+/// units). Halve first, then add: 2/2 + 1 = 2; Battle-shocked, OC is set to 0 before
+/// anything else: 0/2 + 1 = 1. The Captain (OC 1) shows the order: 1/2 + 1 rounds up to 2,
+/// where adding first would give (1+1)/2 = 1.
+#[test]
+fn modifiers_example_2_objective_control_in_play() {
+    use wartable::data::sight::ModelRef;
+    use wartable::rules::abilities::ObjectiveControlEffect as Oc;
+    let mut scene = open_field();
+    sheet(&mut scene, 1, "captain")
+        .objective_control_effects
+        .push(Oc::WhileLeadingPlus(1));
+    sheet(&mut scene, 2, "nobz")
+        .objective_control_effects
+        .push(Oc::HalveEngagedEnemies);
+    let mut g = deployed_game(scene);
+    isolate(&mut g, &[(1, "intercessors"), (2, "nobz")]);
+    // Every Intercessor and the Captain within range of the centre marker (30, 22); the
+    // Nobz engage the easternmost Intercessor from outside the marker's range.
+    for m in 0..5 {
+        put(&mut g, 1, "intercessors", m, 27.4 + 1.3 * m as f32, 21.35);
+    }
+    for m in 5..9 {
+        put(&mut g, 1, "intercessors", m, 27.4 + 1.3 * (m - 5) as f32, 22.65);
+    }
+    put(&mut g, 1, "intercessors", 9, 34.2, 22.0);
+    put(&mut g, 1, "captain", 0, 30.0, 24.2);
+    put_line(&mut g, 2, "nobz", 36.0, 22.0, 1.6);
+    let (a, u) = game_unit(&g, 1, "intercessors");
+    let (_, c) = game_unit(&g, 1, "captain");
+    let (n_army, n) = game_unit(&g, 2, "nobz");
+    assert!(g.units_engaged((a, u), (n_army, n)));
+    let intercessor = ModelRef {
+        army: a,
+        unit: u,
+        model: 0,
+    };
+    let captain = ModelRef {
+        army: a,
+        unit: c,
+        model: 0,
+    };
+    let centre = g
+        .scene
+        .objectives
+        .iter()
+        .position(|o| o.id == "centre")
+        .unwrap();
+    // The Levels of Control the engine reports at the end of the phase.
+    let levels_at_end_of_phase = |g: &mut Game| -> [u32; 2] {
+        g.objectives[centre] = None;
+        let p = g.active_player;
+        let ev = accepted(g, Command::EndPhase { player: p });
+        ev.iter()
+            .find_map(|e| match e {
+                GameEvent::ObjectiveControl {
+                    objective, levels, ..
+                } if objective == "centre" => Some(*levels),
+                _ => None,
+            })
+            .expect("the centre changes hands")
+    };
+
+    // #20: 2/2 + 1 = 2 for each Intercessor, 1/2 + 1 = 2 for the Captain: 10 x 2 + 2.
+    assert_eq!(g.objective_control(intercessor), 2);
+    assert_eq!(g.objective_control(captain), 2);
+    assert_eq!(levels_at_end_of_phase(&mut g), [22, 0]);
+    assert_eq!(g.objectives[centre], Some(1));
+
+    // #21: Battle-shocked: 0, halved 0, +1 = 1; 10 x 1 + 1.
+    g.for_combined(a, u, |s| s.battle_shocked = true);
+    assert_eq!(g.objective_control(intercessor), 1);
+    assert_eq!(g.objective_control(captain), 1);
+    assert_eq!(levels_at_end_of_phase(&mut g), [11, 0]);
+    g.for_combined(a, u, |s| s.battle_shocked = false);
+
+    // Each modifier is the engine's own: out of Engagement Range the OC is 2 + 1 = 3; with
+    // the Captain dead it is 2/2 = 1.
+    put_line(&mut g, 2, "nobz", 40.0, 22.0, 1.6);
+    assert_eq!(g.objective_control(intercessor), 3);
+    put_line(&mut g, 2, "nobz", 36.0, 22.0, 1.6);
+    g.units[a][c].models[0].alive = false;
+    assert_eq!(g.objective_control(intercessor), 1);
+}

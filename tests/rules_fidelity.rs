@@ -1303,3 +1303,53 @@ fn reactive_stratagems_answer_their_trigger() {
     );
     assert!(r.reason.contains("Charge move"), "{r}");
 }
+
+/// Rules Commentary worked case (Shoot Again, For the Chapter!): a destroyed Hellblaster that
+/// shoots before it is removed follows the normal attack sequence (rolls to hit and to wound),
+/// passes its HAZARDOUS tests, and is then removed.
+#[test]
+fn shoot_again_example_for_the_chapter_rolls_to_hit_and_wound_as_normal() {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "hellblasters"), (2, "lootas")]);
+    put_line(&mut g, 1, "hellblasters", 10.0, 12.0, 1.5);
+    put_line(&mut g, 2, "lootas", 8.0, 26.0, 1.3);
+    advance_to(&mut g, 2, Phase::Shooting);
+    for seed in 0..300 {
+        let mut t = g.clone();
+        t.rng = GameRng::seeded(seed);
+        let ev = accepted(
+            &mut t,
+            shoot(2, "lootas", vec![WeaponTarget::new("Deffgun", "hellblasters")]),
+        );
+        let Some(at) = ev.iter().position(|e| {
+            matches!(e, GameEvent::ShootBeforeRemoval { shoots: true, .. })
+        }) else {
+            continue;
+        };
+        let GameEvent::ShootBeforeRemoval { model, .. } = &ev[at] else {
+            unreachable!()
+        };
+        let after = &ev[at..];
+        let shot = after
+            .iter()
+            .position(|e| matches!(e, GameEvent::Attacked { unit, .. } if unit == "hellblasters"))
+            .expect("the destroyed Hellblaster shoots");
+        let log = attack_events(&after[shot..]);
+        assert!(log.iter().any(|a| matches!(a, AttackEvent::HitRoll { .. })));
+        assert!(
+            log.iter()
+                .all(|a| !matches!(a, AttackEvent::HitRoll { needed, .. } if *needed != 3)),
+            "BS 3+ as normal"
+        );
+        assert!(
+            !log.iter().any(|a| matches!(a, AttackEvent::Hazardous { .. })),
+            "HAZARDOUS tests are passed without rolling"
+        );
+        let removed = after[shot..].iter().any(
+            |e| matches!(e, GameEvent::ModelDestroyed { model: m, .. } if m == model),
+        );
+        assert!(removed, "{model} is removed after shooting");
+        return;
+    }
+    panic!("no Hellblaster shot before removal");
+}

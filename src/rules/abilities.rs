@@ -87,6 +87,21 @@ impl CoreAbility {
     }
 }
 
+/// A datasheet ability that changes the Objective Control (OC) of models, applied by the
+/// engine in the core modifier order: set first (Battle-shocked: 0), then halve, then add
+/// (Core Rules: Objective Markers, Battle-shock; Rules Commentary: Modifiers, the example of
+/// an Intercessor led by an Ancient and engaged with Ripper Swarms).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ObjectiveControlEffect {
+    /// While a model with this ability leads a unit, the models of that Attached unit (the
+    /// Leader included) get +X OC, like an Ancient's banner (+1).
+    WhileLeadingPlus(i32),
+    /// While an enemy unit is within Engagement Range of this unit, the OC of that enemy
+    /// unit's models is halved (rounded up), like the Ripper Swarms' ability. Several such
+    /// units halve it once.
+    HalveEngagedEnemies,
+}
+
 /// An ability that happens by itself at the start or the end of a phase, e.g. the Trukk's
 /// Grot Riggers (start of your Command phase: regain 1 lost wound).
 ///
@@ -151,6 +166,17 @@ impl Timing {
 pub enum Effect {
     /// Each model of the unit regains up to this many lost wounds (never above its Wounds).
     RegainWounds(u8),
+}
+
+/// What happens when a model of the unit is destroyed, before it is removed (a datasheet
+/// ability such as the Hellblasters' For the Chapter!).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum DestroyedAbility {
+    /// Roll a D6: on this or more the destroyed model shoots once more before it is removed,
+    /// after the attacking unit has finished its attacks, passing its HAZARDOUS tests
+    /// automatically. It shoots with the normal attack sequence (Rules Commentary: Shoot
+    /// Again, the For the Chapter! example).
+    ShootBeforeRemoval(u8),
 }
 
 #[cfg(test)]

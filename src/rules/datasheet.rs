@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::constants::{DEFAULT_MODEL_HEIGHTS_INCHES, FALLBACK_MODEL_HEIGHT_INCHES};
-use super::abilities::{CoreAbility, TimedAbility};
+use super::abilities::{DestroyedAbility, CoreAbility, TimedAbility};
 use super::weapon::WeaponProfile;
 use crate::geometry::Base;
 
@@ -86,6 +86,15 @@ pub struct Datasheet {
     /// Riggers: regain 1 lost wound at the start of your Command phase.
     #[serde(default)]
     pub timed_abilities: Vec<TimedAbility>,
+    /// Abilities used when a model of the unit is destroyed, before it is removed (e.g. For
+    /// the Chapter!: `ShootBeforeRemoval(3)`).
+    #[serde(default)]
+    pub destroyed_abilities: Vec<DestroyedAbility>,
+    /// Abilities that change Objective Control, applied in the core modifier order (Core
+    /// Rules: Objective Markers; Rules Commentary: Modifiers): e.g. an Ancient's
+    /// `WhileLeadingPlus(1)`, the Ripper Swarms' `HalveEngagedEnemies`.
+    #[serde(default)]
+    pub objective_control_effects: Vec<super::abilities::ObjectiveControlEffect>,
     /// TRANSPORT capacity in models, if the unit carries others (Core Rules: Transports).
     #[serde(default)]
     pub transport_capacity: Option<u32>,

@@ -155,6 +155,15 @@ pub enum AttackEvent {
         /// Model name.
         name: String,
     },
+    /// A Command Re-roll was spent on a roll other than a Hit or Wound roll (which record
+    /// their own re-rolls): a saving throw, a Damage or Attacks roll, or a HAZARDOUS test. The
+    /// event that follows for that roll shows the new dice.
+    CommandReroll {
+        /// The kind of roll: "saving throw", "Damage", "Attacks" or "HAZARDOUS test".
+        of: String,
+        /// The dice it replaced.
+        replaced: Vec<u8>,
+    },
     /// A HAZARDOUS test after the unit attacked.
     Hazardous {
         /// Weapon name.
@@ -286,6 +295,9 @@ impl fmt::Display for AttackEvent {
                 if *mortal { "mortal " } else { "" }
             ),
             E::ModelDestroyed { name, .. } => write!(f, "    {name} destroyed"),
+            E::CommandReroll { of, replaced } => {
+                write!(f, "    Command Re-roll of the {of} ({replaced:?})")
+            }
             E::Hazardous {
                 weapon,
                 roll,

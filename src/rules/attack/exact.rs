@@ -16,16 +16,28 @@
 //!    rolls of the model it must go to; pools of pending mortal wounds ride along and are
 //!    applied at the end, one wound at a time.
 //!
-//! A Command Re-roll of the first eligible failed Hit or Wound roll is exact too: the sum over
-//! attacks carries a flag "Command Re-roll still unused".
+//! Command Re-rolls are exact too (see [`super::CommandReroll`]): of the first eligible failed
+//! Hit or Wound roll, the sum over attacks carries a flag "Command Re-roll still unused"; of
+//! the first random Attacks roll, the first bearer's Attacks distribution is the re-rolled
+//! one; of the first random Damage roll and of the defender's first failed saving throw, the
+//! allocation chain's state carries a flag for each re-roll still unused (a DEVASTATING
+//! WOUNDS Damage roll, made before the saving throws of its weapon group, can take the Damage
+//! re-roll first). A HAZARDOUS test does not change what happens to the target, so the
+//! distribution ignores a Command Re-roll of one.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
 use super::{
-    AttackContext, CommandReroll, ResolvedWeapon, RollResult, TargetUnit, WeaponGroup, save_needed,
+    AttackContext, CommandReroll, CommandRerolls, ResolvedWeapon, RollResult, TargetUnit,
+    WeaponGroup, save_needed,
 };
+
+/// Allocation-chain flag: the defender's Command Re-roll of a saving throw is still unused.
+const SAVE_FLAG: usize = 1;
+/// Allocation-chain flag: the attacker's Command Re-roll of a Damage roll is still unused.
+const DAMAGE_FLAG: usize = 2;
 
 /// The exact distribution of what an attack does to the target unit.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -229,11 +241,43 @@ fn indexed(expr: crate::rules::DiceExpr, value: impl Fn(i32) -> u32) -> Vec<f64>
     out
 }
 
-/// Distribution of a group's total attacks, indexed by count.
-fn attack_count(w: &ResolvedWeapon) -> Vec<f64> {
+/// The distribution of `expr` when a Command Re-roll is spent on it if its total is below the
+/// dice's average (see [`CommandReroll::DamageRoll`]), mapped through `value` like
+/// [`indexed`].
+fn indexed_rerolled(expr: crate::rules::DiceExpr, value: impl Fn(i32) -> u32) -> Vec<f64> {
+    let dist = expr.distribution();
+    let low: f64 = dist
+        .iter()
+        .filter(|(v, _)| CommandReroll::below_average(expr, *v))
+        .map(|(_, p)| p)
+        .sum();
+    let mut out = Vec::new();
+    for (v, p) in &dist {
+        let kept = if CommandReroll::below_average(expr, *v) {
+            0.0
+        } else {
+            *p
+        };
+        let n = value(*v) as usize;
+        if out.len() <= n {
+            out.resize(n + 1, 0.0);
+        }
+        out[n] += kept + low * p;
+    }
+    out
+}
+
+/// Distribution of a group's total attacks, indexed by count; with `first_rerolled`, the
+/// first bearer's Attacks roll takes the Command Re-roll.
+fn attack_count(w: &ResolvedWeapon, first_rerolled: bool) -> Vec<f64> {
     let per_bearer = indexed(w.attacks, |v| w.attacks_value(v));
-    let mut total = vec![1.0];
-    for _ in 0..w.bearers {
+    let mut total = if first_rerolled && w.bearers > 0 {
+        indexed_rerolled(w.attacks, |v| w.attacks_value(v))
+    } else {
+        vec![1.0]
+    };
+    let rolled_first = u32::from(first_rerolled && w.bearers > 0);
+    for _ in rolled_first..w.bearers {
         let mut next = vec![0.0; total.len() + per_bearer.len() - 1];
         for (a, pa) in total.iter().enumerate() {
             for (b, pb) in per_bearer.iter().enumerate() {
@@ -250,9 +294,14 @@ fn damage(w: &ResolvedWeapon) -> Vec<f64> {
     indexed(w.damage, |v| w.damage_value(v))
 }
 
-/// Stages 1 and 2 for one group: P(wounding attacks, mortal wounds), the latter capped at
-/// `mortal_cap` (more cannot matter).
-fn wounds_and_mortals(w: &ResolvedWeapon, command: CommandReroll, mortal_cap: usize) -> Grid {
+/// [`damage`] of the Damage roll that takes a Command Re-roll.
+fn damage_rerolled(w: &ResolvedWeapon) -> Vec<f64> {
+    indexed_rerolled(w.damage, |v| w.damage_value(v))
+}
+
+/// Stages 1 and 2 for one group: P(wounding attacks, DEVASTATING Critical Wounds). With
+/// `attacks_rerolled`, the first bearer's Attacks roll takes a Command Re-roll.
+fn wounds_and_crits(w: &ResolvedWeapon, command: CommandReroll, attacks_rerolled: bool) -> Grid {
     // Stage 1: per attack, (hits needing a Wound roll, automatic wounds).
     let sustained: Vec<(i32, f64)> = w
         .sustained_hits
@@ -282,7 +331,7 @@ fn wounds_and_mortals(w: &ResolvedWeapon, command: CommandReroll, mortal_cap: us
             },
         )
     };
-    let counts = attack_count(w);
+    let counts = attack_count(w, attacks_rerolled);
     let per_n = iid_sums(
         &attack_item,
         command == CommandReroll::HitRoll,
@@ -326,23 +375,35 @@ fn wounds_and_mortals(w: &ResolvedWeapon, command: CommandReroll, mortal_cap: us
             }
         }
     }
-    if wounds.ny == 1 {
-        return wounds;
-    }
+    wounds
+}
 
-    // Devastating Critical Wounds into mortal wounds: c-fold sums of the Damage distribution.
-    let dmg = damage(w);
+/// Devastating Critical Wounds into mortal wounds: from P(wounding attacks, crits), keeping
+/// the crit counts in `crits`, P(wounding attacks, mortal wounds) with the mortal wounds
+/// capped at `mortal_cap` (more cannot matter). The first crit's Damage has distribution
+/// `first`, the others `dmg`.
+fn crits_to_mortals(
+    wounds: &Grid,
+    first: &[f64],
+    dmg: &[f64],
+    crits: std::ops::Range<usize>,
+    mortal_cap: usize,
+) -> Grid {
     let mut out = Grid::zero(wounds.nx, 1);
     let mut sum_c = vec![1.0]; // distribution of the mortal wounds of c crits, capped
-    for c in 0..wounds.ny {
+    for c in 0..wounds.ny.min(crits.end) {
         if c > 0 {
-            let mut next = vec![0.0; (sum_c.len() + dmg.len() - 1).min(mortal_cap + 1)];
+            let d = if c == 1 { first } else { dmg };
+            let mut next = vec![0.0; (sum_c.len() + d.len() - 1).min(mortal_cap + 1)];
             for (a, pa) in sum_c.iter().enumerate() {
-                for (b, pb) in dmg.iter().enumerate() {
+                for (b, pb) in d.iter().enumerate() {
                     next[(a + b).min(mortal_cap)] += pa * pb;
                 }
             }
             sum_c = next;
+        }
+        if c < crits.start {
+            continue;
         }
         for n in 0..wounds.nx {
             let p = wounds.get(n, c);
@@ -439,14 +500,13 @@ impl Chain {
         order.into_iter().find(|&g| idx[g] < self.tracks[g].total)
     }
 
-    /// Transitions of one wounding attack from `w`: saving throw, Damage, Feel No Pain.
-    fn attack_transitions(&self, target: &TargetUnit, w: &ResolvedWeapon) -> Transitions {
+    /// Transitions of one wounding attack from `w`: saving throw, Damage, Feel No Pain, over
+    /// the chain's states in each of `blocks` blocks of Command Re-roll flags (block `f` holds
+    /// the states with the flags `f` still unused: [`SAVE_FLAG`], [`DAMAGE_FLAG`]).
+    fn attack_transitions(&self, target: &TargetUnit, w: &ResolvedWeapon, blocks: usize) -> Transitions {
         let dmg = damage(w);
-        // Per target model: (probability the save fails, distribution of wounds lost).
-        let per_model = |i: usize| -> (f64, Vec<f64>) {
-            let m = &target.models[i];
-            let fail = 1.0 - save_needed(m, w.ap, w.cover_for(m)).probability();
-            let q = m.wound_lost_probability();
+        let dmg_rr = damage_rerolled(w);
+        let lost_of = |dmg: &[f64], q: f64| -> Vec<f64> {
             let mut lost = vec![0.0; dmg.len()];
             for (d, pd) in dmg.iter().enumerate() {
                 if *pd == 0.0 {
@@ -456,9 +516,17 @@ impl Chain {
                     lost[l] += pd * pl;
                 }
             }
-            (fail, lost)
+            lost
         };
-        let tables: [Vec<(f64, Vec<f64>)>; 2] = [0, 1].map(|g| {
+        // Per target model: (probability one saving throw fails, distribution of wounds
+        // lost, the same with the Damage roll Command Re-rolled).
+        let per_model = |i: usize| -> (f64, Vec<f64>, Vec<f64>) {
+            let m = &target.models[i];
+            let fail = 1.0 - save_needed(m, w.ap, w.cover_for(m)).probability();
+            let q = m.wound_lost_probability();
+            (fail, lost_of(&dmg, q), lost_of(&dmg_rr, q))
+        };
+        let tables: [Vec<(f64, Vec<f64>, Vec<f64>)>; 2] = [0, 1].map(|g| {
             self.tracks[g]
                 .models
                 .iter()
@@ -466,47 +534,73 @@ impl Chain {
                 .collect()
         });
         let mut t = Vec::new();
-        for s in 0..self.states {
-            let idx = self.split(s);
-            let Some(g) = self.group(idx, w.precision) else {
-                t.push((s, s, 1.0));
-                continue;
+        for f in 0..blocks {
+            let save_unused = f & SAVE_FLAG != 0;
+            let damage_unused = f & DAMAGE_FLAG != 0 && !w.damage.is_fixed();
+            // Flags after a saving throw that failed once, and after a Damage roll.
+            let after_save = f & !SAVE_FLAG;
+            let after_damage = if damage_unused {
+                after_save & !DAMAGE_FLAG
+            } else {
+                after_save
             };
-            let track = &self.tracks[g];
-            let k = track.position_at[idx[g]];
-            let end = track.offsets[k] + track.lens[k];
-            let (fail, lost) = &tables[g][k];
-            t.push((s, s, 1.0 - fail + fail * lost[0]));
-            for (l, pl) in lost.iter().enumerate().skip(1) {
-                if *pl == 0.0 {
+            let base = f * self.states;
+            for s in 0..self.states {
+                let idx = self.split(s);
+                let Some(g) = self.group(idx, w.precision) else {
+                    t.push((base + s, base + s, 1.0));
                     continue;
+                };
+                let track = &self.tracks[g];
+                let k = track.position_at[idx[g]];
+                let end = track.offsets[k] + track.lens[k];
+                let (fail, lost, lost_rr) = &tables[g][k];
+                let lost = if damage_unused { lost_rr } else { lost };
+                // Saved at once; saved by the defender's Command Re-roll; not saved.
+                let (saved_re_roll, unsaved) = if save_unused {
+                    (fail * (1.0 - fail), fail * fail)
+                } else {
+                    (0.0, *fail)
+                };
+                t.push((base + s, base + s, 1.0 - fail));
+                if saved_re_roll > 0.0 {
+                    t.push((base + s, after_save * self.states + s, saved_re_roll));
                 }
-                let mut to = idx;
-                to[g] = (idx[g] + l).min(end);
-                t.push((s, self.join(to), fail * pl));
+                for (l, pl) in lost.iter().enumerate() {
+                    if *pl == 0.0 {
+                        continue;
+                    }
+                    let mut to = idx;
+                    to[g] = (idx[g] + l).min(end);
+                    t.push((base + s, after_damage * self.states + self.join(to), unsaved * pl));
+                }
             }
         }
         t
     }
 
-    /// Transitions of one mortal wound: Feel No Pain, then one wound lost, carrying over.
-    fn mortal_transitions(&self, target: &TargetUnit, precision: bool) -> Transitions {
+    /// Transitions of one mortal wound: Feel No Pain, then one wound lost, carrying over (in
+    /// each of `blocks` blocks of Command Re-roll flags, which it leaves as they are).
+    fn mortal_transitions(&self, target: &TargetUnit, precision: bool, blocks: usize) -> Transitions {
         let mut t = Vec::new();
-        for s in 0..self.states {
-            let idx = self.split(s);
-            let Some(g) = self.group(idx, precision) else {
-                t.push((s, s, 1.0));
-                continue;
-            };
-            let track = &self.tracks[g];
-            let model = &target.models[track.models[track.position_at[idx[g]]]];
-            let q = model.wound_lost_probability();
-            let mut to = idx;
-            to[g] += 1;
-            if q < 1.0 {
-                t.push((s, s, 1.0 - q));
+        for f in 0..blocks {
+            let base = f * self.states;
+            for s in 0..self.states {
+                let idx = self.split(s);
+                let Some(g) = self.group(idx, precision) else {
+                    t.push((base + s, base + s, 1.0));
+                    continue;
+                };
+                let track = &self.tracks[g];
+                let model = &target.models[track.models[track.position_at[idx[g]]]];
+                let q = model.wound_lost_probability();
+                let mut to = idx;
+                to[g] += 1;
+                if q < 1.0 {
+                    t.push((base + s, base + s, 1.0 - q));
+                }
+                t.push((base + s, base + self.join(to), q));
             }
-            t.push((s, self.join(to), q));
         }
         t
     }
@@ -543,15 +637,18 @@ pub fn distribution(
     ctx: &AttackContext,
 ) -> AttackDistribution {
     let weapons: Vec<ResolvedWeapon> = ResolvedWeapon::all(groups, target, ctx);
-    distribution_of_weapons(&weapons, target, ctx.command_reroll)
+    distribution_of_weapons(&weapons, target, ctx.command_rerolls())
 }
 
-/// [`distribution`] for weapons already resolved against this target.
+/// [`distribution`] for weapons already resolved against this target, with the Command
+/// Re-rolls held: a [`CommandReroll`] of the attacker, or [`CommandRerolls`] of both sides.
 pub fn distribution_of_weapons(
     weapons: &[ResolvedWeapon],
     target: &TargetUnit,
-    command_reroll: CommandReroll,
+    command_rerolls: impl Into<CommandRerolls>,
 ) -> AttackDistribution {
+    let rerolls: CommandRerolls = command_rerolls.into();
+    let command_reroll = rerolls.attacker;
     let chain = Chain::new(target);
     let total_wounds = chain.tracks[0].total + chain.tracks[1].total;
     // More mortal wounds than wounds left cannot matter, unless Feel No Pain ignores some.
@@ -561,11 +658,29 @@ pub fn distribution_of_weapons(
     } else {
         total_wounds
     };
+    // The Command Re-roll flags the chain carries: the vectors hold one block of chain states
+    // per set of flags still unused (every set is a subset of the first, so fewer blocks).
+    let first_flags = if rerolls.defender_save { SAVE_FLAG } else { 0 }
+        | if command_reroll == CommandReroll::DamageRoll {
+            DAMAGE_FLAG
+        } else {
+            0
+        };
+    let blocks = first_flags + 1;
+    let len = blocks * chain.states;
+    // The weapon group whose first bearer makes the first random Attacks roll.
+    let attacks_group = (command_reroll == CommandReroll::AttacksRoll)
+        .then(|| {
+            weapons
+                .iter()
+                .position(|w| !w.attacks.is_fixed() && w.bearers > 0)
+        })
+        .flatten();
 
-    // Pending mortal wound pools (normal, precision) -> distribution over chain states.
+    // Pending mortal wound pools (normal, precision) -> distribution over flags and states.
     let mut slices: BTreeMap<(usize, usize), Vec<f64>> = BTreeMap::new();
-    let mut start = vec![0.0; chain.states];
-    start[0] = 1.0;
+    let mut start = vec![0.0; len];
+    start[first_flags * chain.states] = 1.0;
     slices.insert((0, 0), start);
 
     for (gi, w) in weapons.iter().enumerate() {
@@ -574,15 +689,35 @@ pub fn distribution_of_weapons(
         } else {
             CommandReroll::None
         };
-        let table = wounds_and_mortals(w, command, mortal_cap);
-        let t = chain.attack_transitions(target, w);
+        let crits = wounds_and_crits(w, command, attacks_group == Some(gi));
+        let dmg = damage(w);
+        let table = if crits.ny == 1 {
+            crits.clone()
+        } else {
+            crits_to_mortals(&crits, &dmg, &dmg, 0..crits.ny, mortal_cap)
+        };
+        // A DEVASTATING WOUNDS Damage roll takes a Damage re-roll still unused: no crit keeps
+        // it; one or more spend it on the first crit's Damage.
+        let split_damage =
+            first_flags & DAMAGE_FLAG != 0 && crits.ny > 1 && !w.damage.is_fixed();
+        let (keep, spend) = if split_damage {
+            (
+                crits_to_mortals(&crits, &dmg, &dmg, 0..1, mortal_cap),
+                crits_to_mortals(&crits, &damage_rerolled(w), &dmg, 1..crits.ny, mortal_cap),
+            )
+        } else {
+            (Grid::zero(1, 1), Grid::zero(1, 1))
+        };
+        let t = chain.attack_transitions(target, w, blocks);
         let mut next: BTreeMap<(usize, usize), Vec<f64>> = BTreeMap::new();
-        let last_n = (0..table.nx)
-            .rev()
-            .find(|&n| (0..table.ny).any(|m| table.get(n, m) != 0.0))
-            .unwrap_or(0);
-        for (&(pool_n, pool_p), v) in &slices {
-            let mut cur = v.clone();
+        // Adds every outcome of `table` starting from `v` to `next`.
+        let mut spread = |table: &Grid, v: &[f64], pools: (usize, usize)| {
+            let (pool_n, pool_p) = pools;
+            let last_n = (0..table.nx)
+                .rev()
+                .find(|&n| (0..table.ny).any(|m| table.get(n, m) != 0.0))
+                .unwrap_or(0);
+            let mut cur = v.to_vec();
             for n in 0..=last_n {
                 if n > 0 {
                     cur = step(&t, &cur);
@@ -597,19 +732,42 @@ pub fn distribution_of_weapons(
                     } else {
                         ((pool_n + m).min(mortal_cap), pool_p)
                     };
-                    let slot = next.entry(key).or_insert_with(|| vec![0.0; chain.states]);
+                    let slot = next.entry(key).or_insert_with(|| vec![0.0; len]);
                     for (o, c) in slot.iter_mut().zip(&cur) {
                         *o += p * c;
                     }
                 }
             }
+        };
+        for (&pools, v) in &slices {
+            if !split_damage {
+                spread(&table, v, pools);
+                continue;
+            }
+            // Blocks whose Damage re-roll is used already; those that still hold it, as
+            // they are and moved to the block without it.
+            let (mut used, mut held, mut moved) =
+                (vec![0.0; len], vec![0.0; len], vec![0.0; len]);
+            for f in 0..blocks {
+                let block = f * chain.states..(f + 1) * chain.states;
+                if f & DAMAGE_FLAG == 0 {
+                    used[block.clone()].copy_from_slice(&v[block]);
+                } else {
+                    held[block.clone()].copy_from_slice(&v[block.clone()]);
+                    let to = (f & !DAMAGE_FLAG) * chain.states;
+                    moved[to..to + chain.states].copy_from_slice(&v[block]);
+                }
+            }
+            spread(&table, &used, pools);
+            spread(&keep, &held, pools);
+            spread(&spend, &moved, pools);
         }
         slices = next;
     }
 
     // Mortal wounds after all normal damage: PRECISION ones first, one wound at a time.
-    let mortal_p = chain.mortal_transitions(target, true);
-    let mortal_n = chain.mortal_transitions(target, false);
+    let mortal_p = chain.mortal_transitions(target, true, blocks);
+    let mortal_n = chain.mortal_transitions(target, false, blocks);
     let mut fin = vec![0.0; chain.states];
     for (&(pool_n, pool_p), v) in &slices {
         let mut cur = v.clone();
@@ -619,8 +777,8 @@ pub fn distribution_of_weapons(
         for _ in 0..pool_n {
             cur = step(&mortal_n, &cur);
         }
-        for (f, c) in fin.iter_mut().zip(&cur) {
-            *f += c;
+        for (k, c) in cur.iter().enumerate() {
+            fin[k % chain.states] += c;
         }
     }
 

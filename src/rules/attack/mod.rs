@@ -18,7 +18,9 @@
 //! Feel No Pain rolls. A Critical Wound with DEVASTATING WOUNDS inflicts mortal wounds equal
 //! to its Damage instead; all mortal wounds are applied after every group's normal damage, one
 //! at a time, carrying over between models (PRECISION ones to CHARACTERs first). A Command
-//! Re-roll, if chosen, is spent on the first eligible failed roll of the first weapon group.
+//! Re-roll, if chosen, is spent as [`CommandReroll`] and [`CommandRerolls`] say: a Hit or
+//! Wound roll in the first weapon group, the first random Attacks or Damage roll below its
+//! average, the first failed HAZARDOUS test, or (the defender's) the first failed saving throw.
 
 pub mod eligibility;
 pub mod events;
@@ -81,17 +83,57 @@ impl Reroll {
 }
 
 /// What the attacker spends a Command Re-roll Stratagem on during this attack (Core
-/// Stratagems: Command Re-roll): the first failed roll of that kind in the first weapon group
-/// that has not already been re-rolled.
+/// Stratagems: Command Re-roll, which may re-roll a Hit roll, Wound roll, Damage roll, the
+/// number of attacks or a HAZARDOUS test, among others). The Stratagem is used before the
+/// attack and kept for the first roll of that kind that it helps; a die is never re-rolled
+/// twice (Rules Commentary: Re-rolls).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum CommandReroll {
     /// Not used.
     #[default]
     None,
-    /// The first failed Hit roll.
+    /// The first failed Hit roll of the first weapon group that was not already re-rolled.
     HitRoll,
-    /// The first failed Wound roll.
+    /// The first failed Wound roll of the first weapon group that was not already re-rolled.
     WoundRoll,
+    /// The first random Damage roll of the attacks (a DEVASTATING WOUNDS one included),
+    /// re-rolled when its dice total is below the dice's average (a D6 of 1-3, a D3 of 1);
+    /// at or above the average it is kept and the re-roll is not used.
+    DamageRoll,
+    /// The first random Attacks roll (one bearer's Attacks dice), re-rolled when its total is
+    /// below the dice's average, as for [`CommandReroll::DamageRoll`].
+    AttacksRoll,
+    /// The first failed HAZARDOUS test after the attacks.
+    HazardousTest,
+}
+
+impl CommandReroll {
+    /// True when a rolled dice total `value` of `expr` is worth a Command Re-roll of a
+    /// Damage or Attacks roll: the expression has dice and `value` is below its average.
+    pub fn below_average(expr: DiceExpr, value: i32) -> bool {
+        !expr.is_fixed() && (value as f32) < expr.mean()
+    }
+}
+
+/// Every Command Re-roll held while one unit's attacks at one target resolve (Core
+/// Stratagems: Command Re-roll): the attacking unit's, of one kind, and the defending unit's,
+/// which re-rolls the first saving throw that fails against those attacks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct CommandRerolls {
+    /// The attacking unit's Command Re-roll.
+    pub attacker: CommandReroll,
+    /// The defending unit re-rolls its first failed saving throw (in any weapon group).
+    pub defender_save: bool,
+}
+
+impl From<CommandReroll> for CommandRerolls {
+    /// The attacker's Command Re-roll alone.
+    fn from(attacker: CommandReroll) -> Self {
+        Self {
+            attacker,
+            defender_save: false,
+        }
+    }
 }
 
 /// The result of one Hit or Wound roll.
@@ -177,8 +219,21 @@ pub struct AttackContext {
     pub hit_reroll: Reroll,
     /// Wound roll re-rolls besides TWIN-LINKED (which re-rolls failed Wound rolls).
     pub wound_reroll: Reroll,
-    /// Where a Command Re-roll is spent.
+    /// Where the attacker's Command Re-roll is spent.
     pub command_reroll: CommandReroll,
+    /// The defending unit spends a Command Re-roll on its first failed saving throw against
+    /// these attacks (Core Stratagems: Command Re-roll).
+    pub save_command_reroll: bool,
+}
+
+impl AttackContext {
+    /// The Command Re-rolls of both sides in this context.
+    pub fn command_rerolls(&self) -> CommandRerolls {
+        CommandRerolls {
+            attacker: self.command_reroll,
+            defender_save: self.save_command_reroll,
+        }
+    }
 }
 
 impl Default for AttackContext {
@@ -195,6 +250,7 @@ impl Default for AttackContext {
             hit_reroll: Reroll::None,
             wound_reroll: Reroll::None,
             command_reroll: CommandReroll::None,
+            save_command_reroll: false,
         }
     }
 }

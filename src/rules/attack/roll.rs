@@ -5,8 +5,11 @@ use serde::Serialize;
 
 use super::events::{AttackEvent, EventSink, NoLog};
 use super::{
-    AttackContext, CommandReroll, ResolvedWeapon, RollResult, TargetUnit, WeaponGroup, save_needed,
+    AttackContext, CommandReroll, CommandRerolls, ResolvedWeapon, RollResult, TargetUnit,
+    WeaponGroup, save_needed,
 };
+use crate::rules::DiceExpr;
+use crate::rules::rng::DiceRoll;
 use crate::rules::constants::{HAZARDOUS_FAILS_UP_TO, HAZARDOUS_MORTAL_WOUNDS};
 use crate::rules::rng::GameRng;
 
@@ -183,20 +186,56 @@ pub fn resolve<S: EventSink>(
     sink: &mut S,
 ) -> RollOutcome {
     let weapons: Vec<ResolvedWeapon> = ResolvedWeapon::all(groups, target, ctx);
-    resolve_weapons(&weapons, target, ctx.command_reroll, rng, sink)
+    resolve_weapons(&weapons, target, ctx.command_rerolls(), rng, sink)
 }
 
-/// [`resolve`] for weapons already resolved against this target.
+/// Rolls `expr` for a Damage or Attacks roll; with `command` still held and the dice random,
+/// the Command Re-roll is decided on this roll: spent on a total below the dice's average
+/// (logged, then rolled again), otherwise given up.
+fn roll_with_command_reroll<S: EventSink>(
+    expr: DiceExpr,
+    of: &str,
+    command: &mut bool,
+    rng: &mut GameRng,
+    sink: &mut S,
+) -> DiceRoll {
+    let r = expr.roll(rng);
+    if !*command || expr.is_fixed() {
+        return r;
+    }
+    *command = false;
+    if !CommandReroll::below_average(expr, r.value) {
+        return r;
+    }
+    log!(
+        sink,
+        AttackEvent::CommandReroll {
+            of: of.to_string(),
+            replaced: r.dice.to_vec(),
+        }
+    );
+    expr.roll(rng)
+}
+
+/// [`resolve`] for weapons already resolved against this target, with the Command Re-rolls
+/// held: a [`CommandReroll`] of the attacker, or [`CommandRerolls`] of both sides.
 pub fn resolve_weapons<S: EventSink>(
     weapons: &[ResolvedWeapon],
     target: &TargetUnit,
-    command_reroll: CommandReroll,
+    command_rerolls: impl Into<CommandRerolls>,
     rng: &mut GameRng,
     sink: &mut S,
 ) -> RollOutcome {
+    let rerolls: CommandRerolls = command_rerolls.into();
+    let command_reroll = rerolls.attacker;
     let mut def = Defender::new(target);
     // Mortal wound pools: [normal, from PRECISION attacks].
     let mut pools = [0u32; 2];
+    // Command Re-rolls not tied to the first weapon group, still held.
+    let mut attacks_cr = command_reroll == CommandReroll::AttacksRoll;
+    let mut damage_cr = command_reroll == CommandReroll::DamageRoll;
+    let mut save_cr = rerolls.defender_save;
+    let mut hazardous_cr = command_reroll == CommandReroll::HazardousTest;
     for (gi, w) in weapons.iter().enumerate() {
         let mut hit_cr = gi == 0 && command_reroll == CommandReroll::HitRoll;
         let mut wound_cr = gi == 0 && command_reroll == CommandReroll::WoundRoll;
@@ -211,7 +250,7 @@ pub fn resolve_weapons<S: EventSink>(
         let mut attacks = 0u32;
         let mut attack_dice = Vec::new();
         for _ in 0..w.bearers {
-            let r = w.attacks.roll(rng);
+            let r = roll_with_command_reroll(w.attacks, "Attacks", &mut attacks_cr, rng, sink);
             if sink.enabled() {
                 attack_dice.extend_from_slice(&r.dice);
             }
@@ -310,7 +349,7 @@ pub fn resolve_weapons<S: EventSink>(
             match r.result {
                 RollResult::Fail => {}
                 RollResult::Critical if w.devastating_wounds => {
-                    let d = w.damage.roll(rng);
+                    let d = roll_with_command_reroll(w.damage, "Damage", &mut damage_cr, rng, sink);
                     let mortal_wounds = w.damage_value(d.value);
                     pools[usize::from(w.precision)] += mortal_wounds;
                     log!(
@@ -341,7 +380,18 @@ pub fn resolve_weapons<S: EventSink>(
                 }
             );
             let need = save_needed(model, w.ap, w.cover_for(model));
-            let roll = rng.d6();
+            let mut roll = rng.d6();
+            if !need.saves(roll) && save_cr {
+                save_cr = false;
+                log!(
+                    sink,
+                    AttackEvent::CommandReroll {
+                        of: "saving throw".into(),
+                        replaced: vec![roll],
+                    }
+                );
+                roll = rng.d6();
+            }
             let saved = need.saves(roll);
             log!(
                 sink,
@@ -357,7 +407,7 @@ pub fn resolve_weapons<S: EventSink>(
             if saved {
                 continue;
             }
-            let d = w.damage.roll(rng);
+            let d = roll_with_command_reroll(w.damage, "Damage", &mut damage_cr, rng, sink);
             let damage = w.damage_value(d.value);
             log!(
                 sink,
@@ -399,7 +449,18 @@ pub fn resolve_weapons<S: EventSink>(
     let mut hazardous_failed = Vec::new();
     for (wi, w) in weapons.iter().enumerate().filter(|(_, w)| w.hazardous) {
         for _ in 0..w.bearers {
-            let roll = rng.d6();
+            let mut roll = rng.d6();
+            if roll <= HAZARDOUS_FAILS_UP_TO && hazardous_cr {
+                hazardous_cr = false;
+                log!(
+                    sink,
+                    AttackEvent::CommandReroll {
+                        of: "HAZARDOUS test".into(),
+                        replaced: vec![roll],
+                    }
+                );
+                roll = rng.d6();
+            }
             let failed = roll <= HAZARDOUS_FAILS_UP_TO;
             if failed {
                 hazardous_failed.push(wi);
@@ -516,7 +577,7 @@ pub fn monte_carlo(
     let mut wounds = vec![0u64; total_wounds + 1];
     let (mut sw, mut sww, mut sm, mut smm) = (0.0, 0.0, 0.0, 0.0);
     for _ in 0..trials {
-        let out = resolve_weapons(&weapons, target, ctx.command_reroll, &mut rng, &mut NoLog);
+        let out = resolve_weapons(&weapons, target, ctx.command_rerolls(), &mut rng, &mut NoLog);
         let (w, m) = (f64::from(out.wounds_lost), f64::from(out.models_destroyed));
         sw += w;
         sww += w * w;

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::rules::attack::CommandReroll;
 use crate::rules::movement::MoveMode;
 use crate::rules::stratagem::Stratagem;
 
@@ -256,23 +257,74 @@ pub enum Command {
         /// Overwatch, Heroic Intervention).
         #[serde(default)]
         target: Option<String>,
-        /// For Command Re-roll: which roll of the unit's next attacks (Hit or Wound).
+        /// For Command Re-roll: which of the unit's next rolls it is kept for (see
+        /// [`RerollRoll`]).
         #[serde(default)]
         reroll: Option<RerollRoll>,
     },
 }
 
-/// The roll a Command Re-roll is kept for.
+/// The roll a Command Re-roll is kept for (Core Stratagems: Command Re-roll, which re-rolls
+/// a Hit, Wound, Damage, Advance, Charge, Desperate Escape, Hazardous or Battle-shock roll, a
+/// saving throw or the number of attacks). The Stratagem is used before the roll and the unit
+/// keeps it for its next roll of that kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum RerollRoll {
-    /// The first failed Hit roll of the unit's next attacks.
+    /// The first failed Hit roll of the unit's next attacks (first weapon group).
     Hit,
-    /// The first failed Wound roll of the unit's next attacks.
+    /// The first failed Wound roll of the unit's next attacks (first weapon group).
     Wound,
     /// The unit's next Advance roll.
     Advance,
     /// The unit's next Charge roll.
     Charge,
+    /// The first saving throw the unit fails against the next attacks made against it (the
+    /// defending player's Stratagem).
+    SavingThrow,
+    /// The first random Damage roll of the unit's next attacks, re-rolled if below the dice's
+    /// average.
+    Damage,
+    /// The first random Attacks roll (number of attacks) of the unit's next attacks,
+    /// re-rolled if below the dice's average.
+    Attacks,
+    /// The first HAZARDOUS test the unit fails after its next attacks.
+    Hazardous,
+    /// The unit's next failed Battle-shock test.
+    BattleShock,
+    /// The first Desperate Escape test a model of the unit fails in its next Fall Back.
+    DesperateEscape,
+}
+
+impl RerollRoll {
+    /// What the attacking unit's kept re-roll does in the attack sequence: Hit, Wound,
+    /// Damage, Attacks and Hazardous re-rolls are spent there; the others (and none) give
+    /// [`CommandReroll::None`].
+    pub fn attacker_command_reroll(kept: Option<RerollRoll>) -> CommandReroll {
+        match kept {
+            Some(RerollRoll::Hit) => CommandReroll::HitRoll,
+            Some(RerollRoll::Wound) => CommandReroll::WoundRoll,
+            Some(RerollRoll::Damage) => CommandReroll::DamageRoll,
+            Some(RerollRoll::Attacks) => CommandReroll::AttacksRoll,
+            Some(RerollRoll::Hazardous) => CommandReroll::HazardousTest,
+            _ => CommandReroll::None,
+        }
+    }
+
+    /// The roll's name for messages and the log.
+    pub fn name(self) -> &'static str {
+        match self {
+            RerollRoll::Hit => "Hit roll",
+            RerollRoll::Wound => "Wound roll",
+            RerollRoll::Advance => "Advance roll",
+            RerollRoll::Charge => "Charge roll",
+            RerollRoll::SavingThrow => "saving throw",
+            RerollRoll::Damage => "Damage roll",
+            RerollRoll::Attacks => "Attacks roll",
+            RerollRoll::Hazardous => "HAZARDOUS test",
+            RerollRoll::BattleShock => "Battle-shock test",
+            RerollRoll::DesperateEscape => "Desperate Escape test",
+        }
+    }
 }
 
 impl Command {

@@ -234,6 +234,17 @@ pub enum GameEvent {
         /// Wounds remaining afterwards.
         wounds: u8,
     },
+    /// A destroyed model's D6 for shooting before it is removed (e.g. For the Chapter!).
+    ShootBeforeRemoval {
+        /// Player owning the model.
+        player: u8,
+        /// The model (`unit#N`).
+        model: String,
+        /// The D6.
+        roll: u8,
+        /// It shoots (then it is removed).
+        shoots: bool,
+    },
     /// A model was destroyed (removed from the table).
     ModelDestroyed {
         /// Player owning it.
@@ -315,6 +326,19 @@ pub enum GameEvent {
         cost: u32,
         /// CP left.
         cp_left: u32,
+    },
+    /// A kept Command Re-roll was spent on a Battle-shock or Desperate Escape test (Core
+    /// Stratagems: Command Re-roll); the test's event that follows shows the new roll. (Attack
+    /// rolls log theirs as an attack event.)
+    CommandRerolled {
+        /// Player.
+        player: u8,
+        /// The unit (or model, `unit#N`) whose roll it was.
+        unit: String,
+        /// The roll: "Battle-shock test" or "Desperate Escape test".
+        roll: String,
+        /// The dice it replaced.
+        replaced: Vec<u8>,
     },
     /// Models removed at the end of the turn to restore Unit Coherency.
     CoherencyRemoval {

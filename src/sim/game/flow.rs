@@ -287,6 +287,7 @@ impl Game {
             .unwrap_or(7);
             let test = leadership_test(&mut self.rng, ld);
             let bravery = combined.iter().any(|&x| self.units[army][x].insane_bravery);
+            let test = self.command_reroll_battle_shock(army, u, ld, test, bravery, ev);
             let passed = test.passed || bravery;
             ev.push(GameEvent::BattleShockTest {
                 player,
@@ -372,21 +373,14 @@ impl Game {
         for (i, obj) in self.scene.objectives.iter().enumerate() {
             let marker = crate::geometry::Vec3::new(obj.at.0, obj.at.1, obj.z);
             let (levels, control) = level_of_control(live.iter().map(|r| {
-                let unit = &self.units[r.army][r.unit];
-                let oc = if unit.battle_shocked {
-                    0
+                // OC with its modifiers (Battle-shock, abilities), only for models in range.
+                let in_range = in_objective_range(&self.solid(*r), marker);
+                let oc = if in_range {
+                    self.objective_control(*r)
                 } else {
-                    u32::from(
-                        self.scene.armies[r.army].units[r.unit]
-                            .datasheet
-                            .objective_control,
-                    )
+                    0
                 };
-                (
-                    self.player_of(r.army),
-                    oc,
-                    in_objective_range(&self.solid(*r), marker),
-                )
+                (self.player_of(r.army), oc, in_range)
             }));
             let controller = match control {
                 Control::Player(p) => Some(p),
@@ -510,6 +504,9 @@ impl Game {
     /// Demise); removals for Unit Coherency trigger none (Core Rules: Unit Coherency).
     pub(super) fn remove_model(&mut self, r: ModelRef, triggers: bool, ev: &mut Vec<GameEvent>) {
         let player = self.player_of(r.army);
+        if triggers && self.shoots_before_removal(r, ev) {
+            return;
+        }
         let m = &mut self.units[r.army][r.unit].models[r.model];
         if !m.alive {
             return;

@@ -8,10 +8,13 @@
 //! the accepted commands replay to the same game bit for bit ([`save`]).
 
 pub mod command;
+mod command_reroll;
 pub mod event;
 mod fight;
 mod flow;
+mod last_shot;
 mod movement;
+mod objective_control;
 pub mod preview;
 pub mod save;
 mod scouts;
@@ -113,6 +116,7 @@ impl Game {
                 ..
             } => self.use_stratagem(player, *stratagem, unit, target.as_deref(), *reroll, ev)?,
         }
+        self.resolve_last_shots(ev);
         self.open_trigger(command);
         self.check_army_destroyed(ev);
         Ok(())

@@ -125,6 +125,7 @@ impl Game {
             };
             for r in testing {
                 let roll = self.rng.d6();
+                let roll = self.command_reroll_desperate_escape(army, unit, r, roll, ev);
                 let destroyed = roll <= DESPERATE_ESCAPE_FAILS_UP_TO;
                 ev.push(GameEvent::DesperateEscape {
                     player,

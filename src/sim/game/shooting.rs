@@ -44,6 +44,9 @@ pub(super) enum AttackKind {
     Overwatch,
     /// Melee in the Fight phase.
     Melee,
+    /// A destroyed model shooting before it is removed: normal attacks, HAZARDOUS tests passed
+    /// automatically (Rules Commentary: Shoot Again).
+    ShootAgain,
 }
 
 impl Game {
@@ -92,6 +95,21 @@ impl Game {
             return reject(rule, "no weapon was assigned a target");
         }
         let player = self.player_of(army);
+        let attacker_before = self.attacker_now.replace((army, unit));
+        let result = self.attack_with_inner(army, unit, weapons, kind, player, ev);
+        self.attacker_now = attacker_before;
+        result
+    }
+
+    fn attack_with_inner(
+        &mut self,
+        army: usize,
+        unit: usize,
+        weapons: &[WeaponTarget],
+        kind: AttackKind,
+        player: u8,
+        ev: &mut Vec<GameEvent>,
+    ) -> Result<(), Rejection> {
         // Every target is chosen before any attack is resolved (Core Rules: Shooting phase,
         // select targets): each assignment is checked on the table as it stands now, and the
         // attacks then resolve in order even when earlier ones removed the models in sight.
@@ -141,6 +159,11 @@ impl Game {
                 for (g, w) in p.resolved.iter().enumerate() {
                     resolved.push(w.clone());
                     origin.push((k, g));
+                }
+            }
+            if kind == AttackKind::ShootAgain {
+                for w in &mut resolved {
+                    w.hazardous = false;
                 }
             }
             let mut log = Vec::new();

@@ -180,6 +180,13 @@ pub struct Game {
     pub trigger: Option<Trigger>,
     /// Fire Overwatch was used this turn (once per turn).
     pub fire_overwatch_used: bool,
+    /// The unit whose attacks are being resolved now (army, unit), if any.
+    pub attacker_now: Option<(usize, usize)>,
+    /// Destroyed models that shoot before they are removed (For the Chapter!), with the
+    /// unit that destroyed them: resolved once the current command's attacks are done.
+    pub last_shots: Vec<(ModelRef, Option<(usize, usize)>)>,
+    /// Models that already used their shot before removal (never twice).
+    pub last_shots_done: Vec<ModelRef>,
     /// Winner once the game is over (None: a draw or not over).
     pub winner: Option<u8>,
 }
@@ -251,6 +258,9 @@ impl Game {
             fight: None,
             trigger: None,
             fire_overwatch_used: false,
+            attacker_now: None,
+            last_shots: Vec::new(),
+            last_shots_done: Vec::new(),
             winner: None,
         }
     }

@@ -105,7 +105,13 @@ impl Game {
         };
         match stratagem {
             Stratagem::CommandReroll => match reroll {
-                None => return reject(name, "say which roll: Hit, Wound, Advance or Charge"),
+                None => {
+                    return reject(
+                        name,
+                        "say which roll: Hit, Wound, Damage, Attacks, SavingThrow, Hazardous, \
+                         Advance, Charge, BattleShock or DesperateEscape",
+                    );
+                }
                 Some(RerollRoll::Charge) => {
                     let Some(c) = self
                         .charge

@@ -1,0 +1,87 @@
+//! A model's Objective Control in play: its datasheet OC with the modifiers the battle gives
+//! it, combined in the core order.
+//!
+//! Core Rules: Objective Markers (Level of Control), Battle-shock (a Battle-shocked unit's OC
+//! is 0); Rules Commentary: Modifiers (change first, then halve, then add; fractions rounded
+//! up at the end; OC never below 0), the worked example of an Intercessor led by an Ancient and
+//! engaged with Ripper Swarms.
+
+use super::state::{Game, Location};
+use crate::data::sight::ModelRef;
+use crate::rules::abilities::ObjectiveControlEffect;
+use crate::rules::modifiers::{Characteristic, Modifiers};
+
+impl Game {
+    /// The Objective Control of model `r` as it counts towards a Level of Control now (Core
+    /// Rules: Objective Markers; Rules Commentary: Modifiers).
+    ///
+    /// From its datasheet OC: set to 0 when its unit is Battle-shocked; halved when its unit
+    /// is within Engagement Range of an enemy unit with
+    /// [`ObjectiveControlEffect::HalveEngagedEnemies`]; +X for each living Leader of its
+    /// Attached unit with [`ObjectiveControlEffect::WhileLeadingPlus`]. The modifiers apply in
+    /// that order whatever the order they arose in, so an Intercessor (OC 2) led by an Ancient
+    /// (+1) and engaged with Rippers has OC 2/2 + 1 = 2, and 0/2 + 1 = 1 when Battle-shocked.
+    pub fn objective_control(&self, r: ModelRef) -> u32 {
+        let base = i32::from(
+            self.scene.armies[r.army].units[r.unit]
+                .datasheet
+                .objective_control,
+        );
+        let combined = self.combined(r.army, r.unit);
+        let mut m = Modifiers::new();
+        if self.units[r.army][r.unit].battle_shocked {
+            m = m.set(0);
+        }
+        if self.oc_halved_by_engaged_enemy(r.army, combined[0]) {
+            m = m.divide(2);
+        }
+        m = m.plus(self.oc_bonus_of_leaders(r.army, &combined));
+        u32::try_from(m.apply(Characteristic::ObjectiveControl, base)).unwrap_or(0)
+    }
+
+    /// True if the combined unit (`army`, `root`) is within Engagement Range of an enemy unit
+    /// whose datasheet (or one of whose Attached units' datasheets, while it has a model on
+    /// the battlefield) halves the OC of engaged enemies. Several such units still halve once.
+    fn oc_halved_by_engaged_enemy(&self, army: usize, root: usize) -> bool {
+        (0..self.units.len())
+            .filter(|&a| a != army)
+            .any(|ea| {
+                self.unit_roots(ea).into_iter().any(|eu| {
+                    let halves = self.combined(ea, eu).into_iter().any(|u| {
+                        self.unit_on_table(ea, u)
+                            && self.scene.armies[ea].units[u]
+                                .datasheet
+                                .objective_control_effects
+                                .contains(&ObjectiveControlEffect::HalveEngagedEnemies)
+                    });
+                    halves && self.units_engaged((army, root), (ea, eu))
+                })
+            })
+    }
+
+    /// The OC the living Leaders of an Attached unit (`combined`, Bodyguard first) add to
+    /// every model of it while they lead it.
+    fn oc_bonus_of_leaders(&self, army: usize, combined: &[usize]) -> i32 {
+        combined
+            .iter()
+            .skip(1)
+            .filter(|&&u| self.unit_on_table(army, u))
+            .flat_map(|&u| {
+                self.scene.armies[army].units[u]
+                    .datasheet
+                    .objective_control_effects
+                    .iter()
+            })
+            .map(|e| match e {
+                ObjectiveControlEffect::WhileLeadingPlus(x) => *x,
+                ObjectiveControlEffect::HalveEngagedEnemies => 0,
+            })
+            .sum()
+    }
+
+    /// True if the unit (not its combined unit) has a living model on the battlefield.
+    fn unit_on_table(&self, army: usize, unit: usize) -> bool {
+        let u = &self.units[army][unit];
+        u.location == Location::OnTable && u.models.iter().any(|m| m.alive)
+    }
+}
