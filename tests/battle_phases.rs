@@ -1323,7 +1323,6 @@ fn command_reroll_damage_rerolls_the_first_damage_roll_below_average() {
     use wartable::rules::rng::GameRng;
     use wartable::sim::game::RerollRoll;
     let mut g = intercessors_facing_nobz(|w| w.damage = "D6".parse().unwrap());
-    let faces = [4, 4, 5, 5, 1, 1, 6, 1, 1];
     let damage_dice = |ev: &[GameEvent]| -> Vec<Vec<u8>> {
         attack_steps(ev)
             .into_iter()
@@ -1336,7 +1335,8 @@ fn command_reroll_damage_rerolls_the_first_damage_roll_below_average() {
     // Without it: Damage 1 and 1, both on the first Nob (it lost a wound, so it takes the
     // second attack too).
     let mut plain = g.clone();
-    plain.rng = GameRng::scripted(&faces);
+    // Hits 4 4, wounds 5 5, save 1, Damage 1, save 1, Damage 1.
+    plain.rng = GameRng::scripted(&[4, 4, 5, 5, 1, 1, 1, 1]);
     let ev = accepted!(
         plain,
         shoot_nobz("intercessors", WeaponTarget::new("Bolt rifle", "nobz"), &[0])
@@ -1345,7 +1345,8 @@ fn command_reroll_damage_rerolls_the_first_damage_roll_below_average() {
     assert_eq!(nobz_wounds(&plain), vec![0, 2, 2, 2, 2]);
     // Kept: the first Damage roll (1, below 3.5) becomes a 6; the second 1 stays.
     accepted!(g, command_reroll(1, "intercessors", RerollRoll::Damage));
-    g.rng = GameRng::scripted(&faces);
+    // The same with the Damage re-roll's 6 after the first Damage 1.
+    g.rng = GameRng::scripted(&[4, 4, 5, 5, 1, 1, 6, 1, 1]);
     let ev = accepted!(
         g,
         shoot_nobz("intercessors", WeaponTarget::new("Bolt rifle", "nobz"), &[0])

@@ -272,3 +272,67 @@ fn run_with_the_computer_plays_its_side_between_the_listed_commands() {
     );
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// The rules audit's round (tests/games/audit.commands.ron) through `wartable run --events`:
+/// the two illegal shots are refused with their rule, a failed HAZARDOUS test removes a
+/// Hellblaster, the destroyed Trukk's Nobz disembark and roll, the covered Boyz save with +1,
+/// and the slugga Boyz' second rank fights.
+#[test]
+fn the_rules_audit_round_plays_the_core_rules_right() {
+    let out = Process::new(env!("CARGO_BIN_EXE_wartable"))
+        .args(["run", "tests/scenes/audit.ron", "--commands"])
+        .arg("tests/games/audit.commands.ron")
+        .args(["--seed", "6", "--events", "--json"])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let results = v["results"].as_array().unwrap();
+    let refused: Vec<&str> = results
+        .iter()
+        .filter(|r| r["accepted"] == false)
+        .map(|r| r["reason"].as_str().unwrap())
+        .collect();
+    assert_eq!(refused.len(), 2, "{refused:?}");
+    assert!(refused[0].contains("twice"));
+    assert!(refused[1].contains("Pistols"));
+    let events: Vec<&serde_json::Value> = results
+        .iter()
+        .flat_map(|r| r["events"].as_array().into_iter().flatten())
+        .collect();
+    let kind = |k: &str| events.iter().filter(|e| e["event"] == k).collect::<Vec<_>>();
+    // Finding 1: the failed test costs a Hellblaster.
+    let failed = kind("hazardous")
+        .iter()
+        .filter(|e| !e["failure"].is_null())
+        .count();
+    assert!(failed > 0);
+    assert_eq!(kind("hazardous_loss").len(), failed);
+    // Finding 5: the Nobz disembark from the destroyed Trukk and roll a D6 each.
+    let rolls = kind("destroyed_transport_rolls");
+    assert_eq!(rolls.len(), 1);
+    assert_eq!(rolls[0]["unit"], "nobz");
+    assert_eq!(rolls[0]["dice"].as_array().unwrap().len(), 5);
+    // Finding 7: saves with cover (AP -1 + 1) and without (AP -1) against the same volley.
+    // (The Intercessors' shots: bolt rifles AP -1, krak AP -2, the bolter AP -1; a covered
+    // model's modifier is one better than its weapon's AP.)
+    let volley = results
+        .iter()
+        .find(|r| r["accepted"] == true && r["what"] == "Shoot intercessors")
+        .unwrap();
+    let saves: Vec<i64> = volley["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["event"] == "saving_throw")
+        .map(|e| e["modifier"].as_i64().unwrap())
+        .collect();
+    assert!(saves.contains(&0), "covered saves: {saves:?}");
+    assert!(saves.iter().any(|m| *m < 0), "uncovered saves: {saves:?}");
+    // Finding 4: more slugga Boyz fight than stand in the front rank (10).
+    let boyz = kind("attacked")
+        .into_iter()
+        .find(|e| e["unit"] == "boyz-mob")
+        .unwrap();
+    assert!(boyz["bearers"].as_u64().unwrap() > 10, "{boyz}");
+}

@@ -503,7 +503,12 @@ impl Chain {
     /// Transitions of one wounding attack from `w`: saving throw, Damage, Feel No Pain, over
     /// the chain's states in each of `blocks` blocks of Command Re-roll flags (block `f` holds
     /// the states with the flags `f` still unused: [`SAVE_FLAG`], [`DAMAGE_FLAG`]).
-    fn attack_transitions(&self, target: &TargetUnit, w: &ResolvedWeapon, blocks: usize) -> Transitions {
+    fn attack_transitions(
+        &self,
+        target: &TargetUnit,
+        w: &ResolvedWeapon,
+        blocks: usize,
+    ) -> Transitions {
         let dmg = damage(w);
         let dmg_rr = damage_rerolled(w);
         let lost_of = |dmg: &[f64], q: f64| -> Vec<f64> {
@@ -572,7 +577,11 @@ impl Chain {
                     }
                     let mut to = idx;
                     to[g] = (idx[g] + l).min(end);
-                    t.push((base + s, after_damage * self.states + self.join(to), unsaved * pl));
+                    t.push((
+                        base + s,
+                        after_damage * self.states + self.join(to),
+                        unsaved * pl,
+                    ));
                 }
             }
         }
@@ -581,7 +590,12 @@ impl Chain {
 
     /// Transitions of one mortal wound: Feel No Pain, then one wound lost, carrying over (in
     /// each of `blocks` blocks of Command Re-roll flags, which it leaves as they are).
-    fn mortal_transitions(&self, target: &TargetUnit, precision: bool, blocks: usize) -> Transitions {
+    fn mortal_transitions(
+        &self,
+        target: &TargetUnit,
+        precision: bool,
+        blocks: usize,
+    ) -> Transitions {
         let mut t = Vec::new();
         for f in 0..blocks {
             let base = f * self.states;
@@ -698,8 +712,7 @@ pub fn distribution_of_weapons(
         };
         // A DEVASTATING WOUNDS Damage roll takes a Damage re-roll still unused: no crit keeps
         // it; one or more spend it on the first crit's Damage.
-        let split_damage =
-            first_flags & DAMAGE_FLAG != 0 && crits.ny > 1 && !w.damage.is_fixed();
+        let split_damage = first_flags & DAMAGE_FLAG != 0 && crits.ny > 1 && !w.damage.is_fixed();
         let (keep, spend) = if split_damage {
             (
                 crits_to_mortals(&crits, &dmg, &dmg, 0..1, mortal_cap),
@@ -746,8 +759,7 @@ pub fn distribution_of_weapons(
             }
             // Blocks whose Damage re-roll is used already; those that still hold it, as
             // they are and moved to the block without it.
-            let (mut used, mut held, mut moved) =
-                (vec![0.0; len], vec![0.0; len], vec![0.0; len]);
+            let (mut used, mut held, mut moved) = (vec![0.0; len], vec![0.0; len], vec![0.0; len]);
             for f in 0..blocks {
                 let block = f * chain.states..(f + 1) * chain.states;
                 if f & DAMAGE_FLAG == 0 {
@@ -797,5 +809,198 @@ pub fn distribution_of_weapons(
         expected_models_destroyed: mean(&models_destroyed),
         models_destroyed,
         wounds_lost,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::attack::roll::monte_carlo;
+    use crate::rules::attack::{TargetModel, WeaponGroup};
+    use crate::rules::{WeaponAbility, WeaponProfile};
+
+    fn weapon(
+        attacks: &str,
+        s: u8,
+        ap: i8,
+        d: &str,
+        abilities: Vec<WeaponAbility>,
+    ) -> WeaponProfile {
+        WeaponProfile {
+            profile: None,
+            name: "w".into(),
+            range: Some(24.0),
+            attacks: attacks.parse().unwrap(),
+            skill: Some(3),
+            strength: s,
+            ap,
+            damage: d.parse().unwrap(),
+            abilities,
+        }
+    }
+
+    fn unit(n: usize, w: u8, sv: u8, fnp: Option<u8>) -> TargetUnit {
+        TargetUnit {
+            name: "t".into(),
+            toughness: 4,
+            keywords: vec![],
+            stealth: false,
+            models: (0..n)
+                .map(|_| TargetModel {
+                    name: "m".into(),
+                    wounds: w,
+                    wounds_remaining: w,
+                    save: sv,
+                    invulnerable_save: None,
+                    feel_no_pain: fnp,
+                    leader: false,
+                    has_cover: false,
+                })
+                .collect(),
+        }
+    }
+
+    fn ctx(attacker: CommandReroll, save: bool) -> AttackContext {
+        AttackContext {
+            command_reroll: attacker,
+            save_command_reroll: save,
+            ..AttackContext::default()
+        }
+    }
+
+    fn close(a: f64, b: f64) {
+        assert!((a - b).abs() < 1e-9, "{a} vs {b}");
+    }
+
+    /// Core Stratagems: Command Re-roll of a Damage roll (below average: a D6 of 1-3) and of
+    /// the defender's saving throw, by hand: one TORRENT S8 attack against T4 (wounds on 2+)
+    /// and a 6-wound model with Sv 4+ (AP 0): a re-rolled D6 averages 0.5 + 3.75 = 4.25, a
+    /// re-rolled failed save fails 1/4 of the time.
+    #[test]
+    fn damage_and_saving_throw_command_rerolls_by_hand() {
+        let g = [WeaponGroup::new(
+            weapon("1", 8, 0, "D6", vec![WeaponAbility::Torrent]),
+            1,
+        )];
+        let t = unit(1, 6, 4, None);
+        let mean = |c: AttackContext| distribution(&g, &t, &c).expected_wounds_lost;
+        close(mean(ctx(CommandReroll::None, false)), 5.0 / 6.0 * 0.5 * 3.5);
+        close(
+            mean(ctx(CommandReroll::DamageRoll, false)),
+            5.0 / 6.0 * 0.5 * 4.25,
+        );
+        close(mean(ctx(CommandReroll::None, true)), 5.0 / 6.0 * 0.25 * 3.5);
+        close(
+            mean(ctx(CommandReroll::DamageRoll, true)),
+            5.0 / 6.0 * 0.25 * 4.25,
+        );
+        // A HAZARDOUS re-roll does not change what happens to the target.
+        close(
+            mean(ctx(CommandReroll::HazardousTest, false)),
+            5.0 / 6.0 * 0.5 * 3.5,
+        );
+        let d = distribution(&g, &t, &ctx(CommandReroll::DamageRoll, true));
+        close(d.wounds_lost.iter().sum(), 1.0);
+        // Lost 1: wounded, unsaved twice, Damage 1 kept after the re-roll: 5/6 * 1/4 * 1/12.
+        close(d.wounds_lost[1], 5.0 / 6.0 * 0.25 / 12.0);
+        close(d.wounds_lost[6], 5.0 / 6.0 * 0.25 / 4.0);
+    }
+
+    /// Command Re-roll of the number of attacks: only the first random Attacks roll (D6: 1-3
+    /// re-rolled, averaging 4.25); each TORRENT S8 attack wounds T4 on 2+, no save.
+    #[test]
+    fn attacks_command_reroll_by_hand() {
+        let t = unit(20, 1, 7, None);
+        let mean = |bearers: u32, c: CommandReroll| {
+            let g = [WeaponGroup::new(
+                weapon("D6", 8, 0, "1", vec![WeaponAbility::Torrent]),
+                bearers,
+            )];
+            distribution(&g, &t, &ctx(c, false)).expected_wounds_lost
+        };
+        close(mean(1, CommandReroll::AttacksRoll), 4.25 * 5.0 / 6.0);
+        close(
+            mean(2, CommandReroll::AttacksRoll),
+            (4.25 + 3.5) * 5.0 / 6.0,
+        );
+        close(mean(2, CommandReroll::None), 7.0 * 5.0 / 6.0);
+    }
+
+    /// The exact distribution agrees with the rolled attack (Monte Carlo) for every new kind
+    /// of Command Re-roll, in several weapon groups, with DEVASTATING WOUNDS (whose Damage
+    /// roll can take the re-roll first) and Feel No Pain.
+    #[test]
+    fn command_rerolls_agree_with_monte_carlo() {
+        use WeaponAbility as A;
+        let cases: Vec<(&str, Vec<WeaponGroup>, TargetUnit, AttackContext)> = vec![
+            (
+                "damage, two groups",
+                vec![
+                    WeaponGroup::new(weapon("2", 4, -1, "1", vec![]), 3),
+                    WeaponGroup::new(weapon("1", 8, -2, "D6", vec![]), 2),
+                ],
+                unit(3, 4, 3, None),
+                ctx(CommandReroll::DamageRoll, false),
+            ),
+            (
+                "damage with devastating wounds",
+                vec![WeaponGroup::new(
+                    weapon("3", 5, -1, "D3+1", vec![A::DevastatingWounds]),
+                    2,
+                )],
+                unit(2, 4, 3, Some(6)),
+                ctx(CommandReroll::DamageRoll, true),
+            ),
+            (
+                "saving throw, two groups",
+                vec![
+                    WeaponGroup::new(weapon("2", 4, 0, "1", vec![]), 4),
+                    WeaponGroup::new(weapon("1", 6, -1, "2", vec![]), 2),
+                ],
+                unit(4, 2, 4, None),
+                ctx(CommandReroll::WoundRoll, true),
+            ),
+            (
+                "attacks, second group random",
+                vec![
+                    WeaponGroup::new(weapon("1", 4, 0, "1", vec![]), 2),
+                    WeaponGroup::new(weapon("D6+1", 5, -1, "1", vec![]), 2),
+                ],
+                unit(6, 1, 5, None),
+                ctx(CommandReroll::AttacksRoll, false),
+            ),
+        ];
+        let trials = 100_000;
+        for (i, (name, groups, target, c)) in cases.into_iter().enumerate() {
+            let exact = distribution(&groups, &target, &c);
+            let mc = monte_carlo(&groups, &target, &c, trials, 77 + i as u64);
+            let se = mc.sd_wounds_lost / f64::from(trials).sqrt();
+            assert!(
+                (exact.expected_wounds_lost - mc.mean_wounds_lost).abs() <= 4.0 * se + 1e-12,
+                "{name}: {} vs {} (se {se})",
+                exact.expected_wounds_lost,
+                mc.mean_wounds_lost
+            );
+            for (k, p) in exact.wounds_lost.iter().enumerate() {
+                let q = mc.wounds_lost.get(k).copied().unwrap_or(0.0);
+                let se = (p * (1.0 - p) / f64::from(trials)).sqrt();
+                assert!(
+                    (p - q).abs() <= 4.5 * se + 1e-3,
+                    "{name}: P({k} wounds lost) {p} vs {q}"
+                );
+            }
+            let without = AttackContext {
+                command_reroll: CommandReroll::None,
+                save_command_reroll: false,
+                ..c
+            };
+            assert!(
+                (distribution(&groups, &target, &without).expected_wounds_lost
+                    - exact.expected_wounds_lost)
+                    .abs()
+                    > 1e-6,
+                "{name}: the re-roll changes the distribution"
+            );
+        }
     }
 }

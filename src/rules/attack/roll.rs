@@ -9,8 +9,8 @@ use super::{
     WeaponGroup, save_needed,
 };
 use crate::rules::DiceExpr;
-use crate::rules::rng::DiceRoll;
 use crate::rules::constants::{HAZARDOUS_FAILS_UP_TO, HAZARDOUS_MORTAL_WOUNDS};
+use crate::rules::rng::DiceRoll;
 use crate::rules::rng::GameRng;
 
 macro_rules! log {
@@ -577,7 +577,13 @@ pub fn monte_carlo(
     let mut wounds = vec![0u64; total_wounds + 1];
     let (mut sw, mut sww, mut sm, mut smm) = (0.0, 0.0, 0.0, 0.0);
     for _ in 0..trials {
-        let out = resolve_weapons(&weapons, target, ctx.command_rerolls(), &mut rng, &mut NoLog);
+        let out = resolve_weapons(
+            &weapons,
+            target,
+            ctx.command_rerolls(),
+            &mut rng,
+            &mut NoLog,
+        );
         let (w, m) = (f64::from(out.wounds_lost), f64::from(out.models_destroyed));
         sw += w;
         sww += w * w;

@@ -43,20 +43,18 @@ impl Game {
     /// whose datasheet (or one of whose Attached units' datasheets, while it has a model on
     /// the battlefield) halves the OC of engaged enemies. Several such units still halve once.
     fn oc_halved_by_engaged_enemy(&self, army: usize, root: usize) -> bool {
-        (0..self.units.len())
-            .filter(|&a| a != army)
-            .any(|ea| {
-                self.unit_roots(ea).into_iter().any(|eu| {
-                    let halves = self.combined(ea, eu).into_iter().any(|u| {
-                        self.unit_on_table(ea, u)
-                            && self.scene.armies[ea].units[u]
-                                .datasheet
-                                .objective_control_effects
-                                .contains(&ObjectiveControlEffect::HalveEngagedEnemies)
-                    });
-                    halves && self.units_engaged((army, root), (ea, eu))
-                })
+        (0..self.units.len()).filter(|&a| a != army).any(|ea| {
+            self.unit_roots(ea).into_iter().any(|eu| {
+                let halves = self.combined(ea, eu).into_iter().any(|u| {
+                    self.unit_on_table(ea, u)
+                        && self.scene.armies[ea].units[u]
+                            .datasheet
+                            .objective_control_effects
+                            .contains(&ObjectiveControlEffect::HalveEngagedEnemies)
+                });
+                halves && self.units_engaged((army, root), (ea, eu))
             })
+        })
     }
 
     /// The OC the living Leaders of an Attached unit (`combined`, Bodyguard first) add to
