@@ -1284,7 +1284,6 @@ fn nobz_wounds(g: &Game) -> Vec<u8> {
 }
 
 #[test]
-#[ignore = "needs the Command Re-roll wiring in src/sim/game/shooting.rs (see the report)"]
 fn command_reroll_saving_throw_is_the_defenders_first_failed_save() {
     use wartable::rules::attack::events::AttackEvent;
     use wartable::rules::rng::GameRng;
@@ -1317,7 +1316,6 @@ fn command_reroll_saving_throw_is_the_defenders_first_failed_save() {
 }
 
 #[test]
-#[ignore = "needs the Command Re-roll wiring in src/sim/game/shooting.rs (see the report)"]
 fn command_reroll_damage_rerolls_the_first_damage_roll_below_average() {
     use wartable::rules::attack::events::AttackEvent;
     use wartable::rules::rng::GameRng;
@@ -1357,7 +1355,6 @@ fn command_reroll_damage_rerolls_the_first_damage_roll_below_average() {
 }
 
 #[test]
-#[ignore = "needs the Command Re-roll wiring in src/sim/game/shooting.rs (see the report)"]
 fn command_reroll_attacks_rerolls_the_first_attacks_roll_below_average() {
     use wartable::rules::attack::events::AttackEvent;
     use wartable::rules::rng::GameRng;
@@ -1387,7 +1384,6 @@ fn command_reroll_attacks_rerolls_the_first_attacks_roll_below_average() {
 }
 
 #[test]
-#[ignore = "needs the Command Re-roll wiring in src/sim/game/shooting.rs (see the report)"]
 fn command_reroll_hazardous_rerolls_the_first_failed_test() {
     use wartable::rules::attack::events::AttackEvent;
     use wartable::rules::rng::GameRng;

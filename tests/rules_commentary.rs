@@ -1169,7 +1169,8 @@ fn with_the_x_ability_example_any_deadly_demise_value_qualifies() {
     advance_to(&mut g, 1, Phase::Shooting);
     // (vehicle, how far north and south of it the Intercessors and the Nobz stand, dice after
     // the Grenade's, Deadly Demise triggered, mortal wounds to the Intercessors and the Nobz).
-    let cases: [(&str, f32, &[u8], bool, Vec<u32>); 4] = [
+    type Case<'a> = (&'a str, f32, &'a [u8], bool, Vec<u32>);
+    let cases: [Case; 4] = [
         ("deff-dread-1", 4.5, &[6], true, vec![1, 1]),
         ("trukk", 8.0, &[6, 5, 2], true, vec![3, 1]),
         ("battlewagon", 8.0, &[6, 5, 2], true, vec![5, 2]),

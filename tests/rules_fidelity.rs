@@ -1071,15 +1071,15 @@ fn scouts_example_an_attached_unit_moves_the_shortest_distance() {
     let mut moved = false;
     for (x, y) in dirs {
         let c = scout(&g, 6.5 * x, 6.5 * y);
-        if let Err(r) = g.clone().apply(&c) {
-            if r.reason.contains("more than the 6.00") {
-                let c = scout(&g, 6.0 * x, 6.0 * y);
-                if g.clone().apply(&c).is_ok() {
-                    let mut t = g.clone();
-                    accepted(&mut t, c);
-                    moved = true;
-                    break;
-                }
+        if let Err(r) = g.clone().apply(&c)
+            && r.reason.contains("more than the 6.00")
+        {
+            let c = scout(&g, 6.0 * x, 6.0 * y);
+            if g.clone().apply(&c).is_ok() {
+                let mut t = g.clone();
+                accepted(&mut t, c);
+                moved = true;
+                break;
             }
         }
     }
@@ -1352,4 +1352,57 @@ fn shoot_again_example_for_the_chapter_rolls_to_hit_and_wound_as_normal() {
         return;
     }
     panic!("no Hellblaster shot before removal");
+}
+
+/// Finding 9 (Firing Deck): embarked models lend one ranged weapon each to the TRANSPORT when
+/// it shoots (at most X of them); their unit cannot shoot that phase.
+#[test]
+fn firing_deck_lets_embarked_models_shoot_from_the_transport() {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "intercessors"), (2, "trukk"), (2, "shoota-boyz")]);
+    put_line(&mut g, 1, "intercessors", 8.0, 10.0, 1.5);
+    put(&mut g, 1, "captain", 0, 8.0, 11.6);
+    put(&mut g, 2, "trukk", 0, 14.0, 24.0);
+    let (a, trukk) = unit_ref(&g, 2, "trukk");
+    let (_, boyz) = unit_ref(&g, 2, "shoota-boyz");
+    g.units[a][boyz].location = Location::Embarked(trukk);
+    advance_to(&mut g, 2, Phase::Shooting);
+    let deck = |models: std::ops::Range<usize>| {
+        WeaponTarget::new("Shoota", "intercessors").by_models(names("shoota-boyz", models))
+    };
+    // One weapon per embarked model.
+    let r = rejected(
+        &mut g.clone(),
+        shoot(
+            2,
+            "trukk",
+            vec![
+                deck(0..2),
+                WeaponTarget::new("Big shoota", "intercessors")
+                    .by_models(vec!["shoota-boyz#0".into()]),
+            ],
+        ),
+    );
+    assert!(r.reason.contains("one weapon"), "{r}");
+    // Without the ability, no embarked model shoots.
+    let mut bare = g.clone();
+    bare.scene.armies[a].units[trukk]
+        .datasheet
+        .core_abilities
+        .retain(|c| !matches!(c, CoreAbility::FiringDeck(_)));
+    let r = rejected(&mut bare, shoot(2, "trukk", vec![deck(1..6)]));
+    assert!(r.reason.contains("Firing Deck"), "{r}");
+    let ev = accepted(
+        &mut g,
+        shoot(
+            2,
+            "trukk",
+            vec![WeaponTarget::new("Big shoota", "intercessors"), deck(1..6)],
+        ),
+    );
+    assert_eq!(
+        attacked(&ev),
+        vec![("Big shoota".to_string(), 1), ("Shoota".to_string(), 5)]
+    );
+    assert!(g.units[a][boyz].shot, "the lending unit has shot this phase");
 }

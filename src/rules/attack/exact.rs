@@ -474,6 +474,10 @@ struct Chain {
     states: usize,
 }
 
+/// One target model's losses to one wounding attack: the probability its saving throw fails,
+/// and the distribution of wounds lost (without, and with the Damage roll Command Re-rolled).
+type ModelLosses = (f64, Vec<f64>, Vec<f64>);
+
 /// Sparse transition: (from, to, probability).
 type Transitions = Vec<(usize, usize, f64)>;
 
@@ -525,13 +529,13 @@ impl Chain {
         };
         // Per target model: (probability one saving throw fails, distribution of wounds
         // lost, the same with the Damage roll Command Re-rolled).
-        let per_model = |i: usize| -> (f64, Vec<f64>, Vec<f64>) {
+        let per_model = |i: usize| -> ModelLosses {
             let m = &target.models[i];
             let fail = 1.0 - save_needed(m, w.ap, w.cover_for(m)).probability();
             let q = m.wound_lost_probability();
             (fail, lost_of(&dmg, q), lost_of(&dmg_rr, q))
         };
-        let tables: [Vec<(f64, Vec<f64>, Vec<f64>)>; 2] = [0, 1].map(|g| {
+        let tables: [Vec<ModelLosses>; 2] = [0, 1].map(|g| {
             self.tracks[g]
                 .models
                 .iter()

@@ -122,7 +122,7 @@ impl Game {
                     Vec::new(),
                 )
             });
-            entry.1.bearers += prepared.plan.attacking.len();
+            entry.1.bearers += prepared.bearers();
             entry.1.excluded.extend(
                 prepared
                     .plan
@@ -136,11 +136,19 @@ impl Game {
             .into_values()
             .map(|(order, mut preview, prepared)| {
                 let weapons: Vec<_> = prepared.iter().flat_map(|p| p.resolved.clone()).collect();
-                preview.distribution = distribution_of_weapons(
-                    &weapons,
-                    &prepared[0].target,
-                    prepared[0].command_reroll,
-                );
+                // The target's kept Command Re-roll of a saving throw counts too.
+                let first = &prepared[0];
+                let defender_save = first.theirs.first().is_some_and(|&e| {
+                    let r = first.sight.models[e];
+                    self.units[r.army][r.unit].command_reroll
+                        == Some(super::RerollRoll::SavingThrow)
+                });
+                let rerolls = crate::rules::attack::CommandRerolls {
+                    attacker: first.command_reroll,
+                    defender_save,
+                };
+                preview.distribution =
+                    distribution_of_weapons(&weapons, &first.target, rerolls);
                 (order, preview)
             })
             .collect();

@@ -6,12 +6,12 @@
 
 use super::command::{RerollRoll, WeaponTarget};
 use super::event::{GameEvent, Rejection, reject};
-use super::state::Game;
+use super::state::{Game, Location};
 use crate::data::combat::{AttackPlan, AttackerCircumstances, plan_attack};
 use crate::data::sight::{ModelRef, SceneSight};
 use crate::rules::WeaponAbility;
 use crate::rules::attack::roll::{RollOutcome, resolve_weapons};
-use crate::rules::attack::{CommandReroll, ResolvedWeapon, TargetUnit};
+use crate::rules::attack::{CommandReroll, CommandRerolls, ResolvedWeapon, TargetUnit};
 use crate::rules::constants::{
     FIRE_OVERWATCH_HITS_ON, GO_TO_GROUND_INVULNERABLE_SAVE, HAZARDOUS_MORTAL_WOUNDS,
 };
@@ -33,6 +33,19 @@ pub(super) struct PreparedAttack {
     pub resolved: Vec<ResolvedWeapon>,
     /// The Command Re-roll kept for these attacks.
     pub command_reroll: CommandReroll,
+    /// Embarked models whose weapons the TRANSPORT fires (Firing Deck); empty otherwise.
+    pub firing_deck: Vec<ModelRef>,
+}
+
+impl PreparedAttack {
+    /// The models attacking: the bearers, or the embarked models firing through a Firing Deck.
+    pub fn bearers(&self) -> usize {
+        if self.firing_deck.is_empty() {
+            self.plan.attacking.len()
+        } else {
+            self.firing_deck.len()
+        }
+    }
 }
 
 /// How a unit attacks.
@@ -167,8 +180,17 @@ impl Game {
                 }
             }
             let mut log = Vec::new();
-            let outcome =
-                resolve_weapons(&resolved, &target, command_reroll, &mut self.rng, &mut log);
+            // The defending unit's kept Command Re-roll of a saving throw (Core Stratagems).
+            let defender = sight.models[theirs[0]];
+            let rerolls = CommandRerolls {
+                attacker: command_reroll,
+                defender_save: self.take_command_reroll(
+                    defender.army,
+                    defender.unit,
+                    RerollRoll::SavingThrow,
+                ),
+            };
+            let outcome = resolve_weapons(&resolved, &target, rerolls, &mut self.rng, &mut log);
             for (_, p) in &group {
                 for (&e, &g) in p.plan.attacking.iter().zip(&p.plan.group_of) {
                     let profile = &p.plan.groups[g].profile;
@@ -208,10 +230,10 @@ impl Game {
                     .join(" + "),
                 weapons: group
                     .iter()
-                    .map(|(wt, p)| (wt.label(), p.plan.attacking.len()))
+                    .map(|(wt, p)| (wt.label(), p.bearers()))
                     .collect(),
                 target: t.to_string(),
-                bearers: group.iter().map(|(_, p)| p.plan.attacking.len()).sum(),
+                bearers: group.iter().map(|(_, p)| p.bearers()).sum(),
                 not_attacking: group
                     .iter()
                     .flat_map(|(_, p)| p.plan.excluded.iter())
@@ -222,6 +244,10 @@ impl Game {
             });
             ev.extend(log.into_iter().map(GameEvent::Attack));
             self.apply_outcome(&first.sight, &first.theirs, &outcome, ev);
+        }
+        // Units that lent weapons to a Firing Deck cannot shoot this phase.
+        for r in planned.iter().flat_map(|p| p.firing_deck.iter().copied()) {
+            self.for_combined(r.army, r.unit, |s| s.shot = true);
         }
         for (r, mortal) in hazardous {
             self.hazardous_loss(r, mortal, ev);
@@ -246,10 +272,30 @@ impl Game {
             "Shooting phase"
         };
         // Per model: (weapon name, PISTOL, EXTRA ATTACKS) of each weapon it uses.
-        let mut used: Vec<(ModelRef, Vec<(String, bool, bool)>)> = Vec::new();
+        type WeaponUse = (String, bool, bool);
+        let mut used: Vec<(ModelRef, Vec<WeaponUse>)> = Vec::new();
         for p in planned {
-            for (&e, &g) in p.plan.attacking.iter().zip(&p.plan.group_of) {
-                let r = p.sight.models[e];
+            // Through a Firing Deck the embarked models are the ones using the weapon.
+            let users: Vec<(ModelRef, usize)> = if p.firing_deck.is_empty() {
+                p.plan
+                    .attacking
+                    .iter()
+                    .zip(&p.plan.group_of)
+                    .map(|(&e, &g)| (p.sight.models[e], g))
+                    .collect()
+            } else {
+                p.firing_deck.iter().map(|r| (*r, 0)).collect()
+            };
+            for (r, g) in users {
+                if !p.firing_deck.is_empty() && used.iter().any(|(m, _)| *m == r) {
+                    return reject(
+                        rule,
+                        format!(
+                            "{} lends one weapon to the Firing Deck",
+                            self.model_name(r)
+                        ),
+                    );
+                }
                 let profile = &p.plan.groups[g].profile;
                 let this = (
                     profile.name.clone(),
@@ -274,6 +320,25 @@ impl Game {
                     );
                 }
                 slot.push(this);
+            }
+        }
+        let deck: Vec<ModelRef> = planned
+            .iter()
+            .flat_map(|p| p.firing_deck.iter().copied())
+            .collect();
+        if let Some(p) = planned.iter().find(|p| !p.firing_deck.is_empty())
+            && let Some(&e) = p.plan.attacking.first()
+        {
+            let t = p.sight.models[e];
+            let capacity = self.scene.armies[t.army].units[t.unit]
+                .datasheet
+                .firing_deck()
+                .unwrap_or(0) as usize;
+            if deck.len() > capacity {
+                return reject(
+                    rule,
+                    format!("Firing Deck {capacity}: at most {capacity} embarked models shoot"),
+                );
             }
         }
         for (r, weapons) in &used {
@@ -383,6 +448,7 @@ impl Game {
         let sight = self.sight();
         let mine = self.entries_of(&sight, army, unit);
         let theirs = self.entries_of(&sight, tarmy, tunit);
+        let mut firing_deck: Vec<ModelRef> = Vec::new();
         let attackers: Vec<usize> = if wt.models.is_empty() {
             mine.clone()
         } else {
@@ -394,21 +460,39 @@ impl Game {
                 {
                     Some(&e) if !chosen.contains(&e) => chosen.push(e),
                     Some(_) => {}
-                    None => {
-                        return reject(
-                            rule,
-                            format!(
-                                "'{name}' is not a model of '{}' on the battlefield",
-                                self.unit_id(army, unit)
-                            ),
-                        );
-                    }
+                    None => match self.embarked_model(army, unit, name) {
+                        Some(r) if !firing_deck.contains(&r) => firing_deck.push(r),
+                        Some(_) => {}
+                        None => {
+                            return reject(
+                                rule,
+                                format!(
+                                    "'{name}' is not a model of '{}' on the battlefield, nor embarked in it",
+                                    self.unit_id(army, unit)
+                                ),
+                            );
+                        }
+                    },
                 }
             }
             chosen
         };
-        let plan = plan_attack(
-            &self.scene,
+        // Firing Deck: the TRANSPORT fires the embarked models' weapon, one per model.
+        let deck_scene;
+        let (scene, attackers) = if firing_deck.is_empty() {
+            (&self.scene, attackers)
+        } else {
+            if !attackers.is_empty() {
+                return reject(
+                    rule,
+                    "a weapon fired through a Firing Deck names only embarked models",
+                );
+            }
+            deck_scene = self.firing_deck_scene(army, unit, &firing_deck, wt, rule)?;
+            (&deck_scene, mine.clone())
+        };
+        let mut plan = plan_attack(
+            scene,
             &sight,
             &attackers,
             &mine,
@@ -420,6 +504,12 @@ impl Game {
         .map_err(|e| {
             super::event::Rejection::new(rule, format!("'{}' at '{}': {e}", wt.label(), wt.target))
         })?;
+        if !firing_deck.is_empty() {
+            // One attacking TRANSPORT model stands in for every embarked model firing.
+            for g in &mut plan.groups {
+                g.bearers = firing_deck.len() as u32;
+            }
+        }
         for (&e, &g) in plan.attacking.iter().zip(&plan.group_of) {
             let profile = &plan.groups[g].profile;
             let r = sight.models[e];
@@ -455,11 +545,7 @@ impl Game {
         self.set_wounds(&sight, &theirs, &mut target);
         ctx.remained_stationary = me.moved == Some(Moved::Stationary);
         ctx.charged = me.charged;
-        ctx.command_reroll = match me.command_reroll {
-            Some(RerollRoll::Hit) => CommandReroll::HitRoll,
-            Some(RerollRoll::Wound) => CommandReroll::WoundRoll,
-            _ => CommandReroll::None,
-        };
+        ctx.command_reroll = RerollRoll::attacker_command_reroll(me.command_reroll);
         if kind != AttackKind::Melee {
             match self.units[tarmy][tunit].shrouded {
                 Some(Stratagem::GoToGround) => {
@@ -524,7 +610,100 @@ impl Game {
             target,
             command_reroll: ctx.command_reroll,
             resolved,
+            firing_deck,
         })
+    }
+
+    /// The model named `name` (`unit#N`) of a unit embarked in the TRANSPORT (`army`,
+    /// `transport`), if there is one alive.
+    fn embarked_model(&self, army: usize, transport: usize, name: &str) -> Option<ModelRef> {
+        (0..self.units[army].len())
+            .filter(|&u| self.units[army][u].location == Location::Embarked(transport))
+            .flat_map(|u| {
+                (0..self.units[army][u].models.len()).map(move |m| ModelRef {
+                    army,
+                    unit: u,
+                    model: m,
+                })
+            })
+            .find(|r| {
+                self.units[r.army][r.unit].models[r.model].alive
+                    && self.model_name(*r).eq_ignore_ascii_case(name)
+            })
+    }
+
+    /// The table as the Firing Deck sees it: the TRANSPORT's models carry the weapon the
+    /// embarked `models` fire (Core Rules: Firing Deck: up to X embarked models whose units
+    /// have not shot this phase each lend one ranged weapon to the TRANSPORT when it shoots).
+    fn firing_deck_scene(
+        &self,
+        army: usize,
+        transport: usize,
+        models: &[ModelRef],
+        wt: &WeaponTarget,
+        rule: &str,
+    ) -> Result<crate::data::Scene, Rejection> {
+        let sheet = &self.scene.armies[army].units[transport].datasheet;
+        let Some(capacity) = sheet.firing_deck() else {
+            return reject(
+                rule,
+                format!(
+                    "'{}' has no Firing Deck: embarked models cannot shoot from it",
+                    self.unit_id(army, transport)
+                ),
+            );
+        };
+        if models.len() > capacity as usize {
+            return reject(
+                rule,
+                format!("Firing Deck {capacity}: at most {capacity} embarked models shoot"),
+            );
+        }
+        let mut scene = self.scene.clone();
+        for r in models {
+            if self.units[r.army][r.unit].shot {
+                return reject(
+                    rule,
+                    format!("'{}' has already shot this phase", self.unit_id(r.army, r.unit)),
+                );
+            }
+            let unit = &self.scene.armies[r.army].units[r.unit];
+            let profile = unit
+                .datasheet
+                .choose_profile(&wt.weapon, wt.profile.as_deref())
+                .map_err(|e| Rejection::new(rule, e))?;
+            if profile.is_melee()
+                || !unit.models[r.model]
+                    .weapons
+                    .iter()
+                    .any(|w| w.eq_ignore_ascii_case(&profile.name))
+            {
+                return reject(
+                    rule,
+                    format!(
+                        "{} has no ranged weapon '{}'",
+                        self.model_name(*r),
+                        wt.label()
+                    ),
+                );
+            }
+            let t = &mut scene.armies[army].units[transport];
+            // The TRANSPORT fires the embarked model's own profiles of the weapon.
+            t.datasheet
+                .ranged_weapons
+                .retain(|w| !w.name.eq_ignore_ascii_case(&profile.name));
+            t.datasheet.ranged_weapons.extend(
+                unit.datasheet
+                    .profiles_of(&profile.name)
+                    .into_iter()
+                    .cloned(),
+            );
+            for m in &mut t.models {
+                m.weapons.retain(|w| !w.eq_ignore_ascii_case(&profile.name));
+                m.weapons.push(profile.name.clone());
+            }
+        }
+        Ok(scene)
     }
 
     /// Sets the target's wounds remaining from the game.
