@@ -176,7 +176,10 @@ impl Driver {
         // first profile.
         for o in self.game.weapon_options(army, unit, melee) {
             for (e, _) in self.enemies_by_distance(player, unit) {
-                let wt = o.at(self.game.unit_id(earmy, e), o.profiles.first().map(String::as_str));
+                let wt = o.at(
+                    self.game.unit_id(earmy, e),
+                    o.profiles.first().map(String::as_str),
+                );
                 if self.works(&make(vec![wt.clone()])) {
                     picked.push(wt);
                     break;

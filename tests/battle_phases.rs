@@ -495,9 +495,7 @@ fn shooting_checks_range_removes_casualties_and_shoots_once() {
     );
     put_line(&mut g, 1, "hellblasters", 10.0, 16.0, 1.8);
     put_line(&mut g, 2, "lootas", 10.0, 43.0, 1.2);
-    let wt = |t: &str| {
-        vec![WeaponTarget::new("Plasma incinerator - standard", t)]
-    };
+    let wt = |t: &str| vec![WeaponTarget::new("Plasma incinerator - standard", t)];
     let r = rejected!(
         g,
         Command::Shoot {
@@ -1158,11 +1156,17 @@ fn command_reroll_battle_shock_test_rerolls_a_failure_once() {
     assert_eq!(g.units[a][u].command_reroll, None, "spent");
     // A test that passes keeps the re-roll for the next one.
     let mut passing = before;
-    accepted!(passing, command_reroll(1, "eliminators", RerollRoll::BattleShock));
+    accepted!(
+        passing,
+        command_reroll(1, "eliminators", RerollRoll::BattleShock)
+    );
     passing.rng = GameRng::scripted(&[6, 6]);
     let ev = accepted!(passing, Command::EndPhase { player: 1 });
     assert_eq!(test_of(&ev), ([6, 6], true));
-    assert!(!ev.iter().any(|e| matches!(e, GameEvent::CommandRerolled { .. })));
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, GameEvent::CommandRerolled { .. }))
+    );
     assert_eq!(
         passing.units[a][u].command_reroll,
         Some(RerollRoll::BattleShock)
@@ -1223,7 +1227,10 @@ fn command_reroll_desperate_escape_rerolls_the_first_failed_test() {
         ]
     );
     // Kept: the first failure (1) is re-rolled to a 5; the second (2) is not.
-    accepted!(g, command_reroll(1, "eliminators", RerollRoll::DesperateEscape));
+    accepted!(
+        g,
+        command_reroll(1, "eliminators", RerollRoll::DesperateEscape)
+    );
     g.rng = GameRng::scripted(&[1, 5, 2, 6]);
     let ev = accepted!(g, back());
     assert!(ev.iter().any(|e| matches!(
@@ -1248,7 +1255,11 @@ fn command_reroll_desperate_escape_rerolls_the_first_failed_test() {
 fn intercessors_facing_nobz(edit: impl Fn(&mut wartable::rules::WeaponProfile)) -> Game {
     let mut scene = open_field();
     let army = scene.armies.iter_mut().find(|a| a.player == 1).unwrap();
-    let squad = army.units.iter_mut().find(|u| u.id == "intercessors").unwrap();
+    let squad = army
+        .units
+        .iter_mut()
+        .find(|u| u.id == "intercessors")
+        .unwrap();
     let rifle = squad
         .datasheet
         .ranged_weapons
@@ -1257,7 +1268,10 @@ fn intercessors_facing_nobz(edit: impl Fn(&mut wartable::rules::WeaponProfile)) 
         .unwrap();
     edit(rifle);
     let mut g = deployed_game(scene);
-    isolate(&mut g, &[(1, "intercessors"), (1, "hellblasters"), (2, "nobz")]);
+    isolate(
+        &mut g,
+        &[(1, "intercessors"), (1, "hellblasters"), (2, "nobz")],
+    );
     put_line(&mut g, 1, "intercessors", 8.0, 10.0, 1.5);
     put(&mut g, 1, "captain", 0, 8.0, 11.6);
     put_line(&mut g, 1, "hellblasters", 8.0, 7.0, 1.5);
@@ -1295,7 +1309,11 @@ fn command_reroll_saving_throw_is_the_defenders_first_failed_save() {
     g.rng = GameRng::scripted(&[4, 4, 5, 5, 1, 6, 1]);
     let ev = accepted!(
         g,
-        shoot_nobz("intercessors", WeaponTarget::new("Bolt rifle", "nobz"), &[0])
+        shoot_nobz(
+            "intercessors",
+            WeaponTarget::new("Bolt rifle", "nobz"),
+            &[0]
+        )
     );
     let saves: Vec<(u8, bool)> = attack_steps(&ev)
         .into_iter()
@@ -1337,7 +1355,11 @@ fn command_reroll_damage_rerolls_the_first_damage_roll_below_average() {
     plain.rng = GameRng::scripted(&[4, 4, 5, 5, 1, 1, 1, 1]);
     let ev = accepted!(
         plain,
-        shoot_nobz("intercessors", WeaponTarget::new("Bolt rifle", "nobz"), &[0])
+        shoot_nobz(
+            "intercessors",
+            WeaponTarget::new("Bolt rifle", "nobz"),
+            &[0]
+        )
     );
     assert_eq!(damage_dice(&ev), vec![vec![1], vec![1]]);
     assert_eq!(nobz_wounds(&plain), vec![0, 2, 2, 2, 2]);
@@ -1347,9 +1369,16 @@ fn command_reroll_damage_rerolls_the_first_damage_roll_below_average() {
     g.rng = GameRng::scripted(&[4, 4, 5, 5, 1, 1, 6, 1, 1]);
     let ev = accepted!(
         g,
-        shoot_nobz("intercessors", WeaponTarget::new("Bolt rifle", "nobz"), &[0])
+        shoot_nobz(
+            "intercessors",
+            WeaponTarget::new("Bolt rifle", "nobz"),
+            &[0]
+        )
     );
-    assert_eq!(attack_command_rerolls(&ev), vec![("Damage".to_string(), vec![1])]);
+    assert_eq!(
+        attack_command_rerolls(&ev),
+        vec![("Damage".to_string(), vec![1])]
+    );
     assert_eq!(damage_dice(&ev), vec![vec![6], vec![1]]);
     assert_eq!(nobz_wounds(&g), vec![0, 1, 2, 2, 2]);
 }
@@ -1365,9 +1394,16 @@ fn command_reroll_attacks_rerolls_the_first_attacks_roll_below_average() {
     g.rng = GameRng::scripted(&[2, 5, 2, 1, 1, 1, 1, 1, 1, 1]);
     let ev = accepted!(
         g,
-        shoot_nobz("intercessors", WeaponTarget::new("Bolt rifle", "nobz"), &[0, 1])
+        shoot_nobz(
+            "intercessors",
+            WeaponTarget::new("Bolt rifle", "nobz"),
+            &[0, 1]
+        )
     );
-    assert_eq!(attack_command_rerolls(&ev), vec![("Attacks".to_string(), vec![2])]);
+    assert_eq!(
+        attack_command_rerolls(&ev),
+        vec![("Attacks".to_string(), vec![2])]
+    );
     let attacks: Vec<(Vec<u8>, u32)> = attack_steps(&ev)
         .into_iter()
         .filter_map(|a| match a {

@@ -300,7 +300,12 @@ fn the_rules_audit_round_plays_the_core_rules_right() {
         .iter()
         .flat_map(|r| r["events"].as_array().into_iter().flatten())
         .collect();
-    let kind = |k: &str| events.iter().filter(|e| e["event"] == k).collect::<Vec<_>>();
+    let kind = |k: &str| {
+        events
+            .iter()
+            .filter(|e| e["event"] == k)
+            .collect::<Vec<_>>()
+    };
     // Finding 1: the failed test costs a Hellblaster.
     let failed = kind("hazardous")
         .iter()

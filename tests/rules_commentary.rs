@@ -1394,7 +1394,14 @@ fn modifiers_example_2_objective_control_in_play() {
         put(&mut g, 1, "intercessors", m, 27.4 + 1.3 * m as f32, 21.35);
     }
     for m in 5..9 {
-        put(&mut g, 1, "intercessors", m, 27.4 + 1.3 * (m - 5) as f32, 22.65);
+        put(
+            &mut g,
+            1,
+            "intercessors",
+            m,
+            27.4 + 1.3 * (m - 5) as f32,
+            22.65,
+        );
     }
     put(&mut g, 1, "intercessors", 9, 34.2, 22.0);
     put(&mut g, 1, "captain", 0, 30.0, 24.2);

@@ -98,19 +98,38 @@ fn hazardous_failed_test_destroys_one_bearer() {
             shoot(
                 1,
                 "hellblasters",
-                vec![WeaponTarget::new("Plasma incinerator", "boyz-mob").with_profile("supercharge")],
+                vec![
+                    WeaponTarget::new("Plasma incinerator", "boyz-mob").with_profile("supercharge"),
+                ],
             ),
         );
         let failed = attack_events(&ev)
             .iter()
-            .filter(|a| matches!(a, AttackEvent::Hazardous { failure: Some(_), .. }))
+            .filter(|a| {
+                matches!(
+                    a,
+                    AttackEvent::Hazardous {
+                        failure: Some(_),
+                        ..
+                    }
+                )
+            })
             .count();
         if failed == 0 {
             continue;
         }
         let losses = ev
             .iter()
-            .filter(|e| matches!(e, GameEvent::HazardousLoss { destroyed: true, mortal_wounds: 0, .. }))
+            .filter(|e| {
+                matches!(
+                    e,
+                    GameEvent::HazardousLoss {
+                        destroyed: true,
+                        mortal_wounds: 0,
+                        ..
+                    }
+                )
+            })
             .count();
         assert_eq!(losses, failed, "one bearer per failed test");
         assert_eq!(alive(&t, 1, "hellblasters"), 5 - failed);
@@ -140,12 +159,19 @@ fn hazardous_failed_test_costs_a_vehicle_three_mortal_wounds() {
                 vec![WeaponTarget::new("Kustom mega-blasta", "intercessors")],
             ),
         );
-        if !ev.iter().any(|e| matches!(e, GameEvent::HazardousLoss { .. })) {
+        if !ev
+            .iter()
+            .any(|e| matches!(e, GameEvent::HazardousLoss { .. }))
+        {
             continue;
         }
         assert!(ev.iter().any(|e| matches!(
             e,
-            GameEvent::HazardousLoss { mortal_wounds: 3, destroyed: false, .. }
+            GameEvent::HazardousLoss {
+                mortal_wounds: 3,
+                destroyed: false,
+                ..
+            }
         )));
         assert_eq!(t.units[a][u].models[0].wounds, 8 - 3);
         return;
@@ -237,7 +263,10 @@ fn dread_in_combat() -> Game {
 /// The Deff Dread 1.8" from the Intercessors, both engaged; player 1's Command phase.
 fn dread_engaged() -> Game {
     let mut g = deployed_game(open_field());
-    isolate(&mut g, &[(1, "intercessors"), (2, "deff-dread-1"), (2, "boyz-mob")]);
+    isolate(
+        &mut g,
+        &[(1, "intercessors"), (2, "deff-dread-1"), (2, "boyz-mob")],
+    );
     put(&mut g, 2, "deff-dread-1", 0, 40.0, 30.0);
     put(&mut g, 1, "intercessors", 0, 41.85, 30.0);
     for m in 1..10 {
@@ -269,7 +298,11 @@ fn each_model_fights_with_one_melee_weapon() {
     assert!(r.reason.contains("one melee weapon"), "{r}");
     let ev = accepted(
         &mut g,
-        fight(2, "deff-dread-1", vec![WeaponTarget::new("Dread klaw", "intercessors")]),
+        fight(
+            2,
+            "deff-dread-1",
+            vec![WeaponTarget::new("Dread klaw", "intercessors")],
+        ),
     );
     assert_eq!(attacked(&ev), vec![("Dread klaw".to_string(), 1)]);
 }
@@ -294,15 +327,17 @@ fn extra_attacks_weapons_fight_beside_the_chosen_melee_weapon() {
             2,
             "boyz-mob",
             vec![
-                WeaponTarget::new("Big choppa", "hellblasters")
-                    .by_models(vec!["warboss#0".into()]),
+                WeaponTarget::new("Big choppa", "hellblasters").by_models(vec!["warboss#0".into()]),
                 WeaponTarget::new("Attack squig", "hellblasters"),
             ],
         ),
     );
     assert_eq!(
         attacked(&ev),
-        vec![("Big choppa".to_string(), 1), ("Attack squig".to_string(), 1)]
+        vec![
+            ("Big choppa".to_string(), 1),
+            ("Attack squig".to_string(), 1)
+        ]
     );
 }
 
@@ -326,7 +361,11 @@ fn second_rank_models_fight() {
     accepted(&mut g, pile_in(2, "boyz-mob"));
     let ev = accepted(
         &mut g,
-        fight(2, "boyz-mob", vec![WeaponTarget::new("Choppa", "hellblasters")]),
+        fight(
+            2,
+            "boyz-mob",
+            vec![WeaponTarget::new("Choppa", "hellblasters")],
+        ),
     );
     assert_eq!(attacked(&ev), vec![("Choppa".to_string(), 2)], "{ev:#?}");
 }
@@ -335,7 +374,10 @@ fn second_rank_models_fight() {
 #[test]
 fn passengers_disembark_when_their_transport_is_destroyed() {
     let mut g = deployed_game(open_field());
-    isolate(&mut g, &[(1, "redemptor"), (2, "trukk"), (2, "shoota-boyz")]);
+    isolate(
+        &mut g,
+        &[(1, "redemptor"), (2, "trukk"), (2, "shoota-boyz")],
+    );
     put(&mut g, 1, "redemptor", 0, 20.0, 10.0);
     put(&mut g, 2, "trukk", 0, 20.0, 24.0);
     let (a, trukk) = unit_ref(&g, 2, "trukk");
@@ -367,7 +409,10 @@ fn passengers_disembark_when_their_transport_is_destroyed() {
             .iter()
             .find_map(|e| match e {
                 GameEvent::DestroyedTransportRolls {
-                    dice, fails_up_to, models_lost, ..
+                    dice,
+                    fails_up_to,
+                    models_lost,
+                    ..
                 } => Some((dice.clone(), *fails_up_to, *models_lost)),
                 _ => None,
             })
@@ -403,7 +448,11 @@ fn consolidation_cannot_step_out_of_combat_towards_an_objective() {
     accepted(&mut g, pile_in(2, "nobz"));
     accepted(
         &mut g,
-        fight(2, "nobz", vec![WeaponTarget::new("Big choppa", "hellblasters")]),
+        fight(
+            2,
+            "nobz",
+            vec![WeaponTarget::new("Big choppa", "hellblasters")],
+        ),
     );
     let away: Vec<ModelPath> = (0..5)
         .filter(|m| alive(&g, 2, "nobz") > 0 && *m < 5)
@@ -425,7 +474,10 @@ fn consolidation_cannot_step_out_of_combat_towards_an_objective() {
         },
     );
     assert_eq!(r.rule, "Consolidate");
-    assert!(r.reason.contains("closer to its closest enemy model"), "{r}");
+    assert!(
+        r.reason.contains("closer to its closest enemy model"),
+        "{r}"
+    );
 }
 
 /// Finding 7: the Benefit of Cover is per model; attacks go to the covered models first.
@@ -440,12 +492,23 @@ fn benefit_of_cover_is_decided_per_model() {
         put(&mut g, 2, "shoota-boyz", m, 28.5, 18.8 + 1.4 * m as f32);
     }
     for m in 5..10 {
-        put(&mut g, 2, "shoota-boyz", m, 25.5, 18.8 + 1.4 * (m - 5) as f32);
+        put(
+            &mut g,
+            2,
+            "shoota-boyz",
+            m,
+            25.5,
+            18.8 + 1.4 * (m - 5) as f32,
+        );
     }
     advance_to(&mut g, 1, Phase::Shooting);
     let ev = accepted(
         &mut g,
-        shoot(1, "intercessors", vec![WeaponTarget::new("Bolt rifle", "shoota-boyz")]),
+        shoot(
+            1,
+            "intercessors",
+            vec![WeaponTarget::new("Bolt rifle", "shoota-boyz")],
+        ),
     );
     let mut allocated_to = None;
     let mut saw_covered = false;
@@ -485,7 +548,11 @@ fn a_unit_not_moved_counts_as_remained_stationary() {
     advance_to(&mut g, 2, Phase::Shooting);
     let ev = accepted(
         &mut g,
-        shoot(2, "lootas", vec![WeaponTarget::new("Deffgun", "intercessors")]),
+        shoot(
+            2,
+            "lootas",
+            vec![WeaponTarget::new("Deffgun", "intercessors")],
+        ),
     );
     assert!(
         attack_events(&ev).iter().any(|a| matches!(
@@ -503,7 +570,12 @@ fn deadly_demise_hits_every_unit_within_six_inches_on_a_six() {
     let mut g = deployed_game(open_field());
     isolate(
         &mut g,
-        &[(1, "redemptor"), (1, "hellblasters"), (2, "deff-dread-1"), (2, "nobz")],
+        &[
+            (1, "redemptor"),
+            (1, "hellblasters"),
+            (2, "deff-dread-1"),
+            (2, "nobz"),
+        ],
     );
     put(&mut g, 1, "redemptor", 0, 20.0, 10.0);
     put(&mut g, 2, "deff-dread-1", 0, 20.0, 24.0);
@@ -521,7 +593,10 @@ fn deadly_demise_hits_every_unit_within_six_inches_on_a_six() {
             shoot(
                 1,
                 "redemptor",
-                vec![WeaponTarget::new("Heavy onslaught gatling cannon", "deff-dread-1")],
+                vec![WeaponTarget::new(
+                    "Heavy onslaught gatling cannon",
+                    "deff-dread-1",
+                )],
             ),
         );
         let Some(triggered) = ev.iter().find_map(|e| match e {
@@ -633,7 +708,14 @@ fn weapon_notes(ev: &[GameEvent]) -> Vec<(String, u32, Vec<String>)> {
 #[test]
 fn big_guns_never_tire_applies_to_attacks_against_an_engaged_vehicle() {
     let mut g = deployed_game(open_field());
-    isolate(&mut g, &[(1, "intercessors"), (1, "hellblasters"), (2, "deff-dread-1")]);
+    isolate(
+        &mut g,
+        &[
+            (1, "intercessors"),
+            (1, "hellblasters"),
+            (2, "deff-dread-1"),
+        ],
+    );
     put(&mut g, 2, "deff-dread-1", 0, 40.0, 30.0);
     for m in 0..10 {
         put(&mut g, 1, "intercessors", m, 41.85 + 1.3 * m as f32, 30.0);
@@ -666,7 +748,14 @@ fn precision_needs_a_visible_character() {
     put_line(&mut g, 1, "eliminators", 10.0, 21.0, 2.0);
     // The Boyz in the open west of the ruin; the Warboss hidden behind its wall (x = 30).
     for m in 0..20 {
-        put(&mut g, 2, "boyz-mob", m, 22.0 + 1.3 * (m % 4) as f32, 16.0 + 1.3 * (m / 4) as f32);
+        put(
+            &mut g,
+            2,
+            "boyz-mob",
+            m,
+            22.0 + 1.3 * (m % 4) as f32,
+            16.0 + 1.3 * (m / 4) as f32,
+        );
     }
     put(&mut g, 2, "warboss", 0, 31.5, 22.0);
     advance_to(&mut g, 1, Phase::Shooting);
@@ -707,10 +796,16 @@ fn insane_bravery_is_once_per_battle() {
         g.units[a][u].models[m].alive = false;
     }
     g.cp = [5, 5];
-    accepted(&mut g, use_stratagem(1, Stratagem::InsaneBravery, "intercessors", None));
+    accepted(
+        &mut g,
+        use_stratagem(1, Stratagem::InsaneBravery, "intercessors", None),
+    );
     advance_to(&mut g, 2, Phase::Command);
     advance_to(&mut g, 1, Phase::Command);
-    let r = rejected(&mut g, use_stratagem(1, Stratagem::InsaneBravery, "intercessors", None));
+    let r = rejected(
+        &mut g,
+        use_stratagem(1, Stratagem::InsaneBravery, "intercessors", None),
+    );
     assert!(r.reason.contains("once per battle"), "{r}");
 }
 
@@ -728,12 +823,19 @@ fn counter_offensive_follows_an_enemy_fight_and_epic_challenge_needs_an_attached
     );
     assert!(r.reason.contains("after an enemy unit has fought"), "{r}");
     // The Captain's unit faces the Dread, not an Attached unit: no Epic Challenge.
-    let r = rejected(&mut g, use_stratagem(1, Stratagem::EpicChallenge, "captain", None));
+    let r = rejected(
+        &mut g,
+        use_stratagem(1, Stratagem::EpicChallenge, "captain", None),
+    );
     assert!(r.reason.contains("Attached unit"), "{r}");
     accepted(&mut g, pile_in(2, "deff-dread-1"));
     accepted(
         &mut g,
-        fight(2, "deff-dread-1", vec![WeaponTarget::new("Dread klaw", "intercessors")]),
+        fight(
+            2,
+            "deff-dread-1",
+            vec![WeaponTarget::new("Dread klaw", "intercessors")],
+        ),
     );
     accepted(
         &mut g,
@@ -790,7 +892,11 @@ fn no_unit_is_set_up_within_engagement_range() {
 fn the_first_turn_is_rolled_off_after_deployment() {
     let (mut g, events) = Game::start(open_field(), 5);
     assert!(matches!(events[0], GameEvent::DeploymentRollOff { .. }));
-    assert!(!events.iter().any(|e| matches!(e, GameEvent::RollOff { .. })));
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, GameEvent::RollOff { .. }))
+    );
     let mut last = Vec::new();
     while g.stage != wartable::rules::phase::Stage::Battle {
         let p = g.active_player;
@@ -827,7 +933,10 @@ fn disembarking_after_the_transport_stays_or_makes_a_normal_move() {
     use wartable::rules::movement::MoveMode;
     let setup = || {
         let mut g = deployed_game(open_field());
-        isolate(&mut g, &[(1, "redemptor"), (2, "trukk"), (2, "shoota-boyz")]);
+        isolate(
+            &mut g,
+            &[(1, "redemptor"), (2, "trukk"), (2, "shoota-boyz")],
+        );
         put(&mut g, 1, "redemptor", 0, 10.0, 6.0);
         put(&mut g, 2, "trukk", 0, 40.0, 36.0);
         let (a, trukk) = unit_ref(&g, 2, "trukk");
@@ -932,7 +1041,10 @@ fn one_shot_is_tracked_per_weapon_and_model() {
             ],
         ),
     );
-    assert_eq!(attacked(&ev), vec![("Plasma incinerator - standard".to_string(), 2)]);
+    assert_eq!(
+        attacked(&ev),
+        vec![("Plasma incinerator - standard".to_string(), 2)]
+    );
     advance_to(&mut g, 2, Phase::Shooting);
     advance_to(&mut g, 1, Phase::Shooting);
     // The two that fired may not fire it again; the other three may.
@@ -1035,10 +1147,20 @@ fn plunging_fire_is_decided_per_attacking_model() {
     let groups = weapon_notes(&ev);
     let plunging: Vec<u32> = groups
         .iter()
-        .map(|(_, b, n)| if n.iter().any(|x| x.starts_with("Plunging Fire")) { *b } else { 0 })
+        .map(|(_, b, n)| {
+            if n.iter().any(|x| x.starts_with("Plunging Fire")) {
+                *b
+            } else {
+                0
+            }
+        })
         .collect();
     assert_eq!(plunging.iter().sum::<u32>(), 1, "{groups:?}");
-    assert_eq!(groups.iter().map(|(_, b, _)| b).sum::<u32>(), 5, "{groups:?}");
+    assert_eq!(
+        groups.iter().map(|(_, b, _)| b).sum::<u32>(),
+        5,
+        "{groups:?}"
+    );
 }
 
 /// Rules Commentary worked case (Scouts with two values): an Attached unit whose models have
@@ -1083,7 +1205,10 @@ fn scouts_example_an_attached_unit_moves_the_shortest_distance() {
             }
         }
     }
-    assert!(moved, "a 6\" Scout move is accepted and a 6.5\" one refused");
+    assert!(
+        moved,
+        "a 6\" Scout move is accepted and a 6.5\" one refused"
+    );
     // Without Scouts on the Lieutenant, the unit makes no Scout move.
     let (a, lt) = unit_ref(&g, 1, "lieutenant");
     g.scene.armies[a].units[lt].datasheet.core_abilities.clear();
@@ -1139,7 +1264,14 @@ fn a_destroyed_leader_leaves_its_unit() {
     isolate(&mut g, &[(1, "eliminators"), (2, "boyz-mob")]);
     put_line(&mut g, 1, "eliminators", 10.0, 21.0, 2.0);
     for m in 0..20 {
-        put(&mut g, 2, "boyz-mob", m, 22.0 + 1.3 * (m % 4) as f32, 16.0 + 1.3 * (m / 4) as f32);
+        put(
+            &mut g,
+            2,
+            "boyz-mob",
+            m,
+            22.0 + 1.3 * (m % 4) as f32,
+            16.0 + 1.3 * (m / 4) as f32,
+        );
     }
     put(&mut g, 2, "warboss", 0, 20.0, 24.0);
     let (a, boss) = unit_ref(&g, 2, "warboss");
@@ -1258,7 +1390,10 @@ fn reactive_stratagems_answer_their_trigger() {
     use wartable::rules::movement::MoveMode;
     use wartable::rules::stratagem::Stratagem;
     let mut g = deployed_game(open_field());
-    isolate(&mut g, &[(1, "eliminators"), (2, "shoota-boyz"), (2, "nobz")]);
+    isolate(
+        &mut g,
+        &[(1, "eliminators"), (2, "shoota-boyz"), (2, "nobz")],
+    );
     for m in 0..3 {
         put(&mut g, 1, "eliminators", m, 10.0 + 2.0 * m as f32, 20.0);
     }
@@ -1299,7 +1434,12 @@ fn reactive_stratagems_answer_their_trigger() {
     // Heroic Intervention before any charge: refused.
     let r = rejected(
         &mut g,
-        use_stratagem(1, Stratagem::HeroicIntervention, "eliminators", Some("nobz")),
+        use_stratagem(
+            1,
+            Stratagem::HeroicIntervention,
+            "eliminators",
+            Some("nobz"),
+        ),
     );
     assert!(r.reason.contains("Charge move"), "{r}");
 }
@@ -1319,11 +1459,16 @@ fn shoot_again_example_for_the_chapter_rolls_to_hit_and_wound_as_normal() {
         t.rng = GameRng::seeded(seed);
         let ev = accepted(
             &mut t,
-            shoot(2, "lootas", vec![WeaponTarget::new("Deffgun", "hellblasters")]),
+            shoot(
+                2,
+                "lootas",
+                vec![WeaponTarget::new("Deffgun", "hellblasters")],
+            ),
         );
-        let Some(at) = ev.iter().position(|e| {
-            matches!(e, GameEvent::ShootBeforeRemoval { shoots: true, .. })
-        }) else {
+        let Some(at) = ev
+            .iter()
+            .position(|e| matches!(e, GameEvent::ShootBeforeRemoval { shoots: true, .. }))
+        else {
             continue;
         };
         let GameEvent::ShootBeforeRemoval { model, .. } = &ev[at] else {
@@ -1342,12 +1487,13 @@ fn shoot_again_example_for_the_chapter_rolls_to_hit_and_wound_as_normal() {
             "BS 3+ as normal"
         );
         assert!(
-            !log.iter().any(|a| matches!(a, AttackEvent::Hazardous { .. })),
+            !log.iter()
+                .any(|a| matches!(a, AttackEvent::Hazardous { .. })),
             "HAZARDOUS tests are passed without rolling"
         );
-        let removed = after[shot..].iter().any(
-            |e| matches!(e, GameEvent::ModelDestroyed { model: m, .. } if m == model),
-        );
+        let removed = after[shot..]
+            .iter()
+            .any(|e| matches!(e, GameEvent::ModelDestroyed { model: m, .. } if m == model));
         assert!(removed, "{model} is removed after shooting");
         return;
     }
@@ -1359,7 +1505,10 @@ fn shoot_again_example_for_the_chapter_rolls_to_hit_and_wound_as_normal() {
 #[test]
 fn firing_deck_lets_embarked_models_shoot_from_the_transport() {
     let mut g = deployed_game(open_field());
-    isolate(&mut g, &[(1, "intercessors"), (2, "trukk"), (2, "shoota-boyz")]);
+    isolate(
+        &mut g,
+        &[(1, "intercessors"), (2, "trukk"), (2, "shoota-boyz")],
+    );
     put_line(&mut g, 1, "intercessors", 8.0, 10.0, 1.5);
     put(&mut g, 1, "captain", 0, 8.0, 11.6);
     put(&mut g, 2, "trukk", 0, 14.0, 24.0);
@@ -1404,5 +1553,8 @@ fn firing_deck_lets_embarked_models_shoot_from_the_transport() {
         attacked(&ev),
         vec![("Big shoota".to_string(), 1), ("Shoota".to_string(), 5)]
     );
-    assert!(g.units[a][boyz].shot, "the lending unit has shot this phase");
+    assert!(
+        g.units[a][boyz].shot,
+        "the lending unit has shot this phase"
+    );
 }

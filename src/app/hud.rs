@@ -921,11 +921,17 @@ fn stratagems(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, army: usize, unit: 
                         for r in [
                             RerollRoll::Hit,
                             RerollRoll::Wound,
+                            RerollRoll::SavingThrow,
+                            RerollRoll::Damage,
+                            RerollRoll::Attacks,
+                            RerollRoll::Hazardous,
                             RerollRoll::Advance,
                             RerollRoll::Charge,
+                            RerollRoll::BattleShock,
+                            RerollRoll::DesperateEscape,
                         ] {
                             if ui
-                                .add_enabled(enabled, egui::Button::new(format!("{r:?} roll")))
+                                .add_enabled(enabled, egui::Button::new(r.name()))
                                 .clicked()
                             {
                                 let c = Command::UseStratagem {

@@ -8,7 +8,6 @@ use super::resolve::Scene;
 use super::sight::{ModelRef, SceneSight, model_solid};
 use crate::geometry::measure::model_distance;
 use crate::geometry::sight::{Sampling, SeeThrough};
-use crate::rules::{CoreAbility, WeaponAbility};
 use crate::rules::attack::eligibility::{ShootingState, can_shoot};
 use crate::rules::attack::{AttackContext, TargetModel, TargetUnit, WeaponGroup};
 use crate::rules::constants::{
@@ -16,6 +15,7 @@ use crate::rules::constants::{
 };
 use crate::rules::modifiers::unit_toughness;
 use crate::rules::weapon::WeaponProfile;
+use crate::rules::{CoreAbility, WeaponAbility};
 
 /// The target unit made of the index entries `entries` (one unit, or an Attached unit: its
 /// Leaders are allocated to last). Models are in the scene's order; already-destroyed models
@@ -257,13 +257,12 @@ pub fn plan_attack(
     // Which models fight (Core Rules: Fight phase): besides those within Engagement Range of
     // the target, a model in base-to-base contact with a model of its own unit that is itself
     // in base-to-base contact with a model of the target (the second rank).
-    let contact = |i: usize, j: usize| {
-        model_distance(&solid(i), &solid(j)).distance <= BASE_CONTACT_INCHES
-    };
+    let contact =
+        |i: usize, j: usize| model_distance(&solid(i), &solid(j)).distance <= BASE_CONTACT_INCHES;
     let second_rank = |i: usize| {
-        whole_attacker.iter().any(|&f| {
-            f != i && contact(i, f) && targets.iter().any(|&t| contact(f, t))
-        })
+        whole_attacker
+            .iter()
+            .any(|&f| f != i && contact(i, f) && targets.iter().any(|&t| contact(f, t)))
     };
     // Lone Operative: a unit (not part of an Attached unit) whose models all have it is
     // shot only from within 12" (Core Rules: Lone Operative).
@@ -306,7 +305,10 @@ pub fn plan_attack(
             Some(range) if distance > range + MEASURE_TOLERANCE_INCHES => {
                 exclude(format!("out of range ({distance:.2}\" > {range}\")"));
             }
-            Some(_) if lone_operative && distance > LONE_OPERATIVE_RANGE_INCHES + MEASURE_TOLERANCE_INCHES => {
+            Some(_)
+                if lone_operative
+                    && distance > LONE_OPERATIVE_RANGE_INCHES + MEASURE_TOLERANCE_INCHES =>
+            {
                 exclude(format!(
                     "the target is a Lone Operative and cannot be shot from more than {LONE_OPERATIVE_RANGE_INCHES}\" ({distance:.2}\")"
                 ));
@@ -316,10 +318,7 @@ pub fn plan_attack(
                 Ok(()) => attacking.push((b, distance <= range / 2.0 + MEASURE_TOLERANCE_INCHES)),
                 Err(e) => exclude(e.to_string()),
             },
-            None if measured
-                && !engaged_pair(&[b.entry], targets)
-                && !second_rank(b.entry) =>
-            {
+            None if measured && !engaged_pair(&[b.entry], targets) && !second_rank(b.entry) => {
                 exclude(
                     "not within Engagement Range of the target, nor in base-to-base contact \
                      with a model of its unit that is in base-to-base contact with it"

@@ -315,7 +315,11 @@ fn loadout(sheet: &Datasheet, wargear: &[(String, u32)], index: usize) -> Vec<St
             sheet
                 .default_wargear
                 .iter()
-                .map(|w| sheet.weapon(w).map_or_else(|| w.clone(), |p| p.name.clone()))
+                .map(|w| {
+                    sheet
+                        .weapon(w)
+                        .map_or_else(|| w.clone(), |p| p.name.clone())
+                })
                 .collect()
         };
         let mut carried: Vec<String> = Vec::new();
@@ -329,7 +333,9 @@ fn loadout(sheet: &Datasheet, wargear: &[(String, u32)], index: usize) -> Vec<St
     // A weapon is carried once, whichever of its profiles the list names.
     let mut carried: Vec<String> = Vec::new();
     for (w, _) in wargear.iter().filter(|(_, count)| index < *count as usize) {
-        let name = sheet.weapon(w).map_or_else(|| w.clone(), |p| p.name.clone());
+        let name = sheet
+            .weapon(w)
+            .map_or_else(|| w.clone(), |p| p.name.clone());
         if !carried.iter().any(|c| c.eq_ignore_ascii_case(&name)) {
             carried.push(name);
         }

@@ -201,7 +201,10 @@ mod tests {
             CoreAbility::from_name("Scouts 6\""),
             Some(CoreAbility::Scouts(6.0))
         );
-        assert_eq!(CoreAbility::from_name("stealth"), Some(CoreAbility::Stealth));
+        assert_eq!(
+            CoreAbility::from_name("stealth"),
+            Some(CoreAbility::Stealth)
+        );
         assert_eq!(CoreAbility::from_name("Oath of Moment"), None);
         assert_eq!(CoreAbility::from_name("Deadly Demise"), None);
     }

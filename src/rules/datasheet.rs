@@ -4,8 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::abilities::{CoreAbility, DestroyedAbility, TimedAbility};
 use super::constants::{DEFAULT_MODEL_HEIGHTS_INCHES, FALLBACK_MODEL_HEIGHT_INCHES};
-use super::abilities::{DestroyedAbility, CoreAbility, TimedAbility};
 use super::weapon::WeaponProfile;
 use crate::geometry::Base;
 
@@ -210,7 +210,11 @@ impl Datasheet {
             let profiles = self.profiles_of(weapon);
             return profiles
                 .iter()
-                .find(|w| w.profile.as_deref().is_some_and(|x| x.eq_ignore_ascii_case(p)))
+                .find(|w| {
+                    w.profile
+                        .as_deref()
+                        .is_some_and(|x| x.eq_ignore_ascii_case(p))
+                })
                 .copied()
                 .ok_or_else(|| {
                     if profiles.is_empty() {

@@ -12,11 +12,11 @@ use super::table::MoveKind;
 use crate::data::sight::ModelRef;
 use crate::geometry::measure::model_distance;
 use crate::geometry::{ModelSolid, Vec3};
+use crate::rules::CoreAbility;
 use crate::rules::constants::{
     BASE_CONTACT_INCHES, CHARGE_RANGE_INCHES, CONSOLIDATE_INCHES,
     ENGAGEMENT_RANGE_HORIZONTAL_INCHES, MEASURE_TOLERANCE_INCHES, PILE_IN_INCHES,
 };
-use crate::rules::CoreAbility;
 use crate::rules::movement::{MoveMode, Moved};
 use crate::rules::phase::{FightStep, Phase, Stage, opponent};
 
@@ -471,7 +471,9 @@ impl Game {
                 .any(|e| model_distance(m, e).distance <= reach)
         });
         let towards_enemy = !consolidating || enemy_reachable;
-        let objective = (!towards_enemy).then(|| self.closest_objective_to(&own)).flatten();
+        let objective = (!towards_enemy)
+            .then(|| self.closest_objective_to(&own))
+            .flatten();
         if !towards_enemy && objective.is_none() {
             return reject(
                 what,
@@ -497,7 +499,10 @@ impl Game {
                 }) else {
                     continue;
                 };
-                let (a, b) = (model_distance(&old, e).distance, model_distance(&new, e).distance);
+                let (a, b) = (
+                    model_distance(&old, e).distance,
+                    model_distance(&new, e).distance,
+                );
                 if b > BASE_CONTACT_INCHES && b >= a - MEASURE_TOLERANCE_INCHES {
                     return reject(
                         what,

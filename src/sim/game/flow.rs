@@ -7,9 +7,9 @@
 use super::event::{GameEvent, Rejection, reject};
 use super::state::{FightState, Game, Location};
 use crate::data::sight::{ModelRef, model_solid};
-use crate::geometry::measure::model_distance;
 use crate::geometry::coherency;
 use crate::geometry::engagement::{Control, in_objective_range, level_of_control};
+use crate::geometry::measure::model_distance;
 use crate::rules::constants::{
     COMMAND_PHASE_CP_GAIN, DEADLY_DEMISE_RANGE_INCHES, DEADLY_DEMISE_TRIGGERS_ON,
     MAX_OTHER_CP_GAIN_PER_ROUND, MEASURE_TOLERANCE_INCHES,

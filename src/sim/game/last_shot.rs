@@ -62,7 +62,12 @@ impl Game {
     /// Model `r` shoots: each of its ranged weapons (a weapon with profiles on its most
     /// damaging one, HAZARDOUS ones first since their tests are passed) at the unit that
     /// destroyed it if it can, else at the closest enemy unit it can shoot.
-    fn last_shot(&mut self, r: ModelRef, attacker: Option<(usize, usize)>, ev: &mut Vec<GameEvent>) {
+    fn last_shot(
+        &mut self,
+        r: ModelRef,
+        attacker: Option<(usize, usize)>,
+        ev: &mut Vec<GameEvent>,
+    ) {
         let player = self.player_of(r.army);
         let root = self.combined(r.army, r.unit)[0];
         let name = self.model_name(r);

@@ -130,9 +130,7 @@ impl Game {
             Command::Move { .. } if self.stage == Stage::Battle => TriggerKind::Moved,
             Command::SetUpReinforcements { .. } | Command::Disembark { .. } => TriggerKind::SetUp,
             Command::DeclareCharge { .. } => TriggerKind::DeclaredCharge,
-            Command::ChargeMove { paths, .. } if !paths.is_empty() => {
-                TriggerKind::EndedChargeMove
-            }
+            Command::ChargeMove { paths, .. } if !paths.is_empty() => TriggerKind::EndedChargeMove,
             _ => return,
         };
         let unit = match command {

@@ -385,8 +385,7 @@ impl Game {
             .iter()
             .map(|r| self.solid(*r))
             .collect();
-        let planned =
-            self.plan_disembark(army, root, placements, &hull, DISEMBARK_RANGE_INCHES)?;
+        let planned = self.plan_disembark(army, root, placements, &hull, DISEMBARK_RANGE_INCHES)?;
         self.place(&planned);
         self.for_combined(army, root, |s| s.location = Location::OnTable);
         if after_normal_move {
@@ -437,7 +436,10 @@ impl Game {
                 );
             }
             if hull.iter().any(|h| {
-                crate::geometry::bases_overlap((&s.base, s.centre, s.facing), (&h.base, h.centre, h.facing))
+                crate::geometry::bases_overlap(
+                    (&s.base, s.centre, s.facing),
+                    (&h.base, h.centre, h.facing),
+                )
             }) {
                 return reject(
                     "Transports",

@@ -147,8 +147,7 @@ impl Game {
                     attacker: first.command_reroll,
                     defender_save,
                 };
-                preview.distribution =
-                    distribution_of_weapons(&weapons, &first.target, rerolls);
+                preview.distribution = distribution_of_weapons(&weapons, &first.target, rerolls);
                 (order, preview)
             })
             .collect();
@@ -209,8 +208,14 @@ impl Game {
             }
             let name = self.model_name(*r);
             for w in chosen {
-                let names: Vec<String> = profiles(w).iter().filter_map(|p| p.profile.clone()).collect();
-                match out.iter_mut().find(|(o, _)| o.weapon.eq_ignore_ascii_case(w)) {
+                let names: Vec<String> = profiles(w)
+                    .iter()
+                    .filter_map(|p| p.profile.clone())
+                    .collect();
+                match out
+                    .iter_mut()
+                    .find(|(o, _)| o.weapon.eq_ignore_ascii_case(w))
+                {
                     Some((o, _)) => o.models.push(name.clone()),
                     None => out.push((
                         WeaponOption {

@@ -67,7 +67,9 @@ impl Game {
                 );
             }
         }
-        self.for_combined(army, root, |s| s.moved = Some(Moved::Moved(MoveMode::Normal)));
+        self.for_combined(army, root, |s| {
+            s.moved = Some(Moved::Moved(MoveMode::Normal))
+        });
         ev.push(GameEvent::Moved {
             player,
             unit: self.unit_id(army, root).to_string(),

@@ -6,8 +6,8 @@
 use super::command::{Placement, ReserveKind};
 use super::event::{GameEvent, Rejection, reject};
 use super::state::{Game, Location};
-use crate::rules::CoreAbility;
 use crate::geometry::measure::{horizontal_distance, outline_distance};
+use crate::rules::CoreAbility;
 use crate::rules::constants::{INFILTRATORS_DISTANCE_INCHES, RESERVES_MAX_POINTS_PERCENT};
 use crate::rules::phase::{Stage, opponent};
 
@@ -174,7 +174,9 @@ impl Game {
                     }) {
                         return reject(
                             "Engagement Range",
-                            format!("{name} cannot be set up within Engagement Range of an enemy model"),
+                            format!(
+                                "{name} cannot be set up within Engagement Range of an enemy model"
+                            ),
                         );
                     }
                 }

@@ -197,7 +197,9 @@ impl Game {
                     if profile.has(&WeaponAbility::OneShot) {
                         let r = p.sight.models[e];
                         let name = profile.name.clone();
-                        self.units[r.army][r.unit].one_shot_fired.push((r.model, name));
+                        self.units[r.army][r.unit]
+                            .one_shot_fired
+                            .push((r.model, name));
                     }
                 }
             }
@@ -290,10 +292,7 @@ impl Game {
                 if !p.firing_deck.is_empty() && used.iter().any(|(m, _)| *m == r) {
                     return reject(
                         rule,
-                        format!(
-                            "{} lends one weapon to the Firing Deck",
-                            self.model_name(r)
-                        ),
+                        format!("{} lends one weapon to the Firing Deck", self.model_name(r)),
                     );
                 }
                 let profile = &p.plan.groups[g].profile;
@@ -664,7 +663,10 @@ impl Game {
             if self.units[r.army][r.unit].shot {
                 return reject(
                     rule,
-                    format!("'{}' has already shot this phase", self.unit_id(r.army, r.unit)),
+                    format!(
+                        "'{}' has already shot this phase",
+                        self.unit_id(r.army, r.unit)
+                    ),
                 );
             }
             let unit = &self.scene.armies[r.army].units[r.unit];

@@ -7,13 +7,13 @@ use super::command::{RerollRoll, WeaponTarget};
 use super::event::{GameEvent, Rejection, reject};
 use super::shooting::AttackKind;
 use super::state::{Game, Location, PendingCharge};
+use super::state::{Trigger, TriggerKind};
 use crate::rules::attack::roll::inflict_mortal_wounds;
 use crate::rules::constants::{
     FIRE_OVERWATCH_RANGE_INCHES, GRENADE_DICE, GRENADE_RANGE_INCHES, GRENADE_WOUNDS_ON,
     HEROIC_INTERVENTION_RANGE_INCHES, MEASURE_TOLERANCE_INCHES, TANK_SHOCK_MAX_MORTAL_WOUNDS,
     TANK_SHOCK_WOUNDS_ON,
 };
-use super::state::{Trigger, TriggerKind};
 use crate::rules::phase::Stage;
 use crate::rules::stratagem::Stratagem;
 
@@ -184,7 +184,9 @@ impl Game {
                         "it is used after a unit has fought, before the next is selected",
                     );
                 }
-                if f.picker == player || f.last_fought != Some(crate::rules::phase::opponent(player)) {
+                if f.picker == player
+                    || f.last_fought != Some(crate::rules::phase::opponent(player))
+                {
                     return reject(
                         name,
                         "it is used just after an enemy unit has fought, when the opponent would select next",
@@ -227,7 +229,10 @@ impl Game {
                         kind: TriggerKind::EndedChargeMove,
                     })
                 {
-                    return reject(name, format!("it is used just after '{id}' ends its Charge move"));
+                    return reject(
+                        name,
+                        format!("it is used just after '{id}' ends its Charge move"),
+                    );
                 }
                 let t = need_target(self)?;
                 if !self.units_engaged((army, root), t) {

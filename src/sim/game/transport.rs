@@ -12,8 +12,8 @@ use crate::geometry::measure::{model_distance, wholly_within};
 use crate::geometry::{ModelSolid, Vec2, bases_overlap};
 use crate::rules::constants::{
     BASE_CONTACT_INCHES, COHERENCY_HORIZONTAL_INCHES, COHERENCY_TWO_NEIGHBOURS_FROM_MODELS,
-    DESTROYED_TRANSPORT_FAILS_UP_TO,
-    DISEMBARK_RANGE_INCHES, EMERGENCY_DISEMBARK_FAILS_UP_TO, EMERGENCY_DISEMBARK_RANGE_INCHES,
+    DESTROYED_TRANSPORT_FAILS_UP_TO, DISEMBARK_RANGE_INCHES, EMERGENCY_DISEMBARK_FAILS_UP_TO,
+    EMERGENCY_DISEMBARK_RANGE_INCHES,
 };
 
 /// Spacing of the candidate positions tried around a destroyed TRANSPORT (inches).
@@ -52,7 +52,11 @@ impl Game {
         let player = self.player_of(army);
         for root in passengers {
             let tries = [
-                (DISEMBARK_RANGE_INCHES, DESTROYED_TRANSPORT_FAILS_UP_TO, false),
+                (
+                    DISEMBARK_RANGE_INCHES,
+                    DESTROYED_TRANSPORT_FAILS_UP_TO,
+                    false,
+                ),
                 (
                     EMERGENCY_DISEMBARK_RANGE_INCHES,
                     EMERGENCY_DISEMBARK_FAILS_UP_TO,
@@ -178,12 +182,18 @@ impl Game {
                 }
                 let friends = placed
                     .iter()
-                    .filter(|p| model_distance(&s, p).distance <= COHERENCY_HORIZONTAL_INCHES - 0.25)
+                    .filter(|p| {
+                        model_distance(&s, p).distance <= COHERENCY_HORIZONTAL_INCHES - 0.25
+                    })
                     .count();
                 let near_friend = friends >= placed.len().min(neighbours);
                 if !near_friend
                     || !hull.iter().any(|h| wholly_within(&s, h, range))
-                    || hull.iter().chain(&others).chain(&placed).any(|o| overlaps(&s, o))
+                    || hull
+                        .iter()
+                        .chain(&others)
+                        .chain(&placed)
+                        .any(|o| overlaps(&s, o))
                     || enemies.iter().any(|e| {
                         crate::geometry::engagement::within_engagement_range(&s, e, &barricades)
                     })
