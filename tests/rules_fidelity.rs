@@ -845,15 +845,14 @@ fn counter_offensive_follows_an_enemy_fight_and_epic_challenge_needs_an_attached
             paths: vec![],
         },
     );
-    // Now it is just after an enemy unit fought: accepted (player 1 would select next anyway,
-    // so it is refused for that reason only when player 1 is the picker).
-    let picker = g.next_to_fight().map(|(p, _)| p);
-    if picker == Some(2) {
-        accepted(
-            &mut g,
-            use_stratagem(1, Stratagem::CounterOffensive, "intercessors", None),
-        );
-    }
+    // Player 1 selects next anyway, so Counter-offensive is still refused: it only lets a
+    // unit fight out of turn, when the opponent would select again.
+    assert_eq!(g.next_to_fight().map(|(p, _)| p), Some(1));
+    let r = rejected(
+        &mut g,
+        use_stratagem(1, Stratagem::CounterOffensive, "intercessors", None),
+    );
+    assert!(r.reason.contains("opponent would select next"), "{r}");
 }
 
 /// Edge case: no model may be set up within Engagement Range of an enemy model.
@@ -1557,4 +1556,57 @@ fn firing_deck_lets_embarked_models_shoot_from_the_transport() {
         g.units[a][boyz].shot,
         "the lending unit has shot this phase"
     );
+}
+
+/// Counter-offensive (Core Stratagems): just after an enemy unit has fought, when the enemy
+/// would select again (here its second charging unit in the Fights First step), one of the
+/// player's engaged units that has not fought fights next.
+#[test]
+fn counter_offensive_lets_a_unit_fight_before_the_next_enemy_charger() {
+    use wartable::rules::stratagem::Stratagem;
+    let mut g = deployed_game(open_field());
+    isolate(
+        &mut g,
+        &[(1, "hellblasters"), (1, "intercessors"), (2, "boyz-mob")],
+    );
+    put_line(&mut g, 2, "boyz-mob", 20.0, 30.0, 1.3);
+    put(&mut g, 2, "warboss", 0, 20.0, 31.6);
+    put_line(&mut g, 1, "hellblasters", 21.3, 31.26, 1.3);
+    for m in 0..10 {
+        put(&mut g, 1, "intercessors", m, 26.5 + 1.3 * m as f32, 28.74);
+    }
+    put(&mut g, 1, "captain", 0, 26.5, 27.3);
+    advance_to(&mut g, 1, Phase::Charge);
+    // Both of player 1's units charged this turn (scenario set-up).
+    for unit in ["hellblasters", "intercessors", "captain"] {
+        let (a, u) = unit_ref(&g, 1, unit);
+        g.units[a][u].charged = true;
+    }
+    g.cp = [5, 5];
+    advance_to(&mut g, 1, Phase::Fight);
+    assert_eq!(g.next_to_fight().map(|(p, _)| p), Some(1));
+    accepted(&mut g, pile_in(1, "hellblasters"));
+    accepted(
+        &mut g,
+        fight(
+            1,
+            "hellblasters",
+            vec![WeaponTarget::new("Close combat weapon", "boyz-mob")],
+        ),
+    );
+    accepted(
+        &mut g,
+        Command::Consolidate {
+            player: 1,
+            unit: "hellblasters".into(),
+            paths: vec![],
+        },
+    );
+    // Player 1 would select its other charger next; player 2 answers with Counter-offensive.
+    assert_eq!(g.next_to_fight().map(|(p, _)| p), Some(1));
+    accepted(
+        &mut g,
+        use_stratagem(2, Stratagem::CounterOffensive, "boyz-mob", None),
+    );
+    assert_eq!(g.next_to_fight(), Some((2, vec!["boyz-mob".to_string()])));
 }
