@@ -740,24 +740,25 @@ fn big_guns_never_tire_applies_to_attacks_against_an_engaged_vehicle() {
     );
 }
 
-/// Edge case: PRECISION picks out a CHARACTER only when the attackers can see it.
-#[test]
-fn precision_needs_a_visible_character() {
+/// The Eliminators west of the slugga Boyz (a 4-wide block west of the test ruin), the Warboss
+/// at (`x`, `y`); player 1's Command phase.
+fn eliminators_facing_boyz(x: f32, y: f32) -> Game {
     let mut g = deployed_game(open_field());
     isolate(&mut g, &[(1, "eliminators"), (2, "boyz-mob")]);
     put_line(&mut g, 1, "eliminators", 10.0, 21.0, 2.0);
-    // The Boyz in the open west of the ruin; the Warboss hidden behind its wall (x = 30).
     for m in 0..20 {
-        put(
-            &mut g,
-            2,
-            "boyz-mob",
-            m,
-            22.0 + 1.3 * (m % 4) as f32,
-            16.0 + 1.3 * (m / 4) as f32,
-        );
+        let (col, row) = ((m % 4) as f32, (m / 4) as f32);
+        put(&mut g, 2, "boyz-mob", m, 22.0 + 1.3 * col, 16.0 + 1.3 * row);
     }
-    put(&mut g, 2, "warboss", 0, 31.5, 22.0);
+    put(&mut g, 2, "warboss", 0, x, y);
+    g
+}
+
+/// Edge case: PRECISION picks out a CHARACTER only when the attackers can see it.
+#[test]
+fn precision_needs_a_visible_character() {
+    // The Boyz in the open west of the ruin; the Warboss hidden behind its wall (x = 30).
+    let mut g = eliminators_facing_boyz(31.5, 22.0);
     advance_to(&mut g, 1, Phase::Shooting);
     let sniper = || {
         shoot(
@@ -1259,20 +1260,7 @@ fn fly_crosses_enemies_in_normal_moves_only() {
 /// Edge case: a destroyed Leader no longer lends its keywords to the unit it led.
 #[test]
 fn a_destroyed_leader_leaves_its_unit() {
-    let mut g = deployed_game(open_field());
-    isolate(&mut g, &[(1, "eliminators"), (2, "boyz-mob")]);
-    put_line(&mut g, 1, "eliminators", 10.0, 21.0, 2.0);
-    for m in 0..20 {
-        put(
-            &mut g,
-            2,
-            "boyz-mob",
-            m,
-            22.0 + 1.3 * (m % 4) as f32,
-            16.0 + 1.3 * (m / 4) as f32,
-        );
-    }
-    put(&mut g, 2, "warboss", 0, 20.0, 24.0);
+    let mut g = eliminators_facing_boyz(20.0, 24.0);
     let (a, boss) = unit_ref(&g, 2, "warboss");
     let (_, boyz) = unit_ref(&g, 2, "boyz-mob");
     g.units[a][boss].models[0].wounds = 1;
