@@ -561,8 +561,17 @@ fn refresh_targets(
         for label in o.labels() {
             let profile = label.strip_prefix(&format!("{} - ", o.weapon));
             let template = o.at("", profile);
+            // The enemy units this row's models can attack (one preview each).
             let targets: Vec<String> = game
-                .legal_targets(player, id, &label, melee)
+                .army_of(crate::rules::phase::opponent(player))
+                .map(|enemy| {
+                    game.unit_roots(enemy)
+                        .into_iter()
+                        .filter(|&u| !game.live_models(enemy, u).is_empty())
+                        .map(|u| game.unit_id(enemy, u).to_string())
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
                 .into_iter()
                 .filter(|t| {
                     let wt = WeaponTarget {

@@ -452,11 +452,7 @@ impl Game {
         } else {
             "Pile In"
         };
-        let enemies: Vec<ModelSolid> = self
-            .enemy_models(army)
-            .iter()
-            .map(|r| self.solid(*r))
-            .collect();
+        let enemies: Vec<ModelSolid> = self.enemy_solids(army);
         let own: Vec<ModelSolid> = self
             .live_models(army, root)
             .iter()

@@ -66,16 +66,6 @@ impl Game {
         }
     }
 
-    /// The Scout move distance of the combined unit (inches): the lowest Scouts value among
-    /// its units, if every one of them has Scouts (Rules Commentary: Duplicated Core
-    /// Abilities, an Attached unit with Scouts 6" and 9" moves 6").
-    pub fn scouts_inches(&self, army: usize, unit: usize) -> Option<f32> {
-        self.combined(army, unit)
-            .iter()
-            .map(|&u| self.scene.armies[army].units[u].datasheet.scouts_inches())
-            .try_fold(f32::INFINITY, |lo, x| x.map(|x| lo.min(x)))
-    }
-
     /// Rejects unless it is the battle, `phase`, and `player`'s turn.
     pub(super) fn require_phase(&self, player: u8, phase: Phase) -> Result<(), Rejection> {
         if self.stage != Stage::Battle || self.phase != phase {

@@ -176,11 +176,7 @@ impl Game {
             return reject("Reserves", format!("'{id}' is not in Reserves"));
         };
         let planned = self.plan_set_up(army, root, placements)?;
-        let enemies: Vec<ModelSolid> = self
-            .enemy_models(army)
-            .iter()
-            .map(|r| self.solid(*r))
-            .collect();
+        let enemies: Vec<ModelSolid> = self.enemy_solids(army);
         let enemy_zone = self
             .scene
             .deployment
@@ -418,11 +414,7 @@ impl Game {
         range: f32,
     ) -> Result<Vec<(ModelRef, crate::geometry::Vec3, f32)>, Rejection> {
         let planned = self.plan_set_up(army, root, placements)?;
-        let enemies: Vec<ModelSolid> = self
-            .enemy_models(army)
-            .iter()
-            .map(|r| self.solid(*r))
-            .collect();
+        let enemies: Vec<ModelSolid> = self.enemy_solids(army);
         let barricades = self.scene.barricade_footprints();
         for (r, at, facing) in &planned {
             let s = self.solid_at(*r, *at, *facing);

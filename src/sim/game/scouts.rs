@@ -14,6 +14,16 @@ use crate::rules::constants::{MEASURE_TOLERANCE_INCHES, SCOUTS_ENEMY_DISTANCE_IN
 use crate::rules::movement::{MoveMode, Moved};
 
 impl Game {
+    /// The Scout move distance of the combined unit (inches): the lowest Scouts value among
+    /// its units, if every one of them has Scouts (Rules Commentary: Duplicated Core
+    /// Abilities, an Attached unit with Scouts 6" and 9" moves 6").
+    pub fn scouts_inches(&self, army: usize, unit: usize) -> Option<f32> {
+        self.combined(army, unit)
+            .iter()
+            .map(|&u| self.scene.armies[army].units[u].datasheet.scouts_inches())
+            .try_fold(f32::INFINITY, |lo, x| x.map(|x| lo.min(x)))
+    }
+
     pub(super) fn scout_move(
         &mut self,
         player: u8,
@@ -46,11 +56,7 @@ impl Game {
         }
         let planned = self.plan_move(army, root, paths, &|_| inches, MoveKind::Normal)?;
         self.move_models(&planned.moves);
-        let enemies: Vec<_> = self
-            .enemy_models(army)
-            .iter()
-            .map(|r| self.solid(*r))
-            .collect();
+        let enemies: Vec<_> = self.enemy_solids(army);
         for r in self.live_models(army, root) {
             let s = self.solid(r);
             let near = enemies

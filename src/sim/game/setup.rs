@@ -134,11 +134,7 @@ impl Game {
                     .deployment
                     .zone_of(opponent(player))
                     .unwrap_or_default();
-                let enemies: Vec<crate::geometry::ModelSolid> = self
-                    .enemy_models(army)
-                    .iter()
-                    .map(|r| self.solid(*r))
-                    .collect();
+                let enemies: Vec<crate::geometry::ModelSolid> = self.enemy_solids(army);
                 let barricades = self.scene.barricade_footprints();
                 for (r, at, facing) in &planned {
                     let s = self.solid_at(*r, *at, *facing);

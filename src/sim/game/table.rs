@@ -94,6 +94,14 @@ impl Game {
             .collect()
     }
 
+    /// The solids of every enemy model of army `army` on the table.
+    pub(super) fn enemy_solids(&self, army: usize) -> Vec<ModelSolid> {
+        self.enemy_models(army)
+            .iter()
+            .map(|r| self.solid(*r))
+            .collect()
+    }
+
     /// Checks the paths of a move of the combined unit (`army`, `unit`) of at most
     /// `allowance` inches each.
     ///

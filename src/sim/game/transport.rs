@@ -133,11 +133,7 @@ impl Game {
             .filter(|r| !models.contains(r))
             .map(|r| self.solid(*r))
             .collect();
-        let enemies: Vec<ModelSolid> = self
-            .enemy_models(army)
-            .iter()
-            .map(|r| self.solid(*r))
-            .collect();
+        let enemies: Vec<ModelSolid> = self.enemy_solids(army);
         let barricades = self.scene.barricade_footprints();
         let (lo, hi) = hull.iter().fold(
             (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
