@@ -8,7 +8,8 @@
 //! 24" (stopping short) or else the closest objective marker, shortening the move until the
 //! engine accepts it; shoot with one legal loadout (each model's guns rather than its
 //! pistols, a weapon with profiles on its first) at the closest target it can hit; charge the
-//! closest enemy within 12"; fight with each model's strongest melee weapon; a Command
+//! closest enemy within 12"; fight with each model's strongest melee weapon; no reactions
+//! (a Pass whenever attacks wait for the defender's answer); a Command
 //! Re-roll before the first shot of a
 //! turn when CP allow. It is a test driver, not an opponent (that is the AI's job).
 
@@ -30,8 +31,17 @@ struct Driver {
 impl Driver {
     fn try_apply(&mut self, c: Command) -> Option<Vec<GameEvent>> {
         match self.game.apply(&c) {
-            Ok(ev) => {
+            Ok(mut ev) => {
                 self.accepted.push(c);
+                // The policy never reacts: when attacks wait for the defender's answer (Go
+                // to Ground, Smokescreen), it passes.
+                if let Some(p) = &self.game.pending_shot {
+                    let pass = Command::Pass {
+                        player: opponent(p.player),
+                    };
+                    ev.extend(self.game.apply(&pass).expect("a pass is always accepted"));
+                    self.accepted.push(pass);
+                }
                 Some(ev)
             }
             Err(_) => None,

@@ -18,7 +18,7 @@ use wartable::geometry::Vec3;
 use wartable::rules::mission::ObjectiveMarker;
 use wartable::rules::phase::Phase;
 use wartable::rules::stratagem::Stratagem;
-use wartable::sim::game::{Command, Game, Location, WeaponTarget};
+use wartable::sim::game::{Command, Game, GameEvent, Location, WeaponTarget};
 
 fn scene(name: &str) -> Scene {
     load_scene(
@@ -116,7 +116,6 @@ fn the_opponent_beats_a_random_player_nine_times_in_ten() {
 fn the_computer_plays_its_side_of_a_desktop_game() {
     use bevy::prelude::*;
     use bevy::state::app::StatesPlugin;
-    use wartable::ai::acting_player;
     use wartable::app::computer::{self, Computer};
     use wartable::app::menu::Screen;
     use wartable::app::play::{self, PlayState};
@@ -156,7 +155,7 @@ fn the_computer_plays_its_side_of_a_desktop_game() {
         if game.stage == Stage::GameOver || frames > 20_000 {
             break;
         }
-        if acting_player(&game) == Some(1) {
+        if game.acting_player() == Some(1) {
             let c = person.next(&game, 1);
             app.world_mut().write_message(GameCommand(c));
         }
@@ -197,7 +196,7 @@ fn the_computer_plays_its_side_of_a_desktop_game() {
     assert!(sent > 50, "the computer sent {sent} commands");
     let log = &app.world().resource::<PlayState>().log;
     assert!(log.iter().any(|l| l.starts_with("COMPUTER")), "{log:?}");
-    // It answered the stand-in's shooting with Go to Ground through the Reactions hook.
+    // It answered the stand-in's shooting with Go to Ground in the window the engine opened.
     eprintln!("the computer's reactions: {reactions:?}");
     assert!(!reactions.is_empty());
     // No hand-over screens against the computer.
@@ -332,8 +331,19 @@ fn boyz_points_lost(g: &Game, shoot: &Command) -> f64 {
 
 #[test]
 fn the_opponent_goes_to_ground_when_it_saves_enough() {
-    let (g, shoot) = hellblasters_at_boyz(2);
-    let reaction = shroud_reaction(&g, 2, &shoot).expect("Go to Ground is worth it here");
+    let (mut g, shoot) = hellblasters_at_boyz(2);
+    let before = g.clone();
+    // The targets are selected: the engine waits for player 2's answer.
+    let events = g.apply(&shoot).unwrap();
+    assert!(
+        matches!(
+            &events[..],
+            [GameEvent::TargetsSelected { reacting: 2, .. }]
+        ),
+        "{events:?}"
+    );
+    assert_eq!(g.acting_player(), Some(2));
+    let reaction = shroud_reaction(&g, 2).expect("Go to Ground is worth it here");
     let Command::UseStratagem {
         player,
         stratagem,
@@ -349,20 +359,26 @@ fn the_opponent_goes_to_ground_when_it_saves_enough() {
     );
     // The saving, worked out here from the two previews, passes the threshold.
     let after = trial(&g, &reaction).expect("the engine accepts it");
-    let saved = boyz_points_lost(&g, &shoot) - boyz_points_lost(&after, &shoot);
+    let saved = boyz_points_lost(&before, &shoot) - boyz_points_lost(&after, &shoot);
     assert!(saved >= SHROUD_MIN_POINTS_SAVED, "saved {saved}");
-    // The brain answers the same way through the trait.
-    assert_eq!(Ai::new().react(&g, 2, &shoot), Some(reaction));
+    // The brain answers the same way when asked for its next command, then passes.
+    assert_eq!(Ai::new().next(&g, 2), reaction);
+    assert_eq!(Ai::new().next(&after, 2), Command::Pass { player: 2 });
 }
 
 #[test]
 fn no_reaction_without_command_points_for_its_own_attacks_or_for_vehicles() {
-    let (g, shoot) = hellblasters_at_boyz(0);
-    assert_eq!(shroud_reaction(&g, 2, &shoot), None);
+    // Without CP no window opens: the attacks are resolved at once.
+    let (mut g, shoot) = hellblasters_at_boyz(0);
+    g.apply(&shoot).unwrap();
+    assert_eq!(g.pending_shot, None);
+    assert_eq!(shroud_reaction(&g, 2), None);
     let (g, shoot) = hellblasters_at_boyz(2);
     // Player 1 does not react to its own attack.
-    assert_eq!(shroud_reaction(&g, 1, &shoot), None);
-    // A shot at the Trukk (no INFANTRY, no SMOKE) gets no Stratagem.
+    let mut waiting = g.clone();
+    waiting.apply(&shoot).unwrap();
+    assert_eq!(shroud_reaction(&waiting, 1), None);
+    // A shot at the Trukk (no INFANTRY, no SMOKE) gets no Stratagem: no window opens.
     let Command::Shoot {
         player,
         unit,
@@ -377,5 +393,7 @@ fn no_reaction_without_command_points_for_its_own_attacks_or_for_vehicles() {
         unit,
         weapons,
     };
-    assert_eq!(shroud_reaction(&g, 2, &at_trukk), None);
+    let mut g = g;
+    g.apply(&at_trukk).unwrap();
+    assert_eq!(g.pending_shot, None);
 }

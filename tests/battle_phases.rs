@@ -13,6 +13,13 @@ macro_rules! rejected {
     }};
 }
 
+macro_rules! shot {
+    ($g:expr, $c:expr) => {{
+        let c = $c;
+        battle::shot(&mut $g, c)
+    }};
+}
+
 macro_rules! accepted {
     ($g:expr, $c:expr) => {{
         let c = $c;
@@ -399,7 +406,7 @@ fn advance_adds_a_d6_and_then_only_assault_weapons_shoot_and_no_charge() {
         }
     );
     assert!(r.reason.contains("Advanced"), "{r}");
-    accepted!(
+    shot!(
         g,
         Command::Shoot {
             player: 1,
@@ -506,7 +513,7 @@ fn shooting_checks_range_removes_casualties_and_shoots_once() {
     );
     assert!(r.reason.contains("out of range"), "{r}");
     put_line(&mut g, 2, "lootas", 10.0, 30.0, 1.2);
-    let ev = accepted!(
+    let ev = shot!(
         g,
         Command::Shoot {
             player: 1,
@@ -514,11 +521,15 @@ fn shooting_checks_range_removes_casualties_and_shoots_once() {
             weapons: wt("lootas")
         }
     );
+    assert!(
+        matches!(ev[0], GameEvent::TargetsSelected { reacting: 2, .. }),
+        "the Lootas could Go to Ground: {ev:?}"
+    );
     let GameEvent::Attacked {
         bearers,
         models_destroyed,
         ..
-    } = ev[0]
+    } = ev[1]
     else {
         panic!()
     };
@@ -811,17 +822,35 @@ fn stratagems_cost_command_points_once_per_phase_in_their_phase() {
     );
     assert_eq!(r.rule, "Go to Ground");
     g.cp[1] = 1;
-    accepted!(
+    let go_to_ground = Command::UseStratagem {
+        player: 2,
+        stratagem: Stratagem::GoToGround,
+        unit: "lootas".into(),
+        target: None,
+        reroll: None,
+    };
+    // Not before an enemy unit has selected the Lootas as its target.
+    let r = rejected!(g, go_to_ground.clone());
+    assert!(r.reason.contains("selected its targets"), "{r}");
+    let ev = accepted!(
         g,
-        Command::UseStratagem {
-            player: 2,
-            stratagem: Stratagem::GoToGround,
-            unit: "lootas".into(),
-            target: None,
-            reroll: None
+        Command::Shoot {
+            player: 1,
+            unit: "ballistus".into(),
+            weapons: vec![WeaponTarget::new("Ballistus lascannon", "lootas")]
         }
     );
+    assert!(
+        matches!(&ev[..], [GameEvent::TargetsSelected { reacting: 2, .. }]),
+        "{ev:?}"
+    );
+    accepted!(g, go_to_ground);
     assert_eq!(g.cp[1], 0);
+    let ev = accepted!(g, Command::Pass { player: 2 });
+    assert!(
+        ev.iter().any(|e| matches!(e, GameEvent::Attacked { .. })),
+        "{ev:?}"
+    );
 }
 
 #[test]
@@ -1307,7 +1336,7 @@ fn command_reroll_saving_throw_is_the_defenders_first_failed_save() {
     accepted!(g, command_reroll(2, "nobz", RerollRoll::SavingThrow));
     // Hits 4 4, wounds 5 5 (S4 v T5); saves need 5 (Sv 4+, AP -1): 1 re-rolled to 6, then 1.
     g.rng = GameRng::scripted(&[4, 4, 5, 5, 1, 6, 1]);
-    let ev = accepted!(
+    let ev = shot!(
         g,
         shoot_nobz(
             "intercessors",
@@ -1353,7 +1382,7 @@ fn command_reroll_damage_rerolls_the_first_damage_roll_below_average() {
     let mut plain = g.clone();
     // Hits 4 4, wounds 5 5, save 1, Damage 1, save 1, Damage 1.
     plain.rng = GameRng::scripted(&[4, 4, 5, 5, 1, 1, 1, 1]);
-    let ev = accepted!(
+    let ev = shot!(
         plain,
         shoot_nobz(
             "intercessors",
@@ -1367,7 +1396,7 @@ fn command_reroll_damage_rerolls_the_first_damage_roll_below_average() {
     accepted!(g, command_reroll(1, "intercessors", RerollRoll::Damage));
     // The same with the Damage re-roll's 6 after the first Damage 1.
     g.rng = GameRng::scripted(&[4, 4, 5, 5, 1, 1, 6, 1, 1]);
-    let ev = accepted!(
+    let ev = shot!(
         g,
         shoot_nobz(
             "intercessors",
@@ -1392,7 +1421,7 @@ fn command_reroll_attacks_rerolls_the_first_attacks_roll_below_average() {
     accepted!(g, command_reroll(1, "intercessors", RerollRoll::Attacks));
     // Two bearers: 2 (below 3.5) re-rolled to 5, then 2 kept; seven misses.
     g.rng = GameRng::scripted(&[2, 5, 2, 1, 1, 1, 1, 1, 1, 1]);
-    let ev = accepted!(
+    let ev = shot!(
         g,
         shoot_nobz(
             "intercessors",
@@ -1429,7 +1458,7 @@ fn command_reroll_hazardous_rerolls_the_first_failed_test() {
     // Two bearers, four misses; HAZARDOUS tests: 1 re-rolled to 4, then 1 (fails).
     g.rng = GameRng::scripted(&[1, 1, 1, 1, 1, 4, 1]);
     let plasma = WeaponTarget::new("Plasma incinerator", "nobz").with_profile("supercharge");
-    let ev = accepted!(g, shoot_nobz("hellblasters", plasma, &[0, 1]));
+    let ev = shot!(g, shoot_nobz("hellblasters", plasma, &[0, 1]));
     assert_eq!(
         attack_command_rerolls(&ev),
         vec![("HAZARDOUS test".to_string(), vec![1])]

@@ -11,8 +11,8 @@ use std::process::Command as Process;
 use wartable::data::load_scene;
 use wartable::data::source::load;
 use wartable::rules::phase::Stage;
-use wartable::sim::game::Command;
 use wartable::sim::game::save::{SaveFile, load_save, replay, write_save};
+use wartable::sim::game::{Command, Game};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -186,7 +186,7 @@ fn run_reports_each_command_accepted_or_rejected_with_the_rule() {
 
 #[test]
 fn run_with_the_computer_plays_its_side_between_the_listed_commands() {
-    use wartable::ai::{Ai, Brain, acting_player};
+    use wartable::ai::{Ai, Brain};
     use wartable::sim::game::Game;
     let dir = temp_dir("run-computer");
     let (list, save) = (dir.join("mine.ron"), dir.join("game.save.ron"));
@@ -199,7 +199,7 @@ fn run_with_the_computer_plays_its_side_between_the_listed_commands() {
     let (mut me, mut them) = (Ai::new(), Ai::new());
     let mut mine = Vec::new();
     while matches!(g.stage, Stage::Setup | Stage::Deployment) {
-        let p = acting_player(&g).unwrap();
+        let p = g.acting_player().unwrap();
         let c = if p == 1 {
             me.next(&g, 1)
         } else {
@@ -252,7 +252,7 @@ fn run_with_the_computer_plays_its_side_between_the_listed_commands() {
         serde_json::json!(replayed.state_hash()),
         v["final"]["state_hash"]
     );
-    assert_eq!(acting_player(&replayed), Some(1));
+    assert_eq!(replayed.acting_player(), Some(1));
     // The board lists every unit with its models' positions, and the objectives.
     let units = v["board"]["units"].as_array().unwrap();
     assert_eq!(
@@ -321,11 +321,19 @@ fn the_rules_audit_round_plays_the_core_rules_right() {
     // Finding 7: saves with cover (AP -1 + 1) and without (AP -1) against the same volley.
     // (The Intercessors' shots: bolt rifles AP -1, krak AP -2, the bolter AP -1; a covered
     // model's modifier is one better than its weapon's AP.)
-    let volley = results
+    // The Shoota Boyz could Go to Ground: the volley waits for player 2's Pass and is
+    // resolved then.
+    let at = results
         .iter()
-        .find(|r| r["accepted"] == true && r["what"] == "Shoot intercessors")
+        .position(|r| r["accepted"] == true && r["what"] == "Shoot intercessors")
         .unwrap();
-    let saves: Vec<i64> = volley["events"]
+    assert_eq!(
+        results[at]["events"][0]["event"], "targets_selected",
+        "{}",
+        results[at]
+    );
+    assert_eq!(results[at + 1]["command"], "Pass");
+    let saves: Vec<i64> = results[at + 1]["events"]
         .as_array()
         .unwrap()
         .iter()
@@ -340,4 +348,65 @@ fn the_rules_audit_round_plays_the_core_rules_right() {
         .find(|e| e["unit"] == "boyz-mob")
         .unwrap();
     assert!(boyz["bearers"].as_u64().unwrap() > 10, "{boyz}");
+}
+
+/// A save written before declared attacks waited for the defender's answer (no Pass, a Go to
+/// Ground used just before the Shoot it answers) still loads: the list is brought up to date
+/// (the Go to Ground after the Shoot, the Passes added) and replays to the same game.
+#[test]
+fn a_save_from_before_the_reaction_window_still_loads() {
+    use wartable::rules::stratagem::Stratagem;
+    let scene_file = root().join("scenes/default.ron");
+    let scene = load_scene(&scene_file).unwrap();
+    let commands = full_game_commands();
+    // The first shot that opened a window, with a Go to Ground the engine accepts there.
+    let (mut game, _) = Game::start(scene.clone(), 7);
+    let mut found = None;
+    for (i, c) in commands.iter().enumerate() {
+        if let (&Command::Pass { player }, Some(p)) = (c, &game.pending_shot)
+            && let Some(g) = p.targets().into_iter().find_map(|t| {
+                let g = Command::UseStratagem {
+                    player,
+                    stratagem: Stratagem::GoToGround,
+                    unit: t.to_string(),
+                    target: None,
+                    reroll: None,
+                };
+                game.clone().apply(&g).is_ok().then_some(g)
+            })
+        {
+            found = Some((i, g));
+            break;
+        }
+        game.apply(c).unwrap();
+    }
+    let (i, go_to_ground) = found.expect("a window where Go to Ground is possible");
+    let mut current: Vec<Command> = commands[..i].to_vec();
+    current.push(go_to_ground.clone());
+    current.push(commands[i].clone());
+    // The same game as an old save wrote it.
+    let mut legacy: Vec<Command> = commands[..i - 1]
+        .iter()
+        .filter(|c| !matches!(c, Command::Pass { .. }))
+        .cloned()
+        .collect();
+    legacy.push(go_to_ground);
+    legacy.push(commands[i - 1].clone());
+    assert!(
+        replay(scene.clone(), 7, &legacy).is_err(),
+        "it is an old list"
+    );
+    let dir = temp_dir("legacy");
+    let file = dir.join("old.save.ron");
+    let save = SaveFile {
+        scene: scene_file.to_string_lossy().into_owned(),
+        seed: 7,
+        commands: legacy,
+    };
+    write_save(&file, &save).unwrap();
+    let (loaded, upgraded) = load_save(&file).unwrap();
+    assert_eq!(upgraded.commands, current);
+    let (expected, _) = replay(scene, 7, &current).unwrap();
+    assert_eq!(loaded.state_hash(), expected.state_hash());
+    std::fs::remove_dir_all(dir).ok();
 }

@@ -13,7 +13,7 @@ use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use wartable::app::menu::{self, NewGameForm};
 use wartable::app::play::{self, PlayState, SightStatus, Verdict};
-use wartable::app::scenario;
+use wartable::app::{reaction, scenario};
 use wartable::data::load_scene;
 use wartable::geometry::Vec3;
 use wartable::geometry::sight::{Sampling, SeeThrough};
@@ -54,7 +54,7 @@ fn panels_follow_the_phase_and_the_acting_player() {
     advance_to(&mut game, 1, Phase::Shooting);
     let p = play::panels(&game, a1, u1);
     assert!(p.shooting && !p.movement && !p.charge);
-    assert_eq!(play::acting_player(&game), 1);
+    assert_eq!(game.acting_player(), Some(1));
 }
 
 /// The open field with only the Intercessors (and their Captain) and the Boyz, the
@@ -487,6 +487,65 @@ fn the_table_is_handed_over_when_the_acting_player_changes() {
     );
 }
 
+/// Issue 18's hand-over bug: in player 1's Fight phase player 2 selects first; once its unit
+/// has piled in, player 2 still acts (it fights and consolidates) and the table is not handed
+/// to player 1 before the unit has fought.
+#[test]
+fn the_table_stays_with_the_player_whose_unit_is_fighting() {
+    let mut game = deployed_game(open_field());
+    isolate(&mut game, &[(1, "hellblasters"), (2, "boyz-mob")]);
+    put(&mut game, 1, "hellblasters", 0, 30.0, 34.0);
+    for m in 1..5 {
+        put(&mut game, 1, "hellblasters", m, 30.0 + 1.3 * m as f32, 36.0);
+    }
+    put(&mut game, 2, "warboss", 0, 30.0, 32.2);
+    put_line(&mut game, 2, "boyz-mob", 20.0, 31.0, 1.3);
+    advance_to(&mut game, 1, Phase::Fight);
+    assert_eq!(game.acting_player(), Some(2), "player 2 selects first");
+    let mut app = headless(game);
+    app.world_mut().resource_mut::<PlayState>().handover = None;
+    app.world_mut().write_message(GameCommand(Command::PileIn {
+        player: 2,
+        unit: "boyz-mob".into(),
+        paths: vec![],
+    }));
+    app.update();
+    let game = app.world().resource::<ActiveGame>().game.clone().unwrap();
+    assert_eq!(game.active_player, 1);
+    assert_eq!(game.acting_player(), Some(2), "the Boyz fight next");
+    let play = app.world().resource::<PlayState>();
+    assert!(play.rejection.is_none(), "{:?}", play.rejection);
+    assert_eq!(play.handover, None, "no hand-over before the Boyz fight");
+}
+
+/// Issue 18's dice-log bug: with nothing new to log, frames leave the play state unchanged, so
+/// the draft checker does not clone and re-apply the game every frame while a draft exists.
+#[test]
+fn idle_frames_leave_the_play_state_unchanged() {
+    let game = intercessors_alone_in_movement();
+    let (army, u) = unit(&game, 1, "intercessors");
+    let draft = play::drag_unit(&game, None, army, u, Vec3::new(3.0, 0.0, 0.0));
+    let mut app = headless(game);
+    app.world_mut().resource_mut::<PlayState>().draft = Some(draft);
+    app.update();
+    assert!(app.world().resource::<PlayState>().verdict.is_some());
+    let changed = |app: &App| {
+        app.world()
+            .get_resource_change_ticks::<PlayState>()
+            .unwrap()
+            .changed
+    };
+    let before = changed(&app);
+    for _ in 0..3 {
+        app.update();
+    }
+    assert_eq!(
+        changed(&app),
+        before,
+        "an idle frame changed the play state"
+    );
+}
+
 #[test]
 fn a_draft_in_the_app_gets_the_engines_verdict() {
     let game = intercessors_alone_in_movement();
@@ -515,7 +574,7 @@ fn a_draft_in_the_app_gets_the_engines_verdict() {
 /// One player's turn through the panels: what a person at the desktop does, without a mouse.
 fn play_turn_through_panels(app: &mut App, log: &mut Vec<String>) {
     let game = app.world().resource::<ActiveGame>().game.clone().unwrap();
-    let actor = play::acting_player(&game);
+    let actor = game.acting_player().unwrap();
     let army = game.army_of(actor).unwrap();
     let enemy = game.army_of(3 - actor).unwrap();
     let send = |app: &mut App, c: Command| {
@@ -551,7 +610,7 @@ fn play_turn_through_panels(app: &mut App, log: &mut Vec<String>) {
                 .filter_map(|e| game.live_models(enemy, e).first().copied())
                 .map(|r| play::model_position(&game, r))
                 .min_by(|a, b| (*a - me).length().total_cmp(&(*b - me).length()));
-            let mut step = game.scene.armies[army].units[u].datasheet.movement as f32 - 0.1;
+            let mut step = game.scene.armies[army].units[u].datasheet.movement - 0.1;
             let mut moved = false;
             while let Some(t) = target
                 && step > 0.4
@@ -601,6 +660,22 @@ fn play_turn_through_panels(app: &mut App, log: &mut Vec<String>) {
                         weapons,
                     },
                 );
+                // The defender's window: the first choice it offers (a Go to Ground or
+                // Smokescreen when one is possible), then "No reaction" if still waiting.
+                let waiting = app.world().resource::<ActiveGame>().game.clone().unwrap();
+                let choices = reaction::reaction_choices(&waiting);
+                if let Some((label, c)) = choices.first().cloned() {
+                    assert_eq!(
+                        choices.last().map(|c| &c.1),
+                        Some(&Command::Pass { player: 3 - actor })
+                    );
+                    send(app, c);
+                    log.push(format!("P{} reacts: {label}", 3 - actor));
+                    let still = app.world().resource::<ActiveGame>().game.clone().unwrap();
+                    if still.pending_shot.is_some() {
+                        send(app, Command::Pass { player: 3 - actor });
+                    }
+                }
                 let after = app.world().resource::<ActiveGame>().game.clone().unwrap();
                 log.push(format!(
                     "P{actor} {id} shoots {} (expected {:.2} models destroyed); {} enemy models left",
@@ -665,6 +740,10 @@ fn a_whole_hot_seat_game_through_the_panels() {
     );
     assert!(handovers >= 10, "every turn is handed over: {handovers}");
     assert!(log.iter().any(|l| l.contains("shoots")));
+    assert!(
+        log.iter().any(|l| l.contains("reacts: Go to Ground")),
+        "the defender was offered Go to Ground at least once"
+    );
     let play = app.world().resource::<PlayState>();
     assert!(
         play.log.iter().any(|l| l.starts_with("game over")),

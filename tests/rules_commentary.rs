@@ -802,7 +802,7 @@ fn attached_units_with_multiple_characters_example_captain_and_lieutenant() {
     put_line(&mut g, 2, "boyz-mob", 8.0, 30.0, 1.3);
     put(&mut g, 2, "warboss", 0, 8.0, 31.6);
     advance_to(&mut g, 1, Phase::Shooting);
-    let ev = accepted(
+    let ev = shot(
         &mut g,
         shoot(
             1,
@@ -881,13 +881,8 @@ fn duplicated_core_abilities_example_stealth_twice_is_still_minus_one() {
     let g = lootas_facing_doubly_stealthy_eliminators();
     for smokescreen in [false, true] {
         let mut t = g.clone();
-        if smokescreen {
-            accepted(
-                &mut t,
-                stratagem(1, Stratagem::Smokescreen, "eliminators", None),
-            );
-        }
-        let ev = accepted(
+        // Smokescreen just after the Lootas select the Eliminators as their target.
+        let mut ev = accepted(
             &mut t,
             shoot(
                 2,
@@ -895,6 +890,13 @@ fn duplicated_core_abilities_example_stealth_twice_is_still_minus_one() {
                 vec![WeaponTarget::new("Deffgun", "eliminators")],
             ),
         );
+        if smokescreen {
+            accepted(
+                &mut t,
+                stratagem(1, Stratagem::Smokescreen, "eliminators", None),
+            );
+        }
+        ev.extend(pass_if_waiting(&mut t));
         let notes: Vec<&String> = attack_log(&ev)
             .into_iter()
             .filter_map(|a| match a {
@@ -942,7 +944,7 @@ fn keywords_example_a_psyker_leader_makes_its_unit_psyker() {
     put(&mut g, 2, "warboss", 0, 8.0, 31.6);
     advance_to(&mut g, 1, Phase::Shooting);
     let volley = |g: &mut Game| {
-        accepted(
+        shot(
             g,
             shoot(
                 1,
@@ -1075,7 +1077,7 @@ fn target_example_blast_counts_the_models_when_the_target_is_selected() {
     faces.extend([1; 6]);
     faces.extend([2, 4]);
     g.rng = GameRng::scripted(&faces);
-    let ev = accepted(
+    let ev = shot(
         &mut g,
         shoot(
             1,

@@ -93,7 +93,7 @@ fn hazardous_failed_test_destroys_one_bearer() {
     for seed in 0..400 {
         let mut t = g.clone();
         t.rng = GameRng::seeded(seed);
-        let ev = accepted(
+        let ev = shot(
             &mut t,
             shoot(
                 1,
@@ -151,7 +151,7 @@ fn hazardous_failed_test_costs_a_vehicle_three_mortal_wounds() {
     for seed in 0..400 {
         let mut t = g.clone();
         t.rng = GameRng::seeded(seed);
-        let ev = accepted(
+        let ev = shot(
             &mut t,
             shoot(
                 2,
@@ -228,7 +228,7 @@ fn one_profile_per_weapon_and_pistols_or_other_guns() {
     );
     assert!(r.reason.contains("Pistols"), "{r}");
     // One model on its pistol, the rest on rifles, grenade launchers on krak: accepted.
-    let ev = accepted(
+    let ev = shot(
         &mut g,
         shoot(
             1,
@@ -393,7 +393,7 @@ fn passengers_disembark_when_their_transport_is_destroyed() {
     for seed in 0..200 {
         let mut t = g.clone();
         t.rng = GameRng::seeded(seed);
-        let ev = accepted(
+        let ev = shot(
             &mut t,
             shoot(
                 1,
@@ -502,7 +502,7 @@ fn benefit_of_cover_is_decided_per_model() {
         );
     }
     advance_to(&mut g, 1, Phase::Shooting);
-    let ev = accepted(
+    let ev = shot(
         &mut g,
         shoot(
             1,
@@ -546,7 +546,7 @@ fn a_unit_not_moved_counts_as_remained_stationary() {
     put(&mut g, 1, "captain", 0, 8.0, 11.6);
     put_line(&mut g, 2, "lootas", 8.0, 30.0, 1.3);
     advance_to(&mut g, 2, Phase::Shooting);
-    let ev = accepted(
+    let ev = shot(
         &mut g,
         shoot(
             2,
@@ -588,7 +588,7 @@ fn deadly_demise_hits_every_unit_within_six_inches_on_a_six() {
     for seed in 0..600 {
         let mut t = g.clone();
         t.rng = GameRng::seeded(seed);
-        let ev = accepted(
+        let ev = shot(
             &mut t,
             shoot(
                 1,
@@ -723,7 +723,7 @@ fn big_guns_never_tire_applies_to_attacks_against_an_engaged_vehicle() {
     put(&mut g, 1, "captain", 0, 41.85, 31.4);
     put_line(&mut g, 1, "hellblasters", 30.0, 14.0, 1.5);
     advance_to(&mut g, 1, Phase::Shooting);
-    let ev = accepted(
+    let ev = shot(
         &mut g,
         shoot(
             1,
@@ -767,7 +767,7 @@ fn precision_needs_a_visible_character() {
             vec![WeaponTarget::new("Bolt sniper rifle", "boyz-mob")],
         )
     };
-    let hidden = accepted(&mut g.clone(), sniper());
+    let hidden = shot(&mut g.clone(), sniper());
     assert!(
         weapon_notes(&hidden)
             .iter()
@@ -776,7 +776,7 @@ fn precision_needs_a_visible_character() {
     );
     // In sight: no such note.
     put(&mut g, 2, "warboss", 0, 22.0, 24.0);
-    let seen = accepted(&mut g, sniper());
+    let seen = shot(&mut g, sniper());
     assert!(
         !weapon_notes(&seen)
             .iter()
@@ -1029,7 +1029,7 @@ fn one_shot_is_tracked_per_weapon_and_model() {
             w.abilities.push(WeaponAbility::OneShot);
         }
     }
-    let ev = accepted(
+    let ev = shot(
         &mut g,
         shoot(
             1,
@@ -1057,7 +1057,7 @@ fn one_shot_is_tracked_per_weapon_and_model() {
         ),
     );
     assert!(r.reason.contains("ONE SHOT"), "{r}");
-    accepted(
+    shot(
         &mut g,
         shoot(
             1,
@@ -1136,7 +1136,7 @@ fn plunging_fire_is_decided_per_attacking_model() {
     }
     put_line(&mut g, 2, "boyz-mob", 14.0, 36.0, 1.3);
     put(&mut g, 2, "warboss", 0, 14.0, 37.6);
-    let ev = accepted(
+    let ev = shot(
         &mut g,
         shoot(
             1,
@@ -1269,7 +1269,7 @@ fn a_destroyed_leader_leaves_its_unit() {
     for seed in 0..300 {
         let mut t = g.clone();
         t.rng = GameRng::seeded(seed);
-        accepted(
+        shot(
             &mut t,
             shoot(
                 1,
@@ -1335,7 +1335,7 @@ fn mortal_wounds_follow_all_of_the_units_attacks_at_the_target() {
     for seed in 0..300 {
         let mut t = g.clone();
         t.rng = GameRng::seeded(seed);
-        let ev = accepted(
+        let ev = shot(
             &mut t,
             shoot(
                 2,
@@ -1367,6 +1367,92 @@ fn mortal_wounds_follow_all_of_the_units_attacks_at_the_target() {
         return;
     }
     panic!("no Devastating Wounds in any seed");
+}
+
+/// Edge case: Go to Ground and Smokescreen answer an enemy unit that has just selected its
+/// targets, on one of those targets. The engine holds the declared attacks (no die rolled)
+/// while the defending player may react, refuses every other command, and resolves them on
+/// the defender's Pass; with no possible reaction the attacks resolve at once.
+#[test]
+fn go_to_ground_answers_targets_just_selected() {
+    use wartable::rules::stratagem::Stratagem;
+    let mut g = deployed_game(open_field());
+    isolate(
+        &mut g,
+        &[(1, "eliminators"), (2, "shoota-boyz"), (2, "nobz")],
+    );
+    for m in 0..3 {
+        put(&mut g, 1, "eliminators", m, 10.0 + 2.0 * m as f32, 20.0);
+    }
+    put_line(&mut g, 2, "shoota-boyz", 8.0, 30.0, 1.3);
+    put_line(&mut g, 2, "nobz", 8.0, 27.0, 1.3);
+    advance_to(&mut g, 1, Phase::Shooting);
+    g.cp = [5, 5];
+    let go_to_ground = |unit: &str| use_stratagem(2, Stratagem::GoToGround, unit, None);
+    let snipe = shoot(
+        1,
+        "eliminators",
+        vec![WeaponTarget::new("Bolt sniper rifle", "shoota-boyz")],
+    );
+    // Not before any target is selected.
+    let r = rejected(&mut g, go_to_ground("shoota-boyz"));
+    assert!(r.reason.contains("selected its targets"), "{r}");
+    // Targets selected: nothing rolled, player 2 to answer.
+    let draws = g.rng.draws();
+    let ev = accepted(&mut g, snipe.clone());
+    assert!(
+        matches!(
+            &ev[..],
+            [GameEvent::TargetsSelected { player: 1, reacting: 2, targets, .. }]
+                if targets == &["shoota-boyz".to_string()]
+        ),
+        "{ev:?}"
+    );
+    assert_eq!(g.rng.draws(), draws, "no die before the answer");
+    assert_eq!(g.acting_player(), Some(2));
+    for c in [
+        Command::EndPhase { player: 1 },
+        Command::Pass { player: 1 },
+        snipe.clone(),
+    ] {
+        assert_eq!(rejected(&mut g, c).rule, "Reactions");
+    }
+    // Only on a unit the attacks target.
+    let r = rejected(&mut g, go_to_ground("nobz"));
+    assert!(r.reason.contains("not a target"), "{r}");
+    accepted(&mut g, go_to_ground("shoota-boyz"));
+    assert_eq!(g.cp[1], 4);
+    let (a, u) = (
+        g.army_of(2).unwrap(),
+        g.find_unit(g.army_of(2).unwrap(), "shoota-boyz").unwrap(),
+    );
+    assert_eq!(g.units[a][u].shrouded, Some(Stratagem::GoToGround));
+    // The defender passes: the attacks are resolved now.
+    let ev = accepted(&mut g, Command::Pass { player: 2 });
+    assert!(
+        ev.iter().any(|e| matches!(e, GameEvent::Attacked { .. })),
+        "{ev:?}"
+    );
+    assert_eq!((g.pending_shot.clone(), g.acting_player()), (None, Some(1)));
+    let r = rejected(&mut g, Command::Pass { player: 2 });
+    assert!(r.reason.contains("nothing to answer"), "{r}");
+    // Without a Command point no window opens: the next unit's attacks resolve at once.
+    let mut t = g.clone();
+    t.cp[1] = 0;
+    put(&mut t, 1, "ballistus", 0, 20.0, 18.0);
+    let ev = accepted(
+        &mut t,
+        shoot(
+            1,
+            "ballistus",
+            vec![WeaponTarget::new("Ballistus lascannon", "nobz")],
+        ),
+    );
+    assert!(
+        ev.iter().any(|e| matches!(e, GameEvent::Attacked { .. })),
+        "{ev:?}"
+    );
+    assert_eq!(t.pending_shot, None);
 }
 
 /// Edge case: Fire Overwatch answers the enemy unit that was just set up, moved or declared a
@@ -1444,7 +1530,7 @@ fn shoot_again_example_for_the_chapter_rolls_to_hit_and_wound_as_normal() {
     for seed in 0..300 {
         let mut t = g.clone();
         t.rng = GameRng::seeded(seed);
-        let ev = accepted(
+        let ev = shot(
             &mut t,
             shoot(
                 2,
@@ -1528,7 +1614,7 @@ fn firing_deck_lets_embarked_models_shoot_from_the_transport() {
         .retain(|c| !matches!(c, CoreAbility::FiringDeck(_)));
     let r = rejected(&mut bare, shoot(2, "trukk", vec![deck(1..6)]));
     assert!(r.reason.contains("Firing Deck"), "{r}");
-    let ev = accepted(
+    let ev = shot(
         &mut g,
         shoot(
             2,

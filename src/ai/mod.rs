@@ -51,13 +51,6 @@ pub const COVER_WEIGHT_INCHES: f32 = 1.0;
 pub trait Brain {
     /// The next command for `player`, who must act now in `game`.
     fn next(&mut self, game: &Game, player: u8) -> Command;
-
-    /// `player`'s reaction to the opponent's `command`, asked just before the command is
-    /// applied (Stratagems used after an enemy unit selects its targets); none by default.
-    fn react(&mut self, game: &Game, player: u8, command: &Command) -> Option<Command> {
-        let _ = (game, player, command);
-        None
-    }
 }
 
 /// The game after `command`, tried on a copy whose dice are scripted (high rolls), so the real
@@ -74,20 +67,17 @@ pub fn legal(game: &Game, command: &Command) -> bool {
     trial(game, command).is_some()
 }
 
-/// The player who must act now: the Fight-phase picker or fighter, else the active player;
-/// None when the game is over.
-pub fn acting_player(game: &Game) -> Option<u8> {
-    match game.stage {
-        Stage::GameOver => None,
-        Stage::Battle if game.phase == Phase::Fight => Some(
-            game.fight
-                .as_ref()
-                .and_then(|f| f.current)
-                .map(|(a, _, _)| game.player_of(a))
-                .or_else(|| game.next_to_fight().map(|(p, _)| p))
-                .unwrap_or(game.active_player),
-        ),
-        _ => Some(game.active_player),
+/// The command that moves a game on after a refused one, so that one bad answer cannot loop
+/// forever: the defender's Pass while attacks wait for its answer, else the active player's
+/// End Phase.
+pub fn unstick(game: &Game) -> Command {
+    match &game.pending_shot {
+        Some(p) => Command::Pass {
+            player: opponent(p.player),
+        },
+        None => Command::EndPhase {
+            player: game.active_player,
+        },
     }
 }
 
@@ -166,6 +156,9 @@ fn deploy(game: &Game, player: u8) -> Option<Command> {
 /// What every brain does the same way: deploy where the scene stands, end phases with
 /// nothing left to do, and the Fight phase's fixed steps; `None` when the brain must choose.
 fn common(game: &Game, player: u8) -> Option<Command> {
+    if game.pending_shot.is_some() {
+        return Some(Command::Pass { player });
+    }
     match game.stage {
         Stage::Setup | Stage::Deployment => {
             return Some(deploy(game, player).unwrap_or(Command::EndPhase { player }));
@@ -696,11 +689,10 @@ impl Ai {
 }
 
 impl Brain for Ai {
-    fn react(&mut self, game: &Game, player: u8, command: &Command) -> Option<Command> {
-        react::shroud_reaction(game, player, command)
-    }
-
     fn next(&mut self, game: &Game, player: u8) -> Command {
+        if game.pending_shot.is_some() {
+            return react::shroud_reaction(game, player).unwrap_or(Command::Pass { player });
+        }
         if let Some(c) = common(game, player) {
             return c;
         }
@@ -867,34 +859,23 @@ pub fn play_game(scene: Scene, seed: u64, brains: [&mut dyn Brain; 2]) -> (Game,
     let mut commands = 0;
     let mut reactions = 0;
     let mut rejected = Vec::new();
-    while let Some(player) = acting_player(&game) {
+    while let Some(player) = game.acting_player() {
         if commands + rejected.len() >= COMMAND_LIMIT {
             rejected.push("command limit reached".to_string());
             break;
         }
-        let (brain, other): (&mut dyn Brain, &mut dyn Brain) = if player == 1 {
-            (&mut *b1, &mut *b2)
-        } else {
-            (&mut *b2, &mut *b1)
-        };
+        let brain: &mut dyn Brain = if player == 1 { &mut *b1 } else { &mut *b2 };
         let c = brain.next(&game, player);
-        if let Some(r) = other.react(&game, opponent(player), &c) {
-            match game.apply(&r) {
-                Ok(_) => {
-                    commands += 1;
-                    reactions += 1;
-                }
-                Err(e) => rejected.push(format!("{} ({}): {e}", r.kind(), game.describe_now())),
-            }
-        }
+        let reaction = game.pending_shot.is_some() && matches!(c, Command::UseStratagem { .. });
         match game.apply(&c) {
-            Ok(_) => commands += 1,
+            Ok(_) => {
+                commands += 1;
+                reactions += usize::from(reaction);
+            }
             Err(r) => {
                 rejected.push(format!("{} ({}): {r}", c.kind(), game.describe_now()));
                 // Move the game on so that one bad answer cannot loop forever.
-                let end = Command::EndPhase {
-                    player: game.active_player,
-                };
+                let end = unstick(&game);
                 if game.apply(&end).is_err() {
                     break;
                 }

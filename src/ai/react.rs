@@ -40,27 +40,24 @@ fn expected_points_lost(game: &Game, command: &Command, target: &str, army: usiz
         .unwrap_or(0.0)
 }
 
-/// `player`'s answer to the opponent's `command`, given just before it is applied: Go to
-/// Ground or Smokescreen on one of the units it shoots at, the one that saves the most
-/// expected points, when that saving is at least [`SHROUD_MIN_POINTS_SAVED`] and the
-/// engine would accept the Stratagem (CP, once per phase, keywords, Battle-shock). None for
-/// every other command.
-pub fn shroud_reaction(game: &Game, player: u8, command: &Command) -> Option<Command> {
-    let Command::Shoot {
-        player: shooter,
-        weapons,
-        ..
-    } = command
-    else {
-        return None;
+/// `player`'s answer to the enemy attacks waiting with their targets selected
+/// ([`Game::pending_shot`]): Go to Ground or Smokescreen on one of the units they target, the
+/// one that saves the most expected points, when that saving is at least
+/// [`SHROUD_MIN_POINTS_SAVED`] and the engine would accept the Stratagem (CP, once per phase,
+/// keywords, Battle-shock). None when nothing waits, when the attacks are `player`'s own, or
+/// when no Stratagem is worth it (then the answer is [`Command::Pass`]).
+pub fn shroud_reaction(game: &Game, player: u8) -> Option<Command> {
+    let pending = game.pending_shot.as_ref()?;
+    let command = &Command::Shoot {
+        player: pending.player,
+        unit: pending.unit.clone(),
+        weapons: pending.weapons.clone(),
     };
-    if *shooter == player || game.cp_of(player) == 0 {
+    if pending.player == player || game.cp_of(player) == 0 {
         return None;
     }
     let army = game.army_of(player)?;
-    let mut targets: Vec<&str> = weapons.iter().map(|w| w.target.as_str()).collect();
-    targets.sort_unstable();
-    targets.dedup();
+    let targets = pending.targets();
     let mut best: Option<(f64, Command)> = None;
     for target in targets {
         let before = expected_points_lost(game, command, target, army);

@@ -8,8 +8,8 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::menu::Screen;
 use super::play::PlayState;
-use crate::ai::{Ai, Brain, acting_player};
-use crate::sim::battle::{ActiveGame, GameCommand, ModelGlide, Reactions};
+use crate::ai::{Ai, Brain};
+use crate::sim::battle::{ActiveGame, GameCommand, ModelGlide};
 use crate::sim::game::Command;
 
 /// Seconds between two of the computer's commands.
@@ -53,7 +53,7 @@ pub fn plugin(app: &mut App) {
         Update,
         (
             computer_turn.run_if(in_state(Screen::Table).and_then(resource_exists::<Computer>)),
-            install_reactions.run_if(resource_added::<Computer>),
+            install_glide.run_if(resource_added::<Computer>),
         ),
     )
     .add_systems(
@@ -71,7 +71,7 @@ fn banner(
     let Some(game) = &active.game else {
         return Ok(());
     };
-    if acting_player(game) != Some(computer.player) {
+    if game.acting_player() != Some(computer.player) {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?.clone();
@@ -94,18 +94,13 @@ fn banner(
     Ok(())
 }
 
-/// Lets the computer answer the person's declared attacks (Go to Ground, Smokescreen) through
-/// the battle engine's [`Reactions`] hook, the way [`crate::ai::play_game`] asks a brain, and
-/// makes models slide to their new places ([`ModelGlide`]) so its moves can be followed.
-fn install_reactions(mut commands: Commands, computer: Res<Computer>) {
+/// Makes models slide to their new places ([`ModelGlide`]) so the computer's moves can be
+/// followed. (It answers the person's declared attacks, Go to Ground or Smokescreen, on its
+/// own turn to act: [`Game::acting_player`](crate::sim::game::Game::acting_player).)
+fn install_glide(mut commands: Commands) {
     commands.insert_resource(ModelGlide {
         seconds: COMPUTER_GLIDE_SECONDS,
     });
-    let player = computer.player;
-    let mut brain = computer.brain.clone();
-    commands.insert_resource(Reactions(Box::new(move |game, command| {
-        brain.react(game, player, command)
-    })));
 }
 
 /// A one-line description of a command for the dice log: "COMPUTER Move boyz-mob".
@@ -122,7 +117,7 @@ fn computer_turn(
     mut writer: MessageWriter<GameCommand>,
 ) {
     let Some(game) = &active.game else { return };
-    if acting_player(game) != Some(computer.player) {
+    if game.acting_player() != Some(computer.player) {
         computer.skip = false;
         computer.waiting = false;
         return;
@@ -143,9 +138,7 @@ fn computer_turn(
             play.log
                 .push("COMPUTER: command refused; ending the phase".into());
             computer.waiting = true;
-            writer.write(GameCommand(Command::EndPhase {
-                player: game.active_player,
-            }));
+            writer.write(GameCommand(crate::ai::unstick(game)));
             return;
         }
     }

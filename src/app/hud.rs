@@ -12,8 +12,7 @@ use super::menu::{
     start_new_game,
 };
 use super::play::{
-    self, GameOrigin, PlayState, SightStatus, Verdict, acting_player, allowance, draft_distance,
-    panels,
+    self, GameOrigin, PlayState, SightStatus, Verdict, allowance, draft_distance, panels,
 };
 use super::selection::Selection;
 use super::ui::{PanelInsets, unit_card, unit_label};
@@ -268,7 +267,7 @@ fn phase_bar(ui: &mut egui::Ui, hud: &mut Hud) {
             );
         }
         ui.separator();
-        let acting = acting_player(game);
+        let acting = game.acting_player().unwrap_or(game.active_player);
         if game.stage == Stage::Battle
             && ui
                 .button(format!("End {}", game.phase.name()))

@@ -313,7 +313,6 @@ pub fn put_on_table(world: &mut World, started: StartedGame) {
     });
     world.resource_mut::<NextState<Screen>>().set(Screen::Table);
     world.remove_resource::<super::computer::Computer>();
-    world.remove_resource::<crate::sim::battle::Reactions>();
     world.remove_resource::<crate::sim::battle::ModelGlide>();
 }
 

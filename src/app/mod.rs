@@ -9,6 +9,7 @@ pub mod menu;
 pub mod mesh;
 pub mod overlay;
 pub mod play;
+pub mod reaction;
 pub mod scenario;
 pub mod screenshot;
 pub mod selection;
@@ -128,6 +129,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
         screenshot::plugin,
         editor::plugin,
         computer::plugin,
+        reaction::plugin,
     ))
     .insert_resource(menu::SavesDir(saves))
     .insert_resource(ActiveScene(menu_scene))

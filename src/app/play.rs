@@ -191,18 +191,6 @@ pub fn plugin(app: &mut App) {
         );
 }
 
-/// The player who must act now: the deploying player, the player selecting a unit to fight,
-/// or the active player.
-pub fn acting_player(game: &Game) -> u8 {
-    if game.stage == Stage::Battle
-        && game.phase == Phase::Fight
-        && let Some((picker, _)) = game.next_to_fight()
-    {
-        return picker;
-    }
-    game.active_player
-}
-
 /// Which order panels a unit gets now.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Panels {
@@ -614,10 +602,14 @@ fn record_events(
             .push(format!("REJECTED {}: {}", r.command.kind(), r.rejection));
         state.rejection = Some((r.command.kind().to_string(), r.rejection.clone()));
     }
+    // Only touch the log when it is over the limit: a mutable borrow marks the state changed
+    // and wakes the draft checker.
     let excess = state.log.len().saturating_sub(DICE_LOG_LINES);
-    state.log.drain(..excess);
+    if excess > 0 {
+        state.log.drain(..excess);
+    }
     if let Some(game) = &active.game {
-        let actor = acting_player(game);
+        let actor = game.acting_player().unwrap_or(game.active_player);
         if last_actor.is_some_and(|p| p != actor) && state.hotseat && game.stage != Stage::GameOver
         {
             state.handover = Some(actor);

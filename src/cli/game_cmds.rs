@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use serde_json::json;
 
-use crate::ai::{Ai, Brain, acting_player};
+use crate::ai::{Ai, Brain};
 use crate::data::load_scene;
 use crate::data::source::load;
 use crate::sim::game::save::{SaveFile, load_save, relative_path, replay, write_save};
@@ -60,13 +60,11 @@ fn computer_plays(
         return;
     };
     let mut refused = 0;
-    while acting_player(game) == Some(*p) && refused < 3 {
+    while game.acting_player() == Some(*p) && refused < 3 {
         let c = ai.next(game, *p);
         if !outcome(game, &c, "  AI".into(), save) {
             refused += 1;
-            let end = Command::EndPhase {
-                player: game.active_player,
-            };
+            let end = crate::ai::unstick(game);
             outcome(game, &end, "  AI".into(), save);
         }
     }
@@ -153,11 +151,6 @@ pub fn run(args: &RunArgs) -> ExitCode {
     };
     for (i, c) in commands.iter().enumerate() {
         computer_plays(&mut game, &mut save, &mut computer, &mut outcome);
-        if let Some((p, ai)) = computer.as_mut()
-            && let Some(r) = ai.react(&game, *p, c)
-        {
-            outcome(&mut game, &r, "  AI".into(), &mut save);
-        }
         if !outcome(&mut game, c, format!("{i:>4}"), &mut save) {
             rejected += 1;
         }

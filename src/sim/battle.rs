@@ -62,17 +62,6 @@ pub struct ActiveGame {
 #[derive(Message, Debug, Clone)]
 pub struct GameCommand(pub Command);
 
-/// A player's reactions to the other player's commands: called with the game and each
-/// command just before the command is applied; a command it returns is applied first. The
-/// computer player installs one for Go to Ground and Smokescreen, which are used just after
-/// an enemy unit has selected its targets (Core Rules: Core Stratagems).
-#[derive(Resource)]
-pub struct Reactions(pub Box<Reaction>);
-
-/// A reaction function: the game and the command about to be applied, and the command to
-/// apply first, if any.
-pub type Reaction = dyn FnMut(&Game, &Command) -> Option<Command> + Send + Sync;
-
 /// A model entity as [`sync_models`] brings it in step with the game.
 type ModelItem<'a> = (
     Entity,
@@ -144,7 +133,6 @@ pub fn plugin(app: &mut App) {
 fn apply_commands(
     mut active: ResMut<ActiveGame>,
     mut commands: MessageReader<GameCommand>,
-    mut reactions: Option<ResMut<Reactions>>,
     mut events: MessageWriter<BattleEvent>,
     mut rejected: MessageWriter<CommandRejected>,
 ) {
@@ -161,7 +149,6 @@ fn apply_commands(
             });
             continue;
         };
-        let reaction = reactions.as_mut().and_then(|r| (r.0)(game, c));
         let mut accept = |game: &mut Game, c: &Command| -> Result<(), Rejection> {
             let evs = game.apply(c)?;
             if let Some(save) = save.as_mut() {
@@ -175,12 +162,6 @@ fn apply_commands(
             events.write_batch(evs.into_iter().map(BattleEvent));
             Ok(())
         };
-        if let Some(r) = reaction
-            && let Err(rejection) = accept(game, &r)
-        {
-            // The reaction was checked before it was offered; a refusal is only reported.
-            warn!("a reaction was refused: {r:?}: {rejection}");
-        }
         if let Err(rejection) = accept(game, c) {
             rejected.write(CommandRejected {
                 command: c.clone(),

@@ -165,3 +165,25 @@ pub fn isolate(game: &mut Game, keep: &[(u8, &str)]) {
         }
     }
 }
+
+/// The defending player's Pass when attacks wait with their targets selected (a Go to Ground
+/// or Smokescreen was possible); the events of their resolution, or none when nothing waits.
+pub fn pass_if_waiting(game: &mut Game) -> Vec<GameEvent> {
+    match &game.pending_shot {
+        Some(p) => {
+            let pass = Command::Pass {
+                player: wartable::rules::phase::opponent(p.player),
+            };
+            accepted(game, pass)
+        }
+        None => Vec::new(),
+    }
+}
+
+/// Applies a Shoot that must be accepted and, if the defender could react, has it pass: the
+/// events of both (targets selected, then the attacks).
+pub fn shot(game: &mut Game, c: Command) -> Vec<GameEvent> {
+    let mut events = accepted(game, c);
+    events.extend(pass_if_waiting(game));
+    events
+}

@@ -262,6 +262,13 @@ pub enum Command {
         #[serde(default)]
         reroll: Option<RerollRoll>,
     },
+    /// The defending player passes on (further) reactions while an enemy unit's ranged
+    /// attacks wait with their targets selected ([`Game::pending_shot`](super::Game)): the
+    /// attacks are resolved now.
+    Pass {
+        /// Player giving the command (the defending player).
+        player: u8,
+    },
 }
 
 /// The roll a Command Re-roll is kept for (Core Stratagems: Command Re-roll, which re-rolls
@@ -345,7 +352,8 @@ impl Command {
             | Command::PileIn { player, .. }
             | Command::Fight { player, .. }
             | Command::Consolidate { player, .. }
-            | Command::UseStratagem { player, .. } => *player,
+            | Command::UseStratagem { player, .. }
+            | Command::Pass { player } => *player,
         }
     }
 
@@ -367,6 +375,7 @@ impl Command {
             Command::Fight { .. } => "Fight",
             Command::Consolidate { .. } => "Consolidate",
             Command::UseStratagem { .. } => "UseStratagem",
+            Command::Pass { .. } => "Pass",
         }
     }
 }

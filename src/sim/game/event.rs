@@ -314,6 +314,18 @@ pub enum GameEvent {
         /// Models moved.
         models_moved: usize,
     },
+    /// A unit selected the targets of its ranged attacks; they are resolved once the
+    /// defending player has answered (Go to Ground, Smokescreen, or a Pass).
+    TargetsSelected {
+        /// The shooting player.
+        player: u8,
+        /// The shooting unit's id.
+        unit: String,
+        /// The targeted unit ids.
+        targets: Vec<String>,
+        /// The player who may react now.
+        reacting: u8,
+    },
     /// A Stratagem was used.
     StratagemUsed {
         /// Player.

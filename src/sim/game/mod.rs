@@ -67,6 +67,20 @@ impl Game {
         if self.stage == Stage::GameOver {
             return reject("Sequencing", "the battle is over");
         }
+        if let Some(p) = &self.pending_shot {
+            let defender = crate::rules::phase::opponent(p.player);
+            let answer = matches!(command, Command::UseStratagem { .. } | Command::Pass { .. });
+            if player != defender || !answer {
+                return reject(
+                    "Reactions",
+                    format!(
+                        "'{}' has selected its targets: player {defender} answers first \
+                         (Go to Ground, Smokescreen or another Stratagem, or Pass)",
+                        p.unit
+                    ),
+                );
+            }
+        }
         // A reactive Stratagem answers the command just before it; any other command closes
         // the window.
         let trigger = self.trigger.take();
@@ -115,6 +129,7 @@ impl Game {
                 reroll,
                 ..
             } => self.use_stratagem(player, *stratagem, unit, target.as_deref(), *reroll, ev)?,
+            Command::Pass { .. } => self.pass(player, ev)?,
         }
         self.resolve_last_shots(ev);
         self.open_trigger(command);

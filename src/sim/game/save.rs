@@ -79,23 +79,86 @@ pub fn replay(
     Ok((game, events))
 }
 
-/// Loads a save file and replays it.
+/// The command list of a save written before attacks waited for the defender's answer,
+/// brought up to date by replaying it: a Go to Ground or Smokescreen used just before a Shoot
+/// goes just after it (its trigger: the targets are selected), and whenever attacks wait
+/// ([`Game::pending_shot`]) and the next saved command is not the defender's answer, the
+/// defender passes. Returns the game and the new list; None if it still does not replay.
+pub fn upgrade_commands(
+    scene: crate::data::Scene,
+    seed: u64,
+    commands: &[Command],
+) -> Option<(Game, Vec<Command>)> {
+    use crate::rules::stratagem::Stratagem;
+    let (mut game, _) = Game::start(scene, seed);
+    let mut out = Vec::with_capacity(commands.len());
+    let mut i = 0;
+    while i < commands.len() {
+        let mut c = commands[i].clone();
+        let shroud = matches!(
+            c,
+            Command::UseStratagem {
+                stratagem: Stratagem::GoToGround | Stratagem::Smokescreen,
+                ..
+            }
+        );
+        let mut held = None;
+        if shroud && matches!(commands.get(i + 1), Some(Command::Shoot { .. })) {
+            held = Some(c);
+            i += 1;
+            c = commands[i].clone();
+        }
+        if let Some(p) = &game.pending_shot {
+            let defender = crate::rules::phase::opponent(p.player);
+            let answer = matches!(c, Command::UseStratagem { .. } | Command::Pass { .. });
+            if c.player() != defender || !answer {
+                let pass = Command::Pass { player: defender };
+                game.apply(&pass).ok()?;
+                out.push(pass);
+            }
+        }
+        game.apply(&c).ok()?;
+        out.push(c);
+        if let Some(h) = held {
+            game.apply(&h).ok()?;
+            out.push(h);
+        }
+        i += 1;
+    }
+    if let Some(p) = &game.pending_shot {
+        let pass = Command::Pass {
+            player: crate::rules::phase::opponent(p.player),
+        };
+        game.apply(&pass).ok()?;
+        out.push(pass);
+    }
+    Some((game, out))
+}
+
+/// Loads a save file and replays it. A save from before attacks waited for the defender's
+/// answer is brought up to date ([`upgrade_commands`]); the returned save holds the new list.
 ///
 /// # Errors
 /// [`SaveError`]: the file or its scene is unreadable or wrong (file, line and column), or a
 /// command is rejected on replay.
 pub fn load_save(file: &Path) -> Result<(Game, SaveFile), SaveError> {
-    let save: SaveFile = load(file)?;
+    let mut save: SaveFile = load(file)?;
     let scene = load_scene(&sibling(file, &save.scene))?;
-    let (game, _) = replay(scene, save.seed, &save.commands).map_err(|(index, rejection)| {
-        SaveError::Replay {
-            file: file.to_path_buf(),
-            index,
-            kind: save.commands[index].kind().to_string(),
-            rejection,
-        }
-    })?;
-    Ok((game, save))
+    match replay(scene.clone(), save.seed, &save.commands) {
+        Ok((game, _)) => Ok((game, save)),
+        Err((index, rejection)) => match upgrade_commands(scene, save.seed, &save.commands) {
+            Some((game, commands)) => {
+                save.commands = commands;
+                Ok((game, save))
+            }
+            None => Err(SaveError::Replay {
+                file: file.to_path_buf(),
+                index,
+                kind: save.commands[index].kind().to_string(),
+                rejection,
+            }),
+        },
+    }
 }
 
 /// Writes `save` to `file` atomically: to a temporary file beside it, flushed to disk, then

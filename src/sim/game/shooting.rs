@@ -6,7 +6,7 @@
 
 use super::command::{RerollRoll, WeaponTarget};
 use super::event::{GameEvent, Rejection, reject};
-use super::state::{Game, Location};
+use super::state::{Game, Location, PendingShot, Trigger, TriggerKind};
 use crate::data::combat::{AttackPlan, AttackerCircumstances, plan_attack};
 use crate::data::sight::{ModelRef, SceneSight};
 use crate::rules::WeaponAbility;
@@ -84,7 +84,71 @@ impl Game {
                 format!("'{id}' has already shot this phase"),
             );
         }
+        // The targets are selected: if the defending player could answer with Go to Ground
+        // or Smokescreen, the attacks wait for its answer (checked now, rolled then).
+        self.pending_shot = Some(PendingShot {
+            player,
+            unit: id.to_string(),
+            weapons: weapons.to_vec(),
+        });
+        self.trigger = Some(Trigger {
+            army,
+            unit: root,
+            kind: TriggerKind::SelectedTargets,
+        });
+        if self.shroud_possible() {
+            self.clone()
+                .attack_with(army, root, weapons, AttackKind::Shooting, &mut Vec::new())?;
+            let pending = self.pending_shot.as_ref().expect("just set");
+            ev.push(GameEvent::TargetsSelected {
+                player,
+                unit: id.to_string(),
+                targets: pending.targets().iter().map(ToString::to_string).collect(),
+                reacting: crate::rules::phase::opponent(player),
+            });
+            return Ok(());
+        }
+        self.pending_shot = None;
+        self.trigger = None;
         self.attack_with(army, root, weapons, AttackKind::Shooting, ev)?;
+        self.for_combined(army, root, |s| s.shot = true);
+        Ok(())
+    }
+
+    /// Whether the defending player could use Go to Ground or Smokescreen on a unit the
+    /// pending shot targets (CP, once per phase, keywords, Battle-shock), tried on copies.
+    fn shroud_possible(&self) -> bool {
+        let Some(p) = &self.pending_shot else {
+            return false;
+        };
+        let defender = crate::rules::phase::opponent(p.player);
+        p.targets().into_iter().any(|t| {
+            [Stratagem::GoToGround, Stratagem::Smokescreen]
+                .into_iter()
+                .any(|s| {
+                    self.clone()
+                        .use_stratagem(defender, s, t, None, None, &mut Vec::new())
+                        .is_ok()
+                })
+        })
+    }
+
+    /// The defending player passes: the pending shot's attacks are resolved now.
+    pub(super) fn pass(&mut self, player: u8, ev: &mut Vec<GameEvent>) -> Result<(), Rejection> {
+        let Some(p) = self.pending_shot.take() else {
+            return reject(
+                "Reactions",
+                "there is nothing to answer: no enemy unit's attacks wait with their targets selected",
+            );
+        };
+        if player == p.player {
+            return reject(
+                "Reactions",
+                format!("player {player}'s own attacks wait for the opponent's answer"),
+            );
+        }
+        let (army, root) = self.own_root(p.player, &p.unit)?;
+        self.attack_with(army, root, &p.weapons, AttackKind::Shooting, ev)?;
         self.for_combined(army, root, |s| s.shot = true);
         Ok(())
     }

@@ -84,6 +84,8 @@ pub enum TriggerKind {
     DeclaredCharge,
     /// It ended a Charge move.
     EndedChargeMove,
+    /// It selected the targets of its ranged attacks (Shooting phase), not yet resolved.
+    SelectedTargets,
 }
 
 /// The unit (army, unit) whose action is the trigger of reactive Stratagems now.
@@ -116,6 +118,32 @@ impl PendingCharge {
     /// The charge distance: the total of the 2D6 (inches).
     pub fn distance(&self) -> f32 {
         f32::from(self.dice[0] + self.dice[1])
+    }
+}
+
+/// Ranged attacks declared and not yet resolved: the shooting unit has selected its targets
+/// and the defending player may answer with Go to Ground or Smokescreen (Core Rules: Core
+/// Stratagems, used just after an enemy unit has selected its targets) or pass.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PendingShot {
+    /// The shooting player.
+    pub player: u8,
+    /// The shooting unit's id.
+    pub unit: String,
+    /// Its weapon assignments, as declared.
+    pub weapons: Vec<super::WeaponTarget>,
+}
+
+impl PendingShot {
+    /// The targeted unit ids, each once, in the order first declared.
+    pub fn targets(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for w in &self.weapons {
+            if !out.contains(&w.target.as_str()) {
+                out.push(&w.target);
+            }
+        }
+        out
     }
 }
 
@@ -178,6 +206,8 @@ pub struct Game {
     /// The action reactive Stratagems may answer now (Fire Overwatch, Heroic Intervention,
     /// Tank Shock).
     pub trigger: Option<Trigger>,
+    /// Ranged attacks whose targets are selected, waiting for the defender's reactions.
+    pub pending_shot: Option<PendingShot>,
     /// Fire Overwatch was used this turn (once per turn).
     pub fire_overwatch_used: bool,
     /// The unit whose attacks are being resolved now (army, unit), if any.
@@ -257,12 +287,38 @@ impl Game {
             rapid_ingress: None,
             fight: None,
             trigger: None,
+            pending_shot: None,
             fire_overwatch_used: false,
             attacker_now: None,
             last_shots: Vec::new(),
             last_shots_done: Vec::new(),
             winner: None,
         }
+    }
+
+    /// The player who must act now, or None once the game is over: the defending player while
+    /// an enemy unit's attacks wait with their targets selected, the player whose unit is
+    /// fighting or who selects the next unit to fight in the Fight phase, else the active
+    /// player (in deployment, the player who deploys next). Core Rules: Fight phase
+    /// (alternating selection), Core Stratagems (reactions).
+    pub fn acting_player(&self) -> Option<u8> {
+        if self.stage == Stage::GameOver {
+            return None;
+        }
+        if let Some(p) = &self.pending_shot {
+            return Some(crate::rules::phase::opponent(p.player));
+        }
+        if self.stage == Stage::Battle && self.phase == Phase::Fight {
+            return Some(
+                self.fight
+                    .as_ref()
+                    .and_then(|f| f.current)
+                    .map(|(a, _, _)| self.player_of(a))
+                    .or_else(|| self.next_to_fight().map(|(p, _)| p))
+                    .unwrap_or(self.active_player),
+            );
+        }
+        Some(self.active_player)
     }
 
     /// Index in `scene.armies` of `player`'s army.

@@ -18,6 +18,20 @@ use crate::rules::phase::Stage;
 use crate::rules::stratagem::Stratagem;
 
 impl Game {
+    /// Whether the unit (`army`, `root`) is a target of the enemy attacks waiting with their
+    /// targets selected ([`Game::pending_shot`]).
+    fn targeted_now(&self, army: usize, root: usize) -> bool {
+        let Some(p) = &self.pending_shot else {
+            return false;
+        };
+        self.trigger
+            .is_some_and(|t| t.kind == TriggerKind::SelectedTargets)
+            && p.targets().into_iter().any(|t| {
+                self.find_unit(army, t)
+                    .is_some_and(|u| self.combined(army, u)[0] == root)
+            })
+    }
+
     /// Takes the unit's kept Command Re-roll for `roll`, if it has one.
     pub(super) fn take_command_reroll(
         &mut self,
@@ -296,6 +310,15 @@ impl Game {
                     );
                 }
                 self.attack_with(army, root, &weapons, AttackKind::Overwatch, ev)?;
+            }
+            Stratagem::GoToGround | Stratagem::Smokescreen if !self.targeted_now(army, root) => {
+                return reject(
+                    name,
+                    format!(
+                        "it is used just after an enemy unit has selected its targets, on one of \
+                         them, and '{id}' is not a target waiting for its attacks"
+                    ),
+                );
             }
             Stratagem::GoToGround => {
                 if !self.all_have_keyword(army, root, "INFANTRY") {

@@ -1,0 +1,96 @@
+//! The defender's answer in the desktop game: when an enemy unit has selected its targets and
+//! the defending player could use Go to Ground or Smokescreen on one of them, the game waits
+//! ([`Game::pending_shot`]) and this window offers each Stratagem the engine would accept and
+//! "No reaction" ([`Command::Pass`]), which resolves the attacks. Core Rules: Core Stratagems
+//! (Go to Ground, Smokescreen: just after an enemy unit has selected its targets).
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use super::computer::Computer;
+use super::menu::Screen;
+use super::play::{self, PlayState};
+use crate::rules::phase::opponent;
+use crate::rules::stratagem::Stratagem;
+use crate::sim::battle::{ActiveGame, GameCommand};
+use crate::sim::game::{Command, Game};
+
+/// Registers the reaction window.
+pub fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        reaction_window.run_if(in_state(Screen::Table)),
+    );
+}
+
+/// What the defending player may answer now, each with its button label: every Go to Ground
+/// or Smokescreen on a targeted unit that the engine would accept (tried on a copy of the
+/// game, so no die is rolled), then "No reaction". Empty when no attacks wait.
+pub fn reaction_choices(game: &Game) -> Vec<(String, Command)> {
+    let Some(pending) = &game.pending_shot else {
+        return Vec::new();
+    };
+    let player = opponent(pending.player);
+    let mut out = Vec::new();
+    for target in pending.targets() {
+        for stratagem in [Stratagem::GoToGround, Stratagem::Smokescreen] {
+            let c = Command::UseStratagem {
+                player,
+                stratagem,
+                unit: target.to_string(),
+                target: None,
+                reroll: None,
+            };
+            if game.clone().apply(&c).is_ok() {
+                out.push((
+                    format!("{} on {target} ({} CP)", stratagem.name(), stratagem.cost()),
+                    c,
+                ));
+            }
+        }
+    }
+    out.push((
+        "No reaction: resolve the attacks".to_string(),
+        Command::Pass { player },
+    ));
+    out
+}
+
+fn reaction_window(
+    mut contexts: EguiContexts,
+    active: Res<ActiveGame>,
+    computer: Option<Res<Computer>>,
+    mut play: ResMut<PlayState>,
+    mut writer: MessageWriter<GameCommand>,
+) -> Result {
+    let Some(game) = &active.game else {
+        return Ok(());
+    };
+    let Some(pending) = &game.pending_shot else {
+        return Ok(());
+    };
+    let defender = opponent(pending.player);
+    if computer.is_some_and(|c| c.player == defender) || play.handover.is_some() {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?.clone();
+    let choices = reaction_choices(game);
+    egui::Window::new(format!("Player {defender}: react?"))
+        .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 40.0))
+        .collapsible(false)
+        .resizable(false)
+        .show(&ctx, |ui| {
+            ui.label(format!(
+                "'{}' has selected its targets: {}. You have {} CP.",
+                pending.unit,
+                pending.targets().join(", "),
+                game.cp_of(defender)
+            ));
+            for (label, c) in choices {
+                if ui.button(label).clicked() {
+                    play::issue(&mut writer, &mut play, c);
+                }
+            }
+        });
+    Ok(())
+}
