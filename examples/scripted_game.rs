@@ -282,14 +282,13 @@ impl Driver {
                     }
                     let v = ((cb - ca).normalize() * len).extend(0.0);
                     let paths = self.translation_paths(army, u, v);
-                    if self
-                        .try_apply(Command::ChargeMove {
-                            player,
-                            unit: id.clone(),
-                            paths,
-                        })
-                        .is_some()
-                    {
+                    // Models that can touch an enemy model go into base contact (a rule).
+                    let c = self.game.with_base_contact(&Command::ChargeMove {
+                        player,
+                        unit: id.clone(),
+                        paths,
+                    });
+                    if self.try_apply(c).is_some() {
                         done = true;
                         break;
                     }

@@ -619,14 +619,18 @@ fn charge_needs_a_target_within_12_inches_and_must_reach_every_target() {
     });
     let gap = wartable::geometry::measure::model_distance(&me, &them).distance - 0.5;
     if roll >= gap {
-        accepted!(
-            g,
-            Command::ChargeMove {
-                player: 1,
-                unit: "eliminators".into(),
-                paths: shift(&g, 1, "eliminators", 0.0, gap)
-            }
-        );
+        // Ending 0.5" short of the Nobz (in Engagement Range) is refused while the charge
+        // reaches them: each model ends in base-to-base contact if it can.
+        let short = Command::ChargeMove {
+            player: 1,
+            unit: "eliminators".into(),
+            paths: shift(&g, 1, "eliminators", 0.0, gap),
+        };
+        let r = rejected!(g, short.clone());
+        assert!(r.reason.contains("base-to-base contact"), "{r}");
+        let touching = g.with_base_contact(&short);
+        assert_ne!(touching, short);
+        accepted!(g, touching);
         let a = g.army_of(1).unwrap();
         let u = g.find_unit(a, "eliminators").unwrap();
         assert!(g.units[a][u].charged);

@@ -1684,3 +1684,135 @@ fn counter_offensive_lets_a_unit_fight_before_the_next_enemy_charger() {
     );
     assert_eq!(g.next_to_fight(), Some((2, vec!["boyz-mob".to_string()])));
 }
+
+/// Each moving model's path as a straight move to (x, y).
+fn to(unit: &str, model: usize, x: f32, y: f32) -> ModelPath {
+    ModelPath {
+        model,
+        unit: Some(unit.into()),
+        path: vec![(x, y, 0.0)],
+    }
+}
+
+/// True when the model's base touches an enemy model's base.
+fn in_base_contact(g: &Game, player: u8, unit: &str, model: usize) -> bool {
+    use wartable::geometry::measure::horizontal_distance;
+    use wartable::rules::constants::BASE_CONTACT_INCHES;
+    let army = g.army_of(player).unwrap();
+    let r = ModelRef {
+        army,
+        unit: g.find_unit(army, unit).unwrap(),
+        model,
+    };
+    g.enemy_models(army)
+        .iter()
+        .any(|e| horizontal_distance(&g.solid(r), &g.solid(*e)) <= BASE_CONTACT_INCHES)
+}
+
+/// Edge case: a charging model ends in base-to-base contact with an enemy model when it can
+/// while the rest of the charge stays legal, and not when the roll is too short for contact
+/// (Engagement Range is enough then).
+#[test]
+fn a_charging_model_ends_in_base_contact_if_it_can() {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "eliminators"), (2, "nobz")]);
+    put_line(&mut g, 1, "eliminators", 10.0, 18.0, 1.8);
+    put_line(&mut g, 2, "nobz", 10.0, 26.0, 1.8);
+    advance_to(&mut g, 1, Phase::Charge);
+    let base = pos(&g, 2, "nobz", 0).y - pos(&g, 1, "eliminators", 0).y;
+    // Bases 32 mm (1.26"): 8" between centres is 6.74" between bases.
+    let gap = base - 1.26;
+    let declare = |g: &mut Game, dice: &[u8]| {
+        g.rng = GameRng::scripted(dice);
+        accepted(
+            g,
+            Command::DeclareCharge {
+                player: 1,
+                unit: "eliminators".into(),
+                targets: vec!["nobz".into()],
+            },
+        )
+    };
+    let short_of = |g: &Game, by: f32| Command::ChargeMove {
+        player: 1,
+        unit: "eliminators".into(),
+        paths: shift(g, 1, "eliminators", 0.0, gap - by),
+    };
+    // A 12" charge: ending 0.5" short (in Engagement Range) is refused; touching is accepted.
+    let mut t = g.clone();
+    declare(&mut t, &[6, 6]);
+    let short = short_of(&t, 0.5);
+    let r = rejected(&mut t, short);
+    assert_eq!(r.rule, "Charge phase");
+    assert!(r.reason.contains("base-to-base contact"), "{r}");
+    let touching = t.with_base_contact(&short_of(&t, 0.5));
+    accepted(&mut t, touching);
+    for m in 0..3 {
+        assert!(in_base_contact(&t, 1, "eliminators", m), "eliminators#{m}");
+    }
+    // A roll of 6 reaches Engagement Range (6.74" - 1") but not the Nobz' bases: accepted.
+    let mut t = g.clone();
+    declare(&mut t, &[3, 3]);
+    let c = short_of(&t, 0.8);
+    assert_eq!(t.with_base_contact(&c), c, "no model can touch");
+    accepted(&mut t, c);
+    assert!(!in_base_contact(&t, 1, "eliminators", 0));
+}
+
+/// Edge case: a model that piles in or consolidates ends in base-to-base contact with an
+/// enemy model when it can (closer is not enough then).
+#[test]
+fn pile_in_and_consolidation_end_in_base_contact_if_they_can() {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "intercessors"), (2, "nobz")]);
+    put_line(&mut g, 1, "intercessors", 10.0, 20.0, 1.4);
+    put(&mut g, 1, "captain", 0, 10.0, 18.2);
+    // Nob 0 within Engagement Range (0.64" apart), the others 2.74" from the Intercessors.
+    put(&mut g, 2, "nobz", 0, 10.0, 21.9);
+    for m in 1..5 {
+        put(&mut g, 2, "nobz", m, 10.0 + 2.0 * m as f32, 24.0);
+    }
+    advance_to(&mut g, 1, Phase::Fight);
+    let pile_in = |paths| Command::PileIn {
+        player: 2,
+        unit: "nobz".into(),
+        paths,
+    };
+    // Nob 1 moves 1" closer, but it could reach an Intercessor's base.
+    let closer = pile_in(vec![to("nobz", 1, 12.0, 23.0)]);
+    let r = rejected(&mut g, closer.clone());
+    assert_eq!(r.rule, "Pile In");
+    assert!(
+        r.reason
+            .contains("nobz#1 could end in base-to-base contact"),
+        "{r}"
+    );
+    let touching = g.with_base_contact(&closer);
+    accepted(&mut g, touching);
+    assert!(in_base_contact(&g, 2, "nobz", 1));
+    // Not moving at all stays allowed for the others; now the Nobz fight (no attacks here).
+    accepted(
+        &mut g,
+        Command::Fight {
+            player: 2,
+            unit: "nobz".into(),
+            weapons: vec![],
+        },
+    );
+    let consolidate = |paths| Command::Consolidate {
+        player: 2,
+        unit: "nobz".into(),
+        paths,
+    };
+    let closer = consolidate(vec![to("nobz", 2, 14.0, 23.0)]);
+    let r = rejected(&mut g, closer.clone());
+    assert_eq!(r.rule, "Consolidate");
+    assert!(
+        r.reason
+            .contains("nobz#2 could end in base-to-base contact"),
+        "{r}"
+    );
+    let touching = g.with_base_contact(&closer);
+    accepted(&mut g, touching);
+    assert!(in_base_contact(&g, 2, "nobz", 2));
+}

@@ -198,9 +198,11 @@ fn closest_pair(
     best
 }
 
-/// A move of the whole unit of up to 3" straight towards the closest enemy model: the longest
-/// of 3", 2", 1" and 1/2" that the engine accepts (checked without dice), else no move (no
-/// paths). Pile In and Consolidate (Core Rules: Fight phase).
+/// A move of the whole unit of up to 3" straight towards the closest enemy model, with every
+/// model that can reach an enemy model sent into base-to-base contact
+/// ([`Game::with_base_contact`]): the longest of 3", 2", 1" and 1/2" that the engine accepts
+/// (checked without dice), else no move (no paths). Pile In and Consolidate (Core Rules: Fight
+/// phase).
 fn three_inch_move(
     game: &Game,
     army: usize,
@@ -219,7 +221,8 @@ fn three_inch_move(
                 continue;
             }
             let v = ((cb - ca).normalize_or_zero() * len).extend(0.0);
-            let c = make(shifted(game, army, unit, v));
+            // Models that can touch an enemy model go into base contact (a rule).
+            let c = game.with_base_contact(&make(shifted(game, army, unit, v)));
             if legal(game, &c) {
                 return c;
             }
@@ -670,11 +673,11 @@ impl Ai {
                     continue;
                 }
                 let v = ((cb - ca).normalize() * len).extend(0.0);
-                let c = Command::ChargeMove {
+                let c = game.with_base_contact(&Command::ChargeMove {
                     player,
                     unit: id.clone(),
                     paths: shifted(game, army, u, v),
-                };
+                });
                 if legal(game, &c) {
                     return c;
                 }

@@ -1146,6 +1146,19 @@ fn draft_window(ctx: &egui::Context, hud: &mut Hud) {
                 {
                     play::issue(&mut hud.writer, &mut hud.play, c);
                 }
+                // Charge, Pile-in and Consolidation moves: models that can touch an enemy
+                // model must; offer the same move with them sent into base contact.
+                if let Ok(c) = play::draft_command(&game, &draft, hud.play.move_mode)
+                    && game.missed_base_contact(&c).is_some()
+                    && ui
+                        .button("Into base contact")
+                        .on_hover_text(
+                            "The same move, each model that can reach an enemy model touching it",
+                        )
+                        .clicked()
+                {
+                    play::issue(&mut hud.writer, &mut hud.play, game.with_base_contact(&c));
+                }
                 if ui.button("Cancel (Esc)").clicked() {
                     hud.play.draft = None;
                 }

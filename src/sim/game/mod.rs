@@ -7,6 +7,7 @@
 //! returns its [`GameEvent`]s in order. The dice live in the game state, so a scene, a seed and
 //! the accepted commands replay to the same game bit for bit ([`save`]).
 
+pub mod base_contact;
 pub mod command;
 mod command_reroll;
 pub mod event;
@@ -81,6 +82,8 @@ impl Game {
                 );
             }
         }
+        // Base-to-base contact if possible (checked on the game before the move).
+        self.require_base_contact(command)?;
         // A reactive Stratagem answers the command just before it; any other command closes
         // the window.
         let trigger = self.trigger.take();
