@@ -90,8 +90,10 @@ fn embedded_scene_files_match_the_disk() {
 
 #[test]
 fn default_scene_loads_from_anywhere() {
-    // A path that is not on disk resolves to the embedded copy.
-    let scene = load_scene(Path::new("/nonexistent/scenes/default.ron")).unwrap();
+    // The built-in default scene (what the name `default` means) loads from the copy built
+    // into the binary, wherever the program runs; a path that is not on disk is an error.
+    let scene = load_scene(Path::new(wartable::data::source::DEFAULT_SCENE)).unwrap();
+    assert!(load_scene(Path::new("/nonexistent/scenes/default.ron")).is_err());
     assert_eq!(scene.layout.pieces.len(), 16);
     assert_eq!(scene.armies.len(), 2);
 }

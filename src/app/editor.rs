@@ -7,6 +7,7 @@
 //! The editing itself is [`crate::design`]; this module only turns input into its calls and
 //! draws.
 
+use crate::data::source::shipped;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -208,8 +209,22 @@ impl AssetLoader for LayoutTextLoader {
         _: &Self::Settings,
         _: &mut LoadContext<'_>,
     ) -> Result<LayoutText, std::io::Error> {
+        use bevy::tasks::futures_lite::AsyncReadExt;
         let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes).await?;
+        // At most one byte past the limit is read, so a huge or endless file stays bounded.
+        reader
+            .take(crate::data::source::MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .await?;
+        if bytes.len() as u64 > crate::data::source::MAX_FILE_BYTES {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "the layout is over {} bytes, the limit for data files",
+                    crate::data::source::MAX_FILE_BYTES
+                ),
+            ));
+        }
         String::from_utf8(bytes)
             .map(LayoutText)
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
@@ -829,14 +844,15 @@ fn tools(ui: &mut egui::Ui, editor: &mut Editor) {
             if ui.small_button(&name).clicked() {
                 let deployment = editor.design.deployment_file.clone();
                 let opened = match &path {
-                    Some(p) => Design::open(Path::new(p), &deployment),
-                    None => Design::open(Path::new("scenes/layouts/layout-1.ron"), &deployment)
-                        .map(|mut d| {
+                    Some(p) => Design::open(&shipped(p), &deployment),
+                    None => Design::open(&shipped("scenes/layouts/layout-1.ron"), &deployment).map(
+                        |mut d| {
                             d.layout.pieces.clear();
                             d.layout.name = "New layout".into();
                             d.layout.source = String::new();
                             d
-                        }),
+                        },
+                    ),
                 };
                 match opened {
                     Ok(d) => {
@@ -881,7 +897,7 @@ fn tools(ui: &mut egui::Ui, editor: &mut Editor) {
                         .clicked()
                     {
                         let mut d = editor.design.clone();
-                        match d.set_deployment(Path::new(&f)) {
+                        match d.set_deployment(&shipped(&f)) {
                             Ok(()) => editor.edit(|x| *x = d),
                             Err(e) => editor.log.push(format!("not changed: {e}")),
                         }

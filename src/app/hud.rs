@@ -1284,8 +1284,8 @@ fn menu_window(ctx: &egui::Context, hud: &mut Hud) {
                 {
                     let (layout, deployment) = (form.layout.clone(), form.deployment.clone());
                     match crate::design::Design::open(
-                        std::path::Path::new(&layout),
-                        std::path::Path::new(&deployment),
+                        &crate::data::source::shipped(&layout),
+                        &crate::data::source::shipped(&deployment),
                     ) {
                         Ok(design) => {
                             let watched =

@@ -152,7 +152,9 @@ pub fn start_new_game(
         unique_suffix(saves)
     );
     let scene_file = saves.join(format!("{stem}.scene.ron"));
-    let rel = |p: &str| relative_path(Path::new(p), saves);
+    // The shipped file on disk when the app runs in the project folder, else the copy built
+    // into the binary (`builtin:`).
+    let rel = |p: &str| relative_path(&crate::data::source::shipped(p), saves);
     let data = SceneFile {
         name: format!(
             "{} - {}",
@@ -226,12 +228,7 @@ pub fn start_on_scene(scene_file: &Path, saves: &Path, seed: u64) -> Result<Star
         unique_suffix(saves)
     );
     let autosave = saves.join(format!("{stem}.save.ron"));
-    let scene_ref = if scene_file.exists() {
-        relative_path(scene_file, saves)
-    } else {
-        // The built-in scene: refer to it under scenes/ (the embedded copy answers).
-        relative_path(Path::new(crate::data::source::DEFAULT_SCENE), saves)
-    };
+    let scene_ref = relative_path(scene_file, saves);
     begin(origin, scene_ref, seed, autosave)
 }
 

@@ -10,6 +10,12 @@ use crate::data::load_scene;
 use crate::design::analysis::{DEFAULT_CELL_INCHES, analyze, work};
 use crate::design::{input_of, mirror, picture};
 
+/// Smallest heatmap cell `--cell` accepts (inches).
+pub const MIN_CELL_INCHES: f32 = 0.1;
+
+/// Largest heatmap cell `--cell` accepts (inches).
+pub const MAX_CELL_INCHES: f32 = 6.0;
+
 /// Arguments of `analyze`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct AnalyzeArgs {
@@ -21,11 +27,12 @@ pub struct AnalyzeArgs {
     /// Write the heatmap picture to this PNG.
     #[arg(long)]
     pub heatmap: Option<PathBuf>,
-    /// Heatmap cell (inches).
-    #[arg(long, default_value_t = DEFAULT_CELL_INCHES)]
+    /// Heatmap cell (inches, from 0.1 to 6).
+    #[arg(long, default_value_t = DEFAULT_CELL_INCHES,
+          value_parser = super::finite_f32_in(MIN_CELL_INCHES, MAX_CELL_INCHES))]
     pub cell: f32,
     /// Probe drawn in the heatmap picture: infantry or vehicle.
-    #[arg(long, default_value = "infantry")]
+    #[arg(long, default_value = "infantry", value_parser = ["infantry", "vehicle"])]
     pub probe: String,
     /// No progress bar.
     #[arg(long)]
@@ -34,8 +41,12 @@ pub struct AnalyzeArgs {
 
 /// Runs `analyze`.
 pub fn run(scene: &Path, args: &AnalyzeArgs) -> ExitCode {
-    if !(args.cell.is_finite() && (0.1..=6.0).contains(&args.cell)) {
-        eprintln!("--cell must be between 0.1 and 6 inches, got {}", args.cell);
+    // The parser checks the command line; this guards callers that build the arguments.
+    if !(args.cell.is_finite() && (MIN_CELL_INCHES..=MAX_CELL_INCHES).contains(&args.cell)) {
+        eprintln!(
+            "--cell must be between {MIN_CELL_INCHES} and {MAX_CELL_INCHES} inches, got {}",
+            args.cell
+        );
         return ExitCode::FAILURE;
     }
     let kind = match args.probe.as_str() {
@@ -88,41 +99,42 @@ pub fn run(scene: &Path, args: &AnalyzeArgs) -> ExitCode {
         eprintln!("{e}");
         return ExitCode::FAILURE;
     }
-    if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&analysis).expect("plain data serializes")
-        );
+    let out = if args.json {
+        serde_json::to_string_pretty(&analysis).expect("plain data serializes")
     } else {
-        println!(
+        let mut lines = vec![format!(
             "{} / {} at {}\" cells",
             analysis.layout, analysis.deployment, args.cell
-        );
+        )];
         for z in &analysis.zones {
-            println!(
+            lines.push(format!(
                 "  zone P{} {}: infantry sees {:.1}% of the table, vehicles {:.1}%",
                 z.player,
                 z.name,
                 z.infantry_visible_share * 100.0,
                 z.vehicle_visible_share * 100.0
-            );
+            ));
         }
-        println!(
+        lines.push(format!(
             "  open lanes: {} ({} of {} lines clear, widest lane {} lines)",
             analysis.lanes.count,
             analysis.lanes.clear_lines,
             analysis.lanes.lines,
             analysis.lanes.widest
-        );
+        ));
         for o in &analysis.objectives {
             let seen: Vec<String> = o
                 .seen_from
                 .iter()
                 .map(|(p, s)| format!("P{p} {:.0}%", s * 100.0))
                 .collect();
-            println!("  objective {}: seen from {}", o.id, seen.join(", "));
+            lines.push(format!(
+                "  objective {}: seen from {}",
+                o.id,
+                seen.join(", ")
+            ));
         }
-        println!(
+        lines.push(format!(
             "  asymmetry: {:.3} (infantry {:.3}, vehicle {:.3}); pieces without a 180-degree image: {}",
             analysis.asymmetry.score,
             analysis.asymmetry.infantry,
@@ -132,10 +144,14 @@ pub fn run(scene: &Path, args: &AnalyzeArgs) -> ExitCode {
             } else {
                 analysis.asymmetry.unmatched.join(", ")
             }
-        );
+        ));
         for p in &analysis.problems {
-            println!("  problem: {}", p.message);
+            lines.push(format!("  problem: {}", p.message));
         }
+        lines.join("\n")
+    };
+    if let Err(e) = super::write_stdout(&out) {
+        return super::output_failed(&e);
     }
     eprintln!("analysed in {seconds:.2} s");
     ExitCode::SUCCESS

@@ -9,7 +9,6 @@ use serde_json::{Value, json};
 use crate::data::combat::{AttackerCircumstances, plan_attack};
 use crate::data::sight::{SceneSight, UnitSelector};
 use crate::data::{Scene, load_scene};
-use crate::rules::attack::exact::distribution;
 use crate::rules::attack::roll::{monte_carlo, resolve};
 use crate::rules::attack::{AttackContext, CommandReroll, Reroll, TargetUnit, WeaponGroup};
 use crate::rules::rng::GameRng;
@@ -44,6 +43,12 @@ pub enum CommandRerollArg {
     Wound,
 }
 
+/// Most Monte Carlo trials `--monte-carlo` accepts.
+pub const MAX_MONTE_CARLO_TRIALS: u32 = 10_000_000;
+
+/// Largest what-if `--distance` (inches): far beyond any table and any weapon's range.
+pub const MAX_DISTANCE_INCHES: f32 = 1000.0;
+
 /// Arguments of `attack`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct AttackArgs {
@@ -58,9 +63,10 @@ pub struct AttackArgs {
     /// Target unit (its Attached unit included).
     #[arg(long)]
     pub target: UnitSelector,
-    /// Distance to the target in inches for every bearer; without it each bearer's distance and
-    /// line of sight are measured in the scene and bearers out of range or sight do not attack.
-    #[arg(long)]
+    /// Distance to the target in inches (0 to 1000) for every bearer; without it each bearer's
+    /// distance and line of sight are measured in the scene and bearers out of range or sight
+    /// do not attack.
+    #[arg(long, value_parser = super::finite_f32_in(0.0, MAX_DISTANCE_INCHES))]
     pub distance: Option<f32>,
     /// The attacking unit charged this turn (LANCE).
     #[arg(long)]
@@ -68,8 +74,9 @@ pub struct AttackArgs {
     /// The attacking unit Remained Stationary this turn (HEAVY).
     #[arg(long)]
     pub remained_stationary: bool,
-    /// The attacking unit Advanced this turn (only ASSAULT weapons shoot).
-    #[arg(long)]
+    /// The attacking unit Advanced this turn (only ASSAULT weapons shoot); a unit that
+    /// Advanced neither Remained Stationary nor may charge.
+    #[arg(long, conflicts_with_all = ["charged", "remained_stationary"])]
     pub advanced: bool,
     /// With --distance: treat the target as not visible (INDIRECT FIRE penalties).
     #[arg(long, requires = "distance")]
@@ -92,8 +99,10 @@ pub struct AttackArgs {
     /// Seed for --roll and --monte-carlo.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Also run this many Monte Carlo trials as a cross-check of the exact distribution.
-    #[arg(long)]
+    /// Also run this many Monte Carlo trials (1 to 10,000,000) as a cross-check of the exact
+    /// distribution (so not with --roll, which prints no distribution).
+    #[arg(long, conflicts_with = "roll",
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_MONTE_CARLO_TRIALS)))]
     pub monte_carlo: Option<u32>,
     /// Print JSON.
     #[arg(long)]
@@ -223,7 +232,12 @@ pub fn run(scene_file: &std::path::Path, args: &AttackArgs) -> ExitCode {
         out["events"] = json!(log);
         out["result"] = json!(result);
     } else {
-        let d = distribution(&s.groups, &s.target, &s.ctx);
+        let e = crate::rules::attack::exact::estimate(&s.groups, &s.target, &s.ctx);
+        if let Some(note) = e.note() {
+            text.push(note);
+        }
+        out["method"] = json!(e.method);
+        let d = e.distribution;
         text.push(format!(
             "{} ({}) at {}: expected wounds lost {:.3}, expected models destroyed {:.3}",
             args.weapon,
@@ -248,10 +262,10 @@ pub fn run(scene_file: &std::path::Path, args: &AttackArgs) -> ExitCode {
         ));
         out["monte_carlo"] = json!(mc);
     }
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&out).expect("json"));
+    let printed = if args.json {
+        serde_json::to_string_pretty(&out).expect("json")
     } else {
-        println!("{}", text.join("\n"));
-    }
-    ExitCode::SUCCESS
+        text.join("\n")
+    };
+    super::print_then(&printed, ExitCode::SUCCESS)
 }

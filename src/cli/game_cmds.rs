@@ -55,12 +55,13 @@ fn computer_plays(
     save: &mut SaveFile,
     computer: &mut Option<(u8, Ai)>,
     outcome: &mut Outcome<'_>,
+    stopped: &dyn Fn() -> bool,
 ) {
     let Some((p, ai)) = computer.as_mut() else {
         return;
     };
     let mut refused = 0;
-    while game.acting_player() == Some(*p) && refused < 3 {
+    while game.acting_player() == Some(*p) && refused < 3 && !stopped() {
         let c = ai.next(game, *p);
         if !outcome(game, &c, "  AI".into(), save) {
             refused += 1;
@@ -70,7 +71,45 @@ fn computer_plays(
     }
 }
 
+/// Checks, before a game is played, that the autosave `file` can be written: its folder exists
+/// and a file can be made there (the probe is the temporary file the save is written through,
+/// removed at once; nothing is left behind and no folder is created).
+fn check_save_target(file: &Path) -> Result<(), String> {
+    // A folder, a device (`/dev/full`), a pipe: the save would replace it.
+    if file.exists() && !file.is_file() {
+        return Err(format!(
+            "{}: cannot save there: it is not a regular file",
+            file.display()
+        ));
+    }
+    let folder = match file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !folder.is_dir() {
+        return Err(format!(
+            "{}: cannot save there: the folder {} does not exist",
+            file.display(),
+            folder.display()
+        ));
+    }
+    // The same temporary path `write_save` writes through before renaming.
+    let probe = file.with_extension("ron.tmp");
+    std::fs::File::create(&probe).map_err(|e| {
+        format!(
+            "{}: cannot save there: cannot write in the folder {}: {e}",
+            file.display(),
+            folder.display()
+        )
+    })?;
+    std::fs::remove_file(&probe).map_err(|e| format!("{}: {e}", probe.display()))
+}
+
 /// Runs `wartable run`.
+///
+/// With `--save`, the save's folder is checked before anything is played; if writing the save
+/// fails during the game, the run stops there with one error and exit status 1 (the save keeps
+/// the commands accepted before that one).
 pub fn run(args: &RunArgs) -> ExitCode {
     let scene = match load_scene(&args.scene) {
         Ok(s) => s,
@@ -86,6 +125,12 @@ pub fn run(args: &RunArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if let Some(out) = &args.save
+        && let Err(e) = check_save_target(out)
+    {
+        eprintln!("{e}");
+        return ExitCode::FAILURE;
+    }
     let mut save = SaveFile {
         scene: match &args.save {
             Some(out) => relative_path(&args.scene, out.parent().unwrap_or(Path::new("."))),
@@ -102,6 +147,9 @@ pub fn run(args: &RunArgs) -> ExitCode {
     }
     let mut rejected = 0;
     let mut computer = args.computer.map(|p| (p, Ai::new()));
+    // Set when the autosave fails: the run stops at once.
+    let save_failed = std::cell::RefCell::new(None::<String>);
+    let stopped = || save_failed.borrow().is_some();
     let mut outcome = |game: &mut Game, c: &Command, label: String, save: &mut SaveFile| {
         // Listed commands are numbered; the computer's are labelled "AI ...".
         let index = label
@@ -114,7 +162,13 @@ pub fn run(args: &RunArgs) -> ExitCode {
                 if let Some(out) = &args.save
                     && let Err(e) = write_save(out, save)
                 {
-                    eprintln!("{}: cannot write the save: {e}", out.display());
+                    *save_failed.borrow_mut() = Some(format!(
+                        "{}: cannot write the save: {e}; stopped after command {} (the save \
+                         holds the {} commands before it)",
+                        out.display(),
+                        label.trim(),
+                        save.commands.len() - 1
+                    ));
                 }
                 text.push(format!(
                     "{label} {} (player {}): accepted",
@@ -150,12 +204,22 @@ pub fn run(args: &RunArgs) -> ExitCode {
         accepted
     };
     for (i, c) in commands.iter().enumerate() {
-        computer_plays(&mut game, &mut save, &mut computer, &mut outcome);
+        computer_plays(&mut game, &mut save, &mut computer, &mut outcome, &stopped);
+        if stopped() {
+            break;
+        }
         if !outcome(&mut game, c, format!("{i:>4}"), &mut save) {
             rejected += 1;
         }
+        if stopped() {
+            break;
+        }
     }
-    computer_plays(&mut game, &mut save, &mut computer, &mut outcome);
+    computer_plays(&mut game, &mut save, &mut computer, &mut outcome, &stopped);
+    if let Some(e) = save_failed.borrow_mut().take() {
+        eprintln!("{e}");
+        return ExitCode::FAILURE;
+    }
     let summary = game.summary();
     if args.json {
         let mut out = json!({
@@ -168,7 +232,10 @@ pub fn run(args: &RunArgs) -> ExitCode {
         if args.board {
             out["board"] = game.board();
         }
-        println!("{}", serde_json::to_string_pretty(&out).expect("json"));
+        super::print_then(
+            &serde_json::to_string_pretty(&out).expect("json"),
+            ExitCode::SUCCESS,
+        )
     } else {
         text.push(format!(
             "{} of {} commands accepted; now {}; CP {:?}, VP {:?}; state {}",
@@ -182,22 +249,18 @@ pub fn run(args: &RunArgs) -> ExitCode {
         if args.board {
             text.push(serde_json::to_string_pretty(&game.board()).expect("plain data serializes"));
         }
-        println!("{}", text.join("\n"));
+        super::print_then(&text.join("\n"), ExitCode::SUCCESS)
     }
-    ExitCode::SUCCESS
 }
 
 /// Runs `wartable replay`: loads a save, replays it and prints the state.
 pub fn replay_cmd(file: &Path, json_out: bool) -> ExitCode {
     match load_save(file) {
         Ok((game, save)) => {
-            if json_out {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&game.summary()).expect("json")
-                );
+            let out = if json_out {
+                serde_json::to_string_pretty(&game.summary()).expect("json")
             } else {
-                println!(
+                format!(
                     "{}: {} commands replayed; now {}; CP {:?}, VP {:?}; state {}",
                     file.display(),
                     save.commands.len(),
@@ -205,9 +268,9 @@ pub fn replay_cmd(file: &Path, json_out: bool) -> ExitCode {
                     game.cp,
                     game.vp,
                     game.state_hash()
-                );
-            }
-            ExitCode::SUCCESS
+                )
+            };
+            super::print_then(&out, ExitCode::SUCCESS)
         }
         Err(e) => {
             eprintln!("{e}");
@@ -217,6 +280,10 @@ pub fn replay_cmd(file: &Path, json_out: bool) -> ExitCode {
 }
 
 /// Runs `wartable undo`: removes the last command of a save (replaying the rest to check it).
+///
+/// The save is rewritten last, after the report is printed: a call that fails (exit status not
+/// 0, the report unwritable included) leaves the save as it was, since the save is replaced
+/// atomically, so retrying a failed undo never takes back two commands.
 pub fn undo(file: &Path) -> ExitCode {
     let mut save: SaveFile = match load(file) {
         Ok(s) => s,
@@ -238,17 +305,23 @@ pub fn undo(file: &Path) -> ExitCode {
     };
     match replay(scene, save.seed, &save.commands) {
         Ok((game, _)) => {
-            if let Err(e) = write_save(file, &save) {
-                eprintln!("{}: cannot write the save: {e}", file.display());
-                return ExitCode::FAILURE;
-            }
-            println!(
+            let report = format!(
                 "undid {} (player {}); now {}; state {}",
                 last.kind(),
                 last.player(),
                 game.describe_now(),
                 game.state_hash()
             );
+            if let Err(e) = super::write_stdout(&report) {
+                return super::output_failed(&e);
+            }
+            if let Err(e) = write_save(file, &save) {
+                eprintln!(
+                    "{}: cannot write the save: {e}; nothing was undone",
+                    file.display()
+                );
+                return ExitCode::FAILURE;
+            }
             ExitCode::SUCCESS
         }
         Err((i, r)) => {

@@ -33,12 +33,12 @@ fn select(scene: &Scene, sight: &SceneSight, sel: &UnitSelector) -> Result<Vec<u
 }
 
 fn emit(value: Value, json_out: bool, text: impl FnOnce(&Value) -> String) -> ExitCode {
-    if json_out {
-        println!("{}", serde_json::to_string_pretty(&value).expect("json"));
+    let out = if json_out {
+        serde_json::to_string_pretty(&value).expect("json")
     } else {
-        println!("{}", text(&value));
-    }
-    ExitCode::SUCCESS
+        text(&value)
+    };
+    super::print_then(&out, ExitCode::SUCCESS)
 }
 
 fn point(p: Vec3) -> Value {

@@ -1,6 +1,11 @@
 //! The command line: `play` (the desktop app, the default), `validate`, `scene --json`, the
 //! geometry questions (`los`, `measure`, `coherency`), `attack` and `png-check`. Headless
 //! commands print to stdout and return an exit code.
+//!
+//! Standard output is written through [`write_stdout`]: a command whose output cannot be
+//! written does not panic. A closed pipe (`wartable ... | head -1`) ends it quietly with exit
+//! status [`BROKEN_PIPE_EXIT`] (141, what a shell reports for a process killed by SIGPIPE);
+//! any other write error (`> /dev/full`) prints one line to stderr and exits with 1.
 
 pub mod analyze_cmd;
 pub mod attack_cmd;
@@ -10,6 +15,7 @@ pub mod json;
 pub mod png_check;
 pub mod simulate_cmd;
 
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -117,7 +123,8 @@ pub enum Command {
         /// The PNG file.
         file: PathBuf,
         /// Smallest acceptable standard deviation of pixel brightness (0-255 scale).
-        #[arg(long, default_value_t = png_check::BLANK_STDDEV)]
+        #[arg(long, default_value_t = png_check::BLANK_STDDEV,
+              value_parser = finite_f64_in(0.0, 255.0))]
         min_stddev: f64,
     },
 }
@@ -160,6 +167,70 @@ pub struct PlayArgs {
     /// With --editor: start in mirror mode (the 180° image follows every edit).
     #[arg(long, requires = "editor")]
     pub mirror: bool,
+}
+
+/// Exit status of a command whose standard output is a closed pipe (nothing else is reported):
+/// 128 + SIGPIPE, as a shell shows for a process the signal ended.
+pub const BROKEN_PIPE_EXIT: u8 = 141;
+
+/// Writes `text` and a newline to standard output through one locked handle, and flushes it.
+///
+/// # Errors
+/// Standard output cannot be written (a closed pipe, a full disk): see [`output_failed`].
+pub fn write_stdout(text: &str) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    writeln!(out, "{text}")?;
+    out.flush()
+}
+
+/// The exit code of a command whose output failed: [`BROKEN_PIPE_EXIT`] without a word for a
+/// closed pipe, otherwise 1 after one line on stderr.
+pub fn output_failed(e: &io::Error) -> ExitCode {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        ExitCode::from(BROKEN_PIPE_EXIT)
+    } else {
+        // Standard error may be unwritable too: nothing more can be reported then.
+        let _ = writeln!(io::stderr(), "wartable: cannot write standard output: {e}");
+        ExitCode::FAILURE
+    }
+}
+
+/// Prints `text` (and a newline) and returns `code`, or the code of the output failure.
+pub fn print_then(text: &str, code: ExitCode) -> ExitCode {
+    match write_stdout(text) {
+        Ok(()) => code,
+        Err(e) => output_failed(&e),
+    }
+}
+
+/// A command-line parser for an `f32` that is finite and within `min..=max`.
+pub fn finite_f32_in(
+    min: f32,
+    max: f32,
+) -> impl Fn(&str) -> Result<f32, String> + Clone + Send + Sync + 'static {
+    move |s: &str| {
+        let v: f32 = s.trim().parse().map_err(|e| format!("{e}"))?;
+        if v.is_finite() && (min..=max).contains(&v) {
+            Ok(v)
+        } else {
+            Err(format!("{v} is not a number from {min} to {max}"))
+        }
+    }
+}
+
+/// A command-line parser for an `f64` that is finite and within `min..=max`.
+pub fn finite_f64_in(
+    min: f64,
+    max: f64,
+) -> impl Fn(&str) -> Result<f64, String> + Clone + Send + Sync + 'static {
+    move |s: &str| {
+        let v: f64 = s.trim().parse().map_err(|e| format!("{e}"))?;
+        if v.is_finite() && (min..=max).contains(&v) {
+            Ok(v)
+        } else {
+            Err(format!("{v} is not a number from {min} to {max}"))
+        }
+    }
 }
 
 /// The scene path a user argument names: "default" or nothing means the built-in one.
@@ -221,7 +292,11 @@ fn validate(files: &[PathBuf]) -> ExitCode {
     let mut failed = 0;
     for f in files {
         match data::validate_file(f) {
-            Ok(v) => println!("{}: ok: {}", f.display(), v.summary),
+            Ok(v) => {
+                if let Err(e) = write_stdout(&format!("{}: ok: {}", f.display(), v.summary)) {
+                    return output_failed(&e);
+                }
+            }
             Err(errors) => {
                 failed += 1;
                 eprintln!("{errors}");
@@ -240,11 +315,10 @@ fn scene_json(path: &Path) -> ExitCode {
     match data::load_scene(path) {
         Ok(scene) => {
             let view = json::SceneJson::from(&scene);
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&view).expect("plain data serializes")
-            );
-            ExitCode::SUCCESS
+            print_then(
+                &serde_json::to_string_pretty(&view).expect("plain data serializes"),
+                ExitCode::SUCCESS,
+            )
         }
         Err(errors) => {
             eprintln!("{errors}");

@@ -16,12 +16,18 @@ pub struct PixelStats {
     pub stddev: f64,
 }
 
-/// Brightness statistics of the PNG at `path`.
+/// The largest PNG `png-check` reads (bytes): 64 MiB.
+pub const MAX_PNG_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Brightness statistics of the PNG at `path`, read only if it is a regular file of at most
+/// [`MAX_PNG_BYTES`] (a FIFO or device is refused without blocking).
 ///
 /// # Errors
-/// The file is missing or not a readable image.
+/// The file is missing, not a regular file, too large, or not a readable image.
 pub fn stats(path: &Path) -> Result<PixelStats, image::ImageError> {
-    Ok(stats_of(&image::open(path)?))
+    let bytes = crate::data::source::read_bytes(path, MAX_PNG_BYTES)
+        .map_err(|e| image::ImageError::IoError(std::io::Error::other(e.to_string())))?;
+    Ok(stats_of(&image::load_from_memory(&bytes)?))
 }
 
 /// Brightness statistics of an image in memory.
@@ -47,17 +53,17 @@ pub const BLANK_STDDEV: f64 = 2.0;
 /// Prints the statistics; fails when the file is missing or blank.
 pub fn run(path: &Path, min_stddev: f64) -> ExitCode {
     match stats(path) {
-        Ok(s) if s.stddev >= min_stddev => {
-            println!(
+        Ok(s) if s.stddev >= min_stddev => super::print_then(
+            &format!(
                 "{}: ok: {}x{}, mean brightness {:.1}, stddev {:.1}",
                 path.display(),
                 s.width,
                 s.height,
                 s.mean,
                 s.stddev
-            );
-            ExitCode::SUCCESS
-        }
+            ),
+            ExitCode::SUCCESS,
+        ),
         Ok(s) => {
             eprintln!(
                 "{}: blank image: brightness stddev {:.2} is below {min_stddev}",

@@ -11,19 +11,28 @@ use serde::Serialize;
 use crate::ai::{Ai, GameRecord, play_game};
 use crate::data::load_scene;
 
+/// Most games `--games` accepts in one run.
+pub const MAX_GAMES: u64 = 1_000_000;
+
+/// Most worker threads `--threads` accepts.
+pub const MAX_THREADS: usize = 256;
+
 /// Arguments of `simulate`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct SimulateArgs {
     /// Scene file ("default" for the built-in default scene).
     pub scene: PathBuf,
-    /// Games to play.
-    #[arg(long, default_value_t = 10)]
+    /// Games to play (1 to 1,000,000).
+    #[arg(long, default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES))]
     pub games: u64,
-    /// Dice seed of the first game (game k uses seed + k).
+    /// Dice seed of the first game (game k uses seed + k; the last seed must fit in 64 bits).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Worker threads (default: one per core).
-    #[arg(long)]
+    /// Worker threads, 1 to 256 (default: one per core).
+    #[arg(long,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new()
+              .range(1..=MAX_THREADS as u64))]
     pub threads: Option<usize>,
     /// Print JSON.
     #[arg(long)]
@@ -60,8 +69,76 @@ pub struct Summary {
     pub threads: usize,
 }
 
+/// What is kept of the games played so far: sums, so memory does not grow with the games.
+#[derive(Debug, Clone, Copy, Default)]
+struct Totals {
+    games: u64,
+    wins: [u64; 2],
+    draws: u64,
+    vp: [u64; 2],
+    points_lost: [u64; 2],
+    rejected: usize,
+    reactions: usize,
+}
+
+impl Totals {
+    fn add(mut self, r: &GameRecord) -> Self {
+        self.games += 1;
+        match r.winner {
+            Some(1) => self.wins[0] += 1,
+            Some(2) => self.wins[1] += 1,
+            Some(_) => {}
+            None => self.draws += 1,
+        }
+        for p in 0..2 {
+            self.vp[p] += u64::from(r.vp[p]);
+            self.points_lost[p] += u64::from(r.destroyed_points[p]);
+        }
+        self.rejected += r.rejected.len();
+        self.reactions += r.reactions;
+        self
+    }
+
+    fn merge(mut self, o: Self) -> Self {
+        self.games += o.games;
+        self.draws += o.draws;
+        for p in 0..2 {
+            self.wins[p] += o.wins[p];
+            self.vp[p] += o.vp[p];
+            self.points_lost[p] += o.points_lost[p];
+        }
+        self.rejected += o.rejected;
+        self.reactions += o.reactions;
+        self
+    }
+}
+
+/// The seed of the last of `games` games from `seed` (game k uses seed + k), or an error when
+/// it does not fit in 64 bits.
+///
+/// # Errors
+/// `seed + games - 1` overflows `u64`.
+pub fn last_seed(seed: u64, games: u64) -> Result<u64, String> {
+    seed.checked_add(games.saturating_sub(1)).ok_or_else(|| {
+        format!(
+            "--seed {seed} with --games {games}: game seeds would pass {}; use a seed of at \
+             most {}",
+            u64::MAX,
+            u64::MAX - games.saturating_sub(1)
+        )
+    })
+}
+
 /// Runs `simulate`.
 pub fn run(scene_file: &Path, args: &SimulateArgs) -> ExitCode {
+    if args.games == 0 || args.games > MAX_GAMES {
+        eprintln!("--games must be from 1 to {MAX_GAMES}, got {}", args.games);
+        return ExitCode::FAILURE;
+    }
+    if let Err(e) = last_seed(args.seed, args.games) {
+        eprintln!("{e}");
+        return ExitCode::FAILURE;
+    }
     let scene = match load_scene(scene_file) {
         Ok(s) => s,
         Err(e) => {
@@ -71,7 +148,7 @@ pub fn run(scene_file: &Path, args: &SimulateArgs) -> ExitCode {
     };
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(t) = args.threads {
-        builder = builder.num_threads(t.max(1));
+        builder = builder.num_threads(t.clamp(1, MAX_THREADS));
     }
     let pool = match builder.build() {
         Ok(p) => p,
@@ -89,51 +166,42 @@ pub fn run(scene_file: &Path, args: &SimulateArgs) -> ExitCode {
         )
     };
     let started = Instant::now();
-    let records: Vec<GameRecord> = pool.install(|| {
+    // Each game is folded into running sums as it ends: nothing is kept per game.
+    let totals: Totals = pool.install(|| {
         (0..args.games)
             .into_par_iter()
             .map(|k| {
                 let (mut a, mut b) = (Ai::new(), Ai::new());
+                // In range: last_seed checked seed + games - 1 above.
                 let r = play_game(scene.clone(), args.seed + k, [&mut a, &mut b]).1;
                 bar.inc(1);
-                r
+                Totals::default().add(&r)
             })
-            .collect()
+            .reduce(Totals::default, Totals::merge)
     });
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
-    let n = records.len().max(1) as f64;
-    let share =
-        |f: &dyn Fn(&GameRecord) -> bool| records.iter().filter(|r| f(r)).count() as f64 / n;
-    let mean =
-        |f: &dyn Fn(&GameRecord) -> u32| records.iter().map(|r| f64::from(f(r))).sum::<f64>() / n;
+    let n = totals.games.max(1) as f64;
     let summary = Summary {
         scene: scene.name.clone(),
         games: args.games,
-        win_rate: [
-            share(&|r| r.winner == Some(1)),
-            share(&|r| r.winner == Some(2)),
-        ],
-        draw_rate: share(&|r| r.winner.is_none()),
-        mean_vp: [mean(&|r| r.vp[0]), mean(&|r| r.vp[1])],
+        win_rate: [totals.wins[0] as f64 / n, totals.wins[1] as f64 / n],
+        draw_rate: totals.draws as f64 / n,
+        mean_vp: [totals.vp[0] as f64 / n, totals.vp[1] as f64 / n],
         mean_points_lost: [
-            mean(&|r| r.destroyed_points[0]),
-            mean(&|r| r.destroyed_points[1]),
+            totals.points_lost[0] as f64 / n,
+            totals.points_lost[1] as f64 / n,
         ],
-        rejected_commands: records.iter().map(|r| r.rejected.len()).sum(),
-        mean_reactions: records.iter().map(|r| r.reactions as f64).sum::<f64>()
-            / records.len().max(1) as f64,
+        rejected_commands: totals.rejected,
+        mean_reactions: totals.reactions as f64 / n,
         seconds,
         games_per_second: args.games as f64 / seconds.max(1e-9),
         threads: pool.current_num_threads(),
     };
-    if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&summary).expect("plain data serializes")
-        );
+    let out = if args.json {
+        serde_json::to_string_pretty(&summary).expect("plain data serializes")
     } else {
-        println!(
+        format!(
             "{}: {} games, P1 wins {:.0}%, P2 wins {:.0}%, draws {:.0}%; mean VP {:.1} - {:.1}; mean points lost {:.0} - {:.0}; {} refused commands; {:.1} reactions per game; {:.2} games/s on {} thread(s)",
             summary.scene,
             summary.games,
@@ -148,7 +216,7 @@ pub fn run(scene_file: &Path, args: &SimulateArgs) -> ExitCode {
             summary.mean_reactions,
             summary.games_per_second,
             summary.threads
-        );
-    }
-    ExitCode::SUCCESS
+        )
+    };
+    super::print_then(&out, ExitCode::SUCCESS)
 }

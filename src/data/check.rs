@@ -6,12 +6,18 @@ use std::path::Path;
 
 use super::army::DatasheetsFile;
 use super::error::DataError;
-use super::layout::LayoutFile;
-use crate::geometry::{TerrainCategory, Vec2, polygon, to_vecs};
-use crate::rules::constants::{BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES};
+use super::layout::{LayoutFile, PieceSpec, Shape};
+use crate::geometry::{Base, Point, TerrainCategory, Vec2, polygon, to_vecs};
+use crate::rules::abilities::ObjectiveControlEffect;
+use crate::rules::constants::{
+    BASE_DIAMETER_RANGE_MM, BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES, HULL_SIZE_RANGE_INCHES,
+    MAX_ANGLE_DEGREES, MAX_MODEL_HEIGHT_INCHES, MAX_MODELS_PER_UNIT, MAX_MOVE_INCHES,
+    MAX_OBJECTIVE_CONTROL, MAX_POINTS_PER_UNIT, MAX_TERRAIN_HEIGHT_INCHES,
+    MAX_WALL_THICKNESS_INCHES, MAX_WEAPON_RANGE_INCHES,
+};
 use crate::rules::deployment::DeploymentMap;
 use crate::rules::mission::{Mission, ObjectiveMarker, ScoringRule};
-use crate::rules::{Datasheet, WeaponAbility, WeaponProfile};
+use crate::rules::{CoreAbility, Datasheet, WeaponAbility, WeaponProfile};
 
 /// Slack allowed on board-edge checks (inches).
 const EDGE_TOLERANCE_INCHES: f32 = 0.01;
@@ -40,6 +46,61 @@ struct Report<'a> {
 impl Report<'_> {
     fn fail(&mut self, message: impl std::fmt::Display) {
         self.errors.push(DataError::semantic(self.file, message));
+    }
+
+    /// A value at field `path` breaks a rule or limit.
+    fn fail_at(&mut self, path: &str, message: impl std::fmt::Display) {
+        self.errors.push(DataError::value(self.file, path, message));
+    }
+
+    /// Checks that `v` is a finite number from `lo` to `hi`; true if it is.
+    fn number(&mut self, path: &str, what: &str, v: f32, (lo, hi): (f32, f32), unit: &str) -> bool {
+        let ok = v.is_finite() && (lo..=hi).contains(&v);
+        if !ok {
+            let shown = if v.is_finite() {
+                format!("{v}{unit}")
+            } else {
+                v.to_string()
+            };
+            self.fail_at(
+                path,
+                format!("{what} is {shown}; it must be a finite number from {lo} to {hi}{unit}"),
+            );
+        }
+        ok
+    }
+
+    /// Checks that `v` is a finite number; true if it is.
+    fn finite(&mut self, path: &str, what: &str, v: f32) -> bool {
+        if !v.is_finite() {
+            self.fail_at(path, format!("{what} is {v}; it must be a finite number"));
+        }
+        v.is_finite()
+    }
+
+    /// Checks that both coordinates of a point are finite; true if they are.
+    fn point(&mut self, path: &str, what: &str, p: Point) -> bool {
+        let x = self.finite(&format!("{path}.0"), &format!("{what} x"), p.0);
+        let y = self.finite(&format!("{path}.1"), &format!("{what} y"), p.1);
+        x && y
+    }
+
+    /// Checks that every number of a shape is finite; true if they are.
+    fn shape(&mut self, path: &str, what: &str, shape: &Shape) -> bool {
+        match shape {
+            Shape::Rect(w, d) => {
+                let w = self.finite(&format!("{path}.0"), &format!("{what} width"), *w);
+                let d = self.finite(&format!("{path}.1"), &format!("{what} depth"), *d);
+                w && d
+            }
+            Shape::Polygon(points) => points.iter().enumerate().fold(true, |ok, (k, p)| {
+                self.point(
+                    &format!("{path}.0[{k}]"),
+                    &format!("{what} point {}", k + 1),
+                    *p,
+                ) && ok
+            }),
+        }
     }
 
     fn unique<'s>(&mut self, what: &str, ids: impl IntoIterator<Item = &'s str>) {
@@ -84,44 +145,127 @@ pub fn datasheets(file: &Path, data: &DatasheetsFile) -> Vec<DataError> {
         errors: Vec::new(),
     };
     r.unique("datasheet", data.datasheets.iter().map(|d| d.name.as_str()));
-    for d in &data.datasheets {
-        datasheet(&mut r, d);
+    for (i, d) in data.datasheets.iter().enumerate() {
+        datasheet(&mut r, &format!("datasheets[{i}]"), d);
     }
     r.errors
 }
 
-fn datasheet(r: &mut Report, d: &Datasheet) {
+fn datasheet(r: &mut Report, at: &str, d: &Datasheet) {
     let n = &d.name;
-    let mut range = |what: &str, v: u8, lo: u8, hi: u8| {
+    let mut range = |field: &str, what: &str, v: u8, lo: u8, hi: u8| {
         if !(lo..=hi).contains(&v) {
-            r.fail(format!("datasheet '{n}': {what} {v} is outside {lo}..{hi}"));
+            r.fail_at(
+                &format!("{at}.{field}"),
+                format!("datasheet '{n}': {what} {v} is outside {lo}..{hi}"),
+            );
         }
     };
-    range("Toughness", d.toughness, 1, 20);
-    range("Save", d.save, 2, 7);
-    range("Wounds", d.wounds, 1, 60);
-    range("Leadership", d.leadership, 2, 12);
+    range("toughness", "Toughness", d.toughness, 1, 20);
+    range("save", "Save", d.save, 2, 7);
+    range("wounds", "Wounds", d.wounds, 1, 60);
+    range("leadership", "Leadership", d.leadership, 2, 12);
+    range(
+        "objective_control",
+        "OC",
+        d.objective_control,
+        0,
+        MAX_OBJECTIVE_CONTROL,
+    );
     if let Some(i) = d.invulnerable_save {
-        range("invulnerable save", i, 2, 6);
+        range("invulnerable_save", "invulnerable save", i, 2, 6);
     }
     if let Some(f) = d.feel_no_pain {
-        range("Feel No Pain", f, 2, 6);
+        range("feel_no_pain", "Feel No Pain", f, 2, 6);
     }
-    if d.movement < 0.0 {
-        r.fail(format!("datasheet '{n}': Move cannot be negative"));
-    }
-    let h = d.base.half_extents_inches();
-    if !(h.x > 0.0 && h.y > 0.0) {
-        r.fail(format!("datasheet '{n}': base size must be positive"));
-    }
-    if d.height.is_some_and(|h| !(h > 0.0 && h.is_finite())) {
-        r.fail(format!("datasheet '{n}': height must be positive"));
+    r.number(
+        &format!("{at}.movement"),
+        &format!("datasheet '{n}': Move"),
+        d.movement,
+        (0.0, MAX_MOVE_INCHES),
+        "\"",
+    );
+    base(r, at, n, &d.base);
+    if let Some(h) = d.height
+        && !(h > 0.0 && h.is_finite() && h <= MAX_MODEL_HEIGHT_INCHES)
+    {
+        r.fail_at(
+            &format!("{at}.height"),
+            format!(
+                "datasheet '{n}': height is {h}\"; it must be a finite number above 0 and at most {MAX_MODEL_HEIGHT_INCHES}\""
+            ),
+        );
     }
     if d.unit_size.0 == 0 || d.unit_size.0 > d.unit_size.1 {
-        r.fail(format!(
-            "datasheet '{n}': unit_size ({}, {}) must be (fewest, most) with at least 1 model",
-            d.unit_size.0, d.unit_size.1
-        ));
+        r.fail_at(
+            &format!("{at}.unit_size"),
+            format!(
+                "datasheet '{n}': unit_size ({}, {}) must be (fewest, most) with at least 1 model",
+                d.unit_size.0, d.unit_size.1
+            ),
+        );
+    }
+    if d.unit_size.1 > MAX_MODELS_PER_UNIT {
+        r.fail_at(
+            &format!("{at}.unit_size.1"),
+            format!(
+                "datasheet '{n}': unit_size allows {} models; no unit may have more than {MAX_MODELS_PER_UNIT}",
+                d.unit_size.1
+            ),
+        );
+    }
+    for (k, (models, points)) in d.points.iter().enumerate() {
+        if *models > MAX_MODELS_PER_UNIT {
+            r.fail_at(
+                &format!("{at}.points[{k}].0"),
+                format!(
+                    "datasheet '{n}': points for {models} models; no unit may have more than {MAX_MODELS_PER_UNIT}"
+                ),
+            );
+        }
+        if *points > MAX_POINTS_PER_UNIT {
+            r.fail_at(
+                &format!("{at}.points[{k}].1"),
+                format!(
+                    "datasheet '{n}': {points} points for {models} models; no unit may cost more than {MAX_POINTS_PER_UNIT} points"
+                ),
+            );
+        }
+    }
+    if let Some(c) = d.transport_capacity
+        && c > MAX_MODELS_PER_UNIT
+    {
+        r.fail_at(
+            &format!("{at}.transport_capacity"),
+            format!(
+                "datasheet '{n}': transport capacity {c} is more than {MAX_MODELS_PER_UNIT} models"
+            ),
+        );
+    }
+    // The other core abilities' numbers are checked as they are read (`CoreAbility::check`).
+    for (k, a) in d.core_abilities.iter().enumerate() {
+        if let CoreAbility::Scouts(x) = a {
+            r.number(
+                &format!("{at}.core_abilities[{k}].0"),
+                &format!("datasheet '{n}': Scouts"),
+                *x,
+                (0.0, MAX_MOVE_INCHES),
+                "\"",
+            );
+        }
+    }
+    for (k, e) in d.objective_control_effects.iter().enumerate() {
+        let ObjectiveControlEffect::WhileLeadingPlus(x) = e else {
+            continue;
+        };
+        if x.unsigned_abs() > u32::from(MAX_OBJECTIVE_CONTROL) {
+            r.fail_at(
+                &format!("{at}.objective_control_effects[{k}].0"),
+                format!(
+                    "datasheet '{n}': an OC change of {x} is outside -{MAX_OBJECTIVE_CONTROL}..{MAX_OBJECTIVE_CONTROL}"
+                ),
+            );
+        }
     }
     let full_names: Vec<String> = d.weapons().map(|w| w.full_name()).collect();
     r.unique(
@@ -136,11 +280,11 @@ fn datasheet(r: &mut Report, d: &Datasheet) {
             ));
         }
     }
-    for w in &d.ranged_weapons {
-        weapon(r, n, w, true);
+    for (k, w) in d.ranged_weapons.iter().enumerate() {
+        weapon(r, &format!("{at}.ranged_weapons[{k}]"), n, w, true);
     }
-    for w in &d.melee_weapons {
-        weapon(r, n, w, false);
+    for (k, w) in d.melee_weapons.iter().enumerate() {
+        weapon(r, &format!("{at}.melee_weapons[{k}]"), n, w, false);
     }
     for name in &d.default_wargear {
         if d.weapon(name).is_none() {
@@ -156,18 +300,62 @@ fn datasheet(r: &mut Report, d: &Datasheet) {
     }
 }
 
-fn weapon(r: &mut Report, sheet: &str, w: &WeaponProfile, ranged: bool) {
+/// Checks a base or hull: sizes finite and within the limits.
+fn base(r: &mut Report, at: &str, n: &str, base: &Base) {
+    let mm = |r: &mut Report, k: usize, v: f32| {
+        r.number(
+            &format!("{at}.base.{k}"),
+            &format!("datasheet '{n}': base diameter"),
+            v,
+            BASE_DIAMETER_RANGE_MM,
+            " mm",
+        );
+    };
+    match *base {
+        Base::Round(d) => mm(r, 0, d),
+        Base::Oval(major, minor) => {
+            mm(r, 0, major);
+            mm(r, 1, minor);
+        }
+        Base::Hull { length, width } => {
+            for (field, v) in [("length", length), ("width", width)] {
+                r.number(
+                    &format!("{at}.base.{field}"),
+                    &format!("datasheet '{n}': hull {field}"),
+                    v,
+                    HULL_SIZE_RANGE_INCHES,
+                    "\"",
+                );
+            }
+        }
+    }
+}
+
+fn weapon(r: &mut Report, at: &str, sheet: &str, w: &WeaponProfile, ranged: bool) {
     let n = &w.name;
+    let path = format!("{at}.range");
     match (ranged, w.range) {
-        (true, None) => r.fail(format!(
-            "datasheet '{sheet}': ranged weapon '{n}' has no range"
-        )),
-        (true, Some(x)) if x <= 0.0 => r.fail(format!(
-            "datasheet '{sheet}': weapon '{n}' range must be positive"
-        )),
-        (false, Some(_)) => r.fail(format!(
-            "datasheet '{sheet}': melee weapon '{n}' must not have a range"
-        )),
+        (true, None) => r.fail_at(
+            at,
+            format!("datasheet '{sheet}': ranged weapon '{n}' has no range"),
+        ),
+        (true, Some(x)) if x <= 0.0 => r.fail_at(
+            &path,
+            format!("datasheet '{sheet}': weapon '{n}' range must be positive"),
+        ),
+        (true, Some(x)) => {
+            r.number(
+                &path,
+                &format!("datasheet '{sheet}': weapon '{n}' range"),
+                x,
+                (0.0, MAX_WEAPON_RANGE_INCHES),
+                "\"",
+            );
+        }
+        (false, Some(_)) => r.fail_at(
+            &path,
+            format!("datasheet '{sheet}': melee weapon '{n}' must not have a range"),
+        ),
         _ => {}
     }
     match w.skill {
@@ -200,7 +388,11 @@ pub fn layout(file: &Path, data: &LayoutFile) -> Vec<DataError> {
         errors: Vec::new(),
     };
     r.unique("piece", data.pieces.iter().map(|p| p.id.as_str()));
-    for spec in &data.pieces {
+    for (i, spec) in data.pieces.iter().enumerate() {
+        if !piece_numbers(&mut r, &format!("pieces[{i}]"), spec) {
+            // The shape checks below would only repeat that a number is wrong.
+            continue;
+        }
         let piece = spec.resolve();
         let id = &piece.id;
         r.polygon(&format!("piece '{id}' footprint"), &piece.footprint);
@@ -263,15 +455,103 @@ pub fn layout(file: &Path, data: &LayoutFile) -> Vec<DataError> {
     r.errors
 }
 
+/// Checks every number of a piece as written: finite, angles and heights within the limits.
+/// True if they all are.
+fn piece_numbers(r: &mut Report, at: &str, p: &PieceSpec) -> bool {
+    let id = &p.id;
+    let mut ok = r.point(&format!("{at}.at"), &format!("piece '{id}' centre"), p.at);
+    ok &= r.number(
+        &format!("{at}.rotation"),
+        &format!("piece '{id}' rotation"),
+        p.rotation,
+        (-MAX_ANGLE_DEGREES, MAX_ANGLE_DEGREES),
+        " degrees",
+    );
+    ok &= r.shape(
+        &format!("{at}.footprint"),
+        &format!("piece '{id}' footprint"),
+        &p.footprint,
+    );
+    ok &= r.number(
+        &format!("{at}.height"),
+        &format!("piece '{id}' height"),
+        p.height,
+        (0.0, MAX_TERRAIN_HEIGHT_INCHES),
+        "\"",
+    );
+    for (j, w) in p.walls.iter().enumerate() {
+        let (path, what) = (
+            format!("{at}.walls[{j}]"),
+            format!("piece '{id}' wall {}", j + 1),
+        );
+        ok &= r.point(&format!("{path}.from"), &format!("{what} start"), w.from);
+        ok &= r.point(&format!("{path}.to"), &format!("{what} end"), w.to);
+        ok &= r.number(
+            &format!("{path}.height"),
+            &format!("{what} height"),
+            w.height,
+            (0.0, MAX_TERRAIN_HEIGHT_INCHES),
+            "\"",
+        );
+        ok &= r.number(
+            &format!("{path}.thickness"),
+            &format!("{what} thickness"),
+            w.thickness,
+            (0.0, MAX_WALL_THICKNESS_INCHES),
+            "\"",
+        );
+        for (k, win) in w.windows.iter().enumerate() {
+            let (path, what) = (
+                format!("{path}.windows[{k}]"),
+                format!("{what} window {}", k + 1),
+            );
+            for (field, v) in [
+                ("start", win.start),
+                ("end", win.end),
+                ("bottom", win.bottom),
+                ("top", win.top),
+            ] {
+                ok &= r.finite(&format!("{path}.{field}"), &format!("{what} {field}"), v);
+            }
+        }
+    }
+    for (j, f) in p.floors.iter().enumerate() {
+        let (path, what) = (
+            format!("{at}.floors[{j}]"),
+            format!("piece '{id}' floor {}", j + 1),
+        );
+        ok &= r.number(
+            &format!("{path}.height"),
+            &format!("{what} height"),
+            f.height,
+            (0.0, MAX_TERRAIN_HEIGHT_INCHES),
+            "\"",
+        );
+        if let Some(area) = &f.area {
+            ok &= r.shape(&format!("{path}.area"), &format!("{what} area"), area);
+        }
+    }
+    ok
+}
+
 fn objectives(r: &mut Report, list: &[ObjectiveMarker]) {
     r.unique("objective", list.iter().map(|o| o.id.as_str()));
-    for o in list {
-        if !on_board(o.at.vec()) {
-            r.fail(format!(
-                "objective '{}' at ({}, {}) is off the table",
-                o.id, o.at.0, o.at.1
-            ));
+    for (i, o) in list.iter().enumerate() {
+        let at = format!("objectives[{i}]");
+        let what = format!("objective '{}'", o.id);
+        if r.point(&format!("{at}.at"), &what, o.at) && !on_board(o.at.vec()) {
+            r.fail_at(
+                &format!("{at}.at"),
+                format!("{what} at ({}, {}) is off the table", o.at.0, o.at.1),
+            );
         }
+        r.number(
+            &format!("{at}.z"),
+            &format!("{what} height"),
+            o.z,
+            (0.0, MAX_TERRAIN_HEIGHT_INCHES),
+            "\"",
+        );
     }
 }
 
@@ -289,16 +569,28 @@ pub fn deployment(file: &Path, data: &DeploymentMap) -> Vec<DataError> {
             ));
         }
     }
-    for z in &data.zones {
+    let mut finite = true;
+    for (i, z) in data.zones.iter().enumerate() {
         if !(1..=2).contains(&z.player) {
             r.fail(format!(
                 "zone '{}' is for player {}; players are 1 and 2",
                 z.name, z.player
             ));
         }
-        r.polygon(&format!("zone of player {}", z.player), &to_vecs(&z.area));
+        let what = format!("zone of player {}", z.player);
+        let points_ok = z.area.iter().enumerate().fold(true, |ok, (k, p)| {
+            r.point(
+                &format!("zones[{i}].area[{k}]"),
+                &format!("{what} point {}", k + 1),
+                *p,
+            ) && ok
+        });
+        finite &= points_ok;
+        if points_ok {
+            r.polygon(&what, &to_vecs(&z.area));
+        }
     }
-    if let [a, b] = data.zones.as_slice() {
+    if let ([a, b], true) = (data.zones.as_slice(), finite) {
         let (a, b) = (to_vecs(&a.area), to_vecs(&b.area));
         let shrunk = |p: &[Vec2]| {
             let c = polygon::centroid(p);

@@ -124,11 +124,8 @@ pub fn validate_file(file: &Path) -> Result<Validated, DataErrors> {
     let kind = FileKind::sniff(file, &text)?;
     let summary = match kind {
         FileKind::Datasheets => {
-            let d: army::DatasheetsFile = source::parse(file, &text)?;
-            let errors = check::datasheets(file, &d);
-            if !errors.is_empty() {
-                return Err(DataErrors(errors));
-            }
+            // Loaded as the game loads it: core abilities named under `abilities` are checked too.
+            let d = resolve::load_datasheets(file)?;
             format!(
                 "datasheets '{}': {} datasheets",
                 d.faction,
@@ -137,7 +134,8 @@ pub fn validate_file(file: &Path) -> Result<Validated, DataErrors> {
         }
         FileKind::Army => {
             let a = load_army(file, 1)?;
-            let points: u32 = a.units.iter().filter_map(|u| u.points).sum();
+            // Summed wide: no number of units can overflow it.
+            let points: u64 = a.units.iter().filter_map(|u| u.points).map(u64::from).sum();
             format!(
                 "army '{}': {} units, {points} points",
                 a.name,

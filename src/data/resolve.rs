@@ -5,12 +5,15 @@ use std::path::{Path, PathBuf};
 
 use super::army::{ArmyFile, DatasheetsFile};
 use super::check;
-use super::error::{DataError, DataErrors};
+use super::error::{DataError, DataErrors, locate};
 use super::layout::LayoutFile;
 use super::scene::{ModelPose, SceneFile, SceneOptions};
-use super::source::{load, sibling};
-use crate::geometry::{Base, TerrainPiece, Vec2, Vec3, bases_overlap};
+use super::source::{parse, read, sibling};
+use crate::geometry::{Base, TerrainPiece, Vec2, Vec3, bases_overlap, polygon};
 use crate::rules::Datasheet;
+use crate::rules::constants::{
+    MAX_ANGLE_DEGREES, MAX_MODELS_PER_UNIT, MAX_TERRAIN_HEIGHT_INCHES, MEASURE_TOLERANCE_INCHES,
+};
 use crate::rules::deployment::{DeploymentMap, SetupObstacles, set_up_unit};
 use crate::rules::mission::{Mission, ObjectiveMarker};
 
@@ -110,13 +113,25 @@ fn fail_if(errors: Vec<DataError>) -> Result<(), DataErrors> {
     }
 }
 
+/// Reads and parses `file`, returning its text too (for the positions of errors).
+fn load<T: serde::de::DeserializeOwned>(file: &Path) -> Result<(T, String), DataError> {
+    let text = read(file)?;
+    Ok((parse(file, &text)?, text))
+}
+
+/// `errors` with the line and column of each value they name in `text`, if any.
+fn fail_if_located(mut errors: Vec<DataError>, text: &str) -> Result<(), DataErrors> {
+    locate(&mut errors, text);
+    fail_if(errors)
+}
+
 /// Loads and checks a layout file.
 ///
 /// # Errors
 /// Syntax or semantic problems, each naming the file.
 pub fn load_layout(file: &Path) -> Result<Layout, DataErrors> {
-    let data: LayoutFile = load(file)?;
-    fail_if(check::layout(file, &data))?;
+    let (data, text): (LayoutFile, _) = load(file)?;
+    fail_if_located(check::layout(file, &data), &text)?;
     Ok(Layout {
         name: data.name,
         source: data.source,
@@ -130,8 +145,8 @@ pub fn load_layout(file: &Path) -> Result<Layout, DataErrors> {
 /// # Errors
 /// Syntax or semantic problems, each naming the file.
 pub fn load_deployment(file: &Path) -> Result<DeploymentMap, DataErrors> {
-    let data: DeploymentMap = load(file)?;
-    fail_if(check::deployment(file, &data))?;
+    let (data, text): (DeploymentMap, _) = load(file)?;
+    fail_if_located(check::deployment(file, &data), &text)?;
     Ok(data)
 }
 
@@ -140,8 +155,8 @@ pub fn load_deployment(file: &Path) -> Result<DeploymentMap, DataErrors> {
 /// # Errors
 /// Syntax or semantic problems, each naming the file.
 pub fn load_mission(file: &Path) -> Result<Mission, DataErrors> {
-    let data: Mission = load(file)?;
-    fail_if(check::mission(file, &data))?;
+    let (data, text): (Mission, _) = load(file)?;
+    fail_if_located(check::mission(file, &data), &text)?;
     Ok(data)
 }
 
@@ -150,12 +165,12 @@ pub fn load_mission(file: &Path) -> Result<Mission, DataErrors> {
 /// # Errors
 /// Syntax or semantic problems, each naming the file.
 pub fn load_datasheets(file: &Path) -> Result<DatasheetsFile, DataErrors> {
-    let mut data: DatasheetsFile = load(file)?;
+    let (mut data, text): (DatasheetsFile, _) = load(file)?;
     for d in &mut data.datasheets {
         d.gather_profiles();
         d.gather_core_abilities();
     }
-    fail_if(check::datasheets(file, &data))?;
+    fail_if_located(check::datasheets(file, &data), &text)?;
     Ok(data)
 }
 
@@ -165,7 +180,7 @@ pub fn load_datasheets(file: &Path) -> Result<DatasheetsFile, DataErrors> {
 /// # Errors
 /// Syntax or semantic problems, each naming the file and the unit.
 pub fn load_army(file: &Path, player: u8) -> Result<Army, DataErrors> {
-    let data: ArmyFile = load(file)?;
+    let (data, text): (ArmyFile, _) = load(file)?;
     let mut sheets: Vec<Datasheet> = Vec::new();
     for f in &data.datasheets {
         sheets.extend(load_datasheets(&sibling(file, f))?.datasheets);
@@ -185,8 +200,9 @@ pub fn load_army(file: &Path, player: u8) -> Result<Army, DataErrors> {
         }
     }
     let find = |name: &str| sheets.iter().find(|d| d.name.eq_ignore_ascii_case(name));
+    let mut sizes = Vec::new();
     let mut units = Vec::new();
-    for u in &data.units {
+    for (index, u) in data.units.iter().enumerate() {
         let Some(sheet) = find(&u.datasheet) else {
             let known: Vec<&str> = sheets.iter().map(|d| d.name.as_str()).collect();
             fail(format!(
@@ -198,10 +214,19 @@ pub fn load_army(file: &Path, player: u8) -> Result<Army, DataErrors> {
             continue;
         };
         let (lo, hi) = sheet.unit_size;
-        if !(lo..=hi).contains(&u.models) {
-            fail(format!(
-                "unit '{}' has {} models; {} takes {lo} to {hi}",
-                u.id, u.models, sheet.name
+        // A unit of the wrong size is never built: a billion models would take 40 GB.
+        let size_ok = (lo..=hi).contains(&u.models) && u.models <= MAX_MODELS_PER_UNIT;
+        if !size_ok {
+            sizes.push(DataError::value(
+                file,
+                format!("units[{index}].models"),
+                format!(
+                    "unit '{}' has {} models; {} takes {lo} to {} (and no unit more than {MAX_MODELS_PER_UNIT})",
+                    u.id,
+                    u.models,
+                    sheet.name,
+                    hi.min(MAX_MODELS_PER_UNIT)
+                ),
             ));
         }
         for (weapon, count) in &u.wargear {
@@ -254,6 +279,9 @@ pub fn load_army(file: &Path, player: u8) -> Result<Army, DataErrors> {
                 }
             }
         }
+        if !size_ok {
+            continue;
+        }
         units.push(Unit {
             id: u.id.clone(),
             name: u.name.clone().unwrap_or_else(|| sheet.name.clone()),
@@ -278,7 +306,8 @@ pub fn load_army(file: &Path, player: u8) -> Result<Army, DataErrors> {
             ));
         }
     }
-    fail_if(errors)?;
+    errors.extend(sizes);
+    fail_if_located(errors, &text)?;
     Ok(Army {
         player,
         name: data.name,
@@ -350,7 +379,7 @@ fn loadout(sheet: &Datasheet, wargear: &[(String, u32)], index: usize) -> Vec<St
 /// # Errors
 /// Every problem found, each naming its file (and line and column for syntax).
 pub fn load_scene(file: &Path) -> Result<Scene, DataErrors> {
-    let data: SceneFile = load(file)?;
+    let (data, text): (SceneFile, _) = load(file)?;
     let mut errors = Vec::new();
     let mut collect = |r: Result<(), DataErrors>| {
         if let Err(e) = r {
@@ -389,7 +418,8 @@ pub fn load_scene(file: &Path) -> Result<Scene, DataErrors> {
     }
     fail_if(errors)?;
     armies.sort_by_key(|a| a.player);
-    place_models(file, &data, &layout, &deployment, &mut armies)?;
+    place_models(file, &data, &layout, &deployment, &mut armies)
+        .or_else(|e| fail_if_located(e.0, &text))?;
     let objectives = [
         &layout.objectives,
         &mission.objectives,
@@ -440,6 +470,7 @@ fn place_models(
 ) -> Result<(), DataErrors> {
     let mut errors = Vec::new();
     let mut fail = |m: String| errors.push(DataError::semantic(file, m));
+    let mut poses = Vec::new();
     let mut obstacles = SetupObstacles {
         footprints: layout.pieces.iter().map(|p| p.footprint.clone()).collect(),
         walls: wall_outlines(layout),
@@ -449,12 +480,13 @@ fn place_models(
     let mut placed: Vec<Vec<bool>> = armies.iter().map(|a| vec![false; a.units.len()]).collect();
     // Placements written in the scene first.
     for (ai, army) in armies.iter_mut().enumerate() {
-        let spec = data
+        let (si, spec) = data
             .armies
             .iter()
-            .find(|s| s.player == army.player)
+            .enumerate()
+            .find(|(_, s)| s.player == army.player)
             .expect("checked");
-        for p in &spec.placements {
+        for (pi, p) in spec.placements.iter().enumerate() {
             let Some(ui) = army.units.iter().position(|u| u.id == p.unit) else {
                 fail(format!(
                     "player {}: placement for unknown unit '{}'",
@@ -462,6 +494,18 @@ fn place_models(
                 ));
                 continue;
             };
+            let at = format!("armies[{si}].placements[{pi}]");
+            if placed[ai][ui] {
+                poses.push(DataError::value(
+                    file,
+                    &at,
+                    format!(
+                        "player {}: '{}' is placed twice; give each unit one placement",
+                        army.player, p.unit
+                    ),
+                ));
+                continue;
+            }
             let unit = &mut army.units[ui];
             if p.models.len() != unit.models.len() {
                 fail(format!(
@@ -474,8 +518,17 @@ fn place_models(
                 continue;
             }
             let base = unit.datasheet.base;
+            let climbs = ["INFANTRY", "BEAST", "FLY"]
+                .iter()
+                .any(|k| unit.datasheet.has_keyword(k));
             for (i, (m, pose)) in unit.models.iter_mut().zip(&p.models).enumerate() {
                 let ModelPose { x, y, z, facing } = *pose;
+                let path = format!("{at}.models[{i}]");
+                let what = format!("player {}: model {} of '{}'", army.player, i + 1, unit.id);
+                if let Some(e) = pose_error(layout, &what, pose, climbs) {
+                    poses.push(DataError::value(file, format!("{path}{}", e.0), e.1));
+                    continue;
+                }
                 let c = Vec2::new(x, y);
                 if !base.wholly_within(c, facing, &board) {
                     fail(format!(
@@ -497,6 +550,22 @@ fn place_models(
                         unit.id,
                         q.x,
                         q.y
+                    ));
+                }
+                let outline = base.outline(c, facing);
+                if let Some(piece) = layout.pieces.iter().find(|piece| {
+                    piece
+                        .walls
+                        .iter()
+                        .any(|w| z < w.height && polygon::segment_enters(w.start, w.end, &outline))
+                }) {
+                    poses.push(DataError::value(
+                        file,
+                        &path,
+                        format!(
+                            "{what} at ({x}, {y}) stands inside a wall of '{}'; walls are impassable to a model's base",
+                            piece.id
+                        ),
                     ));
                 }
                 obstacles.models.push((base, c, facing));
@@ -565,5 +634,57 @@ fn place_models(
             }
         }
     }
+    errors.extend(poses);
     fail_if(errors)
+}
+
+/// What is wrong with a model's pose in a scene, if anything: (the field's path below the
+/// pose, the problem). Coordinates and facing must be finite numbers; the model stands on the
+/// table (z = 0) or, if it is INFANTRY, BEAST or FLY (`climbs`), on a floor at height z.
+fn pose_error(
+    layout: &Layout,
+    what: &str,
+    pose: &ModelPose,
+    climbs: bool,
+) -> Option<(&'static str, String)> {
+    let ModelPose { x, y, z, facing } = *pose;
+    for (field, v) in [(".x", x), (".y", y), (".z", z), (".facing", facing)] {
+        if !v.is_finite() {
+            return Some((
+                field,
+                format!("{what}: {} is {v}; it must be a finite number", &field[1..]),
+            ));
+        }
+    }
+    if facing.abs() > MAX_ANGLE_DEGREES {
+        return Some((
+            ".facing",
+            format!(
+                "{what}: facing {facing} is outside -{MAX_ANGLE_DEGREES}..{MAX_ANGLE_DEGREES} degrees"
+            ),
+        ));
+    }
+    if z.abs() <= MEASURE_TOLERANCE_INCHES {
+        return None;
+    }
+    let on_floor = layout.pieces.iter().any(|p| {
+        p.floors
+            .iter()
+            .any(|f| (f.height - z).abs() < 0.05 && polygon::contains(&f.area, Vec2::new(x, y)))
+    });
+    if !(0.0..=MAX_TERRAIN_HEIGHT_INCHES).contains(&z) || !on_floor {
+        Some((
+            ".z",
+            format!(
+                "{what} at height {z}\" stands neither on the table (0) nor on a floor at that height"
+            ),
+        ))
+    } else if !climbs {
+        Some((
+            ".z",
+            format!("{what} stands on an upper floor; only INFANTRY, BEAST and FLY models can"),
+        ))
+    } else {
+        None
+    }
 }

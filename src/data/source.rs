@@ -1,6 +1,12 @@
-//! Where data files come from: the disk, or the copy of `scenes/` embedded in the binary so the
-//! default scene opens from any directory.
+//! Where data files come from: the disk, or, for a path that asks for it explicitly
+//! (`builtin:scenes/...`, as [`DEFAULT_SCENE`] does), the copy of `scenes/` embedded in the
+//! binary so the default scene opens from any directory.
+//!
+//! Files on disk are read only when they are regular files of at most [`MAX_FILE_BYTES`]
+//! bytes: a device (`/dev/zero`), a FIFO or a directory is refused before it is opened for
+//! reading, and a missing file is an error naming it, never replaced by the embedded copy.
 
+use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
 use serde::de::DeserializeOwned;
@@ -9,57 +15,181 @@ use super::error::DataError;
 
 include!(concat!(env!("OUT_DIR"), "/embedded_scenes.rs"));
 
-/// Path of the default scene among the embedded files.
-pub const DEFAULT_SCENE: &str = "scenes/default.ron";
+/// The prefix of a path naming a file of the copy of `scenes/` built into the binary, e.g.
+/// `builtin:scenes/default.ron`; files it refers to resolve inside that copy too.
+pub const BUILTIN_PREFIX: &str = "builtin:";
+
+/// Path of the built-in default scene (what the scene name `default` means).
+pub const DEFAULT_SCENE: &str = "builtin:scenes/default.ron";
+
+/// The largest data file (RON) read from disk, in bytes: 16 MiB, far above any real scene,
+/// army or save (the shipped files are under 100 KiB; a save of a long game under 1 MiB).
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Every embedded file: (path relative to the project root, contents).
 pub fn embedded_files() -> &'static [(&'static str, &'static str)] {
     EMBEDDED_SCENES
 }
 
-/// Removes `.` and resolves `..` without touching the disk.
+/// Removes `.` and resolves `..` without touching the disk: `a/../b` is `b`, while a `..`
+/// with nothing before it to cancel is kept (`../../x` stays `../../x`), and `/..` is `/`.
 pub fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
+    let mut parts: Vec<Component> = Vec::new();
     for c in path.components() {
         match c {
             Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
+            Component::ParentDir => match parts.last() {
+                Some(Component::Normal(_)) => {
+                    parts.pop();
                 }
-            }
-            other => out.push(other.as_os_str()),
+                Some(Component::RootDir) => {}
+                _ => parts.push(c),
+            },
+            other => parts.push(other),
         }
     }
-    out
+    parts.iter().collect()
 }
 
-/// The embedded copy of `path`, matched on the part from `scenes/` on.
+/// `path` with forward slashes, as the embedded table and save files spell paths.
+fn slashed(path: &Path) -> String {
+    path.to_string_lossy().replace('\\', "/")
+}
+
+/// The path of the built-in copy of `key` (a path under the project root such as
+/// `scenes/layouts/layout-1.ron`): `builtin:` followed by `key`.
+pub fn builtin_path(key: &str) -> PathBuf {
+    PathBuf::from(format!("{BUILTIN_PREFIX}{key}"))
+}
+
+/// For a `builtin:` path, the normalized part after the prefix (`scenes/default.ron`); None
+/// for a path on disk.
+pub fn builtin_key(path: &Path) -> Option<String> {
+    let rest = path.to_str()?.strip_prefix(BUILTIN_PREFIX)?;
+    Some(slashed(&normalize(Path::new(rest))))
+}
+
+/// The shipped file `key` (e.g. `scenes/layouts/layout-1.ron`, as [`embedded_files`] names
+/// it): the file on disk, relative to the working directory, when it is a regular file there,
+/// else its built-in copy ([`builtin_path`]). For callers offering the shipped files by name.
+pub fn shipped(key: &str) -> PathBuf {
+    if Path::new(key).is_file() {
+        PathBuf::from(key)
+    } else {
+        builtin_path(key)
+    }
+}
+
+/// The embedded copy of `path`: a `builtin:` path, or a path spelled exactly as the embedded
+/// table spells it (`scenes/default.ron`). Never matched on a suffix: `x/scenes/default.ron`
+/// has none.
 pub fn embedded(path: &Path) -> Option<&'static str> {
-    let norm = normalize(path);
-    let text = norm.to_string_lossy().replace('\\', "/");
-    let key = match text.find("scenes/") {
-        Some(i) if text.starts_with("scenes/") || text[..i].ends_with('/') => &text[i..],
-        _ => text.as_str(),
-    };
+    let key = builtin_key(path).unwrap_or_else(|| slashed(&normalize(path)));
     EMBEDDED_SCENES
         .iter()
         .find(|(p, _)| *p == key)
         .map(|(_, t)| *t)
 }
 
-/// Reads a data file from disk, falling back to the embedded copy when the disk has none.
+/// Says on stderr, once per process, that built-in files are read instead of the disk.
+fn note_builtin(path: &Path) {
+    static NOTED: std::sync::Once = std::sync::Once::new();
+    NOTED.call_once(|| {
+        eprintln!(
+            "note: {}: using the copy of scenes/ built into wartable (name a file on disk to \
+             use your own)",
+            path.display()
+        );
+    });
+}
+
+/// What kind of non-regular file `t` is, for the error refusing it.
+fn kind_of(t: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Reads the regular file `path`, refusing other kinds of file before opening them (opening a
+/// FIFO blocks) and anything longer than `limit` bytes (read at most `limit + 1` bytes, so a
+/// file that grows while it is read is still bounded).
 ///
 /// # Errors
-/// [`DataError::Io`] naming the file when neither has it.
-pub fn read(path: &Path) -> Result<String, DataError> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => Ok(text),
-        Err(e) => embedded(path).map(str::to_string).ok_or(DataError::Io {
-            file: path.to_path_buf(),
-            message: e.to_string(),
-        }),
+/// [`DataError::Io`] naming the file: missing, unreadable, not a regular file, longer than
+/// `limit`.
+pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, DataError> {
+    let io = |message: String| DataError::Io {
+        file: path.to_path_buf(),
+        message,
+    };
+    let refuse =
+        |t: std::fs::FileType| io(format!("it is {}; only regular files are read", kind_of(t)));
+    let too_big = |len: u64| {
+        io(format!(
+            "the file is {len} bytes or more; the limit is {limit} bytes ({} MiB)",
+            limit / (1024 * 1024)
+        ))
+    };
+    let meta = std::fs::metadata(path).map_err(|e| io(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(refuse(meta.file_type()));
     }
+    if meta.len() > limit {
+        return Err(too_big(meta.len()));
+    }
+    let file = std::fs::File::open(path).map_err(|e| io(e.to_string()))?;
+    // The path may have been replaced between the two looks: check what was opened.
+    let opened = file.metadata().map_err(|e| io(e.to_string()))?;
+    if !opened.is_file() {
+        return Err(refuse(opened.file_type()));
+    }
+    let mut bytes = Vec::with_capacity(opened.len().min(limit) as usize);
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| io(e.to_string()))?;
+    if bytes.len() as u64 > limit {
+        return Err(too_big(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+/// Reads a data file: a `builtin:` path from the embedded copy (saying so once on stderr),
+/// any other path from disk as [`read_bytes`] with [`MAX_FILE_BYTES`], as UTF-8 text.
+///
+/// # Errors
+/// [`DataError::Io`] naming the file: missing (on disk or among the built-in files), not a
+/// regular file, too long, or not UTF-8.
+pub fn read(path: &Path) -> Result<String, DataError> {
+    if let Some(key) = builtin_key(path) {
+        let text = embedded(path).ok_or_else(|| DataError::Io {
+            file: path.to_path_buf(),
+            message: format!("{key} is not one of the files built into wartable"),
+        })?;
+        note_builtin(path);
+        return Ok(text.to_string());
+    }
+    String::from_utf8(read_bytes(path, MAX_FILE_BYTES)?).map_err(|e| DataError::Io {
+        file: path.to_path_buf(),
+        message: format!("not UTF-8 text: {e}"),
+    })
 }
 
 /// The RON options every data file is read with (`implicit_some` on).
@@ -90,7 +220,67 @@ pub fn load<T: DeserializeOwned>(file: &Path) -> Result<T, DataError> {
     parse(file, &read(file)?)
 }
 
-/// `relative` resolved against the folder of `file`.
+/// `relative` resolved against the folder of `file`. A `builtin:` reference stays one, and a
+/// relative reference from a built-in file stays inside the built-in copy.
 pub fn sibling(file: &Path, relative: &str) -> PathBuf {
+    if let Some(rest) = relative.strip_prefix(BUILTIN_PREFIX) {
+        return builtin_path(&slashed(&normalize(Path::new(rest))));
+    }
+    if let Some(key) = builtin_key(file)
+        && Path::new(relative).is_relative()
+    {
+        let base = Path::new(&key).parent().unwrap_or(Path::new(""));
+        return builtin_path(&slashed(&normalize(&base.join(relative))));
+    }
     normalize(&file.parent().unwrap_or(Path::new("")).join(relative))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(p: &str) -> String {
+        slashed(&normalize(Path::new(p)))
+    }
+
+    #[test]
+    fn normalize_keeps_every_leading_parent() {
+        assert_eq!(n("../../x.ron"), "../../x.ron");
+        assert_eq!(n("a/../../x.ron"), "../x.ron");
+        assert_eq!(n("a/b/../../../../x.ron"), "../../x.ron");
+        assert_eq!(n("saves/../../scenes/default.ron"), "../scenes/default.ron");
+        assert_eq!(n("../.././../x"), "../../../x");
+    }
+
+    #[test]
+    fn normalize_resolves_inner_parents_and_dots() {
+        assert_eq!(n("a/./b/../c.ron"), "a/c.ron");
+        assert_eq!(n("./a/b/.."), "a");
+        assert_eq!(n("a/.."), "");
+        assert_eq!(n("/a/../../b"), "/b");
+        assert_eq!(n("/.."), "/");
+    }
+
+    #[test]
+    fn sibling_from_a_subdirectory_climbs_as_far_as_asked() {
+        let s = sibling(Path::new("sub/game.save.ron"), "../../scenes/default.ron");
+        assert_eq!(slashed(&s), "../scenes/default.ron");
+        let s = sibling(Path::new("game.save.ron"), "../../scenes/layout-3.ron");
+        assert_eq!(slashed(&s), "../../scenes/layout-3.ron");
+    }
+
+    #[test]
+    fn builtin_references_stay_builtin() {
+        let layout = sibling(Path::new(DEFAULT_SCENE), "layouts/layout-1.ron");
+        assert_eq!(slashed(&layout), "builtin:scenes/layouts/layout-1.ron");
+        let sheets = sibling(Path::new("builtin:scenes/armies/orks.ron"), "../x/./y.ron");
+        assert_eq!(slashed(&sheets), "builtin:scenes/x/y.ron");
+        let from_disk = sibling(
+            Path::new("saves/a.save.ron"),
+            "builtin:scenes/./default.ron",
+        );
+        assert_eq!(from_disk, PathBuf::from(DEFAULT_SCENE));
+        assert!(embedded(Path::new(DEFAULT_SCENE)).is_some());
+        assert!(embedded(Path::new("x/scenes/default.ron")).is_none());
+    }
 }

@@ -9,10 +9,20 @@ use serde::{Deserialize, Serialize};
 use super::dice::DiceExpr;
 use super::phase::Phase;
 
+/// The range of X in Feel No Pain X+ (a 1 never ignores a wound; 7+ never would).
+pub const FEEL_NO_PAIN_ROLLS: std::ops::RangeInclusive<u8> = 2..=6;
+/// Largest Firing Deck X (datasheets print up to about 12, below their transport capacity).
+pub const MAX_FIRING_DECK: u32 = 30;
+
 /// One core ability of a datasheet. Duplicates do not stack: two instances of Stealth still
 /// give -1 to hit; with several values (Scouts 6" and Scouts 9") the owner uses one
 /// (the engine takes the lowest for Scouts, as the Rules Commentary's example does).
+///
+/// Data is held to the limits above ([`FEEL_NO_PAIN_ROLLS`], [`MAX_FIRING_DECK`]; Scouts to a
+/// positive, finite distance; Deadly Demise's dice to those of every dice expression): reading
+/// one past a limit is an error that names it (see [`CoreAbility::check`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "CoreAbilityData")]
 pub enum CoreAbility {
     /// Deadly Demise X: when a model of the unit is destroyed, roll a D6; on a 6 each unit
     /// within 6" suffers X mortal wounds.
@@ -39,10 +49,78 @@ pub enum CoreAbility {
     Stealth,
 }
 
+/// [`CoreAbility`] as data writes it, before [`CoreAbility::check`].
+#[derive(Deserialize)]
+#[serde(rename = "CoreAbility")]
+enum CoreAbilityData {
+    DeadlyDemise(DiceExpr),
+    DeepStrike,
+    FeelNoPain(u8),
+    FightsFirst,
+    FiringDeck(u32),
+    Infiltrators,
+    Leader,
+    LoneOperative,
+    Scouts(f32),
+    Stealth,
+}
+
+impl TryFrom<CoreAbilityData> for CoreAbility {
+    type Error = String;
+
+    /// The ability, if its number is within the limits ([`CoreAbility::check`]).
+    fn try_from(data: CoreAbilityData) -> Result<Self, String> {
+        use CoreAbilityData as D;
+        let ability = match data {
+            D::DeadlyDemise(x) => Self::DeadlyDemise(x),
+            D::DeepStrike => Self::DeepStrike,
+            D::FeelNoPain(x) => Self::FeelNoPain(x),
+            D::FightsFirst => Self::FightsFirst,
+            D::FiringDeck(x) => Self::FiringDeck(x),
+            D::Infiltrators => Self::Infiltrators,
+            D::Leader => Self::Leader,
+            D::LoneOperative => Self::LoneOperative,
+            D::Scouts(x) => Self::Scouts(x),
+            D::Stealth => Self::Stealth,
+        };
+        ability.check()?;
+        Ok(ability)
+    }
+}
+
 impl CoreAbility {
+    /// Ok when the ability's number is within the limits data may use
+    /// ([`FEEL_NO_PAIN_ROLLS`], [`MAX_FIRING_DECK`], a positive and finite Scouts distance);
+    /// otherwise what is wrong, naming the limit.
+    pub fn check(&self) -> Result<(), String> {
+        match self {
+            CoreAbility::FeelNoPain(x) if !FEEL_NO_PAIN_ROLLS.contains(x) => Err(format!(
+                "Feel No Pain {x}+ is outside the limits: {}+ to {}+",
+                FEEL_NO_PAIN_ROLLS.start(),
+                FEEL_NO_PAIN_ROLLS.end()
+            )),
+            CoreAbility::FiringDeck(x) if *x > MAX_FIRING_DECK => Err(format!(
+                "Firing Deck {x} is over the limit: at most Firing Deck {MAX_FIRING_DECK}"
+            )),
+            CoreAbility::Scouts(x) if !(*x > 0.0 && x.is_finite()) => {
+                Err(format!("Scouts {x}\" must be a positive, finite distance"))
+            }
+            CoreAbility::DeadlyDemise(x) if x.max() < 1 => Err(format!(
+                "Deadly Demise {x} must inflict at least 1 mortal wound"
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// The core ability an ability's printed name states, if it is one: "Deadly Demise D3",
-    /// "Feel No Pain 5+", "Firing Deck 12", "Scouts 6\"", "Stealth" (case-insensitive).
+    /// "Feel No Pain 5+", "Firing Deck 12", "Scouts 6\"", "Stealth" (case-insensitive). A
+    /// number past its limit ([`CoreAbility::check`]) is not read as the ability.
     pub fn from_name(name: &str) -> Option<CoreAbility> {
+        Self::from_name_unchecked(name).filter(|a| a.check().is_ok())
+    }
+
+    /// [`CoreAbility::from_name`] before the limits are checked.
+    fn from_name_unchecked(name: &str) -> Option<CoreAbility> {
         let name = name.trim();
         let lower = name.to_ascii_lowercase();
         let rest = |prefix: &str| -> Option<&str> {
@@ -70,10 +148,14 @@ impl CoreAbility {
             return x.parse::<DiceExpr>().ok().map(CoreAbility::DeadlyDemise);
         }
         if let Some(x) = rest("feel no pain") {
-            return number(x).map(|v| CoreAbility::FeelNoPain(v as u8));
+            return number(x)
+                .filter(|v| v.fract() == 0.0 && (0.0..=255.0).contains(v))
+                .map(|v| CoreAbility::FeelNoPain(v as u8));
         }
         if let Some(x) = rest("firing deck") {
-            return number(x).map(|v| CoreAbility::FiringDeck(v as u32));
+            return number(x)
+                .filter(|v| v.fract() == 0.0 && *v >= 0.0)
+                .map(|v| CoreAbility::FiringDeck(v as u32));
         }
         if let Some(x) = rest("scouts") {
             return number(x).map(CoreAbility::Scouts);
@@ -206,6 +288,12 @@ mod tests {
             Some(CoreAbility::Stealth)
         );
         assert_eq!(CoreAbility::from_name("Oath of Moment"), None);
+        // Past a limit, a printed number is not read as the ability.
+        assert_eq!(CoreAbility::from_name("Feel No Pain 1+"), None);
+        assert_eq!(CoreAbility::from_name("Feel No Pain 300+"), None);
+        assert_eq!(CoreAbility::from_name("Firing Deck 4000000000"), None);
+        assert_eq!(CoreAbility::from_name("Scouts inf\""), None);
+        assert_eq!(CoreAbility::from_name("Deadly Demise 20D6"), None);
         assert_eq!(CoreAbility::from_name("Deadly Demise"), None);
     }
 

@@ -206,3 +206,31 @@ pub const MEASURE_TOLERANCE_INCHES: f32 = 1e-3;
 /// Moves are checked for walls, models and Engagement Range at points this far apart along
 /// each path (inches).
 pub const PATH_SAMPLE_INCHES: f32 = 0.25;
+
+// --- Limits on numbers in data files and commands (hostile input, not rules) ---
+
+/// Most models one unit may have, whatever its datasheet's unit size says.
+pub const MAX_MODELS_PER_UNIT: u32 = 100;
+/// Most points one unit may cost.
+pub const MAX_POINTS_PER_UNIT: u32 = 10_000;
+/// Largest Move characteristic or Scouts distance (inches).
+pub const MAX_MOVE_INCHES: f32 = 60.0;
+/// Longest weapon range (inches).
+pub const MAX_WEAPON_RANGE_INCHES: f32 = 240.0;
+/// Largest Objective Control characteristic, and largest change an ability makes to it.
+pub const MAX_OBJECTIVE_CONTROL: u8 = 50;
+/// Smallest and largest base diameter (millimetres).
+pub const BASE_DIAMETER_RANGE_MM: (f32, f32) = (10.0, 300.0);
+/// Smallest and largest hull length or width (inches).
+pub const HULL_SIZE_RANGE_INCHES: (f32, f32) = (0.25, 30.0);
+/// Tallest model above its base (inches).
+pub const MAX_MODEL_HEIGHT_INCHES: f32 = 30.0;
+/// Tallest terrain piece, wall or floor, and the highest a model or objective marker may stand
+/// (inches).
+pub const MAX_TERRAIN_HEIGHT_INCHES: f32 = 30.0;
+/// Thickest wall (inches).
+pub const MAX_WALL_THICKNESS_INCHES: f32 = 6.0;
+/// Rotations and facings lie within plus or minus this many degrees.
+pub const MAX_ANGLE_DEGREES: f32 = 360.0;
+/// Most points one model's path may have in a move command.
+pub const MAX_PATH_POINTS: usize = 100;

@@ -20,21 +20,31 @@ pub struct DiceExpr {
     pub modifier: i32,
 }
 
-/// Largest constant or modifier a dice expression may hold: no datasheet comes near it, and it
-/// keeps sums and exact distributions small.
-pub const MAX_DICE_CONSTANT: i32 = 999;
-/// Most dice one expression may roll.
-pub const MAX_DICE_COUNT: u8 = 20;
+/// Largest constant a dice expression may hold, either way: the `3` of `2D6+3`, the `1` of
+/// `2D3-1`, or a fixed value such as `20`. 10th-edition datasheets reach about `2D6+3` on
+/// BLAST weapons, a fixed 20-odd Attacks on a few monsters and 12 Damage on the largest guns;
+/// the limit leaves room above them and keeps sums and exact distributions small.
+pub const MAX_DICE_CONSTANT: i32 = 50;
+/// Most dice one expression may roll (datasheets roll at most 3, as in `3D6`).
+pub const MAX_DICE_COUNT: u8 = 10;
 
-/// Why a dice expression did not parse.
+/// Why a dice expression did not parse: the text, and what is wrong with it (a limit it
+/// breaks names the limit).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "'{text}' is not a dice expression (expected a number, D3, D6, 2D6, D6+1 or similar, with at \
-     most 20 dice and numbers up to 999)"
-)]
+#[error("'{text}' is not a dice expression: {reason}")]
 pub struct DiceParseError {
     /// The text that was given.
     pub text: String,
+    /// What is wrong with it, e.g. "at most 10 dice (found 20)".
+    pub reason: String,
+}
+
+/// What a malformed expression is told: the forms that are accepted.
+const EXPECTED: &str = "expected a number, D3, D6, 2D6, D6+1, 2D3-1 or D66";
+
+/// The reason given for a constant over [`MAX_DICE_CONSTANT`].
+fn constant_limit(value: impl fmt::Display) -> String {
+    format!("constants are at most {MAX_DICE_CONSTANT} either way (found {value})")
 }
 
 impl DiceExpr {
@@ -112,47 +122,85 @@ impl DiceExpr {
 impl FromStr for DiceExpr {
     type Err = DiceParseError;
 
+    /// Parses `nDx+k`; refuses anything past [`MAX_DICE_COUNT`] dice, dice other than D3, D6
+    /// and one D66, and constants past [`MAX_DICE_CONSTANT`], saying which limit it broke.
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let err = || DiceParseError {
+        let err = |reason: String| DiceParseError {
             text: text.to_string(),
+            reason,
         };
+        let malformed = || err(EXPECTED.to_string());
         let s: String = text.chars().filter(|c| !c.is_whitespace()).collect();
         let upper = s.to_ascii_uppercase();
-        if upper.is_empty() {
-            return Err(err());
-        }
+        // Digits only (any length: a huge number is over a limit, not malformed).
+        let number = |digits: &str| -> Option<u64> {
+            (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| digits.parse::<u64>().unwrap_or(u64::MAX))
+        };
+        let within = |v: u64| v <= MAX_DICE_CONSTANT.unsigned_abs().into();
         let Some(d) = upper.find('D') else {
-            return upper
-                .parse::<i32>()
-                .ok()
-                .filter(|v| v.abs() <= MAX_DICE_CONSTANT)
-                .map(DiceExpr::fixed)
-                .ok_or_else(err);
+            let (negative, digits) = match upper.strip_prefix('-') {
+                Some(rest) => (true, rest),
+                None => (false, upper.strip_prefix('+').unwrap_or(&upper)),
+            };
+            let v = number(digits).ok_or_else(malformed)?;
+            if !within(v) {
+                return Err(err(constant_limit(&upper)));
+            }
+            let v = v as i32;
+            return Ok(DiceExpr::fixed(if negative { -v } else { v }));
         };
         let count = if d == 0 {
             1
         } else {
-            upper[..d].parse::<u8>().map_err(|_| err())?
+            number(&upper[..d]).ok_or_else(malformed)?
         };
         let rest = &upper[d + 1..];
-        let (sides_text, modifier) = match rest.find(['+', '-']) {
-            Some(i) => {
-                let m = i32::from(rest[i + 1..].parse::<u16>().map_err(|_| err())?);
-                (&rest[..i], if &rest[i..=i] == "-" { -m } else { m })
-            }
-            None => (rest, 0),
+        let (sides_text, modifier_text) = match rest.find(['+', '-']) {
+            Some(i) => (&rest[..i], Some(&rest[i..])),
+            None => (rest, None),
         };
-        let sides: u8 = sides_text.parse().map_err(|_| err())?;
-        if count == 0
-            || count > MAX_DICE_COUNT
-            || modifier.abs() > MAX_DICE_CONSTANT
-            || !(sides == 3 || sides == 6 || (sides == 66 && count == 1))
-        {
-            return Err(err());
+        let sides = number(sides_text).ok_or_else(malformed)?;
+        let modifier = match modifier_text {
+            Some(m) => Some((m, number(&m[1..]).ok_or_else(malformed)?)),
+            None => None,
+        };
+        if count == 0 {
+            return Err(malformed());
         }
+        // Every limit broken, in one message.
+        let mut broken = Vec::new();
+        if count > u64::from(MAX_DICE_COUNT) {
+            broken.push(format!(
+                "at most {MAX_DICE_COUNT} dice (found {})",
+                &upper[..d]
+            ));
+        }
+        if !(sides == 3 || sides == 6 || sides == 66) {
+            broken.push(format!(
+                "only D3, D6 and D66 dice are rolled (found D{sides_text})"
+            ));
+        } else if sides == 66 && count != 1 {
+            broken.push("a D66 is rolled alone (one D66)".to_string());
+        }
+        if let Some((text, m)) = modifier
+            && !within(m)
+        {
+            broken.push(constant_limit(text));
+        }
+        if !broken.is_empty() {
+            return Err(err(broken.join("; ")));
+        }
+        let modifier = modifier.map_or(0, |(text, m)| {
+            if text.starts_with('-') {
+                -(m as i32)
+            } else {
+                m as i32
+            }
+        });
         Ok(DiceExpr {
-            count,
-            sides,
+            count: count as u8,
+            sides: sides as u8,
             modifier,
         })
     }
@@ -197,7 +245,9 @@ impl<'de> Deserialize<'de> for DiceExpr {
                     .ok()
                     .filter(|v| v.abs() <= MAX_DICE_CONSTANT)
                     .map(DiceExpr::fixed)
-                    .ok_or_else(|| E::custom(format!("{v} is out of range (at most 999)")))
+                    .ok_or_else(|| {
+                        E::custom(format!("{v} is not a dice value: {}", constant_limit(v)))
+                    })
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<DiceExpr, E> {
                 v.parse().map_err(E::custom)
@@ -244,6 +294,30 @@ mod tests {
             "", "D", "D7", "0D6", "D6+", "six", "D6+x", "2D66", "21D6", "D6+1000", "5000",
         ] {
             assert!(bad.parse::<DiceExpr>().is_err(), "{bad} parsed");
+        }
+    }
+
+    #[test]
+    fn limits_are_errors_that_name_the_limit() {
+        for ok in ["10D6+50", "10D3-50", "50", "-50", "D66+50"] {
+            assert!(ok.parse::<DiceExpr>().is_ok(), "{ok} refused");
+        }
+        for (bad, says) in [
+            ("11D6", "at most 10 dice"),
+            ("20D6+999", "at most 10 dice"),
+            ("255D6", "at most 10 dice"),
+            ("D6+51", "at most 50"),
+            ("2D6-999999999999", "at most 50"),
+            ("51", "at most 50"),
+            ("-51", "at most 50"),
+            ("D20", "only D3, D6 and D66"),
+        ] {
+            let e = bad.parse::<DiceExpr>().unwrap_err().to_string();
+            assert!(e.contains(says), "{bad}: {e}");
+            assert!(
+                e.starts_with(&format!("'{bad}' is not a dice expression")),
+                "{e}"
+            );
         }
     }
 

@@ -6,8 +6,25 @@ use serde::{Deserialize, Serialize};
 
 use super::dice::DiceExpr;
 
+/// Largest RAPID FIRE X a weapon may have (datasheets print 1 to 3; the largest engines of
+/// war a little more).
+pub const MAX_RAPID_FIRE: u8 = 20;
+/// Largest MELTA X a weapon may have (datasheets print 2 to 4).
+pub const MAX_MELTA: u8 = 10;
+/// Largest value SUSTAINED HITS X may reach: its dice expression's maximum (datasheets print 1,
+/// 2, 3 and D3).
+pub const MAX_SUSTAINED_HITS: i32 = 6;
+/// The range of X in ANTI-KEYWORD X+: an unmodified Wound roll of 1 always fails, and 7+ would
+/// never be a Critical Wound (datasheets print 2+ to 5+).
+pub const ANTI_ROLLS: std::ops::RangeInclusive<u8> = 2..=6;
+
 /// One core weapon ability (Core Rules: Weapon Abilities). Duplicates do not stack.
+///
+/// Data is held to the limits above ([`MAX_RAPID_FIRE`], [`MAX_MELTA`],
+/// [`MAX_SUSTAINED_HITS`], [`ANTI_ROLLS`]): reading an ability past one is an error that
+/// names it (see [`WeaponAbility::check`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "WeaponAbilityData")]
 pub enum WeaponAbility {
     /// ASSAULT: can shoot after Advancing.
     Assault,
@@ -49,6 +66,97 @@ pub enum WeaponAbility {
     OneShot,
     /// PSYCHIC: the attack is a psychic attack.
     Psychic,
+}
+
+impl WeaponAbility {
+    /// Ok when the ability's number is within the limits data may use ([`MAX_RAPID_FIRE`],
+    /// [`MAX_MELTA`], [`MAX_SUSTAINED_HITS`], [`ANTI_ROLLS`]); otherwise what is wrong, naming
+    /// the limit.
+    pub fn check(&self) -> Result<(), String> {
+        match self {
+            WeaponAbility::RapidFire(x) if *x > MAX_RAPID_FIRE => Err(format!(
+                "RAPID FIRE {x} is over the limit: at most RAPID FIRE {MAX_RAPID_FIRE}"
+            )),
+            WeaponAbility::Melta(x) if *x > MAX_MELTA => Err(format!(
+                "MELTA {x} is over the limit: at most MELTA {MAX_MELTA}"
+            )),
+            WeaponAbility::SustainedHits(x) if x.max() > MAX_SUSTAINED_HITS || x.min() < 0 => {
+                Err(format!(
+                    "SUSTAINED HITS {x} is outside the limits: 0 to {MAX_SUSTAINED_HITS} extra \
+                     hits"
+                ))
+            }
+            WeaponAbility::Anti(k, x) if !ANTI_ROLLS.contains(x) => Err(format!(
+                "ANTI-{} {x}+ is outside the limits: {}+ to {}+",
+                k.to_uppercase(),
+                ANTI_ROLLS.start(),
+                ANTI_ROLLS.end()
+            )),
+            WeaponAbility::Anti(k, _) if k.trim().is_empty() => {
+                Err("ANTI-KEYWORD needs a keyword".to_string())
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// [`WeaponAbility`] as data writes it, before [`WeaponAbility::check`].
+#[derive(Deserialize)]
+#[serde(rename = "WeaponAbility")]
+enum WeaponAbilityData {
+    Assault,
+    RapidFire(u8),
+    IgnoresCover,
+    TwinLinked,
+    Pistol,
+    Torrent,
+    LethalHits,
+    Lance,
+    IndirectFire,
+    Precision,
+    Blast,
+    Melta(u8),
+    Heavy,
+    Hazardous,
+    DevastatingWounds,
+    SustainedHits(DiceExpr),
+    ExtraAttacks,
+    Anti(String, u8),
+    OneShot,
+    Psychic,
+}
+
+impl TryFrom<WeaponAbilityData> for WeaponAbility {
+    type Error = String;
+
+    /// The ability, if its number is within the limits ([`WeaponAbility::check`]).
+    fn try_from(data: WeaponAbilityData) -> Result<Self, String> {
+        use WeaponAbilityData as D;
+        let ability = match data {
+            D::Assault => Self::Assault,
+            D::RapidFire(x) => Self::RapidFire(x),
+            D::IgnoresCover => Self::IgnoresCover,
+            D::TwinLinked => Self::TwinLinked,
+            D::Pistol => Self::Pistol,
+            D::Torrent => Self::Torrent,
+            D::LethalHits => Self::LethalHits,
+            D::Lance => Self::Lance,
+            D::IndirectFire => Self::IndirectFire,
+            D::Precision => Self::Precision,
+            D::Blast => Self::Blast,
+            D::Melta(x) => Self::Melta(x),
+            D::Heavy => Self::Heavy,
+            D::Hazardous => Self::Hazardous,
+            D::DevastatingWounds => Self::DevastatingWounds,
+            D::SustainedHits(x) => Self::SustainedHits(x),
+            D::ExtraAttacks => Self::ExtraAttacks,
+            D::Anti(k, x) => Self::Anti(k, x),
+            D::OneShot => Self::OneShot,
+            D::Psychic => Self::Psychic,
+        };
+        ability.check()?;
+        Ok(ability)
+    }
 }
 
 impl std::fmt::Display for WeaponAbility {

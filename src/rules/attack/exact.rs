@@ -24,6 +24,13 @@
 //! WOUNDS Damage roll, made before the saving throws of its weapon group, can take the Damage
 //! re-roll first). A HAZARDOUS test does not change what happens to the target, so the
 //! distribution ignores a Command Re-roll of one.
+//!
+//! The work grows with the number of attacks and hits (cubically with LETHAL HITS or
+//! DEVASTATING WOUNDS) and with the target's wounds, so it is bounded: [`exact_cost`]
+//! estimates it from the sizes of the tables before anything is built, and past
+//! [`MAX_EXACT_OPERATIONS`] or [`MAX_EXACT_CELLS`] [`estimate`] (and [`distribution`], which
+//! keeps its signature) rolls a seeded Monte Carlo instead, which [`AttackEstimate::method`]
+//! and [`AttackEstimate::note`] say.
 
 use std::collections::BTreeMap;
 
@@ -197,34 +204,33 @@ fn item(
     }
 }
 
-/// Distributions of the sum of `n` independent items for n = 0..=max_n, where with
-/// `command_reroll` the first eligible failure is rolled again once.
-fn iid_sums(it: &Item, command_reroll: bool, max_n: usize) -> Vec<Grid> {
-    let mut out = Vec::with_capacity(max_n + 1);
+/// Distributions of the sum of `n` independent items for n = 0..=max_n, each handed to
+/// `each(n, grid)` in increasing n (only one is held at a time), where with `command_reroll`
+/// the first eligible failure is rolled again once.
+fn iid_sums(it: &Item, command_reroll: bool, max_n: usize, mut each: impl FnMut(usize, &Grid)) {
     if !command_reroll || it.eligible_fail == 0.0 {
         let mut acc = Grid::unit();
-        out.push(acc.clone());
-        for _ in 0..max_n {
+        each(0, &acc);
+        for n in 1..=max_n {
             acc = acc.convolve(&it.full);
-            out.push(acc.clone());
+            each(n, &acc);
         }
-        return out;
+        return;
     }
     let mut rest = it.full.clone();
     rest.p[0] -= it.eligible_fail;
     let mut unused = Grid::unit();
     let mut used = Grid::zero(1, 1);
-    out.push(unused.clone());
-    for _ in 0..max_n {
+    each(0, &unused);
+    for n in 1..=max_n {
         let mut next_used = used.convolve(&it.full);
         next_used.add_scaled(&unused.convolve(&it.fresh), it.eligible_fail);
         unused = unused.convolve(&rest);
         used = next_used;
         let mut total = unused.clone();
         total.add_scaled(&used, 1.0);
-        out.push(total);
+        each(n, &total);
     }
-    out
 }
 
 /// The distribution of `expr` mapped through `value` (a rolled value to a count), indexed by
@@ -332,18 +338,18 @@ fn wounds_and_crits(w: &ResolvedWeapon, command: CommandReroll, attacks_rerolled
         )
     };
     let counts = attack_count(w, attacks_rerolled);
-    let per_n = iid_sums(
+    let mut hits = Grid::unit();
+    hits.p[0] = 0.0;
+    iid_sums(
         &attack_item,
         command == CommandReroll::HitRoll,
         counts.len() - 1,
+        |n, per_n| {
+            if counts[n] > 0.0 {
+                hits.add_scaled(per_n, counts[n]);
+            }
+        },
     );
-    let mut hits = Grid::unit();
-    hits.p[0] = 0.0;
-    for (n, pn) in counts.iter().enumerate() {
-        if *pn > 0.0 {
-            hits.add_scaled(&per_n[n], *pn);
-        }
-    }
 
     // Stage 2: per hit, (normal wounds, devastating Critical Wounds).
     let devastating = w.devastating_wounds;
@@ -356,25 +362,29 @@ fn wounds_and_crits(w: &ResolvedWeapon, command: CommandReroll, attacks_rerolled
             _ => g.add(1, 0, q),
         },
     );
-    let per_h = iid_sums(&hit_item, command == CommandReroll::WoundRoll, hits.nx - 1);
     let mut wounds = Grid::unit();
     wounds.p[0] = 0.0;
-    for (h, ph) in per_h.iter().enumerate().take(hits.nx) {
-        for l in 0..hits.ny {
-            let p = hits.get(h, l);
-            if p == 0.0 {
-                continue;
-            }
-            for x in 0..ph.nx {
-                for c in 0..ph.ny {
-                    let q = ph.get(x, c);
-                    if q != 0.0 {
-                        wounds.add(x + l, c, p * q);
+    iid_sums(
+        &hit_item,
+        command == CommandReroll::WoundRoll,
+        hits.nx - 1,
+        |h, ph| {
+            for l in 0..hits.ny {
+                let p = hits.get(h, l);
+                if p == 0.0 {
+                    continue;
+                }
+                for x in 0..ph.nx {
+                    for c in 0..ph.ny {
+                        let q = ph.get(x, c);
+                        if q != 0.0 {
+                            wounds.add(x + l, c, p * q);
+                        }
                     }
                 }
             }
-        }
-    }
+        },
+    );
     wounds
 }
 
@@ -646,26 +656,293 @@ fn binomial(n: usize, q: f64) -> Vec<f64> {
     p
 }
 
-/// The exact distribution of models destroyed and wounds lost when `groups` attack `target`
-/// in `ctx` (the process of [`super`]; the mean and distribution a 100,000-trial
-/// [`super::roll::monte_carlo`] estimates).
+/// Past this many estimated arithmetic operations ([`ExactCost::operations`]) an attack's
+/// distribution is estimated by a seeded Monte Carlo instead of computed exactly (a few
+/// seconds of an unoptimised build). The costliest attack of the shipped armies (a Redemptor
+/// Dreadnought's guns at 20 Boyz) is estimated at about a million.
+pub const MAX_EXACT_OPERATIONS: u64 = 50_000_000;
+/// Past this many probabilities held at once ([`ExactCost::cells`], 8 bytes each: 32 MB)
+/// the distribution is estimated by a seeded Monte Carlo instead of computed exactly.
+pub const MAX_EXACT_CELLS: u64 = 4_000_000;
+/// Most trials of the Monte Carlo fallback.
+pub const MONTE_CARLO_SAMPLES: u32 = 20_000;
+/// Fewest trials of the Monte Carlo fallback, however many dice one trial rolls.
+pub const MIN_MONTE_CARLO_SAMPLES: u32 = 200;
+/// Dice the Monte Carlo fallback may roll in all (estimated from the most each trial could
+/// roll): fewer trials when each rolls more, down to [`MIN_MONTE_CARLO_SAMPLES`].
+pub const MONTE_CARLO_DICE: u64 = 5_000_000;
+/// Seed of the Monte Carlo fallback's dice, so the same attack always gives the same estimate.
+pub const MONTE_CARLO_SEED: u64 = 40_000;
+
+/// How an [`AttackEstimate`] was worked out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    /// The exact distribution.
+    Exact,
+    /// The exact distribution was past [`MAX_EXACT_OPERATIONS`] or [`MAX_EXACT_CELLS`]: the
+    /// frequencies of `samples` attacks rolled with dice seeded by `seed`
+    /// ([`super::roll::monte_carlo_weapons`]).
+    MonteCarlo {
+        /// Trials rolled.
+        samples: u32,
+        /// Seed of their dice ([`MONTE_CARLO_SEED`]).
+        seed: u64,
+    },
+}
+
+/// What the exact distribution of an attack would cost, estimated from the sizes of its
+/// tables before any is built (an upper estimate of the work of [`distribution_of_weapons`]).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ExactCost {
+    /// Arithmetic operations (multiply-adds), compared with [`MAX_EXACT_OPERATIONS`].
+    pub operations: f64,
+    /// Probabilities held at once, compared with [`MAX_EXACT_CELLS`].
+    pub cells: f64,
+}
+
+impl ExactCost {
+    /// True when the exact distribution is within [`MAX_EXACT_OPERATIONS`] and
+    /// [`MAX_EXACT_CELLS`].
+    pub fn within_limits(&self) -> bool {
+        self.operations <= MAX_EXACT_OPERATIONS as f64 && self.cells <= MAX_EXACT_CELLS as f64
+    }
+}
+
+/// An attack's outcome distribution and how it was obtained: exact, or (past the limits) a
+/// seeded Monte Carlo estimate, which callers should say.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AttackEstimate {
+    /// The distribution (an estimate when `method` is [`Method::MonteCarlo`]).
+    pub distribution: AttackDistribution,
+    /// How it was obtained.
+    pub method: Method,
+    /// The estimated cost of the exact distribution, which decided `method`.
+    pub cost: ExactCost,
+}
+
+impl AttackEstimate {
+    /// True when the distribution is exact.
+    pub fn is_exact(&self) -> bool {
+        self.method == Method::Exact
+    }
+
+    /// What to tell the user when the distribution is not exact: the method, the samples and
+    /// seed, and why (None when it is exact).
+    pub fn note(&self) -> Option<String> {
+        match self.method {
+            Method::Exact => None,
+            Method::MonteCarlo { samples, seed } => Some(format!(
+                "Monte Carlo estimate ({samples} rolled attacks, seed {seed}): the exact \
+                 distribution would take about {:.1e} operations and {:.1e} probabilities, past \
+                 the limits of {:.0e} and {:.0e}",
+                self.cost.operations,
+                self.cost.cells,
+                MAX_EXACT_OPERATIONS as f64,
+                MAX_EXACT_CELLS as f64
+            )),
+        }
+    }
+}
+
+/// Σ (n·x + 1)(n·y + 1) for n = 0..=a: the cells of the tables of the sums of 0..=a items of
+/// at most x and y each.
+fn sum_of_tables(a: f64, x: f64, y: f64) -> f64 {
+    let s1 = a * (a + 1.0) / 2.0;
+    let s2 = a * (a + 1.0) * (2.0 * a + 1.0) / 6.0;
+    x * y * s2 + (x + y) * s1 + (a + 1.0)
+}
+
+/// The Command Re-roll flags the allocation chain carries ([`SAVE_FLAG`], [`DAMAGE_FLAG`]).
+fn chain_flags(rerolls: CommandRerolls) -> usize {
+    (if rerolls.defender_save { SAVE_FLAG } else { 0 })
+        | if rerolls.attacker == CommandReroll::DamageRoll {
+            DAMAGE_FLAG
+        } else {
+            0
+        }
+}
+
+/// Estimates what [`distribution_of_weapons`] would cost for these weapons, target and
+/// Command Re-rolls, from the largest number of attacks, hits, wounds and mortal wounds each
+/// stage could hold, without building anything.
+pub fn exact_cost(
+    weapons: &[ResolvedWeapon],
+    target: &TargetUnit,
+    command_rerolls: impl Into<CommandRerolls>,
+) -> ExactCost {
+    let rerolls: CommandRerolls = command_rerolls.into();
+    let [g0, g1] = target.allocation_groups();
+    let wounds_of = |g: &[usize]| -> f64 {
+        g.iter()
+            .map(|&i| f64::from(target.models[i].wounds_remaining))
+            .sum()
+    };
+    let (t0, t1) = (wounds_of(&g0), wounds_of(&g1));
+    let models = (g0.len() + g1.len()) as f64;
+    let any_fnp = target.models.iter().any(|m| m.feel_no_pain.is_some());
+    let mortal_cap = if any_fnp { f64::INFINITY } else { t0 + t1 };
+    let flags = chain_flags(rerolls);
+    // Probabilities of one pool slice of the allocation chain.
+    let chain = (flags + 1) as f64 * (t0 + 1.0) * (t1 + 1.0);
+    let rerolled = |yes: bool| if yes { 3.0 } else { 1.0 };
+    let (mut ops, mut cells) = (0.0f64, chain);
+    // Most pending mortal wounds (normal, PRECISION), capped as the chain caps them.
+    let (mut pool_n, mut pool_p) = (0.0f64, 0.0f64);
+    for (gi, w) in weapons.iter().enumerate() {
+        let command = if gi == 0 {
+            rerolls.attacker
+        } else {
+            CommandReroll::None
+        };
+        let bearers = f64::from(w.bearers);
+        let per_bearer = f64::from(w.attacks_value(w.attacks.max()));
+        let attacks = bearers * per_bearer;
+        ops += bearers * (attacks + 1.0) * (per_bearer + 1.0);
+        // Stage 1: sums of n attacks, (hits needing a Wound roll, LETHAL HITS wounds).
+        let per_attack = 1.0 + w.sustained_hits.map_or(0.0, |x| f64::from(x.max().max(0)));
+        let lethal = if w.lethal_hits { 1.0 } else { 0.0 };
+        let item = (per_attack + 1.0) * (lethal + 1.0);
+        let s1 = sum_of_tables(attacks, per_attack, lethal);
+        ops += (rerolled(command == CommandReroll::HitRoll) * item + 1.0) * s1;
+        let (hits, automatic) = (attacks * per_attack, attacks * lethal);
+        cells += 4.0 * (hits + 1.0) * (automatic + 1.0);
+        // Stage 2: sums of h Wound rolls, (wounds, DEVASTATING Critical Wounds).
+        let devastating = if w.devastating_wounds { 1.0 } else { 0.0 };
+        let s2 = sum_of_tables(hits, 1.0, devastating);
+        ops += (rerolled(command == CommandReroll::WoundRoll) * 4.0 + automatic + 1.0) * s2;
+        let wounding = hits + automatic;
+        let crits = hits * devastating;
+        cells += (wounding + 1.0) * (crits + 1.0) + 3.0 * (hits + 1.0) * (crits + 1.0);
+        let damage = f64::from(w.damage_value(w.damage.max()));
+        let split = rerolled(flags & DAMAGE_FLAG != 0 && !w.damage.is_fixed());
+        let slices = (pool_n + 1.0) * (pool_p + 1.0);
+        // Mortal wound columns of the group's table.
+        let mut mortal = 1.0;
+        if w.devastating_wounds {
+            mortal = (crits * damage).min(mortal_cap) + 1.0;
+            ops += split * (crits + 1.0) * mortal * (damage + wounding + 2.0);
+            cells += split * (wounding + 1.0) * mortal;
+            let pool = if w.precision {
+                &mut pool_p
+            } else {
+                &mut pool_n
+            };
+            *pool = (*pool + crits * damage).min(mortal_cap);
+        }
+        // Allocation: every slice steps through each number of wounding attacks.
+        let transitions = chain * (damage + 3.0);
+        ops += 2.0 * models * (damage + 1.0).powi(2);
+        ops += split * slices * (wounding + 1.0) * (transitions + mortal * chain);
+        cells += 3.0 * transitions + (pool_n + 1.0) * (pool_p + 1.0) * chain;
+    }
+    // Pending mortal wounds, one at a time in every slice.
+    ops += (pool_n + 1.0) * (pool_p + 1.0) * (pool_n + pool_p) * 2.0 * chain;
+    ExactCost {
+        operations: ops,
+        cells,
+    }
+}
+
+/// Dice one rolled attack may roll (an upper estimate), to size the Monte Carlo fallback.
+fn dice_per_trial(weapons: &[ResolvedWeapon], target: &TargetUnit) -> f64 {
+    let fnp = target.models.iter().any(|m| m.feel_no_pain.is_some());
+    let mut dice = 1.0;
+    for w in weapons {
+        let bearers = f64::from(w.bearers);
+        let attacks = bearers * f64::from(w.attacks_value(w.attacks.max()));
+        let extra = w.sustained_hits.map_or(0.0, |x| f64::from(x.max().max(0)));
+        let sustained_dice = w.sustained_hits.map_or(0.0, |x| f64::from(x.count));
+        let hits = attacks * (1.0 + extra);
+        let damage = f64::from(w.damage_value(w.damage.max()));
+        let per_wound = 2.0 + f64::from(w.damage.count) + if fnp { damage } else { 0.0 };
+        dice += bearers * (f64::from(w.attacks.count) + 2.0)
+            + attacks * (2.0 + sustained_dice)
+            + hits * (2.0 + per_wound);
+    }
+    dice
+}
+
+/// The distribution of models destroyed and wounds lost when `groups` attack `target` in
+/// `ctx` (the process of [`super`]): exact (the mean and distribution a 100,000-trial
+/// [`super::roll::monte_carlo`] estimates), unless that is past [`MAX_EXACT_OPERATIONS`] or
+/// [`MAX_EXACT_CELLS`], when it is a seeded Monte Carlo estimate; [`estimate`] says which.
 pub fn distribution(
     groups: &[WeaponGroup],
     target: &TargetUnit,
     ctx: &AttackContext,
 ) -> AttackDistribution {
-    let weapons: Vec<ResolvedWeapon> = ResolvedWeapon::all(groups, target, ctx);
-    distribution_of_weapons(&weapons, target, ctx.command_rerolls())
+    estimate(groups, target, ctx).distribution
 }
 
 /// [`distribution`] for weapons already resolved against this target, with the Command
 /// Re-rolls held: a [`CommandReroll`] of the attacker, or [`CommandRerolls`] of both sides.
+/// [`estimate_of_weapons`] also says whether it is exact.
 pub fn distribution_of_weapons(
     weapons: &[ResolvedWeapon],
     target: &TargetUnit,
     command_rerolls: impl Into<CommandRerolls>,
 ) -> AttackDistribution {
+    estimate_of_weapons(weapons, target, command_rerolls).distribution
+}
+
+/// [`distribution`] with how it was obtained: exact, or past the limits a seeded Monte Carlo
+/// estimate ([`Method::MonteCarlo`]).
+pub fn estimate(
+    groups: &[WeaponGroup],
+    target: &TargetUnit,
+    ctx: &AttackContext,
+) -> AttackEstimate {
+    let weapons: Vec<ResolvedWeapon> = ResolvedWeapon::all(groups, target, ctx);
+    estimate_of_weapons(&weapons, target, ctx.command_rerolls())
+}
+
+/// [`distribution_of_weapons`] with how it was obtained: the exact distribution when its
+/// [`exact_cost`] is within the limits, otherwise the frequencies of
+/// [`MIN_MONTE_CARLO_SAMPLES`] to [`MONTE_CARLO_SAMPLES`] attacks (as many as
+/// [`MONTE_CARLO_DICE`] dice allow) rolled with dice seeded by [`MONTE_CARLO_SEED`].
+pub fn estimate_of_weapons(
+    weapons: &[ResolvedWeapon],
+    target: &TargetUnit,
+    command_rerolls: impl Into<CommandRerolls>,
+) -> AttackEstimate {
     let rerolls: CommandRerolls = command_rerolls.into();
+    let cost = exact_cost(weapons, target, rerolls);
+    if cost.within_limits() {
+        return AttackEstimate {
+            distribution: exact_distribution(weapons, target, rerolls),
+            method: Method::Exact,
+            cost,
+        };
+    }
+    let samples = (MONTE_CARLO_DICE as f64 / dice_per_trial(weapons, target)).clamp(
+        f64::from(MIN_MONTE_CARLO_SAMPLES),
+        f64::from(MONTE_CARLO_SAMPLES),
+    ) as u32;
+    let mc = super::roll::monte_carlo_weapons(weapons, target, rerolls, samples, MONTE_CARLO_SEED);
+    let mut models_destroyed = mc.models_destroyed;
+    models_destroyed.resize(target.models_alive() + 1, 0.0);
+    AttackEstimate {
+        distribution: AttackDistribution {
+            expected_wounds_lost: mc.mean_wounds_lost,
+            expected_models_destroyed: mc.mean_models_destroyed,
+            models_destroyed,
+            wounds_lost: mc.wounds_lost,
+        },
+        method: Method::MonteCarlo {
+            samples,
+            seed: MONTE_CARLO_SEED,
+        },
+        cost,
+    }
+}
+
+/// The exact distribution, however much work it is.
+fn exact_distribution(
+    weapons: &[ResolvedWeapon],
+    target: &TargetUnit,
+    rerolls: CommandRerolls,
+) -> AttackDistribution {
     let command_reroll = rerolls.attacker;
     let chain = Chain::new(target);
     let total_wounds = chain.tracks[0].total + chain.tracks[1].total;
@@ -678,12 +955,7 @@ pub fn distribution_of_weapons(
     };
     // The Command Re-roll flags the chain carries: the vectors hold one block of chain states
     // per set of flags still unused (every set is a subset of the first, so fewer blocks).
-    let first_flags = if rerolls.defender_save { SAVE_FLAG } else { 0 }
-        | if command_reroll == CommandReroll::DamageRoll {
-            DAMAGE_FLAG
-        } else {
-            0
-        };
+    let first_flags = chain_flags(rerolls);
     let blocks = first_flags + 1;
     let len = blocks * chain.states;
     // The weapon group whose first bearer makes the first random Attacks roll.

@@ -8,7 +8,8 @@
 //! The same resolved weapons ([`ResolvedWeapon`]) feed two resolvers that follow one process:
 //! [`roll::resolve`] rolls seeded dice and writes an event log (and [`roll::monte_carlo`]
 //! repeats it), and [`exact::distribution`] computes the exact probability distribution of the
-//! outcome without sampling.
+//! outcome without sampling (past a bound on its work, a seeded Monte Carlo estimate that
+//! [`exact::estimate`] flags as such).
 //!
 //! The process, weapon group by weapon group in the order given: roll the Attacks of every
 //! bearer; make all Hit rolls; make Wound rolls for every hit (LETHAL HITS wounds
@@ -271,7 +272,7 @@ pub struct TargetModel {
     /// Feel No Pain X+, if any (only one applies).
     pub feel_no_pain: Option<u8>,
     /// True for a Leader model of an Attached unit (a CHARACTER): attacks are allocated to it
-    /// only once no Bodyguard model is left, except [PRECISION] attacks, which go to it first.
+    /// only once no Bodyguard model is left, except PRECISION attacks, which go to it first.
     pub leader: bool,
     /// The model has the Benefit of Cover against these (ranged) attacks: decided per model
     /// (Core Rules: Benefit of Cover); the defender allocates to covered models first.
@@ -329,7 +330,7 @@ impl TargetUnit {
 
     /// The two allocation groups, as model indices: first the models attacks go to normally
     /// (the Bodyguard), then the Leaders of an Attached unit, who only take attacks when no
-    /// Bodyguard model is left, or [PRECISION] attacks first. A unit without both kinds has one
+    /// Bodyguard model is left, or PRECISION attacks first. A unit without both kinds has one
     /// group. Within a group, models that have lost wounds come first.
     pub fn allocation_groups(&self) -> [Vec<usize>; 2] {
         let alive = |i: &usize| self.models[*i].wounds_remaining > 0;

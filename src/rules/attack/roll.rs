@@ -567,6 +567,20 @@ pub fn monte_carlo(
     seed: u64,
 ) -> MonteCarloSummary {
     let weapons: Vec<ResolvedWeapon> = ResolvedWeapon::all(groups, target, ctx);
+    monte_carlo_weapons(&weapons, target, ctx.command_rerolls(), trials, seed)
+}
+
+/// [`monte_carlo`] for weapons already resolved against this target, with the Command Re-rolls
+/// held (the fallback of [`super::exact::estimate_of_weapons`] when the exact distribution
+/// would be too much work).
+pub fn monte_carlo_weapons(
+    weapons: &[ResolvedWeapon],
+    target: &TargetUnit,
+    command_rerolls: impl Into<CommandRerolls>,
+    trials: u32,
+    seed: u64,
+) -> MonteCarloSummary {
+    let rerolls: CommandRerolls = command_rerolls.into();
     let mut rng = GameRng::seeded(seed);
     let mut models = vec![0u64; target.models.len() + 1];
     let total_wounds: usize = target
@@ -577,13 +591,7 @@ pub fn monte_carlo(
     let mut wounds = vec![0u64; total_wounds + 1];
     let (mut sw, mut sww, mut sm, mut smm) = (0.0, 0.0, 0.0, 0.0);
     for _ in 0..trials {
-        let out = resolve_weapons(
-            &weapons,
-            target,
-            ctx.command_rerolls(),
-            &mut rng,
-            &mut NoLog,
-        );
+        let out = resolve_weapons(weapons, target, rerolls, &mut rng, &mut NoLog);
         let (w, m) = (f64::from(out.wounds_lost), f64::from(out.models_destroyed));
         sw += w;
         sww += w * w;

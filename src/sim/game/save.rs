@@ -180,8 +180,12 @@ pub fn write_save(file: &Path, save: &SaveFile) -> std::io::Result<()> {
 }
 
 /// `target` written relative to the folder `from` (both made absolute first), for the scene
-/// path of a save; falls back to `target` as given.
+/// path of a save; falls back to `target` as given. A `builtin:` path (a file built into the
+/// binary, [`crate::data::source::BUILTIN_PREFIX`]) is written as it is.
 pub fn relative_path(target: &Path, from: &Path) -> String {
+    if let Some(key) = crate::data::source::builtin_key(target) {
+        return format!("{}{key}", crate::data::source::BUILTIN_PREFIX);
+    }
     let (Ok(t), Ok(f)) = (target.canonicalize(), from.canonicalize()) else {
         return target.to_string_lossy().into_owned();
     };

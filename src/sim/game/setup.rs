@@ -41,14 +41,15 @@ impl Game {
                 format!("'{id}' does not have the Deep Strike ability"),
             );
         }
-        let points = |u: usize| self.scene.armies[army].units[u].points.unwrap_or(0);
-        let total: u32 = (0..self.units[army].len()).map(points).sum();
-        let already: u32 = (0..self.units[army].len())
+        // Points are summed wide: no army's points can overflow them.
+        let points = |u: usize| u64::from(self.scene.armies[army].units[u].points.unwrap_or(0));
+        let total: u64 = (0..self.units[army].len()).map(points).sum();
+        let already: u64 = (0..self.units[army].len())
             .filter(|&u| matches!(self.units[army][u].location, Location::Reserves(_)))
             .map(points)
             .sum();
-        let this: u32 = self.combined(army, root).iter().map(|&u| points(u)).sum();
-        if (already + this) * 100 > total * RESERVES_MAX_POINTS_PERCENT {
+        let this: u64 = self.combined(army, root).iter().map(|&u| points(u)).sum();
+        if (already + this) * 100 > total * u64::from(RESERVES_MAX_POINTS_PERCENT) {
             return reject(
                 "Reserves",
                 format!(

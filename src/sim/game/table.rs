@@ -14,7 +14,8 @@ use crate::geometry::engagement::within_engagement_range;
 use crate::geometry::measure::bases_overlap;
 use crate::geometry::{ModelSolid, TerrainCategory, Vec2, Vec3, polygon};
 use crate::rules::constants::{
-    BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES, MEASURE_TOLERANCE_INCHES, PATH_SAMPLE_INCHES,
+    BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES, MAX_PATH_POINTS, MAX_TERRAIN_HEIGHT_INCHES,
+    MEASURE_TOLERANCE_INCHES, PATH_SAMPLE_INCHES,
 };
 use crate::rules::movement::{path_length, sample_path};
 
@@ -38,6 +39,14 @@ pub(super) struct PlannedMove {
     pub longest: f32,
     /// Models that crossed enemy models (Fall Back: Desperate Escape tests).
     pub crossed_enemies: Vec<ModelRef>,
+}
+
+/// True if a model's centre at `at` is over the table, at most [`MAX_TERRAIN_HEIGHT_INCHES`]
+/// above it and not below it (false for a coordinate that is not a number).
+fn on_table(at: Vec3) -> bool {
+    (0.0..=BOARD_WIDTH_INCHES).contains(&at.x)
+        && (0.0..=BOARD_DEPTH_INCHES).contains(&at.y)
+        && (-MEASURE_TOLERANCE_INCHES..=MAX_TERRAIN_HEIGHT_INCHES).contains(&at.z)
 }
 
 impl Game {
@@ -138,6 +147,15 @@ impl Game {
             if p.path.is_empty() {
                 return reject("Movement", format!("{name}'s path has no points"));
             }
+            if p.path.len() > MAX_PATH_POINTS {
+                return reject(
+                    "Movement",
+                    format!(
+                        "{name}'s path has {} points; a path has at most {MAX_PATH_POINTS}",
+                        p.path.len()
+                    ),
+                );
+            }
             let start = self.scene.armies[army].units[r.unit].models[r.model].position;
             let way: Vec<Vec3> = p.path.iter().map(|&(x, y, z)| Vec3::new(x, y, z)).collect();
             if way.iter().any(|v| !v.is_finite()) {
@@ -146,8 +164,25 @@ impl Game {
                     format!("{name}'s path has a point that is not a number"),
                 );
             }
+            if let Some(v) = way.iter().find(|v| !on_table(**v)) {
+                return reject(
+                    "Battlefield edge",
+                    format!(
+                        "{name}'s path leaves the battlefield at ({}, {}, {}): every point lies within the 60\" x 44\" table, 0 to {MAX_TERRAIN_HEIGHT_INCHES}\" high",
+                        v.x, v.y, v.z
+                    ),
+                );
+            }
             let length = path_length(start, &way);
             let allowance = allowance(r);
+            if !(allowance.is_finite() && allowance >= 0.0) {
+                return reject(
+                    "Movement",
+                    format!(
+                        "{name} cannot move: the distance it may move ({allowance}\") is not a number of inches"
+                    ),
+                );
+            }
             if length > allowance + MEASURE_TOLERANCE_INCHES {
                 return reject(
                     "Movement",
@@ -295,6 +330,18 @@ impl Game {
                 return reject(
                     "Set up",
                     format!("{} has a position that is not a number", self.model_name(r)),
+                );
+            }
+            if !on_table(at) {
+                return reject(
+                    "Battlefield edge",
+                    format!(
+                        "{} would be set up off the battlefield at ({}, {}, {}): within the 60\" x 44\" table, 0 to {MAX_TERRAIN_HEIGHT_INCHES}\" high",
+                        self.model_name(r),
+                        p.x,
+                        p.y,
+                        p.z
+                    ),
                 );
             }
             out.push((r, at, p.facing));
