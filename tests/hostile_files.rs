@@ -329,3 +329,32 @@ fn builtin_paths_name_the_embedded_copy_and_nothing_else() {
     );
     let _ = std::fs::remove_dir_all(&base);
 }
+
+/// A file that a scene or an army names but that cannot be read is an error of the naming
+/// file too, at the line and column of the name (found by the fuzz suite: the error named
+/// only the missing file, not the file that refers to it).
+#[test]
+fn a_missing_referenced_file_is_named_where_it_is_referred_to() {
+    use wartable::data::load_army;
+    let base = temp_dir("referred");
+    let scenes = scenes_copy(&base);
+    std::fs::remove_file(scenes.join("deployments/search-and-destroy.ron")).unwrap();
+    let errors = load_scene(&scenes.join("default.ron"))
+        .unwrap_err()
+        .to_string();
+    let first = errors.lines().next().unwrap();
+    assert!(
+        first.contains("default.ron:") && first.contains("deployment map file"),
+        "{errors}"
+    );
+    std::fs::remove_file(scenes.join("datasheets/orks.ron")).unwrap();
+    let errors = load_army(&scenes.join("armies/orks.ron"), 2)
+        .unwrap_err()
+        .to_string();
+    let first = errors.lines().next().unwrap();
+    assert!(
+        first.contains("orks.ron:") && first.contains("datasheets file"),
+        "{errors}"
+    );
+    let _ = std::fs::remove_dir_all(&base);
+}

@@ -182,8 +182,31 @@ pub fn load_datasheets(file: &Path) -> Result<DatasheetsFile, DataErrors> {
 pub fn load_army(file: &Path, player: u8) -> Result<Army, DataErrors> {
     let (data, text): (ArmyFile, _) = load(file)?;
     let mut sheets: Vec<Datasheet> = Vec::new();
-    for f in &data.datasheets {
-        sheets.extend(load_datasheets(&sibling(file, f))?.datasheets);
+    for (i, f) in data.datasheets.iter().enumerate() {
+        let sheet_file = sibling(file, f);
+        match load_datasheets(&sheet_file) {
+            Ok(d) => sheets.extend(d.datasheets),
+            Err(mut e) => {
+                // A datasheet file the army names that cannot be read is also an error of the
+                // army, at the line and column of its name.
+                let io =
+                    e.0.iter()
+                        .any(|x| matches!(x, DataError::Io { file: g, .. } if *g == sheet_file));
+                if io {
+                    let mut named = vec![DataError::value(
+                        file,
+                        format!("datasheets[{i}]"),
+                        format!(
+                            "the datasheets file '{}' cannot be read",
+                            sheet_file.display()
+                        ),
+                    )];
+                    locate(&mut named, &text);
+                    e.0.splice(0..0, named);
+                }
+                return Err(e);
+            }
+        }
     }
     let mut errors = Vec::new();
     let mut fail = |m: String| errors.push(DataError::semantic(file, m));
@@ -386,15 +409,55 @@ pub fn load_scene(file: &Path) -> Result<Scene, DataErrors> {
             errors.extend(e.0);
         }
     };
-    let layout = load_layout(&sibling(file, &data.layout));
-    let deployment = load_deployment(&sibling(file, &data.deployment));
-    let mission = load_mission(&sibling(file, &data.mission));
-    let mut armies = Vec::new();
-    for a in &data.armies {
-        match load_army(&sibling(file, &a.army), a.player) {
-            Ok(army) => armies.push(army),
-            Err(e) => collect(Err(e)),
+    // A file the scene names that cannot be read is also an error of the scene, at the line
+    // and column of its name.
+    let mut unreadable = Vec::new();
+    let mut refers = |field: String, what: &str, target: &Path, e: &DataErrors| {
+        let io =
+            e.0.iter()
+                .any(|x| matches!(x, DataError::Io { file: f, .. } if f == target));
+        if io {
+            unreadable.push(DataError::value(
+                file,
+                field,
+                format!("the {what} file '{}' cannot be read", target.display()),
+            ));
         }
+    };
+    let layout_file = sibling(file, &data.layout);
+    let deployment_file = sibling(file, &data.deployment);
+    let mission_file = sibling(file, &data.mission);
+    let layout = load_layout(&layout_file);
+    let deployment = load_deployment(&deployment_file);
+    let mission = load_mission(&mission_file);
+    for (field, what, target, r) in [
+        ("layout", "layout", &layout_file, layout.as_ref().err()),
+        (
+            "deployment",
+            "deployment map",
+            &deployment_file,
+            deployment.as_ref().err(),
+        ),
+        ("mission", "mission", &mission_file, mission.as_ref().err()),
+    ] {
+        if let Some(e) = r {
+            refers(field.to_string(), what, target, e);
+        }
+    }
+    let mut armies = Vec::new();
+    for (i, a) in data.armies.iter().enumerate() {
+        let army_file = sibling(file, &a.army);
+        match load_army(&army_file, a.player) {
+            Ok(army) => armies.push(army),
+            Err(e) => {
+                refers(format!("armies[{i}].army"), "army", &army_file, &e);
+                collect(Err(e));
+            }
+        }
+    }
+    if !unreadable.is_empty() {
+        locate(&mut unreadable, &text);
+        collect(Err(DataErrors(unreadable)));
     }
     let (layout, deployment, mission) = match (layout, deployment, mission) {
         (Ok(l), Ok(d), Ok(m)) => (l, d, m),
