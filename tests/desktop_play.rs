@@ -751,3 +751,45 @@ fn a_whole_hot_seat_game_through_the_panels() {
         play.log.last()
     );
 }
+
+/// Hostile input: an autosave that cannot be written (its folder is gone) shows in the dice
+/// log and the phase bar instead of passing silently; the game goes on.
+#[test]
+fn a_failed_autosave_is_shown_to_the_player() {
+    use wartable::sim::game::save::SaveFile;
+    let game = deployed_game(open_field());
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin))
+        .add_plugins((wartable::sim::plugin, play::plugin))
+        .insert_resource(ActiveGame {
+            game: Some(game.clone()),
+            save: Some(SaveFile {
+                scene: "tests/scenes/open-field.ron".into(),
+                seed: game.seed,
+                commands: Vec::new(),
+            }),
+            autosave: Some(std::env::temp_dir().join("wartable-no-such-folder/game.save.ron")),
+        });
+    app.finish();
+    app.cleanup();
+    app.update();
+    app.world_mut()
+        .write_message(GameCommand(Command::EndPhase { player: 1 }));
+    app.update();
+    let play = app.world().resource::<PlayState>();
+    assert!(play.rejection.is_none(), "{:?}", play.rejection);
+    assert!(
+        play.autosave_error
+            .as_ref()
+            .is_some_and(|e| e.contains("wartable-no-such-folder")),
+        "{:?}",
+        play.autosave_error
+    );
+    assert!(
+        play.log.iter().any(|l| l.starts_with("AUTOSAVE FAILED")),
+        "{:?}",
+        play.log
+    );
+    let game = app.world().resource::<ActiveGame>().game.clone().unwrap();
+    assert_eq!(game.phase, Phase::Movement, "the game went on");
+}

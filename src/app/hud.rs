@@ -290,6 +290,10 @@ fn phase_bar(ui: &mut egui::Ui, hud: &mut Hud) {
         } else {
             ui.label(format!("Player {acting} to act"));
         }
+        if let Some(e) = &hud.play.autosave_error {
+            ui.colored_label(RED, "Autosave failed")
+                .on_hover_text(format!("{e}\nThe game goes on; it is not being saved."));
+        }
         if ui.button("Undo").on_hover_text("Ctrl+Z").clicked()
             && let Some(origin) = &hud.origin.0
         {

@@ -15,7 +15,9 @@ use crate::rules::constants::{CONSOLIDATE_INCHES, PILE_IN_INCHES};
 use crate::rules::movement::{MoveMode, path_length};
 use crate::rules::phase::{Phase, Stage};
 use crate::rules::rng::GameRng;
-use crate::sim::battle::{ActiveGame, BattleEvent, BattleSystems, CommandRejected, GameCommand};
+use crate::sim::battle::{
+    ActiveGame, AutosaveFailed, BattleEvent, BattleSystems, CommandRejected, GameCommand,
+};
 use crate::sim::game::save::{replay, write_save};
 use crate::sim::game::{Command, Game, ModelPath, Placement, Rejection};
 
@@ -125,6 +127,8 @@ pub struct PlayState {
     pub log: Vec<String>,
     /// The last rejected command and why.
     pub rejection: Option<(String, Rejection)>,
+    /// The last autosave that could not be written (file: reason), until one succeeds.
+    pub autosave_error: Option<String>,
     /// The player to hand the table to (a hand-over screen covers the table until they click).
     pub handover: Option<u8>,
     /// Show the hand-over screen when the acting player changes (hot-seat).
@@ -164,6 +168,7 @@ impl Default for PlayState {
             tape: None,
             log: Vec::new(),
             rejection: None,
+            autosave_error: None,
             handover: None,
             hotseat: true,
             help: false,
@@ -585,6 +590,7 @@ fn record_events(
     mut state: ResMut<PlayState>,
     mut events: MessageReader<BattleEvent>,
     mut rejected: MessageReader<CommandRejected>,
+    mut autosave_failed: MessageReader<AutosaveFailed>,
     active: Res<ActiveGame>,
     mut last_actor: Local<Option<u8>>,
 ) {
@@ -592,6 +598,17 @@ fn record_events(
     for BattleEvent(e) in events.read() {
         state.log.push(e.to_string());
         any = true;
+    }
+    let mut failed = None;
+    for f in autosave_failed.read() {
+        failed = Some(format!("{}: {}", f.file.display(), f.reason));
+    }
+    if let Some(f) = failed {
+        state.log.push(format!("AUTOSAVE FAILED {f}"));
+        state.autosave_error = Some(f);
+    } else if any && state.autosave_error.is_some() {
+        // An accepted command whose autosave did not fail: the save is whole again.
+        state.autosave_error = None;
     }
     if any {
         state.rejection = None;

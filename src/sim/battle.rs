@@ -85,6 +85,16 @@ pub struct CommandRejected {
     pub rejection: Rejection,
 }
 
+/// The autosave could not be written after an accepted command (the game goes on; the
+/// message says where and why, for the player to see).
+#[derive(Message, Debug, Clone)]
+pub struct AutosaveFailed {
+    /// The save file.
+    pub file: PathBuf,
+    /// The operating system's reason.
+    pub reason: String,
+}
+
 /// Marks a model that is not on the table (destroyed, embarked or in Reserves).
 #[derive(Component, Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct OffTable;
@@ -122,6 +132,7 @@ pub fn plugin(app: &mut App) {
         .add_message::<GameCommand>()
         .add_message::<BattleEvent>()
         .add_message::<CommandRejected>()
+        .add_message::<AutosaveFailed>()
         .add_systems(
             Update,
             (apply_commands, sync_states, sync_models, glide_models)
@@ -135,6 +146,7 @@ fn apply_commands(
     mut commands: MessageReader<GameCommand>,
     mut events: MessageWriter<BattleEvent>,
     mut rejected: MessageWriter<CommandRejected>,
+    mut autosave_failed: MessageWriter<AutosaveFailed>,
 ) {
     for GameCommand(c) in commands.read() {
         let ActiveGame {
@@ -157,6 +169,10 @@ fn apply_commands(
                     && let Err(e) = write_save(path, save)
                 {
                     error!("{}: cannot write the autosave: {e}", path.display());
+                    autosave_failed.write(AutosaveFailed {
+                        file: path.clone(),
+                        reason: e.to_string(),
+                    });
                 }
             }
             events.write_batch(evs.into_iter().map(BattleEvent));
