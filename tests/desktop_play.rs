@@ -423,6 +423,16 @@ fn screenshot_scenarios_reach_their_moment() {
                     assert_ne!(eye.observer.army, eye.target.army);
                 }
             }
+            "reaction" => {
+                // The defender's window is open: it acts, and Go to Ground is on offer.
+                let pending = g.pending_shot.as_ref().expect("attacks wait for an answer");
+                assert_eq!(g.acting_player(), Some(3 - pending.player));
+                let choices = reaction::reaction_choices(g);
+                assert!(
+                    choices.iter().any(|(l, _)| l.starts_with("Go to Ground")),
+                    "{choices:?}"
+                );
+            }
             _ => unreachable!(),
         }
         // What the scenario played is in the save: it replays to the same game.

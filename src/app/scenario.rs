@@ -9,6 +9,8 @@
 //! - `shooting`: the recorded game (tests/games, default scene, seed 7) up to its first shot:
 //!   the shooting panel of that unit, its weapons assigned and the odds shown.
 //! - `eye`: the model's-eye view from a model of the `los` unit to an enemy model it sees.
+//! - `reaction`: the recorded game up to its first shot that the defender could answer with Go
+//!   to Ground or Smokescreen, that shot declared: the defender's reaction window is open.
 
 use super::menu::StartedGame;
 use super::play::{self, Draft, EyeView, LosReport, PlayState, SightStatus};
@@ -21,7 +23,14 @@ use crate::sim::game::{Command, Game};
 const RECORDED_GAME: &str = include_str!("../../tests/games/full-game.commands.ron");
 
 /// The scenario names `play --scenario` accepts.
-pub const SCENARIOS: [&str; 5] = ["overview", "los", "drag-refused", "shooting", "eye"];
+pub const SCENARIOS: [&str; 6] = [
+    "overview",
+    "los",
+    "drag-refused",
+    "shooting",
+    "eye",
+    "reaction",
+];
 
 /// What a scenario leaves on screen: the unit to select and the play state.
 #[derive(Debug, Clone)]
@@ -213,6 +222,30 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
                 .collect();
             game.preview_attacks(*player, unit, weapons, false)
                 .map_err(|r| r.to_string())?;
+        }
+        "reaction" => {
+            // The recorded game up to the first Pass (the answer to a shot that waited), the
+            // shot itself applied: the defender must now react or pass.
+            let commands: Vec<Command> =
+                ron::from_str(RECORDED_GAME).map_err(|e| format!("the recorded game: {e}"))?;
+            let pass = commands
+                .iter()
+                .position(|c| matches!(c, Command::Pass { .. }))
+                .ok_or("the recorded game has no shot that waited for an answer")?;
+            for c in &commands[..pass] {
+                push(started, c.clone()).map_err(|e| {
+                    format!("{e} (the reaction scenario needs the default scene with seed 7)")
+                })?;
+            }
+            let game = &started.game;
+            let pending = game
+                .pending_shot
+                .as_ref()
+                .ok_or("no attacks wait for an answer")?;
+            let (army, root) = game
+                .own_root(pending.player, &pending.unit)
+                .map_err(|r| r.to_string())?;
+            select = Some(selector(game, army, root));
         }
         other => {
             return Err(format!(
