@@ -670,8 +670,13 @@ fn attack_panel(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, player: u8, id: &
     } else {
         "Shoot (roll)"
     };
+    // While declared attacks wait for the defender's answer, nobody else may shoot or fight.
+    let waiting = game.pending_shot.is_some();
+    if waiting {
+        ui.weak("Waiting for the defending player's answer (Go to Ground, Smokescreen or none).");
+    }
     if ui
-        .add_enabled(!assigned.is_empty(), egui::Button::new(label))
+        .add_enabled(!assigned.is_empty() && !waiting, egui::Button::new(label))
         .clicked()
     {
         let c = if melee {
