@@ -12,7 +12,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use wartable::data::load_scene;
-use wartable::data::sight::SceneSight;
+use wartable::game::sight::SceneSight;
 use wartable::geometry::Vec3;
 use wartable::geometry::heatmap::{heatmap, zone_observers};
 use wartable::geometry::sight::{Sampling, SeeThrough};
@@ -143,7 +143,7 @@ fn los(c: &mut Criterion) {
 
     // (e) The desktop's line-of-sight overlay: one unit's report on every enemy model (with
     // the sight index rebuilt from the game, as each drag update does).
-    let (mut game, _) = wartable::sim::game::Game::start(scene.clone(), 7);
+    let (mut game, _) = wartable::game::Game::start(scene.clone(), 7);
     while matches!(
         game.stage,
         wartable::rules::phase::Stage::Setup | wartable::rules::phase::Stage::Deployment
@@ -151,10 +151,10 @@ fn los(c: &mut Criterion) {
         let p = game.active_player;
         let army = game.army_of(p).unwrap();
         let u = (0..game.units[army].len())
-            .find(|&u| game.units[army][u].location == wartable::sim::game::Location::NotDeployed)
+            .find(|&u| game.units[army][u].location == wartable::game::Location::NotDeployed)
             .unwrap();
         let unit = game.unit_id(army, u).to_string();
-        game.apply(&wartable::sim::game::Command::Deploy {
+        game.apply(&wartable::game::Command::Deploy {
             player: p,
             unit,
             models: vec![],

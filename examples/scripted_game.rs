@@ -16,12 +16,12 @@
 use std::path::PathBuf;
 
 use wartable::data::load_scene;
+use wartable::game::save::{SaveFile, relative_path, write_save};
+use wartable::game::{Command, Game, GameEvent, ModelPath, RerollRoll, WeaponTarget};
 use wartable::geometry::Vec3;
 use wartable::rules::movement::MoveMode;
 use wartable::rules::phase::{Phase, Stage, opponent};
 use wartable::rules::stratagem::Stratagem;
-use wartable::sim::game::save::{SaveFile, relative_path, write_save};
-use wartable::sim::game::{Command, Game, GameEvent, ModelPath, RerollRoll, WeaponTarget};
 
 struct Driver {
     game: Game,
@@ -345,8 +345,7 @@ impl Driver {
                 Stage::Setup | Stage::Deployment => {
                     let army = self.game.army_of(player).unwrap();
                     let next = (0..self.game.units[army].len()).find(|&u| {
-                        self.game.units[army][u].location
-                            == wartable::sim::game::Location::NotDeployed
+                        self.game.units[army][u].location == wartable::game::Location::NotDeployed
                     });
                     let id = self
                         .game

@@ -14,11 +14,11 @@ use wartable::ai::cover::Exposure;
 use wartable::ai::react::{SHROUD_MIN_POINTS_SAVED, shroud_reaction};
 use wartable::ai::{Ai, Brain, GameRecord, RandomPlayer, play_game, trial};
 use wartable::data::{Scene, load_scene};
+use wartable::game::{Command, Game, GameEvent, Location, WeaponTarget};
 use wartable::geometry::Vec3;
 use wartable::rules::mission::ObjectiveMarker;
 use wartable::rules::phase::Phase;
 use wartable::rules::stratagem::Stratagem;
-use wartable::sim::game::{Command, Game, GameEvent, Location, WeaponTarget};
 
 fn scene(name: &str) -> Scene {
     load_scene(
@@ -119,9 +119,9 @@ fn the_computer_plays_its_side_of_a_desktop_game() {
     use wartable::app::computer::{self, Computer};
     use wartable::app::menu::Screen;
     use wartable::app::play::{self, PlayState};
+    use wartable::game::GameEvent;
     use wartable::rules::phase::Stage;
     use wartable::sim::battle::{ActiveGame, BattleEvent, GameCommand};
-    use wartable::sim::game::GameEvent;
 
     // Seed 23: a game in which the shooting gives the computer a Go to Ground worth making
     // (under the current rules; `simulate default --games 1 --seed 23` reports 1 reaction).

@@ -26,12 +26,10 @@ macro_rules! accepted {
         battle::accepted(&mut $g, c)
     }};
 }
+use wartable::game::{Command, Game, GameEvent, Location, ModelPath, ReserveKind, WeaponTarget};
 use wartable::rules::movement::MoveMode;
 use wartable::rules::phase::{Phase, Stage};
 use wartable::rules::stratagem::Stratagem;
-use wartable::sim::game::{
-    Command, Game, GameEvent, Location, ModelPath, ReserveKind, WeaponTarget,
-};
 
 fn mv(player: u8, unit: &str, mode: MoveMode, paths: Vec<ModelPath>) -> Command {
     Command::Move {
@@ -99,7 +97,7 @@ fn deployment_alternates_and_keeps_units_wholly_within_their_zone() {
         Command::Deploy {
             player: deployer,
             unit: unit.into(),
-            models: vec![wartable::sim::game::Placement {
+            models: vec![wartable::game::Placement {
                 model: 0,
                 unit: None,
                 x: 30.0,
@@ -607,12 +605,12 @@ fn charge_needs_a_target_within_12_inches_and_must_reach_every_target() {
         "{r}"
     );
     let (army1, army2) = (g.army_of(1).unwrap(), g.army_of(2).unwrap());
-    let me = g.solid(wartable::data::sight::ModelRef {
+    let me = g.solid(wartable::game::sight::ModelRef {
         army: army1,
         unit: g.find_unit(army1, "eliminators").unwrap(),
         model: 0,
     });
-    let them = g.solid(wartable::data::sight::ModelRef {
+    let them = g.solid(wartable::game::sight::ModelRef {
         army: army2,
         unit: g.find_unit(army2, "nobz").unwrap(),
         model: 0,
@@ -899,9 +897,9 @@ fn strategic_reserves_arrive_from_round_2_near_an_edge_away_from_enemies() {
     let first = g.first_player;
     let second = 3 - first;
     advance_to(g, 1, Phase::Movement);
-    let at = |x: f32, y: f32| -> Vec<wartable::sim::game::Placement> {
+    let at = |x: f32, y: f32| -> Vec<wartable::game::Placement> {
         (0..3)
-            .map(|m| wartable::sim::game::Placement {
+            .map(|m| wartable::game::Placement {
                 model: m,
                 unit: None,
                 x: x + 1.8 * m as f32,
@@ -1028,9 +1026,9 @@ fn transports_take_units_within_3_inches_up_to_their_capacity() {
     // Next turn: disembark wholly within 3".
     advance_to(&mut g, 2, Phase::Command);
     advance_to(&mut g, 2, Phase::Movement);
-    let near = |x0: f32| -> Vec<wartable::sim::game::Placement> {
+    let near = |x0: f32| -> Vec<wartable::game::Placement> {
         (0..10)
-            .map(|m| wartable::sim::game::Placement {
+            .map(|m| wartable::game::Placement {
                 model: m,
                 unit: None,
                 x: x0 + 1.3 * (m % 5) as f32,
@@ -1116,7 +1114,7 @@ fn other_command_point_gains_are_capped_at_one_per_battle_round() {
 // ---- Command Re-roll on every kind of roll (shared/RULES.md, Core Stratagems) ----
 
 /// Player `player` uses Command Re-roll on `unit`, kept for its next `roll`.
-fn command_reroll(player: u8, unit: &str, roll: wartable::sim::game::RerollRoll) -> Command {
+fn command_reroll(player: u8, unit: &str, roll: wartable::game::RerollRoll) -> Command {
     Command::UseStratagem {
         player,
         stratagem: Stratagem::CommandReroll,
@@ -1150,8 +1148,8 @@ fn attack_command_rerolls(ev: &[GameEvent]) -> Vec<(String, Vec<u8>)> {
 
 #[test]
 fn command_reroll_battle_shock_test_rerolls_a_failure_once() {
+    use wartable::game::RerollRoll;
     use wartable::rules::rng::GameRng;
-    use wartable::sim::game::RerollRoll;
     let mut g = deployed_game(open_field());
     isolate(&mut g, &[(1, "eliminators")]);
     let a = g.army_of(1).unwrap();
@@ -1208,8 +1206,8 @@ fn command_reroll_battle_shock_test_rerolls_a_failure_once() {
 
 #[test]
 fn command_reroll_desperate_escape_rerolls_the_first_failed_test() {
+    use wartable::game::RerollRoll;
     use wartable::rules::rng::GameRng;
-    use wartable::sim::game::RerollRoll;
     let mut g = game_at(Phase::Movement);
     isolate(&mut g, &[(1, "eliminators"), (2, "nobz")]);
     put_line(&mut g, 1, "eliminators", 10.0, 18.0, 1.8);
@@ -1332,9 +1330,9 @@ fn nobz_wounds(g: &Game) -> Vec<u8> {
 
 #[test]
 fn command_reroll_saving_throw_is_the_defenders_first_failed_save() {
+    use wartable::game::RerollRoll;
     use wartable::rules::attack::events::AttackEvent;
     use wartable::rules::rng::GameRng;
-    use wartable::sim::game::RerollRoll;
     let mut g = intercessors_facing_nobz(|_| {});
     // The defending player keeps it for the Nobz, in the attacker's Shooting phase.
     accepted!(g, command_reroll(2, "nobz", RerollRoll::SavingThrow));
@@ -1368,9 +1366,9 @@ fn command_reroll_saving_throw_is_the_defenders_first_failed_save() {
 
 #[test]
 fn command_reroll_damage_rerolls_the_first_damage_roll_below_average() {
+    use wartable::game::RerollRoll;
     use wartable::rules::attack::events::AttackEvent;
     use wartable::rules::rng::GameRng;
-    use wartable::sim::game::RerollRoll;
     let mut g = intercessors_facing_nobz(|w| w.damage = "D6".parse().unwrap());
     let damage_dice = |ev: &[GameEvent]| -> Vec<Vec<u8>> {
         attack_steps(ev)
@@ -1418,9 +1416,9 @@ fn command_reroll_damage_rerolls_the_first_damage_roll_below_average() {
 
 #[test]
 fn command_reroll_attacks_rerolls_the_first_attacks_roll_below_average() {
+    use wartable::game::RerollRoll;
     use wartable::rules::attack::events::AttackEvent;
     use wartable::rules::rng::GameRng;
-    use wartable::sim::game::RerollRoll;
     let mut g = intercessors_facing_nobz(|w| w.attacks = "D6".parse().unwrap());
     accepted!(g, command_reroll(1, "intercessors", RerollRoll::Attacks));
     // Two bearers: 2 (below 3.5) re-rolled to 5, then 2 kept; seven misses.
@@ -1454,9 +1452,9 @@ fn command_reroll_attacks_rerolls_the_first_attacks_roll_below_average() {
 
 #[test]
 fn command_reroll_hazardous_rerolls_the_first_failed_test() {
+    use wartable::game::RerollRoll;
     use wartable::rules::attack::events::AttackEvent;
     use wartable::rules::rng::GameRng;
-    use wartable::sim::game::RerollRoll;
     let mut g = intercessors_facing_nobz(|_| {});
     accepted!(g, command_reroll(1, "hellblasters", RerollRoll::Hazardous));
     // Two bearers, four misses; HAZARDOUS tests: 1 re-rolled to 4, then 1 (fails).

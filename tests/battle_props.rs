@@ -9,11 +9,11 @@ mod battle;
 use battle::{deployed_game, open_field};
 
 use proptest::prelude::*;
+use wartable::game::{Command, Game, GameEvent, ModelPath, WeaponTarget};
 use wartable::geometry::measure::bases_overlap;
 use wartable::rules::movement::MoveMode;
 use wartable::rules::phase::{Phase, Stage, opponent};
 use wartable::rules::stratagem::Stratagem;
-use wartable::sim::game::{Command, Game, GameEvent, ModelPath, WeaponTarget};
 
 /// Raw choices for one command; mapped onto the game as it stands.
 #[derive(Debug, Clone)]
@@ -166,7 +166,7 @@ fn command_for(g: &Game, p: &Pick) -> Command {
             stratagem: Stratagem::ALL[p.weapon % Stratagem::ALL.len()],
             unit,
             target: Some(target),
-            reroll: Some(wartable::sim::game::RerollRoll::Hit),
+            reroll: Some(wartable::game::RerollRoll::Hit),
         },
     }
 }

@@ -10,9 +10,9 @@ use std::process::Command as Process;
 
 use wartable::data::load_scene;
 use wartable::data::source::load;
+use wartable::game::save::{SaveFile, load_save, replay, write_save};
+use wartable::game::{Command, Game};
 use wartable::rules::phase::Stage;
-use wartable::sim::game::save::{SaveFile, load_save, replay, write_save};
-use wartable::sim::game::{Command, Game};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -41,7 +41,7 @@ fn the_scripted_five_round_game_replays_to_its_recorded_state() {
         .filter(|e| {
             matches!(
                 e,
-                wartable::sim::game::GameEvent::PhaseStarted {
+                wartable::game::GameEvent::PhaseStarted {
                     phase: wartable::rules::phase::Phase::Command,
                     ..
                 }
@@ -187,7 +187,7 @@ fn run_reports_each_command_accepted_or_rejected_with_the_rule() {
 #[test]
 fn run_with_the_computer_plays_its_side_between_the_listed_commands() {
     use wartable::ai::{Ai, Brain};
-    use wartable::sim::game::Game;
+    use wartable::game::Game;
     let dir = temp_dir("run-computer");
     let (list, save) = (dir.join("mine.ron"), dir.join("game.save.ron"));
     // Player 1's set-up and deployment, as a person would list them.

@@ -15,13 +15,13 @@ use wartable::app::menu::{self, NewGameForm};
 use wartable::app::play::{self, PlayState, SightStatus, Verdict};
 use wartable::app::{reaction, scenario};
 use wartable::data::load_scene;
+use wartable::game::save::{SaveFile, replay};
+use wartable::game::{Command, Game, WeaponTarget};
 use wartable::geometry::Vec3;
 use wartable::geometry::sight::{Sampling, SeeThrough};
 use wartable::rules::movement::MoveMode;
 use wartable::rules::phase::{Phase, Stage};
 use wartable::sim::battle::{ActiveGame, GameCommand};
-use wartable::sim::game::save::{SaveFile, replay};
-use wartable::sim::game::{Command, Game, WeaponTarget};
 
 fn unit(game: &Game, player: u8, id: &str) -> (usize, usize) {
     let army = game.army_of(player).unwrap();
@@ -298,7 +298,7 @@ fn undo_replays_all_but_the_last_command() {
         let u = g
             .unit_roots(army)
             .into_iter()
-            .find(|&u| g.units[army][u].location == wartable::sim::game::Location::NotDeployed)
+            .find(|&u| g.units[army][u].location == wartable::game::Location::NotDeployed)
             .unwrap();
         let c = Command::Deploy {
             player: p,
@@ -349,7 +349,7 @@ fn a_new_game_autosaves_and_loads_back() {
         "Dawn of War"
     );
     scenario::deploy_all(&mut started).unwrap();
-    wartable::sim::game::save::write_save(&started.autosave, &started.save).unwrap();
+    wartable::game::save::write_save(&started.autosave, &started.save).unwrap();
     let saves = menu::list_saves(&dir);
     assert_eq!(saves.len(), 1);
     assert!(saves[0].ok, "{}", saves[0].label);
@@ -766,7 +766,7 @@ fn a_whole_hot_seat_game_through_the_panels() {
 /// log and the phase bar instead of passing silently; the game goes on.
 #[test]
 fn a_failed_autosave_is_shown_to_the_player() {
-    use wartable::sim::game::save::SaveFile;
+    use wartable::game::save::SaveFile;
     let game = deployed_game(open_field());
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin))

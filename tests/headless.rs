@@ -170,8 +170,8 @@ fn the_sight_index_follows_a_moved_model() {
 }
 
 /// A game on `data` (seed 7) with everything deployed where the scene stands.
-fn deployed(data: wartable::data::Scene) -> wartable::sim::game::Game {
-    use wartable::sim::game::{Command, Game, Location};
+fn deployed(data: wartable::data::Scene) -> wartable::game::Game {
+    use wartable::game::{Command, Game, Location};
     let (mut game, _) = Game::start(data, 7);
     while game.stage != wartable::rules::phase::Stage::Battle {
         let p = game.active_player;
@@ -211,8 +211,8 @@ fn model_zero_at(app: &mut App, player: u8, unit: &str) -> Vec3 {
 fn with_model_glide_a_moved_model_slides_to_its_new_place() {
     use bevy::time::TimeUpdateStrategy;
     use std::time::Duration;
+    use wartable::game::{Command, ModelPath};
     use wartable::sim::battle::{ActiveGame, GameCommand, Gliding, ModelGlide};
-    use wartable::sim::game::{Command, ModelPath};
     let data = scene("default.ron");
     let mut app = headless_app(data.clone());
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
@@ -271,10 +271,10 @@ fn with_model_glide_a_moved_model_slides_to_its_new_place() {
 
 #[test]
 fn battle_plugin_mirrors_the_game_in_states_and_moves_model_entities() {
+    use wartable::game::Command;
     use wartable::sim::battle::{
         ActiveGame, BattleEvent, BattleState, CommandRejected, GameCommand, PhaseState,
     };
-    use wartable::sim::game::Command;
     let data = scene("default.ron");
     let mut app = headless_app(data.clone());
     let game = deployed(data);
@@ -330,7 +330,7 @@ fn battle_plugin_mirrors_the_game_in_states_and_moves_model_entities() {
         player,
         unit: unit.clone(),
         mode: wartable::rules::movement::MoveMode::Normal,
-        paths: vec![wartable::sim::game::ModelPath {
+        paths: vec![wartable::game::ModelPath {
             model: 0,
             unit: None,
             path: vec![(x, y + dy, 0.0)],

@@ -11,8 +11,8 @@ use wartable::cli::BROKEN_PIPE_EXIT;
 use wartable::cli::attack_cmd::MAX_MONTE_CARLO_TRIALS;
 use wartable::cli::simulate_cmd::{MAX_GAMES, last_seed};
 use wartable::data::source::load;
-use wartable::sim::game::Command as GameCommand;
-use wartable::sim::game::save::{SaveFile, write_save};
+use wartable::game::Command as GameCommand;
+use wartable::game::save::{SaveFile, write_save};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

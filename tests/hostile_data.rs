@@ -10,12 +10,12 @@ use std::path::{Path, PathBuf};
 
 use battle::{advance_to, deploy_all, deployed_game, isolate, open_field, pos, put_line, rejected};
 use wartable::data::{load_scene, validate_file};
+use wartable::game::{Command, Game, ModelPath, Placement, ReserveKind};
 use wartable::rules::constants::{
     MAX_MODELS_PER_UNIT, MAX_MOVE_INCHES, MAX_POINTS_PER_UNIT, MAX_WEAPON_RANGE_INCHES,
 };
 use wartable::rules::movement::MoveMode;
 use wartable::rules::phase::{Phase, Stage};
-use wartable::sim::game::{Command, Game, ModelPath, Placement, ReserveKind};
 
 /// A scratch copy of `scenes/` and `tests/scenes/`, removed when dropped.
 struct Sandbox(PathBuf);

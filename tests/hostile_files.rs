@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 
 use wartable::data::load_scene;
 use wartable::data::source::{self, DEFAULT_SCENE, MAX_FILE_BYTES};
-use wartable::sim::game::save::{SaveFile, load_save, write_save};
-use wartable::sim::game::{Command, Game};
+use wartable::game::save::{SaveFile, load_save, write_save};
+use wartable::game::{Command, Game};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -23,6 +23,7 @@ mod common;
 use battle::*;
 use common::{dice, weapon};
 use wartable::data::load_scene;
+use wartable::game::{Command, Game, GameEvent, Location, WeaponTarget};
 use wartable::rules::WeaponAbility as A;
 use wartable::rules::abilities::{Edge, Effect, TimedAbility, Timing, Whose};
 use wartable::rules::phase::Phase;
@@ -30,7 +31,6 @@ use wartable::rules::rng::{GameRng, leadership_test};
 use wartable::rules::roll_table::RollTable;
 use wartable::rules::stratagem::Stratagem;
 use wartable::rules::{CoreAbility, Datasheet};
-use wartable::sim::game::{Command, Game, GameEvent, Location, WeaponTarget};
 
 fn model(name: &str, w: u8, sv: u8, fnp: Option<u8>, leader: bool) -> TargetModel {
     TargetModel {
@@ -1379,7 +1379,7 @@ fn the_turn_the_phase_example_end_of_the_movement_phase_is_both_players() {
 /// where adding first would give (1+1)/2 = 1.
 #[test]
 fn modifiers_example_2_objective_control_in_play() {
-    use wartable::data::sight::ModelRef;
+    use wartable::game::sight::ModelRef;
     use wartable::rules::abilities::ObjectiveControlEffect as Oc;
     let mut scene = open_field();
     sheet(&mut scene, 1, "captain")

@@ -7,13 +7,13 @@
 mod battle;
 
 use battle::*;
-use wartable::data::sight::ModelRef;
+use wartable::game::sight::ModelRef;
+use wartable::game::{Command, Game, GameEvent, Location, ModelPath, WeaponTarget};
 use wartable::geometry::measure::wholly_within;
 use wartable::rules::CoreAbility;
 use wartable::rules::attack::events::AttackEvent;
 use wartable::rules::phase::Phase;
 use wartable::rules::rng::GameRng;
-use wartable::sim::game::{Command, Game, GameEvent, Location, ModelPath, WeaponTarget};
 
 fn shoot(player: u8, unit: &str, weapons: Vec<WeaponTarget>) -> Command {
     Command::Shoot {
@@ -627,9 +627,9 @@ fn deadly_demise_hits_every_unit_within_six_inches_on_a_six() {
 #[test]
 fn infiltrators_set_up_more_than_nine_inches_from_the_enemy() {
     let (mut g, _) = Game::start(open_field(), 1);
-    let placements = |n: usize, x: f32, y: f32| -> Vec<wartable::sim::game::Placement> {
+    let placements = |n: usize, x: f32, y: f32| -> Vec<wartable::game::Placement> {
         (0..n)
-            .map(|m| wartable::sim::game::Placement {
+            .map(|m| wartable::game::Placement {
                 model: m,
                 unit: None,
                 x: x + 2.0 * m as f32,
@@ -945,10 +945,10 @@ fn disembarking_after_the_transport_stays_or_makes_a_normal_move() {
         advance_to(&mut g, 2, Phase::Movement);
         g
     };
-    let out = |g: &Game, dx: f32| -> Vec<wartable::sim::game::Placement> {
+    let out = |g: &Game, dx: f32| -> Vec<wartable::game::Placement> {
         let t = pos(g, 2, "trukk", 0);
         (0..10)
-            .map(|m| wartable::sim::game::Placement {
+            .map(|m| wartable::game::Placement {
                 model: m,
                 unit: None,
                 x: t.x - 3.0 + 1.3 * (m % 5) as f32 + dx,

@@ -10,11 +10,11 @@
 //! Rules: Determining Visibility, Benefit of Cover; the ruins, woods and low-footprint rules of
 //! Terrain Features.
 
-use crate::data::sight::{ModelRef, model_solid};
+use crate::game::Game;
+use crate::game::sight::{ModelRef, model_solid};
 use crate::geometry::sight::{Probe, Sampling, SeeThrough, SightIndex, SightModel};
 use crate::geometry::{ModelSolid, Vec2, Vec3};
 use crate::rules::phase::opponent;
-use crate::sim::game::Game;
 
 /// Inches an enemy unit is given on top of its longest ranged weapon's range when it counts as
 /// a threat: it may move before it shoots (its Move characteristic is added as well).

@@ -25,15 +25,13 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::data::Scene;
-use crate::data::sight::ModelRef;
+use crate::game::sight::ModelRef;
+use crate::game::{Command, Game, Location, ModelPath, RerollRoll, WeaponOption, WeaponTarget};
 use crate::geometry::Vec3;
 use crate::rules::movement::MoveMode;
 use crate::rules::phase::{Phase, Stage, opponent};
 use crate::rules::rng::GameRng;
 use crate::rules::stratagem::Stratagem;
-use crate::sim::game::{
-    Command, Game, Location, ModelPath, RerollRoll, WeaponOption, WeaponTarget,
-};
 
 /// Smallest probability of a successful charge roll for which [`Ai`] declares a charge.
 pub const CHARGE_ODDS_THRESHOLD: f64 = 0.4;

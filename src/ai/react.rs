@@ -8,8 +8,8 @@
 //! game whose dice are scripted, so no roll to come is seen.
 
 use super::{trial, value_per_model};
+use crate::game::{Command, Game};
 use crate::rules::stratagem::Stratagem;
-use crate::sim::game::{Command, Game};
 
 /// Smallest expected saving (points of models not destroyed) for which [`super::Ai`] spends
 /// a Command point on Go to Ground or Smokescreen.

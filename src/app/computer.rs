@@ -9,8 +9,8 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::menu::Screen;
 use super::play::PlayState;
 use crate::ai::{Ai, Brain};
+use crate::game::Command;
 use crate::sim::battle::{ActiveGame, GameCommand, ModelGlide};
-use crate::sim::game::Command;
 
 /// Seconds between two of the computer's commands.
 pub const COMPUTER_PACE_SECONDS: f32 = 0.6;
@@ -96,7 +96,7 @@ fn banner(
 
 /// Makes models slide to their new places ([`ModelGlide`]) so the computer's moves can be
 /// followed. (It answers the person's declared attacks, Go to Ground or Smokescreen, on its
-/// own turn to act: [`Game::acting_player`](crate::sim::game::Game::acting_player).)
+/// own turn to act: [`Game::acting_player`](crate::game::Game::acting_player).)
 fn install_glide(mut commands: Commands) {
     commands.insert_resource(ModelGlide {
         seconds: COMPUTER_GLIDE_SECONDS,

@@ -8,9 +8,9 @@ use bevy::window::PrimaryWindow;
 use super::camera::{set_viewport, table_area};
 use super::play::{EyeView, PlayState};
 use super::ui::PanelInsets;
+use crate::game::Game;
 use crate::sim::battle::ActiveGame;
 use crate::sim::components::{Model, ModelOf, Unit};
-use crate::sim::game::Game;
 
 /// Share of the table view's width the picture-in-picture takes.
 pub const PIP_WIDTH_SHARE: f32 = 0.6;

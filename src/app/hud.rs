@@ -16,6 +16,8 @@ use super::play::{
 };
 use super::selection::Selection;
 use super::ui::{PanelInsets, unit_card, unit_label};
+use crate::game::preview::AttackPreview;
+use crate::game::{Command, Game, RerollRoll, ReserveKind, WeaponTarget};
 use crate::rules::attack::exact::AttackDistribution;
 use crate::rules::constants::CHARGE_RANGE_INCHES;
 use crate::rules::movement::{MoveMode, Moved};
@@ -23,8 +25,6 @@ use crate::rules::phase::{Phase, Stage};
 use crate::rules::stratagem::Stratagem;
 use crate::sim::battle::{ActiveGame, GameCommand};
 use crate::sim::components::Unit;
-use crate::sim::game::preview::AttackPreview;
-use crate::sim::game::{Command, Game, RerollRoll, ReserveKind, WeaponTarget};
 use crate::sim::{ActiveScene, SceneErrors};
 
 const RED: egui::Color32 = egui::Color32::from_rgb(235, 90, 80);
@@ -344,11 +344,11 @@ pub fn unit_status(game: &Game, army: usize, unit: usize) -> Vec<&'static str> {
     let s = &game.units[army][root];
     let mut out = Vec::new();
     match s.location {
-        crate::sim::game::Location::NotDeployed => out.push("not deployed"),
-        crate::sim::game::Location::Reserves(_) => out.push("in Reserves"),
-        crate::sim::game::Location::Embarked(_) => out.push("embarked"),
-        crate::sim::game::Location::Destroyed => return vec!["destroyed"],
-        crate::sim::game::Location::OnTable => {}
+        crate::game::Location::NotDeployed => out.push("not deployed"),
+        crate::game::Location::Reserves(_) => out.push("in Reserves"),
+        crate::game::Location::Embarked(_) => out.push("embarked"),
+        crate::game::Location::Destroyed => return vec!["destroyed"],
+        crate::game::Location::OnTable => {}
     }
     if game.live_models_anywhere(army, root).is_empty() {
         return vec!["destroyed"];
@@ -376,7 +376,7 @@ pub fn unit_status(game: &Game, army: usize, unit: usize) -> Vec<&'static str> {
     if !game.live_models(army, root).is_empty() && game.engaged(army, root) {
         out.push("in Engagement Range");
     }
-    if s.location == crate::sim::game::Location::OnTable && game.below_half_strength(army, root) {
+    if s.location == crate::game::Location::OnTable && game.below_half_strength(army, root) {
         out.push("Below Half-strength");
     }
     out

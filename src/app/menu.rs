@@ -10,10 +10,10 @@ use super::play::{GameOrigin, PlayState};
 use crate::data::scene::{SceneArmy, SceneFile};
 use crate::data::source::embedded_files;
 use crate::data::{Scene, load_scene};
+use crate::game::save::{SaveFile, load_save, relative_path, write_save};
+use crate::game::{Game, GameEvent};
 use crate::sim::ActiveScene;
 use crate::sim::battle::ActiveGame;
-use crate::sim::game::save::{SaveFile, load_save, relative_path, write_save};
-use crate::sim::game::{Game, GameEvent};
 
 /// Which screen the app shows.
 #[derive(States, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

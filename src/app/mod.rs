@@ -71,7 +71,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
             Err(e) => errors.push(format!("scenario {name}: {e}")),
         }
         if let Some(path) = &st.autosave.to_str().map(PathBuf::from)
-            && let Err(e) = crate::sim::game::save::write_save(path, &st.save)
+            && let Err(e) = crate::game::save::write_save(path, &st.save)
         {
             errors.push(format!("{}: {e}", path.display()));
         }

@@ -11,12 +11,12 @@ use bevy_egui::input::egui_wants_any_pointer_input;
 use super::camera::OrbitCamera;
 use super::play::{self, PlayState, SightStatus, Verdict};
 use super::selection::Selection;
-use crate::data::sight::ModelRef;
+use crate::game::Game;
+use crate::game::sight::ModelRef;
 use crate::geometry::measure::model_distance;
 use crate::rules::constants::{COHERENCY_HORIZONTAL_INCHES, ENGAGEMENT_RANGE_HORIZONTAL_INCHES};
 use crate::sim::battle::ActiveGame;
 use crate::sim::components::{Model, ModelOf, Unit};
-use crate::sim::game::Game;
 
 /// Shortest time between two line-of-sight reports while a draft is being dragged.
 pub const LOS_REFRESH_WHILE_DRAGGING: Duration = Duration::from_millis(100);

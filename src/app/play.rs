@@ -8,7 +8,9 @@ use std::collections::BTreeSet;
 use bevy::prelude::*;
 
 use crate::data::Scene;
-use crate::data::sight::ModelRef;
+use crate::game::save::{replay, write_save};
+use crate::game::sight::ModelRef;
+use crate::game::{Command, Game, ModelPath, Placement, Rejection};
 use crate::geometry::Vec3 as TableVec3;
 use crate::geometry::sight::{Blocker, Sampling, SeeThrough};
 use crate::rules::constants::{CONSOLIDATE_INCHES, PILE_IN_INCHES};
@@ -18,8 +20,6 @@ use crate::rules::rng::GameRng;
 use crate::sim::battle::{
     ActiveGame, AutosaveFailed, BattleEvent, BattleSystems, CommandRejected, GameCommand,
 };
-use crate::sim::game::save::{replay, write_save};
-use crate::sim::game::{Command, Game, ModelPath, Placement, Rejection};
 
 /// Lines kept in the dice log.
 pub const DICE_LOG_LINES: usize = 400;
@@ -226,8 +226,8 @@ pub fn panels(game: &Game, army: usize, unit: usize) -> Panels {
             p.deploy = player == game.active_player;
         }
         Stage::Deployment => {
-            p.deploy = player == game.active_player
-                && state.location == crate::sim::game::Location::NotDeployed
+            p.deploy =
+                player == game.active_player && state.location == crate::game::Location::NotDeployed
         }
         Stage::Scouts => {
             p.movement = player == game.active_player

@@ -10,10 +10,10 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::computer::Computer;
 use super::menu::Screen;
 use super::play::{self, PlayState};
+use crate::game::{Command, Game};
 use crate::rules::phase::opponent;
 use crate::rules::stratagem::Stratagem;
 use crate::sim::battle::{ActiveGame, GameCommand};
-use crate::sim::game::{Command, Game};
 
 /// Registers the reaction window.
 pub fn plugin(app: &mut App) {

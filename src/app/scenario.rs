@@ -14,10 +14,10 @@
 
 use super::menu::StartedGame;
 use super::play::{self, Draft, EyeView, LosReport, PlayState, SightStatus};
-use crate::data::sight::{ModelRef, UnitSelector};
+use crate::game::sight::{ModelRef, UnitSelector};
+use crate::game::{Command, Game};
 use crate::geometry::Vec3;
 use crate::rules::phase::{Phase, Stage};
-use crate::sim::game::{Command, Game};
 
 /// The recorded scripted game (tests/games), default scene with seed 7.
 const RECORDED_GAME: &str = include_str!("../../tests/games/full-game.commands.ron");
@@ -67,7 +67,7 @@ pub fn deploy_all(started: &mut StartedGame) -> Result<(), String> {
         let unit = g
             .unit_roots(army)
             .into_iter()
-            .find(|&u| g.units[army][u].location == crate::sim::game::Location::NotDeployed)
+            .find(|&u| g.units[army][u].location == crate::game::Location::NotDeployed)
             .ok_or_else(|| format!("player {player} has nothing left to deploy"))?;
         let id = g.unit_id(army, unit).to_string();
         push(

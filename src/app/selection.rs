@@ -17,7 +17,7 @@ pub struct Selection {
 
 /// A unit to select as soon as it is on the table (`play --select`).
 #[derive(Resource, Debug, Clone)]
-pub struct SelectAtStart(pub crate::data::sight::UnitSelector);
+pub struct SelectAtStart(pub crate::game::sight::UnitSelector);
 
 /// Registers selection, picking observers and the highlight.
 pub fn plugin(app: &mut App) {
@@ -146,14 +146,14 @@ fn hide_off_table(
     for (m, of, mut v) in &mut models {
         let shown = match (&active.game, units.get(of.0)) {
             (Some(game), Ok(u)) => {
-                let r = crate::data::sight::ModelRef {
+                let r = crate::game::sight::ModelRef {
                     army: u.army,
                     unit: u.index,
                     model: m.index,
                 };
                 let state = &game.units[r.army][r.unit];
                 game.on_table(r)
-                    || (state.location == crate::sim::game::Location::NotDeployed
+                    || (state.location == crate::game::Location::NotDeployed
                         && state.models[r.model].alive)
             }
             _ => true,

@@ -6,9 +6,9 @@ use std::process::ExitCode;
 
 use serde_json::{Value, json};
 
-use crate::data::combat::{AttackerCircumstances, plan_attack};
-use crate::data::sight::{SceneSight, UnitSelector};
 use crate::data::{Scene, load_scene};
+use crate::game::combat::{AttackerCircumstances, plan_attack};
+use crate::game::sight::{SceneSight, UnitSelector};
 use crate::rules::attack::roll::{monte_carlo, resolve};
 use crate::rules::attack::{AttackContext, CommandReroll, Reroll, TargetUnit, WeaponGroup};
 use crate::rules::rng::GameRng;

@@ -8,8 +8,8 @@ use serde_json::json;
 use crate::ai::{Ai, Brain};
 use crate::data::load_scene;
 use crate::data::source::load;
-use crate::sim::game::save::{SaveFile, load_save, relative_path, replay, write_save};
-use crate::sim::game::{Command, Game};
+use crate::game::save::{SaveFile, load_save, relative_path, replay, write_save};
+use crate::game::{Command, Game};
 
 #[derive(Debug, Clone, clap::Args)]
 /// Arguments of `wartable run`.

@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use serde_json::{Value, json};
 
-use crate::data::sight::{SceneSight, UnitSelector, model_solid};
 use crate::data::{Scene, load_scene};
+use crate::game::sight::{SceneSight, UnitSelector, model_solid};
 use crate::geometry::measure::model_distance;
 use crate::geometry::sight::{Sampling, SeeThrough};
 use crate::geometry::{Vec3, coherency};

@@ -21,8 +21,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::data::sight::UnitSelector;
 use crate::data::{self, source::DEFAULT_SCENE};
+use crate::game::sight::UnitSelector;
 
 /// wartable: a 3D tabletop simulator for Warhammer 40,000 (10th edition).
 #[derive(Debug, Parser)]

@@ -3,12 +3,10 @@
 
 pub mod army;
 pub mod check;
-pub mod combat;
 pub mod error;
 pub mod layout;
 pub mod resolve;
 pub mod scene;
-pub mod sight;
 pub mod source;
 
 use std::path::Path;

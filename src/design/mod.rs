@@ -16,9 +16,9 @@ use crate::data::resolve::{Layout, load_deployment, load_mission};
 use crate::data::scene::{SceneArmy, SceneFile, SceneOptions};
 use crate::data::source::{load, sibling};
 use crate::data::{DataError, DataErrors, Scene, check};
+use crate::game::save::relative_path;
 use crate::rules::deployment::DeploymentMap;
 use crate::rules::mission::{Mission, ObjectiveMarker};
-use crate::sim::game::save::relative_path;
 use analysis::AnalysisInput;
 
 /// The editor's position grid (inches).

@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use bevy::prelude::*;
 
 use super::components::{Model, ModelOf, Unit};
-use super::game::save::{SaveFile, write_save};
-use super::game::{Command, Game, GameEvent, Rejection};
-use crate::data::sight::ModelRef;
+use crate::game::save::{SaveFile, write_save};
+use crate::game::sight::ModelRef;
+use crate::game::{Command, Game, GameEvent, Rejection};
 use crate::rules::phase::{Phase, Stage};
 
 /// Where the game is, mirroring [`Stage`].

@@ -3,7 +3,6 @@
 
 pub mod battle;
 pub mod components;
-pub mod game;
 pub mod scene;
 pub mod sight;
 

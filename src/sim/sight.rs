@@ -5,7 +5,7 @@ use bevy::prelude::*;
 
 use super::ActiveScene;
 use super::components::{Model, ModelBody, ModelOf, Unit};
-use crate::data::sight::{ModelRef, SceneSight};
+use crate::game::sight::{ModelRef, SceneSight};
 use crate::geometry::ModelSolid;
 
 /// The sight index of the active scene.

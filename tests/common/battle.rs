@@ -5,11 +5,11 @@
 
 use std::path::Path;
 
-use wartable::data::sight::ModelRef;
 use wartable::data::{Scene, load_scene};
+use wartable::game::sight::ModelRef;
+use wartable::game::{Command, Game, GameEvent, ModelPath, Rejection};
 use wartable::geometry::Vec3;
 use wartable::rules::phase::{Phase, Stage};
-use wartable::sim::game::{Command, Game, GameEvent, ModelPath, Rejection};
 
 /// The open-field test scene.
 pub fn open_field() -> Scene {
@@ -43,7 +43,7 @@ pub fn deploy_all(game: &mut Game) {
         let p = game.active_player;
         let army = game.army_of(p).unwrap();
         let u = (0..game.units[army].len())
-            .find(|&u| game.units[army][u].location == wartable::sim::game::Location::NotDeployed)
+            .find(|&u| game.units[army][u].location == wartable::game::Location::NotDeployed)
             .unwrap();
         let unit = game.unit_id(army, u).to_string();
         game.apply(&Command::Deploy {
@@ -157,7 +157,7 @@ pub fn isolate(game: &mut Game, keep: &[(u8, &str)]) {
                 continue;
             }
             if !kept {
-                game.units[a][u].location = wartable::sim::game::Location::Destroyed;
+                game.units[a][u].location = wartable::game::Location::Destroyed;
                 for m in &mut game.units[a][u].models {
                     m.alive = false;
                 }

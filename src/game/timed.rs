@@ -7,7 +7,7 @@
 
 use super::event::GameEvent;
 use super::state::Game;
-use crate::data::sight::ModelRef;
+use crate::game::sight::ModelRef;
 use crate::rules::abilities::{Edge, Effect, TimedAbility};
 
 impl Game {

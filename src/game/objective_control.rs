@@ -7,7 +7,7 @@
 //! engaged with Ripper Swarms.
 
 use super::state::{Game, Location};
-use crate::data::sight::ModelRef;
+use crate::game::sight::ModelRef;
 use crate::rules::abilities::ObjectiveControlEffect;
 use crate::rules::modifiers::{Characteristic, Modifiers};
 

@@ -111,7 +111,7 @@ impl Game {
                         .into_iter()
                         .map(|r| {
                             let m = &self.scene.armies[army].units[r.unit].models[r.model];
-                            crate::sim::game::Placement {
+                            crate::game::Placement {
                                 model: r.model,
                                 unit: Some(self.unit_id(army, r.unit).to_string()),
                                 x: m.position.x,
@@ -205,7 +205,7 @@ impl Game {
     /// Puts models where a set-up placed them.
     pub(super) fn place(
         &mut self,
-        planned: &[(crate::data::sight::ModelRef, crate::geometry::Vec3, f32)],
+        planned: &[(crate::game::sight::ModelRef, crate::geometry::Vec3, f32)],
     ) {
         for (r, at, facing) in planned {
             let m = &mut self.scene.armies[r.army].units[r.unit].models[r.model];

@@ -2,7 +2,7 @@
 //! unit's and model's condition, the turn, command and victory points, and the seeded dice.
 
 use crate::data::Scene;
-use crate::data::sight::{ModelRef, SceneSight, model_solid};
+use crate::game::sight::{ModelRef, SceneSight, model_solid};
 use crate::geometry::ModelSolid;
 use crate::rules::constants::STARTING_COMMAND_POINTS;
 use crate::rules::movement::Moved;

@@ -8,7 +8,7 @@ use super::command::{ModelPath, Placement, ReserveKind};
 use super::event::{GameEvent, Rejection, reject};
 use super::state::{Game, Location};
 use super::table::MoveKind;
-use crate::data::sight::ModelRef;
+use crate::game::sight::ModelRef;
 use crate::geometry::measure::{horizontal_distance, wholly_within};
 use crate::geometry::{ModelSolid, polygon};
 use crate::rules::constants::{

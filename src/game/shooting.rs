@@ -7,8 +7,8 @@
 use super::command::{RerollRoll, WeaponTarget};
 use super::event::{GameEvent, Rejection, reject};
 use super::state::{Game, Location, PendingShot, Trigger, TriggerKind};
-use crate::data::combat::{AttackPlan, AttackerCircumstances, plan_attack};
-use crate::data::sight::{ModelRef, SceneSight};
+use crate::game::combat::{AttackPlan, AttackerCircumstances, plan_attack};
+use crate::game::sight::{ModelRef, SceneSight};
 use crate::rules::WeaponAbility;
 use crate::rules::attack::roll::{RollOutcome, resolve_weapons};
 use crate::rules::attack::{CommandReroll, CommandRerolls, ResolvedWeapon, TargetUnit};

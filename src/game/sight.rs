@@ -1,7 +1,7 @@
 //! A loaded scene's sight index and model lookup: which index entry is which unit and model,
 //! and `UNIT[#N]` references as the CLI writes them.
 
-use super::resolve::Scene;
+use crate::data::resolve::Scene;
 use crate::geometry::body::ModelSolid;
 use crate::geometry::sight::{SightIndex, SightModel};
 

@@ -8,7 +8,7 @@
 use super::command::{ModelPath, Placement};
 use super::event::{Rejection, reject};
 use super::state::Game;
-use crate::data::sight::ModelRef;
+use crate::game::sight::ModelRef;
 use crate::geometry::coherency;
 use crate::geometry::engagement::within_engagement_range;
 use crate::geometry::measure::bases_overlap;

@@ -9,7 +9,7 @@
 use super::command::RerollRoll;
 use super::event::GameEvent;
 use super::state::Game;
-use crate::data::sight::ModelRef;
+use crate::game::sight::ModelRef;
 use crate::rules::constants::DESPERATE_ESCAPE_FAILS_UP_TO;
 use crate::rules::rng::{LeadershipTest, leadership_test};
 

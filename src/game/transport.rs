@@ -7,7 +7,7 @@
 use super::command::Placement;
 use super::event::GameEvent;
 use super::state::{Game, Location};
-use crate::data::sight::{ModelRef, model_solid};
+use crate::game::sight::{ModelRef, model_solid};
 use crate::geometry::measure::{model_distance, wholly_within};
 use crate::geometry::{ModelSolid, Vec2, bases_overlap};
 use crate::rules::constants::{

@@ -9,7 +9,7 @@ use super::command::WeaponTarget;
 use super::event::GameEvent;
 use super::shooting::AttackKind;
 use super::state::Game;
-use crate::data::sight::ModelRef;
+use crate::game::sight::ModelRef;
 use crate::rules::WeaponAbility;
 use crate::rules::abilities::DestroyedAbility;
 use crate::rules::phase::opponent;

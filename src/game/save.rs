@@ -12,8 +12,8 @@ use super::event::{GameEvent, Rejection};
 use super::state::{Game, Location};
 use crate::data::error::{DataError, DataErrors};
 use crate::data::load_scene;
-use crate::data::sight::ModelRef;
 use crate::data::source::{load, sibling};
+use crate::game::sight::ModelRef;
 use crate::rules::phase::Stage;
 
 /// A save file (RON): the scene (path relative to the save file), the seed and every accepted

@@ -11,7 +11,7 @@
 use super::command::{Command, ModelPath};
 use super::event::{Rejection, reject};
 use super::state::Game;
-use crate::data::sight::ModelRef;
+use crate::game::sight::ModelRef;
 use crate::geometry::measure::{bases_overlap, horizontal_distance};
 use crate::geometry::{ModelSolid, Vec2, Vec3};
 use crate::rules::constants::{

@@ -8,6 +8,7 @@
 //! the accepted commands replay to the same game bit for bit ([`save`]).
 
 pub mod base_contact;
+pub mod combat;
 pub mod command;
 mod command_reroll;
 pub mod event;
@@ -21,6 +22,7 @@ pub mod save;
 mod scouts;
 mod setup;
 mod shooting;
+pub mod sight;
 pub mod state;
 mod stratagems;
 mod table;

@@ -440,7 +440,7 @@ impl Game {
         });
         let sight = self.sight();
         let entries = self.entries_of(&sight, t.0, t.1);
-        let mut target = crate::data::combat::target_unit(&self.scene, &sight, &entries);
+        let mut target = crate::game::combat::target_unit(&self.scene, &sight, &entries);
         self.set_wounds(&sight, &entries, &mut target);
         let mut log = Vec::new();
         let outcome = inflict_mortal_wounds(&target, wounds, &mut self.rng, &mut log);

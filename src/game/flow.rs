@@ -6,7 +6,7 @@
 
 use super::event::{GameEvent, Rejection, reject};
 use super::state::{FightState, Game, Location};
-use crate::data::sight::{ModelRef, model_solid};
+use crate::game::sight::{ModelRef, model_solid};
 use crate::geometry::coherency;
 use crate::geometry::engagement::{Control, in_objective_range, level_of_control};
 use crate::geometry::measure::model_distance;

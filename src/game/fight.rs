@@ -9,7 +9,7 @@ use super::event::{GameEvent, Rejection, reject};
 use super::shooting::AttackKind;
 use super::state::{FightState, Game, PendingCharge};
 use super::table::MoveKind;
-use crate::data::sight::ModelRef;
+use crate::game::sight::ModelRef;
 use crate::geometry::measure::model_distance;
 use crate::geometry::{ModelSolid, Vec3};
 use crate::rules::CoreAbility;

@@ -4,8 +4,8 @@
 //! Rules Commentary: Unit's Toughness Characteristic (an Attached unit uses its Bodyguard's),
 //! Keywords (an Attached unit has its Leaders' keywords), Duplicated Core Abilities (Stealth).
 
-use super::resolve::Scene;
 use super::sight::{ModelRef, SceneSight, model_solid};
+use crate::data::resolve::Scene;
 use crate::geometry::measure::model_distance;
 use crate::geometry::sight::{Sampling, SeeThrough};
 use crate::rules::attack::eligibility::{ShootingState, can_shoot};
@@ -64,7 +64,7 @@ pub fn target_unit(scene: &Scene, sight: &SceneSight, entries: &[usize]) -> Targ
     }
 }
 
-fn unit_of(scene: &Scene, r: ModelRef) -> &super::resolve::Unit {
+fn unit_of(scene: &Scene, r: ModelRef) -> &crate::data::resolve::Unit {
     &scene.armies[r.army].units[r.unit]
 }
 
