@@ -37,7 +37,7 @@ use crate::design::mirror::{Half, mirror_layout, partner, unmatched};
 use crate::design::validate::{Problem, validate};
 use crate::design::{Design, ROTATION_SNAP_DEGREES, normalize_degrees, picture};
 use crate::geometry::{Point, TerrainCategory, Vec2, polygon};
-use crate::rules::constants::{MM_PER_INCH, OBJECTIVE_MARKER_DIAMETER_MM};
+use crate::rules::constants::OBJECTIVE_MARKER_RADIUS_INCHES;
 use crate::rules::mission::ObjectiveMarker;
 use crate::sim::ActiveScene;
 use crate::sim::battle::ActiveGame;
@@ -463,7 +463,7 @@ pub struct HeatmapOverlay;
 /// What is under table point `at`: the last piece whose footprint holds it, else an
 /// objective within its radius.
 fn pick_at(design: &Design, at: Vec2) -> Option<Picked> {
-    let radius = OBJECTIVE_MARKER_DIAMETER_MM / MM_PER_INCH / 2.0;
+    let radius = OBJECTIVE_MARKER_RADIUS_INCHES;
     if let Some(k) = design
         .layout
         .objectives
@@ -678,7 +678,7 @@ fn draw(editor: Res<Editor>, mut gizmos: Gizmos) {
             }
         }
     }
-    let radius = OBJECTIVE_MARKER_DIAMETER_MM / MM_PER_INCH / 2.0 + 0.15;
+    let radius = OBJECTIVE_MARKER_RADIUS_INCHES + 0.15;
     let circle = |c: Vec2| -> Vec<Vec2> {
         (0..24)
             .map(|i| {

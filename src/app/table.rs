@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use super::mesh::prism;
 use crate::geometry::{TerrainCategory, Vec2, to_vecs};
 use crate::rules::constants::{
-    BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES, MM_PER_INCH, OBJECTIVE_MARKER_DIAMETER_MM,
+    BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES, OBJECTIVE_MARKER_RADIUS_INCHES,
 };
 use crate::sim::ActiveScene;
 use crate::sim::components::{
@@ -246,7 +246,7 @@ fn dress_markers(
     objectives: Query<Entity, Added<ObjectiveMarker>>,
     zones: Query<(Entity, &DeploymentZone), Added<DeploymentZone>>,
 ) {
-    let radius = OBJECTIVE_MARKER_DIAMETER_MM / MM_PER_INCH / 2.0;
+    let radius = OBJECTIVE_MARKER_RADIUS_INCHES;
     for entity in &objectives {
         let disc: Vec<Vec2> = (0..32)
             .map(|i| {

@@ -10,7 +10,7 @@ use image::{Rgb, RgbImage};
 use super::analysis::{Analysis, AnalysisInput};
 use crate::geometry::{Vec2, polygon};
 use crate::rules::constants::{
-    BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES, MM_PER_INCH, OBJECTIVE_MARKER_DIAMETER_MM,
+    BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES, OBJECTIVE_MARKER_RADIUS_INCHES,
 };
 
 /// Pixels per inch of the table in the picture.
@@ -91,7 +91,7 @@ pub fn render(input: &AnalysisInput, analysis: &Analysis, kind: usize) -> RgbIma
             fill(&mut img, &quad, to_px, [250, 250, 250]);
         }
     }
-    let radius = OBJECTIVE_MARKER_DIAMETER_MM / MM_PER_INCH / 2.0;
+    let radius = OBJECTIVE_MARKER_RADIUS_INCHES;
     for o in &input.objectives {
         let disc: Vec<Vec2> = (0..24)
             .map(|i| {

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::data::check::on_board;
 use crate::geometry::{TerrainPiece, Vec2, polygon};
-use crate::rules::constants::{MM_PER_INCH, OBJECTIVE_MARKER_DIAMETER_MM};
+use crate::rules::constants::OBJECTIVE_MARKER_RADIUS_INCHES;
 use crate::rules::mission::ObjectiveMarker;
 
 /// Footprints must share more than this area (square inches) to count as overlapping, so
@@ -72,7 +72,7 @@ pub fn validate(pieces: &[TerrainPiece], objectives: &[ObjectiveMarker]) -> Vec<
             }
         }
     }
-    let radius = OBJECTIVE_MARKER_DIAMETER_MM / MM_PER_INCH / 2.0;
+    let radius = OBJECTIVE_MARKER_RADIUS_INCHES;
     for o in objectives {
         let at = o.at.vec();
         if !on_board(at) {

@@ -11,7 +11,7 @@ use super::measure::{horizontal_distance, vertical_distance};
 use super::polygon;
 use crate::rules::constants::{
     BARRICADE_ENGAGEMENT_RANGE_INCHES, ENGAGEMENT_RANGE_HORIZONTAL_INCHES,
-    ENGAGEMENT_RANGE_VERTICAL_INCHES, MM_PER_INCH, OBJECTIVE_MARKER_DIAMETER_MM,
+    ENGAGEMENT_RANGE_VERTICAL_INCHES, OBJECTIVE_MARKER_RADIUS_INCHES,
     OBJECTIVE_RANGE_HORIZONTAL_INCHES, OBJECTIVE_RANGE_VERTICAL_INCHES,
 };
 
@@ -37,7 +37,7 @@ pub fn within_engagement_range(a: &ModelSolid, b: &ModelSolid, barricades: &[Vec
 /// True when the model is in range of the objective marker centred at `marker` (x, y, z in
 /// inches): within 3" horizontally of the marker's edge and 5" vertically.
 pub fn in_objective_range(model: &ModelSolid, marker: super::Vec3) -> bool {
-    let radius = OBJECTIVE_MARKER_DIAMETER_MM / MM_PER_INCH / 2.0;
+    let radius = OBJECTIVE_MARKER_RADIUS_INCHES;
     let outline = model.outline();
     let horizontal = if polygon::contains(&outline, marker.truncate()) {
         0.0

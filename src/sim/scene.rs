@@ -8,7 +8,7 @@ use super::components::*;
 use crate::data::Scene;
 use crate::geometry::terrain::FLOOR_THICKNESS_INCHES;
 use crate::geometry::{Vec2, polygon};
-use crate::rules::constants::{MM_PER_INCH, OBJECTIVE_MARKER_DIAMETER_MM};
+use crate::rules::constants::OBJECTIVE_MARKER_RADIUS_INCHES;
 
 /// Height of an objective marker's collider (inches).
 pub const OBJECTIVE_MARKER_HEIGHT_INCHES: f32 = 0.12;
@@ -121,7 +121,7 @@ pub fn spawn_scene(commands: &mut Commands, scene: &Scene) {
             },
             Transform::from_xyz(objective.at.0, objective.at.1, objective.z),
             Collider::convex_hull(&disc_points(
-                OBJECTIVE_MARKER_DIAMETER_MM / MM_PER_INCH / 2.0,
+                OBJECTIVE_MARKER_RADIUS_INCHES,
                 OBJECTIVE_MARKER_HEIGHT_INCHES,
             ))
             .expect("a disc has volume"),
