@@ -141,8 +141,9 @@ fn los(c: &mut Criterion) {
         },
     );
 
-    // (e) The desktop's line-of-sight overlay: one unit's report on every enemy model (with
-    // the sight index rebuilt from the game, as each drag update does).
+    // (e) The desktop's line-of-sight overlay: one unit's report on every enemy model (on the
+    // game's kept sight index, brought in step with the table; benches/game.rs measures that
+    // upkeep).
     let (mut game, _) = wartable::game::Game::start(scene.clone(), 7);
     while matches!(
         game.stage,
@@ -150,9 +151,7 @@ fn los(c: &mut Criterion) {
     ) {
         let p = game.active_player;
         let army = game.army_of(p).unwrap();
-        let u = (0..game.units[army].len())
-            .find(|&u| game.units[army][u].location == wartable::game::Location::NotDeployed)
-            .unwrap();
+        let u = game.next_to_deploy(p).unwrap();
         let unit = game.unit_id(army, u).to_string();
         game.apply(&wartable::game::Command::Deploy {
             player: p,

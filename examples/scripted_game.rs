@@ -49,7 +49,7 @@ impl Driver {
     }
 
     fn works(&self, c: &Command) -> bool {
-        self.game.clone().apply(c).is_ok()
+        self.game.check(c).is_ok()
     }
 
     fn roots(&self, player: u8) -> Vec<usize> {
@@ -344,9 +344,7 @@ impl Driver {
             match self.game.stage {
                 Stage::Setup | Stage::Deployment => {
                     let army = self.game.army_of(player).unwrap();
-                    let next = (0..self.game.units[army].len()).find(|&u| {
-                        self.game.units[army][u].location == wartable::game::Location::NotDeployed
-                    });
+                    let next = self.game.next_to_deploy(player);
                     let id = self
                         .game
                         .unit_id(army, next.expect("a unit to deploy"))

@@ -118,7 +118,7 @@ fn the_computer_plays_its_side_of_a_desktop_game() {
     use bevy::state::app::StatesPlugin;
     use wartable::app::computer::{self, Computer};
     use wartable::app::menu::Screen;
-    use wartable::app::play::{self, PlayState};
+    use wartable::app::play::{self, DiceLog, HandOver};
     use wartable::game::GameEvent;
     use wartable::rules::phase::Stage;
     use wartable::sim::battle::{ActiveGame, BattleEvent, GameCommand};
@@ -143,7 +143,7 @@ fn the_computer_plays_its_side_of_a_desktop_game() {
     app.finish();
     app.cleanup();
     app.update();
-    app.world_mut().resource_mut::<PlayState>().hotseat = false;
+    app.world_mut().resource_mut::<HandOver>().hotseat = false;
     let mut person = wartable::ai::Ai::new();
     let mut frames = 0;
     let mut refused = Vec::new();
@@ -161,7 +161,7 @@ fn the_computer_plays_its_side_of_a_desktop_game() {
         }
         app.update();
         frames += 1;
-        if let Some(r) = &app.world().resource::<PlayState>().rejection {
+        if let Some(r) = &app.world().resource::<DiceLog>().rejection {
             refused.push(format!("{r:?}"));
         }
         let active = app
@@ -194,13 +194,13 @@ fn the_computer_plays_its_side_of_a_desktop_game() {
     assert!(refused.is_empty(), "{refused:?}");
     let sent = app.world().resource::<Computer>().sent;
     assert!(sent > 50, "the computer sent {sent} commands");
-    let log = &app.world().resource::<PlayState>().log;
+    let log = &app.world().resource::<DiceLog>().lines;
     assert!(log.iter().any(|l| l.starts_with("COMPUTER")), "{log:?}");
     // It answered the stand-in's shooting with Go to Ground in the window the engine opened.
     eprintln!("the computer's reactions: {reactions:?}");
     assert!(!reactions.is_empty());
     // No hand-over screens against the computer.
-    assert_eq!(app.world().resource::<PlayState>().handover, None);
+    assert_eq!(app.world().resource::<HandOver>().to, None);
 }
 
 /// Marks a unit destroyed (scenario set-up).

@@ -26,7 +26,9 @@ macro_rules! accepted {
         battle::accepted(&mut $g, c)
     }};
 }
-use wartable::game::{Command, Game, GameEvent, Location, ModelPath, ReserveKind, WeaponTarget};
+use wartable::game::{
+    Command, Game, GameEvent, Location, ModelPath, ReserveKind, Rule, WeaponTarget,
+};
 use wartable::rules::movement::MoveMode;
 use wartable::rules::phase::{Phase, Stage};
 use wartable::rules::stratagem::Stratagem;
@@ -85,7 +87,7 @@ fn deployment_alternates_and_keeps_units_wholly_within_their_zone() {
             transport: None
         }
     );
-    assert_eq!(r.rule, "Deployment");
+    assert_eq!(r.rule, Rule::Deployment);
     // The middle of the table is nobody's deployment zone.
     let unit = if deployer == 1 {
         "redemptor"
@@ -108,7 +110,7 @@ fn deployment_alternates_and_keeps_units_wholly_within_their_zone() {
             transport: None,
         },
     );
-    assert_eq!(r.rule, "Deployment");
+    assert_eq!(r.rule, Rule::Deployment);
     assert!(r.reason.contains("wholly within"), "{r}");
     accepted!(
         g,
@@ -142,7 +144,7 @@ fn reserves_hold_at_most_a_quarter_of_the_points_and_deep_strike_needs_the_abili
             reserve: ReserveKind::StrategicReserves
         }
     );
-    assert_eq!(r.rule, "Reserves");
+    assert_eq!(r.rule, Rule::Reserves);
     assert!(r.reason.contains("25%"), "{r}");
     let r = rejected!(
         g,
@@ -152,7 +154,7 @@ fn reserves_hold_at_most_a_quarter_of_the_points_and_deep_strike_needs_the_abili
             reserve: ReserveKind::DeepStrike
         }
     );
-    assert_eq!(r.rule, "Deep Strike");
+    assert_eq!(r.rule, Rule::DeepStrike);
 }
 
 #[test]
@@ -167,10 +169,10 @@ fn sequencing_rejects_actions_outside_their_phase_or_turn() {
     let mut g = deployed_game(open_field());
     let paths = shift(&g, 1, "eliminators", 1.0, 0.0);
     let r = rejected!(g, mv(1, "eliminators", MoveMode::Normal, paths.clone()));
-    assert_eq!(r.rule, "Sequencing");
+    assert_eq!(r.rule, Rule::Sequencing);
     advance_to(&mut g, 1, Phase::Movement);
     let r = rejected!(g, Command::EndPhase { player: 2 });
-    assert_eq!(r.rule, "Sequencing");
+    assert_eq!(r.rule, Rule::Sequencing);
     let r = rejected!(
         g,
         Command::Shoot {
@@ -179,7 +181,7 @@ fn sequencing_rejects_actions_outside_their_phase_or_turn() {
             weapons: vec![]
         }
     );
-    assert_eq!(r.rule, "Sequencing");
+    assert_eq!(r.rule, Rule::Sequencing);
 }
 
 #[test]
@@ -197,7 +199,7 @@ fn normal_move_is_limited_to_m_and_kept_on_the_battlefield() {
             shift(&g, 1, "eliminators", 6.5, 0.0)
         )
     );
-    assert_eq!(r.rule, "Movement");
+    assert_eq!(r.rule, Rule::Movement);
     assert!(r.reason.contains("more than the 6.00\""), "{r}");
     // Off the table edge.
     put_line(&mut g, 1, "eliminators", 2.0, 16.0, 1.8);
@@ -210,7 +212,7 @@ fn normal_move_is_limited_to_m_and_kept_on_the_battlefield() {
             shift(&g, 1, "eliminators", -2.5, 0.0)
         )
     );
-    assert_eq!(r.rule, "Battlefield edge");
+    assert_eq!(r.rule, Rule::BattlefieldEdge);
     // A legal move, then a second one for the same unit.
     let ev = accepted!(
         g,
@@ -238,7 +240,7 @@ fn normal_move_is_limited_to_m_and_kept_on_the_battlefield() {
             shift(&g, 1, "eliminators", 1.0, 0.0)
         )
     );
-    assert_eq!(r.rule, "Movement phase");
+    assert_eq!(r.rule, Rule::MovementPhase);
 }
 
 #[test]
@@ -259,7 +261,7 @@ fn climbing_counts_and_only_infantry_stand_on_upper_floors_or_cross_ruin_walls()
             one_path(0, &[(26.0, 22.0, 0.0)])
         )
     );
-    assert_eq!(r.rule, "Terrain");
+    assert_eq!(r.rule, Rule::Terrain);
     assert!(r.reason.contains("wall"), "{r}");
     // Eliminators walk through the wall and climb: 2" + 3" up + 0.5" = 5.5" of 6".
     put_line(&mut g, 1, "eliminators", 31.0, 19.0, 0.0);
@@ -300,7 +302,7 @@ fn climbing_counts_and_only_infantry_stand_on_upper_floors_or_cross_ruin_walls()
             one_path(0, &[(27.5, 24.5, 3.0)])
         )
     );
-    assert_eq!(r.rule, "Terrain");
+    assert_eq!(r.rule, Rule::Terrain);
 }
 
 #[test]
@@ -319,7 +321,10 @@ fn moves_cannot_cross_enemy_models_end_on_models_or_near_enemies_or_break_cohere
             one_path(2, &[(24.0, 18.0, 0.0)])
         )
     );
-    assert!(r.rule == "Movement" || r.rule == "Engagement Range", "{r}");
+    assert!(
+        r.rule == Rule::Movement || r.rule == Rule::EngagementRange,
+        "{r}"
+    );
     // Ending within 1" of the Deff Dread.
     let dread = pos(&g, 2, "deff-dread-1", 0);
     let r = rejected!(
@@ -331,7 +336,7 @@ fn moves_cannot_cross_enemy_models_end_on_models_or_near_enemies_or_break_cohere
             one_path(2, &[(dread.x - 2.2, 18.0, 0.0)])
         )
     );
-    assert_eq!(r.rule, "Engagement Range");
+    assert_eq!(r.rule, Rule::EngagementRange);
     assert!(r.reason.contains("Engagement Range of deff-dread-1"), "{r}");
     // On top of a friendly model.
     let r = rejected!(
@@ -343,7 +348,7 @@ fn moves_cannot_cross_enemy_models_end_on_models_or_near_enemies_or_break_cohere
             one_path(2, &[(11.8, 18.0, 0.0)])
         )
     );
-    assert_eq!(r.rule, "Movement");
+    assert_eq!(r.rule, Rule::Movement);
     // One model 5" away from the rest.
     let r = rejected!(
         g,
@@ -354,7 +359,7 @@ fn moves_cannot_cross_enemy_models_end_on_models_or_near_enemies_or_break_cohere
             one_path(0, &[(10.0, 13.0, 0.0)])
         )
     );
-    assert_eq!(r.rule, "Unit Coherency");
+    assert_eq!(r.rule, Rule::UnitCoherency);
 }
 
 #[test]
@@ -439,7 +444,7 @@ fn fall_back_only_from_engagement_range_and_battle_shocked_units_test_desperate_
             shift(&g, 1, "eliminators", -3.0, 0.0)
         )
     );
-    assert_eq!(r.rule, "Fall Back");
+    assert_eq!(r.rule, Rule::FallBack);
     // Engaged with the Nobz: no Normal move, Fall Back allowed.
     put_line(&mut g, 2, "nobz", 10.0, 19.6, 1.8);
     let r = rejected!(
@@ -451,7 +456,7 @@ fn fall_back_only_from_engagement_range_and_battle_shocked_units_test_desperate_
             shift(&g, 1, "eliminators", 0.0, -3.0)
         )
     );
-    assert_eq!(r.rule, "Engagement Range");
+    assert_eq!(r.rule, Rule::EngagementRange);
     let a = g.army_of(1).unwrap();
     let u = g.find_unit(a, "eliminators").unwrap();
     g.units[a][u].battle_shocked = true;
@@ -558,7 +563,7 @@ fn shooting_checks_range_removes_casualties_and_shoots_once() {
             weapons: vec![WeaponTarget::new("Close combat weapon", "lootas")]
         }
     );
-    assert_eq!(r.rule, "Shooting phase");
+    assert_eq!(r.rule, Rule::ShootingPhase);
 }
 
 #[test]
@@ -590,7 +595,7 @@ fn charge_needs_a_target_within_12_inches_and_must_reach_every_target() {
     };
     let roll = f32::from(dice[0] + dice[1]);
     let r = rejected!(g, Command::EndPhase { player: 1 });
-    assert_eq!(r.rule, "Charge phase");
+    assert_eq!(r.rule, Rule::ChargePhase);
     // Moving 1" does not reach the Nobz 3" away (bases ~1.3" apart for 32 mm bases 3" apart).
     let r = rejected!(
         g,
@@ -646,9 +651,9 @@ fn charge_needs_a_target_within_12_inches_and_must_reach_every_target() {
                 paths: vec![]
             }
         );
-        assert_eq!(r.rule, "Fight phase");
+        assert_eq!(r.rule, Rule::FightPhase);
         let r = rejected!(g, Command::EndPhase { player: 1 });
-        assert_eq!(r.rule, "Fight phase");
+        assert_eq!(r.rule, Rule::FightPhase);
         accepted!(
             g,
             Command::PileIn {
@@ -710,7 +715,7 @@ fn pile_in_models_must_end_closer_to_the_closest_enemy() {
             paths: away
         }
     );
-    assert_eq!(r.rule, "Pile In");
+    assert_eq!(r.rule, Rule::PileIn);
     assert!(r.reason.contains("closer"), "{r}");
 }
 
@@ -751,7 +756,7 @@ fn battle_shocked_units_have_oc_0_and_refuse_their_players_stratagems() {
             reroll: None
         }
     );
-    assert_eq!(r.rule, "Battle-shock");
+    assert_eq!(r.rule, Rule::BattleShock);
     // OC 0: alone on an objective, it does not control it.
     put(&mut g, 1, "eliminators", 0, 46.0, 11.0);
     accepted!(g, Command::EndPhase { player: 1 });
@@ -822,7 +827,7 @@ fn stratagems_cost_command_points_once_per_phase_in_their_phase() {
             reroll: None
         }
     );
-    assert_eq!(r.rule, "Go to Ground");
+    assert_eq!(r.rule, Rule::Stratagem(Stratagem::GoToGround));
     g.cp[1] = 1;
     let go_to_ground = Command::UseStratagem {
         player: 2,
@@ -924,10 +929,10 @@ fn strategic_reserves_arrive_from_round_2_near_an_edge_away_from_enemies() {
     }
     assert!(g.battle_round >= 2);
     let r = rejected(g, arrive(30.0, 10.0));
-    assert_eq!(r.rule, "Strategic Reserves");
+    assert_eq!(r.rule, Rule::StrategicReserves);
     put(g, 2, "deff-dread-1", 0, 31.0, 8.0);
     let r = rejected(g, arrive(30.0, 1.5));
-    assert_eq!(r.rule, "Reserves");
+    assert_eq!(r.rule, Rule::Reserves);
     assert!(r.reason.contains("9"), "{r}");
     put(g, 2, "deff-dread-1", 0, 49.0, 41.0);
     let ev = accepted(g, arrive(30.0, 1.5));
@@ -1021,7 +1026,7 @@ fn transports_take_units_within_3_inches_up_to_their_capacity() {
             transport: "trukk".into()
         }
     );
-    assert_eq!(r.rule, "Transports");
+    assert_eq!(r.rule, Rule::Transports);
     assert!(r.reason.contains("carries 12 models"), "{r}");
     // Next turn: disembark wholly within 3".
     advance_to(&mut g, 2, Phase::Command);
@@ -1046,7 +1051,7 @@ fn transports_take_units_within_3_inches_up_to_their_capacity() {
             models: near(20.0)
         }
     );
-    assert_eq!(r.rule, "Transports");
+    assert_eq!(r.rule, Rule::Transports);
     accepted!(
         g,
         Command::Disembark {

@@ -230,7 +230,7 @@ proptest! {
                         for army in 0..g.units.len() {
                             for u in g.unit_roots(army) {
                                 let solids: Vec<_> = g.live_models(army, u).iter().map(|r| g.solid(*r)).collect();
-                                prop_assert!(wartable::geometry::coherency::check(&solids).coherent, "{} out of coherency after the turn", g.unit_id(army, u));
+                                prop_assert!(wartable::rules::coherency::check(&solids).coherent, "{} out of coherency after the turn", g.unit_id(army, u));
                             }
                         }
                     }

@@ -372,7 +372,7 @@ fn a_save_from_before_the_reaction_window_still_loads() {
                     target: None,
                     reroll: None,
                 };
-                game.clone().apply(&g).is_ok().then_some(g)
+                game.check(&g).is_ok().then_some(g)
             })
         {
             found = Some((i, g));

@@ -11,12 +11,13 @@ use std::path::Path;
 use battle::*;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
-use wartable::app::menu::{self, NewGameForm};
-use wartable::app::play::{self, PlayState, SightStatus, Verdict};
+use wartable::app::play::{self, DiceLog, Drafting, HandOver, SightStatus, Verdict};
+use wartable::app::screens::menu::{self, NewGameForm};
+use wartable::app::screens::{Screen, table};
 use wartable::app::{reaction, scenario};
 use wartable::data::load_scene;
 use wartable::game::save::{SaveFile, replay};
-use wartable::game::{Command, Game, WeaponTarget};
+use wartable::game::{Command, Game, Rule, WeaponTarget};
 use wartable::geometry::Vec3;
 use wartable::geometry::sight::{Sampling, SeeThrough};
 use wartable::rules::movement::MoveMode;
@@ -94,7 +95,7 @@ fn a_drag_becomes_a_move_the_engine_checks_without_changing_the_game() {
     let c = play::draft_command(&game, &long, MoveMode::Normal).unwrap();
     match play::check(&game, &c, Some(&long)) {
         Verdict::Illegal(r) => {
-            assert_eq!(r.rule, "Movement");
+            assert_eq!(r.rule, Rule::Movement);
             assert!(r.reason.contains("more than the 6.00\""), "{r}");
         }
         v => panic!("an 8\" Normal move should be refused: {v:?}"),
@@ -160,7 +161,7 @@ fn deployment_drags_place_every_model_of_the_unit() {
     );
     let c = play::draft_command(&game, &far, MoveMode::Normal).unwrap();
     assert!(
-        matches!(play::check(&game, &c, Some(&far)), Verdict::Illegal(r) if r.rule == "Deployment")
+        matches!(play::check(&game, &c, Some(&far)), Verdict::Illegal(r) if r.rule == Rule::Deployment)
     );
 }
 
@@ -295,11 +296,7 @@ fn undo_replays_all_but_the_last_command() {
         let g = active.game.as_mut().unwrap();
         let p = g.active_player;
         let army = g.army_of(p).unwrap();
-        let u = g
-            .unit_roots(army)
-            .into_iter()
-            .find(|&u| g.units[army][u].location == wartable::game::Location::NotDeployed)
-            .unwrap();
+        let u = g.next_to_deploy(p).unwrap();
         let c = Command::Deploy {
             player: p,
             unit: g.unit_id(army, u).into(),
@@ -335,7 +332,7 @@ fn a_new_game_autosaves_and_loads_back() {
         deployment: "scenes/deployments/dawn-of-war.ron".into(),
         ..NewGameForm::default()
     };
-    let mut started = menu::start_new_game(&form, &dir, 99).unwrap();
+    let mut started = table::start_new_game(&form, &dir, 99).unwrap();
     assert_eq!(
         started.game.seed, form.seed,
         "the form's seed, not the random one"
@@ -358,14 +355,14 @@ fn a_new_game_autosaves_and_loads_back() {
         "{}",
         saves[0].label
     );
-    let loaded = menu::load_game(&saves[0].path).unwrap();
+    let loaded = table::load_game(&saves[0].path).unwrap();
     assert_eq!(loaded.game.state_hash(), started.game.state_hash());
     let random = NewGameForm {
         random_seed: true,
         ..form
     };
     assert_eq!(
-        menu::start_new_game(&random, &dir, 99).unwrap().game.seed,
+        table::start_new_game(&random, &dir, 99).unwrap().game.seed,
         99
     );
     // A broken save is listed with its error instead of being hidden.
@@ -389,25 +386,31 @@ fn screenshot_scenarios_reach_their_moment() {
     let dir = std::env::temp_dir().join(format!("wartable-scenarios-{}", std::process::id()));
     let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/default.ron");
     for name in scenario::SCENARIOS {
-        let mut started = menu::start_on_scene(&default, &dir, 7).unwrap();
+        let mut started = table::start_on_scene(&default, &dir, 7).unwrap();
         let view = scenario::prepare(name, &mut started).unwrap_or_else(|e| panic!("{name}: {e}"));
         let g = &started.game;
         match name {
             "overview" => assert_eq!(g.stage, Stage::Setup),
             "drag-refused" => {
-                let d = view.play.draft.as_ref().unwrap();
+                let d = view.play.drafting.draft.as_ref().unwrap();
                 let c = play::draft_command(g, d, MoveMode::Normal).unwrap();
                 assert!(
-                    matches!(play::check(g, &c, Some(d)), Verdict::Illegal(r) if r.rule == "Movement")
+                    matches!(play::check(g, &c, Some(d)), Verdict::Illegal(r) if r.rule == Rule::Movement)
                 );
             }
             "shooting" => {
                 assert_eq!(g.phase, Phase::Shooting);
-                assert!(view.play.weapon_targets.iter().any(|(_, t)| t.is_some()));
+                assert!(
+                    view.play
+                        .orders
+                        .weapon_targets
+                        .iter()
+                        .any(|(_, t)| t.is_some())
+                );
             }
             "los" | "eye" => {
-                assert!(view.play.los);
-                let r = &view.play.report;
+                assert!(view.play.sight.los);
+                let r = &view.play.sight.report;
                 assert!(
                     r.targets
                         .iter()
@@ -419,7 +422,7 @@ fn screenshot_scenarios_reach_their_moment() {
                         .any(|t| t.status != SightStatus::FullyVisible)
                 );
                 if name == "eye" {
-                    let eye = view.play.eye.unwrap();
+                    let eye = view.play.sight.eye.unwrap();
                     assert_ne!(eye.observer.army, eye.target.army);
                 }
             }
@@ -442,7 +445,7 @@ fn screenshot_scenarios_reach_their_moment() {
     assert!(
         scenario::prepare(
             "nope",
-            &mut menu::start_on_scene(&default, &dir, 7).unwrap()
+            &mut table::start_on_scene(&default, &dir, 7).unwrap()
         )
         .is_err()
     );
@@ -453,6 +456,7 @@ fn headless(game: Game) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin))
         .add_plugins((wartable::sim::plugin, play::plugin))
+        .insert_state(Screen::Table)
         .insert_resource(ActiveGame {
             game: Some(game),
             save: None,
@@ -469,31 +473,31 @@ fn the_table_is_handed_over_when_the_acting_player_changes() {
     let mut game = deployed_game(open_field());
     advance_to(&mut game, 1, Phase::Fight);
     let mut app = headless(game);
-    assert_eq!(app.world().resource::<PlayState>().handover, None);
+    assert_eq!(app.world().resource::<HandOver>().to, None);
     // A rejected command: logged and shown, no hand-over.
     app.world_mut()
         .write_message(GameCommand(Command::EndPhase { player: 2 }));
     app.update();
-    let play = app.world().resource::<PlayState>();
+    let log = app.world().resource::<DiceLog>();
     assert!(
-        play.rejection
+        log.rejection
             .as_ref()
-            .is_some_and(|(kind, r)| kind == "EndPhase" && r.rule == "Sequencing"),
+            .is_some_and(|(kind, r)| kind == "EndPhase" && r.rule == Rule::Sequencing),
         "{:?}",
-        play.rejection
+        log.rejection
     );
-    assert_eq!(play.handover, None);
+    assert_eq!(app.world().resource::<HandOver>().to, None);
     // Player 1 ends the Fight phase: player 2's turn begins, and the table is handed over.
     app.world_mut()
         .write_message(GameCommand(Command::EndPhase { player: 1 }));
     app.update();
-    let play = app.world().resource::<PlayState>();
-    assert_eq!(play.handover, Some(2));
-    assert!(play.rejection.is_none());
+    assert_eq!(app.world().resource::<HandOver>().to, Some(2));
+    let log = app.world().resource::<DiceLog>();
+    assert!(log.rejection.is_none());
     assert!(
-        play.log.iter().any(|l| l.contains("phase started")),
+        log.lines.iter().any(|l| l.contains("phase started")),
         "{:?}",
-        play.log
+        log.lines
     );
 }
 
@@ -513,7 +517,7 @@ fn the_table_stays_with_the_player_whose_unit_is_fighting() {
     advance_to(&mut game, 1, Phase::Fight);
     assert_eq!(game.acting_player(), Some(2), "player 2 selects first");
     let mut app = headless(game);
-    app.world_mut().resource_mut::<PlayState>().handover = None;
+    app.world_mut().resource_mut::<HandOver>().to = None;
     app.world_mut().write_message(GameCommand(Command::PileIn {
         player: 2,
         unit: "boyz-mob".into(),
@@ -523,25 +527,29 @@ fn the_table_stays_with_the_player_whose_unit_is_fighting() {
     let game = app.world().resource::<ActiveGame>().game.clone().unwrap();
     assert_eq!(game.active_player, 1);
     assert_eq!(game.acting_player(), Some(2), "the Boyz fight next");
-    let play = app.world().resource::<PlayState>();
-    assert!(play.rejection.is_none(), "{:?}", play.rejection);
-    assert_eq!(play.handover, None, "no hand-over before the Boyz fight");
+    let log = app.world().resource::<DiceLog>();
+    assert!(log.rejection.is_none(), "{:?}", log.rejection);
+    assert_eq!(
+        app.world().resource::<HandOver>().to,
+        None,
+        "no hand-over before the Boyz fight"
+    );
 }
 
-/// Issue 18's dice-log bug: with nothing new to log, frames leave the play state unchanged, so
-/// the draft checker does not clone and re-apply the game every frame while a draft exists.
+/// Issue 18's dice-log bug: with nothing new to log, frames leave the draft unchanged, so the
+/// draft checker does not clone and re-apply the game every frame while a draft exists.
 #[test]
 fn idle_frames_leave_the_play_state_unchanged() {
     let game = intercessors_alone_in_movement();
     let (army, u) = unit(&game, 1, "intercessors");
     let draft = play::drag_unit(&game, None, army, u, Vec3::new(3.0, 0.0, 0.0));
     let mut app = headless(game);
-    app.world_mut().resource_mut::<PlayState>().draft = Some(draft);
+    app.world_mut().resource_mut::<Drafting>().draft = Some(draft);
     app.update();
-    assert!(app.world().resource::<PlayState>().verdict.is_some());
+    assert!(app.world().resource::<Drafting>().verdict.is_some());
     let changed = |app: &App| {
         app.world()
-            .get_resource_change_ticks::<PlayState>()
+            .get_resource_change_ticks::<Drafting>()
             .unwrap()
             .changed
     };
@@ -556,23 +564,71 @@ fn idle_frames_leave_the_play_state_unchanged() {
     );
 }
 
+/// The play state is split by reader: a line added to the dice log (here a refusal) does not
+/// mark the draft changed, so the draft checker does not run. (The verdict is blanked without
+/// change detection first: had the checker run, it would have put it back.)
+#[test]
+fn a_dice_log_change_does_not_wake_the_draft_checker() {
+    let game = intercessors_alone_in_movement();
+    let (army, u) = unit(&game, 1, "intercessors");
+    let draft = play::drag_unit(&game, None, army, u, Vec3::new(3.0, 0.0, 0.0));
+    let mut app = headless(game);
+    app.world_mut().resource_mut::<Drafting>().draft = Some(draft);
+    app.update();
+    assert!(app.world().resource::<Drafting>().verdict.is_some());
+    app.update();
+    app.world_mut()
+        .resource_mut::<Drafting>()
+        .bypass_change_detection()
+        .verdict = None;
+    let changed = |app: &App| {
+        app.world()
+            .get_resource_change_ticks::<Drafting>()
+            .unwrap()
+            .changed
+    };
+    let before = changed(&app);
+    let lines = app.world().resource::<DiceLog>().lines.len();
+    // Not player 2's turn: refused, and the refusal is logged.
+    app.world_mut()
+        .write_message(GameCommand(Command::EndPhase { player: 2 }));
+    app.update();
+    app.world_mut()
+        .resource_mut::<DiceLog>()
+        .lines
+        .push("a line".into());
+    app.update();
+    let log = app.world().resource::<DiceLog>();
+    assert_eq!(log.lines.len(), lines + 2, "{:?}", log.lines);
+    assert!(log.rejection.is_some());
+    assert_eq!(
+        changed(&app),
+        before,
+        "the dice log marked the draft changed"
+    );
+    assert!(
+        app.world().resource::<Drafting>().verdict.is_none(),
+        "the draft checker ran on a dice-log change"
+    );
+}
+
 #[test]
 fn a_draft_in_the_app_gets_the_engines_verdict() {
     let game = intercessors_alone_in_movement();
     let (army, u) = unit(&game, 1, "intercessors");
     let draft = play::drag_unit(&game, None, army, u, Vec3::new(0.0, 9.0, 0.0));
     let mut app = headless(game);
-    app.world_mut().resource_mut::<PlayState>().draft = Some(draft);
+    app.world_mut().resource_mut::<Drafting>().draft = Some(draft);
     app.update();
-    let play = app.world().resource::<PlayState>();
+    let play = app.world().resource::<Drafting>();
     assert!(
-        matches!(&play.verdict, Some(Verdict::Illegal(r)) if r.rule == "Movement"),
+        matches!(&play.verdict, Some(Verdict::Illegal(r)) if r.rule == Rule::Movement),
         "{:?}",
         play.verdict
     );
-    app.world_mut().resource_mut::<PlayState>().move_mode = MoveMode::Advance;
+    app.world_mut().resource_mut::<Drafting>().move_mode = MoveMode::Advance;
     app.update();
-    let play = app.world().resource::<PlayState>();
+    let play = app.world().resource::<Drafting>();
     assert_eq!(
         play.verdict,
         Some(Verdict::Legal {
@@ -591,11 +647,11 @@ fn play_turn_through_panels(app: &mut App, log: &mut Vec<String>) {
         let kind = c.kind();
         app.world_mut().write_message(GameCommand(c));
         app.update();
-        let play = app.world_mut().resource_mut::<PlayState>();
+        let log = app.world().resource::<DiceLog>();
         assert!(
-            play.rejection.is_none(),
+            log.rejection.is_none(),
             "{kind} refused: {:?}",
-            play.rejection
+            log.rejection
         );
     };
     for u in game.unit_roots(army) {
@@ -727,8 +783,8 @@ fn a_whole_hot_seat_game_through_the_panels() {
             break;
         }
         play_turn_through_panels(&mut app, &mut log);
-        let mut play = app.world_mut().resource_mut::<PlayState>();
-        if play.handover.take().is_some() {
+        let mut handover = app.world_mut().resource_mut::<HandOver>();
+        if handover.to.take().is_some() {
             handovers += 1;
         }
     }
@@ -754,11 +810,11 @@ fn a_whole_hot_seat_game_through_the_panels() {
         log.iter().any(|l| l.contains("reacts: Go to Ground")),
         "the defender was offered Go to Ground at least once"
     );
-    let play = app.world().resource::<PlayState>();
+    let log = app.world().resource::<DiceLog>();
     assert!(
-        play.log.iter().any(|l| l.starts_with("game over")),
+        log.lines.iter().any(|l| l.starts_with("game over")),
         "{:?}",
-        play.log.last()
+        log.lines.last()
     );
 }
 
@@ -771,6 +827,7 @@ fn a_failed_autosave_is_shown_to_the_player() {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin))
         .add_plugins((wartable::sim::plugin, play::plugin))
+        .insert_state(Screen::Table)
         .insert_resource(ActiveGame {
             game: Some(game.clone()),
             save: Some(SaveFile {
@@ -786,7 +843,7 @@ fn a_failed_autosave_is_shown_to_the_player() {
     app.world_mut()
         .write_message(GameCommand(Command::EndPhase { player: 1 }));
     app.update();
-    let play = app.world().resource::<PlayState>();
+    let play = app.world().resource::<DiceLog>();
     assert!(play.rejection.is_none(), "{:?}", play.rejection);
     assert!(
         play.autosave_error
@@ -796,9 +853,9 @@ fn a_failed_autosave_is_shown_to_the_player() {
         play.autosave_error
     );
     assert!(
-        play.log.iter().any(|l| l.starts_with("AUTOSAVE FAILED")),
+        play.lines.iter().any(|l| l.starts_with("AUTOSAVE FAILED")),
         "{:?}",
-        play.log
+        play.lines
     );
     let game = app.world().resource::<ActiveGame>().game.clone().unwrap();
     assert_eq!(game.phase, Phase::Movement, "the game went on");

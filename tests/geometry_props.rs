@@ -4,7 +4,8 @@
 //! Range; shared/RULES.md "Geometry words").
 
 use proptest::prelude::*;
-use wartable::geometry::{Base, ModelSolid, Vec2, Vec3, coherency, engagement, measure};
+use wartable::geometry::{Base, ModelSolid, Vec2, Vec3, measure};
+use wartable::rules::{coherency, engagement};
 
 /// Radius of a 32 mm base (inches).
 const R32: f32 = 32.0 / 25.4 / 2.0;

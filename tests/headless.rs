@@ -171,14 +171,12 @@ fn the_sight_index_follows_a_moved_model() {
 
 /// A game on `data` (seed 7) with everything deployed where the scene stands.
 fn deployed(data: wartable::data::Scene) -> wartable::game::Game {
-    use wartable::game::{Command, Game, Location};
+    use wartable::game::{Command, Game};
     let (mut game, _) = Game::start(data, 7);
     while game.stage != wartable::rules::phase::Stage::Battle {
         let p = game.active_player;
         let a = game.army_of(p).unwrap();
-        let u = (0..game.units[a].len())
-            .find(|&u| game.units[a][u].location == Location::NotDeployed)
-            .unwrap();
+        let u = game.next_to_deploy(p).unwrap();
         let id = game.unit_id(a, u).to_string();
         game.apply(&Command::Deploy {
             player: p,
@@ -243,7 +241,7 @@ fn with_model_glide_a_moved_model_slides_to_its_new_place() {
     };
     let (dx, dy) = [(0.0, 3.0), (0.0, -3.0), (3.0, 0.0), (-3.0, 0.0)]
         .into_iter()
-        .find(|&(dx, dy)| game.clone().apply(&mv(dx, dy)).is_ok())
+        .find(|&(dx, dy)| game.check(&mv(dx, dy)).is_ok())
         .expect("some 3in move is legal");
     app.world_mut().resource_mut::<ActiveGame>().game = Some(game);
     app.update();
@@ -306,7 +304,7 @@ fn battle_plugin_mirrors_the_game_in_states_and_moves_model_entities() {
     let mut cursor = rejected.get_cursor();
     let r: Vec<_> = cursor.read(rejected).collect();
     assert_eq!(r.len(), 1);
-    assert_eq!(r[0].rejection.rule, "Sequencing");
+    assert_eq!(r[0].rejection.rule, wartable::game::Rule::Sequencing);
     // A Remain Stationary changes no Transform; a move does.
     let ids: Vec<(u8, String, f32, f32)> = {
         let g = app.world().resource::<ActiveGame>().game.as_ref().unwrap();
@@ -339,4 +337,202 @@ fn battle_plugin_mirrors_the_game_in_states_and_moves_model_entities() {
     app.update();
     let moved = model_zero_at(&mut app, player, &unit);
     assert_eq!((moved.x, moved.y), (x, y + dy));
+}
+
+/// Every model entity carries the game's reference to it (army, unit and model index), which
+/// matches its unit entity; and a scene spawned while a game is under way stands where the
+/// game has its models at once: the spawn observer places each new model, with no change to
+/// the game needed.
+#[test]
+fn model_entities_know_their_game_model_and_respawn_where_the_game_has_them() {
+    use wartable::game::sight::ModelRef;
+    use wartable::game::{Command, ModelPath};
+    use wartable::sim::battle::ActiveGame;
+    use wartable::sim::components::TableModel;
+    let data = scene("default.ron");
+    let mut app = headless_app(data.clone());
+    let mut q = app.world_mut().query::<(&Model, &ModelOf, &TableModel)>();
+    let mut checked = 0;
+    for (m, of, t) in q.iter(app.world()) {
+        let u = app.world().get::<Unit>(of.0).unwrap();
+        let expected = ModelRef {
+            army: u.army,
+            unit: u.index,
+            model: m.index,
+        };
+        assert_eq!(t.0, expected);
+        checked += 1;
+    }
+    assert_eq!(checked, 82);
+    // A game in its Movement phase with one model moved 3" from where the scene put it.
+    let mut game = deployed(data.clone());
+    let first = game.active_player;
+    game.apply(&Command::EndPhase { player: first }).unwrap();
+    let unit = if first == 1 {
+        "redemptor"
+    } else {
+        "battlewagon"
+    };
+    let a = game.army_of(first).unwrap();
+    let u = game.find_unit(a, unit).unwrap();
+    let from = game.scene.armies[a].units[u].models[0].position;
+    let mv = |dx: f32, dy: f32| Command::Move {
+        player: first,
+        unit: unit.into(),
+        mode: wartable::rules::movement::MoveMode::Normal,
+        paths: vec![ModelPath {
+            model: 0,
+            unit: None,
+            path: vec![(from.x + dx, from.y + dy, 0.0)],
+        }],
+    };
+    let c = [(0.0, 3.0), (0.0, -3.0), (3.0, 0.0), (-3.0, 0.0)]
+        .into_iter()
+        .map(|(dx, dy)| mv(dx, dy))
+        .find(|c| game.check(c).is_ok())
+        .expect("some 3in move is legal");
+    game.apply(&c).unwrap();
+    let to = game.scene.armies[a].units[u].models[0].position;
+    assert_ne!(to, from);
+    app.world_mut().resource_mut::<ActiveGame>().game = Some(game);
+    app.update();
+    assert_eq!(model_zero_at(&mut app, first, unit), to);
+    // The scene again: every entity is spawned anew at the scene's places, and the new model
+    // entity goes where the game has it in the same update.
+    app.insert_resource(ActiveScene(Some(data)));
+    app.update();
+    assert_eq!(model_zero_at(&mut app, first, unit), to);
+}
+
+/// The default scene with rapier mirroring its colliders (as the app's picking backend has
+/// it; rapier's sync runs Bevy's transform propagation, hence `TransformPlugin`), updated twice
+/// so the colliders are in rapier's query tree.
+fn pickable_app() -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, TransformPlugin))
+        .add_plugins((wartable::sim::plugin, wartable::app::pick::colliders_plugin))
+        .insert_resource(ActiveScene(Some(scene("default.ron"))));
+    app.finish();
+    app.cleanup();
+    app.update();
+    app.update();
+    app
+}
+
+/// Casts `ray` with the picking backend's own [`wartable::app::pick::TablePicker`].
+fn pick(app: &mut App, ray: Ray3d) -> Option<wartable::app::pick::TableHit> {
+    use bevy::ecs::system::RunSystemOnce;
+    use wartable::app::pick::TablePicker;
+    app.world_mut()
+        .run_system_once(move |picker: TablePicker| picker.cast(ray))
+        .unwrap()
+}
+
+fn straight_down(x: f32, y: f32) -> Ray3d {
+    Ray3d::new(Vec3::new(x, y, 50.0), Dir3::NEG_Z)
+}
+
+#[test]
+fn picking_rays_meet_model_bases_the_table_and_nothing_off_it() {
+    use wartable::sim::components::{ModelBody, TableModel};
+    use wartable::sim::scene::TableSurface;
+    let mut app = pickable_app();
+    let data = scene("default.ron");
+    // A model: straight down onto its base's centre meets the model's own entity, on top of it.
+    let at = data.armies[1].units[0].models[0].position;
+    let hit = pick(&mut app, straight_down(at.x, at.y)).expect("the model is hit");
+    let world = app.world();
+    let r = world
+        .get::<TableModel>(hit.entity)
+        .expect("a model entity")
+        .0;
+    assert_eq!((r.army, r.unit, r.model), (1, 0, 0));
+    let height = world.get::<ModelBody>(hit.entity).unwrap().height;
+    assert!((hit.point.z - (at.z + height)).abs() < 1e-3, "{hit:?}");
+    assert!((hit.distance_inches - (50.0 - at.z - height)).abs() < 1e-3);
+    assert!(hit.normal.z > 0.99);
+    // A bare spot of the table: the table surface, at z = 0.
+    let hit = pick(&mut app, straight_down(0.5, 0.5)).expect("the table is hit");
+    assert!(
+        app.world().get::<TableSurface>(hit.entity).is_some(),
+        "{hit:?}"
+    );
+    assert!(hit.point.z.abs() < 1e-3);
+    // Off the table: nothing.
+    assert_eq!(pick(&mut app, straight_down(-5.0, -5.0)), None);
+    assert_eq!(
+        pick(&mut app, Ray3d::new(Vec3::new(30.0, 22.0, 50.0), Dir3::Z)),
+        None
+    );
+    // With the app's board mesh spawned, table hits are reported on the board.
+    let board = app.world_mut().spawn(wartable::app::table::Board).id();
+    let hit = pick(&mut app, straight_down(0.5, 0.5)).unwrap();
+    assert_eq!(hit.entity, board);
+}
+
+#[test]
+fn picking_follows_a_moved_model_and_skips_hidden_ones() {
+    use wartable::sim::components::TableModel;
+    let mut app = pickable_app();
+    let data = scene("default.ron");
+    let at = data.armies[1].units[0].models[0].position;
+    let hit = pick(&mut app, straight_down(at.x, at.y)).unwrap();
+    let model = hit.entity;
+    assert!(app.world().get::<TableModel>(model).is_some());
+    // Hidden (destroyed, embarked, in Reserves): the ray goes through to what is under it.
+    app.world_mut().entity_mut(model).insert(Visibility::Hidden);
+    let hit = pick(&mut app, straight_down(at.x, at.y)).unwrap();
+    assert_ne!(hit.entity, model);
+    app.world_mut()
+        .entity_mut(model)
+        .insert(Visibility::Inherited);
+    // Moved: rapier follows its transform after an update.
+    let to = Vec3::new(30.0, 0.8, 0.0);
+    app.world_mut()
+        .get_mut::<Transform>(model)
+        .unwrap()
+        .translation = to;
+    app.update();
+    app.update();
+    assert_eq!(
+        pick(&mut app, straight_down(to.x, to.y)).unwrap().entity,
+        model
+    );
+    assert_ne!(
+        pick(&mut app, straight_down(at.x, at.y)).unwrap().entity,
+        model
+    );
+}
+
+#[test]
+fn a_model_base_set_on_a_wall_touches_that_wall() {
+    use bevy::ecs::system::RunSystemOnce;
+    use wartable::app::pick::TablePicker;
+    let mut app = pickable_app();
+    let mut walls = app
+        .world_mut()
+        .query_filtered::<(Entity, &GlobalTransform), With<WallSolid>>();
+    let (wall, centre) = walls
+        .iter(app.world())
+        .map(|(e, t)| (e, t.translation()))
+        .next()
+        .unwrap();
+    let mut models = app.world_mut().query_filtered::<&Collider, With<Model>>();
+    let base = models.iter(app.world()).next().unwrap().clone();
+    let on_wall = Vec3::new(centre.x, centre.y, 0.0);
+    let touching = app
+        .world_mut()
+        .run_system_once(move |picker: TablePicker| {
+            picker.walls_touching(&base, on_wall, Quat::IDENTITY)
+        })
+        .unwrap();
+    assert!(touching.contains(&wall), "{touching:?}");
+    let base = models.iter(app.world()).next().unwrap().clone();
+    let touching = app
+        .world_mut()
+        .run_system_once(move |picker: TablePicker| {
+            picker.walls_touching(&base, Vec3::new(-10.0, -10.0, 0.0), Quat::IDENTITY)
+        })
+        .unwrap();
+    assert!(touching.is_empty());
 }

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use battle::{advance_to, deploy_all, deployed_game, isolate, open_field, pos, put_line, rejected};
 use wartable::data::{load_scene, validate_file};
-use wartable::game::{Command, Game, ModelPath, Placement, ReserveKind};
+use wartable::game::{Command, Game, ModelPath, Placement, ReserveKind, Rule};
 use wartable::rules::constants::{
     MAX_MODELS_PER_UNIT, MAX_MOVE_INCHES, MAX_POINTS_PER_UNIT, MAX_WEAPON_RANGE_INCHES,
 };
@@ -360,7 +360,7 @@ fn a_move_characteristic_that_is_not_a_number_lets_no_model_move() {
                 paths,
             },
         );
-        assert_eq!(r.rule, "Movement", "{r}");
+        assert_eq!(r.rule, Rule::Movement, "{r}");
     }
 }
 
@@ -469,7 +469,10 @@ fn deployment_refuses_placements_off_the_table_not_numbers_or_twice() {
     for b in bad {
         let what = format!("{b:?}");
         let r = rejected(&mut g, deploy(vec![b]));
-        assert!(!r.rule.is_empty() && !r.reason.is_empty(), "{what}: {r}");
+        assert!(
+            !r.rule.name().is_empty() && !r.reason.is_empty(),
+            "{what}: {r}"
+        );
     }
     let twice = vec![place(0, p.x, p.y, 0.0, 0.0), place(0, p.x, p.y, 0.0, 0.0)];
     let r = rejected(&mut g, deploy(twice));
@@ -487,7 +490,7 @@ fn deployment_refuses_placements_off_the_table_not_numbers_or_twice() {
             transport: None,
         },
     );
-    assert_eq!(r.rule, "Terrain", "{r}");
+    assert_eq!(r.rule, Rule::Terrain, "{r}");
     battle::accepted(&mut g, deploy(vec![]));
 }
 
@@ -530,7 +533,7 @@ fn reinforcements_refuse_placements_that_are_not_numbers_or_off_the_table() {
         place(0, 30.0, 1.5, -100.0, 0.0),
     ] {
         let r = rejected(&mut g, arrive(bad));
-        assert!(!r.rule.is_empty(), "{r}");
+        assert!(!r.rule.name().is_empty(), "{r}");
     }
     let r = rejected(&mut g, arrive(place(1, 32.0, 1.5, 0.0, 0.0)));
     assert!(r.reason.contains("placed twice"), "{r}");
@@ -576,7 +579,7 @@ fn move_paths_refuse_points_that_are_not_numbers_off_the_table_or_too_many() {
     for points in bad {
         let what = format!("{:?}", &points[..points.len().min(2)]);
         let r = rejected(&mut g, move_eliminators(vec![path(points)]));
-        assert!(!r.rule.is_empty(), "{what}: {r}");
+        assert!(!r.rule.name().is_empty(), "{what}: {r}");
     }
     let r = rejected(
         &mut g,
@@ -629,7 +632,7 @@ fn reserves_arithmetic_does_not_overflow_on_huge_points() {
             reserve: ReserveKind::StrategicReserves,
         },
     );
-    assert_eq!(r.rule, "Reserves", "{r}");
+    assert_eq!(r.rule, Rule::Reserves, "{r}");
     assert!(r.reason.contains("25%"), "{r}");
 }
 

@@ -11,15 +11,15 @@
 //! round bases, 1.6" tall; vehicles are 6" x 3.5" hulls, 3" tall.
 
 use wartable::geometry::base::BASE_THICKNESS_INCHES;
-use wartable::geometry::cover::UnitVisibility;
-use wartable::geometry::engagement::{self, Control};
 use wartable::geometry::sight::{
     Blocker, ModelVisibility, Sampling, SeeThrough, SightIndex, SightModel,
 };
 use wartable::geometry::{
-    Base, Floor, ModelSolid, TerrainCategory, TerrainPiece, Vec2, Vec3, Wall, Window, coherency,
-    measure,
+    Base, Floor, ModelSolid, TerrainCategory, TerrainPiece, Vec2, Vec3, Wall, Window, measure,
 };
+use wartable::rules::coherency;
+use wartable::rules::cover::UnitVisibility;
+use wartable::rules::engagement::{self, Control};
 
 // ---------------------------------------------------------------------------------------------
 // Builders
@@ -1542,4 +1542,36 @@ fn a_hulls_long_side_faces_an_observer_beside_it() {
     let v = look(&idx, 0, 1);
     assert_visible(&v);
     assert!(!v.fully_visible, "{v:?}");
+}
+
+/// Equal layouts share one terrain part of the sight index, which answers rays as a fresh build.
+#[test]
+fn equal_layouts_share_one_terrain_part() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let scene = wartable::data::load_scene(&root.join("scenes/default.ron")).unwrap();
+    let pieces = &scene.layout.pieces;
+    let a = wartable::geometry::sight::SightIndex::new(pieces, true);
+    let b = wartable::geometry::sight::SightIndex::new(&pieces.clone(), true);
+    assert!(std::sync::Arc::ptr_eq(a.terrain(), b.terrain()));
+    assert!(std::sync::Arc::ptr_eq(a.terrain(), a.clone().terrain()));
+    // Another window convention is another terrain.
+    let open = wartable::geometry::sight::SightIndex::new(pieces, false);
+    assert!(!std::sync::Arc::ptr_eq(a.terrain(), open.terrain()));
+    assert!(open.terrain().is_for(pieces, false) && !open.terrain().is_for(pieces, true));
+    // The shared part answers as one built afresh.
+    let fresh = wartable::geometry::sight::SightIndex::on_terrain(std::sync::Arc::new(
+        wartable::geometry::sight::TerrainSight::build(pieces, true),
+    ));
+    for i in 0..200 {
+        let t = i as f32;
+        let from =
+            wartable::geometry::Vec3::new((t * 7.3) % 60.0, (t * 3.1) % 44.0, (t * 0.37) % 3.0);
+        let to =
+            wartable::geometry::Vec3::new((t * 5.9 + 11.0) % 60.0, (t * 8.3 + 5.0) % 44.0, 1.5);
+        assert_eq!(
+            a.cast_terrain_ray(from, to),
+            fresh.cast_terrain_ray(from, to),
+            "ray {i}"
+        );
+    }
 }

@@ -23,7 +23,7 @@ mod common;
 use battle::*;
 use common::{dice, weapon};
 use wartable::data::load_scene;
-use wartable::game::{Command, Game, GameEvent, Location, WeaponTarget};
+use wartable::game::{Command, Game, GameEvent, Location, Rule, WeaponTarget};
 use wartable::rules::WeaponAbility as A;
 use wartable::rules::abilities::{Edge, Effect, TimedAbility, Timing, Whose};
 use wartable::rules::phase::Phase;
@@ -1048,13 +1048,13 @@ fn out_of_phase_rules_example_fire_overwatch() {
         &mut t,
         stratagem(1, Stratagem::Grenade, "eliminators", Some("shoota-boyz")),
     );
-    assert_eq!(r.rule, "Grenade");
+    assert_eq!(r.rule, Rule::Stratagem(Stratagem::Grenade));
     assert!(r.reason.contains("Movement phase"), "{r}");
     let r = rejected(
         &mut t,
         stratagem(2, Stratagem::GoToGround, "shoota-boyz", None),
     );
-    assert_eq!(r.rule, "Go to Ground");
+    assert_eq!(r.rule, Rule::Stratagem(Stratagem::GoToGround));
 }
 
 /// Target (as part of an ability): a condition on the target is checked when it is selected.

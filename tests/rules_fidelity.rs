@@ -8,7 +8,7 @@ mod battle;
 
 use battle::*;
 use wartable::game::sight::ModelRef;
-use wartable::game::{Command, Game, GameEvent, Location, ModelPath, WeaponTarget};
+use wartable::game::{Command, Game, GameEvent, Location, ModelPath, Rule, WeaponTarget};
 use wartable::geometry::measure::wholly_within;
 use wartable::rules::CoreAbility;
 use wartable::rules::attack::events::AttackEvent;
@@ -202,7 +202,7 @@ fn one_profile_per_weapon_and_pistols_or_other_guns() {
             ],
         ),
     );
-    assert_eq!(r.rule, "Shooting phase");
+    assert_eq!(r.rule, Rule::ShootingPhase);
     assert!(r.reason.contains("twice"), "{r}");
     // A weapon with profiles needs one chosen.
     let r = rejected(
@@ -294,7 +294,7 @@ fn each_model_fights_with_one_melee_weapon() {
             ],
         ),
     );
-    assert_eq!(r.rule, "Fight phase");
+    assert_eq!(r.rule, Rule::FightPhase);
     assert!(r.reason.contains("one melee weapon"), "{r}");
     let ev = accepted(
         &mut g,
@@ -473,7 +473,7 @@ fn consolidation_cannot_step_out_of_combat_towards_an_objective() {
             paths: away,
         },
     );
-    assert_eq!(r.rule, "Consolidate");
+    assert_eq!(r.rule, Rule::Consolidate);
     assert!(
         r.reason.contains("closer to its closest enemy model"),
         "{r}"
@@ -642,9 +642,7 @@ fn infiltrators_set_up_more_than_nine_inches_from_the_enemy() {
     // Deploy in turn until it is player 1's go, then place the Eliminators mid-table.
     while g.active_player != 1 {
         let a = g.army_of(2).unwrap();
-        let u = (0..g.units[a].len())
-            .find(|&u| g.units[a][u].location == Location::NotDeployed)
-            .unwrap();
+        let u = g.next_to_deploy(2).unwrap();
         let id = g.unit_id(a, u).to_string();
         accepted(
             &mut g,
@@ -664,10 +662,10 @@ fn infiltrators_set_up_more_than_nine_inches_from_the_enemy() {
     };
     // 6" from the enemy (north-east) deployment zone: refused, naming the rule.
     let r = rejected(&mut g, deploy("eliminators", 40.0, 16.0));
-    assert_eq!(r.rule, "Infiltrators", "{r}");
+    assert_eq!(r.rule, Rule::Infiltrators, "{r}");
     // A unit without Infiltrators may not leave its own zone.
     let r = rejected(&mut g, deploy("hellblasters", 44.0, 6.0));
-    assert_eq!(r.rule, "Deployment", "{r}");
+    assert_eq!(r.rule, Rule::Deployment, "{r}");
     // The south-east, 16" from the enemy zone and its models: accepted.
     accepted(&mut g, deploy("eliminators", 44.0, 6.0));
     let (a, u) = unit_ref(&g, 1, "eliminators");
@@ -884,7 +882,7 @@ fn no_unit_is_set_up_within_engagement_range() {
             transport: None,
         },
     );
-    assert_eq!(r.rule, "Engagement Range", "{r}");
+    assert_eq!(r.rule, Rule::EngagementRange, "{r}");
 }
 
 /// Edge case: the roll-off for the first turn comes after deployment.
@@ -901,9 +899,7 @@ fn the_first_turn_is_rolled_off_after_deployment() {
     while g.stage != wartable::rules::phase::Stage::Battle {
         let p = g.active_player;
         let a = g.army_of(p).unwrap();
-        let u = (0..g.units[a].len())
-            .find(|&u| g.units[a][u].location == Location::NotDeployed)
-            .unwrap();
+        let u = g.next_to_deploy(p).unwrap();
         let id = g.unit_id(a, u).to_string();
         last = accepted(
             &mut g,
@@ -1193,11 +1189,11 @@ fn scouts_example_an_attached_unit_moves_the_shortest_distance() {
     let mut moved = false;
     for (x, y) in dirs {
         let c = scout(&g, 6.5 * x, 6.5 * y);
-        if let Err(r) = g.clone().apply(&c)
+        if let Err(r) = g.check(&c)
             && r.reason.contains("more than the 6.00")
         {
             let c = scout(&g, 6.0 * x, 6.0 * y);
-            if g.clone().apply(&c).is_ok() {
+            if g.check(&c).is_ok() {
                 let mut t = g.clone();
                 accepted(&mut t, c);
                 moved = true;
@@ -1214,7 +1210,7 @@ fn scouts_example_an_attached_unit_moves_the_shortest_distance() {
     g.scene.armies[a].units[lt].datasheet.core_abilities.clear();
     let c = scout(&g, 1.0, 0.0);
     let r = rejected(&mut g, c);
-    assert_eq!(r.rule, "Scouts", "{r}");
+    assert_eq!(r.rule, Rule::Scouts, "{r}");
 }
 
 /// Edge case: FLY models move over enemy models in a Normal move, but not in a charge.
@@ -1245,7 +1241,7 @@ fn fly_crosses_enemies_in_normal_moves_only() {
     let c = over(&g);
     let r = rejected(&mut g, c);
     assert!(
-        r.rule == "Engagement Range" || r.reason.contains("through enemy model"),
+        r.rule == Rule::EngagementRange || r.reason.contains("through enemy model"),
         "{r}"
     );
     let (a, u) = unit_ref(&g, 1, "hellblasters");
@@ -1415,7 +1411,7 @@ fn go_to_ground_answers_targets_just_selected() {
         Command::Pass { player: 1 },
         snipe.clone(),
     ] {
-        assert_eq!(rejected(&mut g, c).rule, "Reactions");
+        assert_eq!(rejected(&mut g, c).rule, Rule::Reactions);
     }
     // Only on a unit the attacks target.
     let r = rejected(&mut g, go_to_ground("nobz"));
@@ -1743,7 +1739,7 @@ fn a_charging_model_ends_in_base_contact_if_it_can() {
     declare(&mut t, &[6, 6]);
     let short = short_of(&t, 0.5);
     let r = rejected(&mut t, short);
-    assert_eq!(r.rule, "Charge phase");
+    assert_eq!(r.rule, Rule::ChargePhase);
     assert!(r.reason.contains("base-to-base contact"), "{r}");
     let touching = t.with_base_contact(&short_of(&t, 0.5));
     accepted(&mut t, touching);
@@ -1781,7 +1777,7 @@ fn pile_in_and_consolidation_end_in_base_contact_if_they_can() {
     // Nob 1 moves 1" closer, but it could reach an Intercessor's base.
     let closer = pile_in(vec![to("nobz", 1, 12.0, 23.0)]);
     let r = rejected(&mut g, closer.clone());
-    assert_eq!(r.rule, "Pile In");
+    assert_eq!(r.rule, Rule::PileIn);
     assert!(
         r.reason
             .contains("nobz#1 could end in base-to-base contact"),
@@ -1806,7 +1802,7 @@ fn pile_in_and_consolidation_end_in_base_contact_if_they_can() {
     };
     let closer = consolidate(vec![to("nobz", 2, 14.0, 23.0)]);
     let r = rejected(&mut g, closer.clone());
-    assert_eq!(r.rule, "Consolidate");
+    assert_eq!(r.rule, Rule::Consolidate);
     assert!(
         r.reason
             .contains("nobz#2 could end in base-to-base contact"),

@@ -1,7 +1,7 @@
 //! Computer players: they look at the same [`Game`] a person sees and give one command at a
-//! time, the same commands a person gives. A command is checked on a copy of the game whose
-//! dice are replaced by scripted ones ([`GameRng::scripted`]), so checking never reveals a
-//! roll to come.
+//! time, the same commands a person gives. A command is checked with [`Game::check`], which
+//! changes nothing and never reveals a roll to come (it tries the command on a copy whose
+//! dice are scripted sixes).
 //!
 //! [`Ai`] plays to win: it deploys, holds objectives (a unit on a marker no friend holds
 //! stays; the others go to the closest marker no friend has claimed, else towards the enemy
@@ -26,7 +26,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::data::Scene;
 use crate::game::sight::ModelRef;
-use crate::game::{Command, Game, Location, ModelPath, RerollRoll, WeaponOption, WeaponTarget};
+use crate::game::{Command, Game, ModelPath, RerollRoll, WeaponOption, WeaponTarget};
 use crate::geometry::Vec3;
 use crate::rules::movement::MoveMode;
 use crate::rules::phase::{Phase, Stage, opponent};
@@ -51,18 +51,20 @@ pub trait Brain {
     fn next(&mut self, game: &Game, player: u8) -> Command;
 }
 
-/// The game after `command`, tried on a copy whose dice are scripted (high rolls), so the real
-/// dice stay unknown; None when the engine refuses it.
+/// The game after `command`, carried out on a copy whose first dice are scripted high rolls
+/// (sixes), so the real dice stay unknown; None when the engine refuses it. For weighing an
+/// outcome (what a unit would look like after a Stratagem, [`react`]): only asking whether
+/// the command is accepted is [`legal`] ([`Game::check`]), which keeps no copy.
 pub fn trial(game: &Game, command: &Command) -> Option<Game> {
     let mut copy = game.clone();
     copy.rng = GameRng::scripted(&[6, 6, 6, 6, 6, 6]);
     copy.apply(command).ok().map(|_| copy)
 }
 
-/// Whether `command` would be accepted now, tried on a copy whose dice are scripted (high
-/// rolls), so the real dice stay unknown.
+/// Whether the engine would accept `command` now ([`Game::check`]: the game and its dice
+/// are untouched, and an Advance is judged with the best roll).
 pub fn legal(game: &Game, command: &Command) -> bool {
-    trial(game, command).is_some()
+    game.check(command).is_ok()
 }
 
 /// The command that moves a game on after a refused one, so that one bad answer cannot loop
@@ -81,19 +83,9 @@ pub fn unstick(game: &Game) -> Command {
 
 /// A short description of a command for logs: its kind and unit ("Move boyz-mob").
 pub fn summary(command: &Command) -> String {
-    let unit = serde_json::to_value(command)
-        .ok()
-        .and_then(|v| {
-            v.as_object()
-                .and_then(|o| o.values().next().cloned())
-                .and_then(|inner| {
-                    inner
-                        .get("unit")
-                        .and_then(|u| u.as_str().map(str::to_string))
-                })
-        })
-        .unwrap_or_default();
-    format!("{} {unit}", command.kind()).trim_end().to_string()
+    format!("{} {}", command.kind(), command.unit().unwrap_or_default())
+        .trim_end()
+        .to_string()
 }
 
 /// Live units of `player` on the table (roots of attached units).
@@ -141,8 +133,7 @@ fn value_per_model(game: &Game, army: usize, unit: usize) -> f64 {
 /// The deploying unit, if the player deploys now.
 fn deploy(game: &Game, player: u8) -> Option<Command> {
     let army = game.army_of(player)?;
-    let unit = (0..game.units[army].len())
-        .find(|&u| game.units[army][u].location == Location::NotDeployed)?;
+    let unit = game.next_to_deploy(player)?;
     Some(Command::Deploy {
         player,
         unit: game.unit_id(army, unit).to_string(),
@@ -280,10 +271,9 @@ fn random_assignments(
 ) -> Vec<WeaponTarget> {
     let mut out = Vec::new();
     for o in options {
-        let labels = o.labels();
-        let label = &labels[rng.random_range(0..labels.len())];
-        let profile = label.strip_prefix(&format!("{} - ", o.weapon));
-        let targets = game.legal_targets(player, id, label, melee);
+        let choices = o.profile_choices();
+        let profile = choices[rng.random_range(0..choices.len())];
+        let targets = game.legal_targets(player, id, &o.label(profile), melee);
         if !targets.is_empty() {
             let t = &targets[rng.random_range(0..targets.len())];
             out.push(o.at(t, profile));
@@ -360,11 +350,7 @@ impl Ai {
             .collect();
         let mut out = Vec::new();
         for o in options {
-            let profiles: Vec<Option<&str>> = if o.profiles.is_empty() {
-                vec![None]
-            } else {
-                o.profiles.iter().map(|p| Some(p.as_str())).collect()
-            };
+            let profiles = o.profile_choices();
             let best = targets
                 .iter()
                 .flat_map(|(u, t)| profiles.iter().map(move |p| (*u, t, *p)))

@@ -6,11 +6,11 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::menu::Screen;
-use super::play::PlayState;
+use super::play::DiceLog;
+use super::screens::Screen;
 use crate::ai::{Ai, Brain};
 use crate::game::Command;
-use crate::sim::battle::{ActiveGame, GameCommand, ModelGlide};
+use crate::sim::battle::{ActiveGame, CommandRejected, GameCommand, InputSystems, ModelGlide};
 
 /// Seconds between two of the computer's commands.
 pub const COMPUTER_PACE_SECONDS: f32 = 0.6;
@@ -52,7 +52,9 @@ pub fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            computer_turn.run_if(in_state(Screen::Table).and_then(resource_exists::<Computer>)),
+            computer_turn
+                .run_if(in_state(Screen::Table).and_then(resource_exists::<Computer>))
+                .in_set(InputSystems),
             install_glide.run_if(resource_added::<Computer>),
         ),
     )
@@ -113,9 +115,12 @@ fn computer_turn(
     keys: Res<ButtonInput<KeyCode>>,
     mut computer: ResMut<Computer>,
     active: Res<ActiveGame>,
-    mut play: ResMut<PlayState>,
+    mut log: ResMut<DiceLog>,
+    mut rejected: MessageReader<CommandRejected>,
     mut writer: MessageWriter<GameCommand>,
 ) {
+    // Every refusal since the last run (read each run, so none is left over for later).
+    let refused = rejected.read().count() > 0;
     let Some(game) = &active.game else { return };
     if game.acting_player() != Some(computer.player) {
         computer.skip = false;
@@ -127,15 +132,13 @@ fn computer_turn(
     }
     // Wait until the last command is applied (the game changes) or refused.
     if computer.waiting {
-        let refused = play.rejection.is_some();
         if !active.is_changed() && !refused {
             return;
         }
         computer.waiting = false;
         if refused {
             // A refused command would come again: end the phase instead, as a player would.
-            play.rejection = None;
-            play.log
+            log.lines
                 .push("COMPUTER: command refused; ending the phase".into());
             computer.waiting = true;
             writer.write(GameCommand(crate::ai::unstick(game)));
@@ -149,8 +152,7 @@ fn computer_turn(
     computer.wait.reset();
     let player = computer.player;
     let command = computer.brain.next(game, player);
-    play.log.push(describe(&command));
-    play.rejection = None;
+    log.lines.push(describe(&command));
     computer.waiting = true;
     computer.sent += 1;
     writer.write(GameCommand(command));

@@ -6,11 +6,12 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 
 use super::camera::{set_viewport, table_area};
-use super::play::{EyeView, PlayState};
+use super::play::{EyeView, SightTools};
+use super::screens::Screen;
 use super::ui::PanelInsets;
 use crate::game::Game;
 use crate::sim::battle::ActiveGame;
-use crate::sim::components::{Model, ModelOf, Unit};
+use crate::sim::components::TableModel;
 
 /// Share of the table view's width the picture-in-picture takes.
 pub const PIP_WIDTH_SHARE: f32 = 0.6;
@@ -24,10 +25,24 @@ pub const EYE_HEIGHT_SHARE: f32 = 0.9;
 #[derive(Component, Debug, Clone, Copy)]
 pub struct EyeCamera;
 
-/// Spawns the (inactive) eye camera and keeps it on the chosen models.
+/// Spawns the (inactive) eye camera and keeps it on the chosen models while a game is on the
+/// table ([`Screen::Table`]); leaving the table turns it off.
 pub fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn)
-        .add_systems(Update, (follow, hide_own_unit));
+        .add_systems(
+            Update,
+            (follow, hide_own_unit).run_if(in_state(Screen::Table)),
+        )
+        .add_systems(OnExit(Screen::Table), turn_off);
+}
+
+/// Turns the eye camera off on leaving the table (`follow` turns it on again on return).
+fn turn_off(mut cameras: Query<&mut Camera, With<EyeCamera>>) {
+    for mut camera in &mut cameras {
+        if camera.is_active {
+            camera.is_active = false;
+        }
+    }
 }
 
 fn spawn(mut commands: Commands) {
@@ -52,29 +67,27 @@ fn spawn(mut commands: Commands) {
 /// Puts the meshes of the observer's unit on [`OWN_UNIT_LAYER`] while the eye view is open.
 fn hide_own_unit(
     mut commands: Commands,
-    play: Res<PlayState>,
+    sight: Res<SightTools>,
     active: Res<ActiveGame>,
-    models: Query<(&Model, &ModelOf, &Children)>,
-    units: Query<&Unit>,
+    models: Query<(&TableModel, &Children)>,
     layers: Query<&RenderLayers>,
 ) {
-    if !(play.is_changed() || active.is_changed()) {
+    if !(sight.is_changed() || active.is_changed()) {
         return;
     }
-    let observer = play.eye.as_ref().and_then(|e| {
+    let observer = sight.eye.as_ref().and_then(|e| {
         let game = active.game.as_ref()?;
         Some((
             e.observer.army,
             game.combined(e.observer.army, e.observer.unit)[0],
         ))
     });
-    for (_, of, children) in &models {
-        let Ok(u) = units.get(of.0) else { continue };
+    for (&TableModel(r), children) in &models {
         let root = active
             .game
             .as_ref()
-            .map_or(u.index, |g| g.combined(u.army, u.index)[0]);
-        let hidden = observer == Some((u.army, root));
+            .map_or(r.unit, |g| g.combined(r.army, r.unit)[0]);
+        let hidden = observer == Some((r.army, root));
         let want = RenderLayers::layer(if hidden { OWN_UNIT_LAYER } else { 0 });
         for child in children.iter() {
             if layers.get(child).ok() != Some(&want) {
@@ -98,7 +111,7 @@ pub fn eye_transform(game: &Game, eye: &EyeView) -> Transform {
 }
 
 fn follow(
-    play: Res<PlayState>,
+    sight: Res<SightTools>,
     active: Res<ActiveGame>,
     insets: Res<PanelInsets>,
     window: Single<&Window, With<PrimaryWindow>>,
@@ -107,7 +120,7 @@ fn follow(
     let Ok((mut camera, mut transform)) = cameras.single_mut() else {
         return;
     };
-    let view = match (&play.eye, &active.game) {
+    let view = match (&sight.eye, &active.game) {
         (Some(eye), Some(game)) if game.on_table(eye.observer) && game.on_table(eye.target) => {
             Some((eye_transform(game, eye), eye.full))
         }

@@ -1,127 +1,44 @@
-//! The desktop app: window, camera, table meshes, picking and the egui overlay.
+//! The desktop app: window, camera, table meshes, picking and the egui overlay, one plugin per
+//! feature module (`fn plugin(app: &mut App)`), composed by [`plugin`]. The screens (menu,
+//! table, editor) are in [`screens`], the egui panels in [`hud`], the play logic without
+//! drawing in [`play`]; [`run`] opens the window.
 
+pub mod args;
 pub mod camera;
 pub mod computer;
 pub mod editor;
 pub mod eye;
 pub mod hud;
-pub mod menu;
+mod launch;
 pub mod mesh;
 pub mod overlay;
+pub mod pick;
 pub mod play;
 pub mod reaction;
 pub mod scenario;
+pub mod screens;
 pub mod screenshot;
 pub mod selection;
 pub mod table;
 pub mod ui;
 
-use std::path::PathBuf;
-use std::process::ExitCode;
+pub use args::{PlayArgs, scene_path};
+pub use launch::{NO_GPU_HELP, run};
+/// The main menu's module under its former path (`app::menu`), for callers not yet moved to
+/// [`screens::menu`].
+pub use screens::menu;
 
-use bevy::picking::mesh_picking::MeshPickingPlugin;
 use bevy::prelude::*;
-use bevy::window::WindowResolution;
-use bevy_egui::EguiPlugin;
 
-use crate::cli::{PlayArgs, scene_path};
-use crate::data::load_scene;
-use crate::sim::{ActiveScene, SceneErrors};
-
-/// What to print when no graphics adapter is found, instead of a backtrace.
-pub const NO_GPU_HELP: &str = "wartable could not find a graphics adapter (Vulkan, Metal, DX12 or OpenGL).\n\
-Install a driver; on Debian/Ubuntu without a GPU, software rendering works:\n  \
-sudo apt-get install -y mesa-vulkan-drivers libvulkan1 libgl1-mesa-dri\n\
-Headless commands (validate, scene --json) need no graphics.";
-
-/// Opens the desktop app. With a scene (or `--load`), a hot-seat game starts on it at once
-/// (`--scenario` plays a scripted start); with neither, or with `--menu`, the main menu opens
-/// over the built-in default scene. A scene or save that fails to load opens the table with
-/// an error panel.
-pub fn run(args: PlayArgs) -> ExitCode {
-    install_no_gpu_hook();
-    let saves = if args.saves.as_os_str().is_empty() {
-        PathBuf::from("saves")
-    } else {
-        args.saves.clone()
-    };
-    let wants_game = (args.scene.is_some() || args.load.is_some()) && !args.menu && !args.editor;
-    let mut errors: Vec<String> = Vec::new();
-    let mut started = None;
-    let mut menu_scene = None;
-    if wants_game {
-        let result = match &args.load {
-            Some(save) => menu::load_game(save),
-            None => menu::start_on_scene(&scene_path(args.scene.as_deref()), &saves, args.seed),
-        };
-        match result {
-            Ok(s) => started = Some(s),
-            Err(e) => errors.extend(e.lines().map(str::to_string)),
-        }
-    } else {
-        match load_scene(&scene_path(args.scene.as_deref())) {
-            Ok(s) => menu_scene = Some(s),
-            Err(e) => errors.extend(e.0.iter().map(ToString::to_string)),
-        }
-    }
-    let mut view = None;
-    if let (Some(name), Some(st), false) = (&args.scenario, started.as_mut(), args.editor) {
-        match scenario::prepare(name, st) {
-            Ok(v) => view = Some(v),
-            Err(e) => errors.push(format!("scenario {name}: {e}")),
-        }
-        if let Some(path) = &st.autosave.to_str().map(PathBuf::from)
-            && let Err(e) = crate::game::save::write_save(path, &st.save)
-        {
-            errors.push(format!("{}: {e}", path.display()));
-        }
-    }
-    for e in &errors {
-        eprintln!("{e}");
-    }
-    let title = started
-        .as_ref()
-        .map(|s| s.origin.name.clone())
-        .or(menu_scene.as_ref().map(|s| s.name.clone()))
-        .map_or("wartable".to_string(), |n| format!("wartable - {n}"));
-    let mut editor = None;
-    if args.editor {
-        let scene = scene_path(args.scene.as_deref());
-        match crate::design::Design::open_scene(&scene) {
-            Ok(design) => {
-                let layout = crate::data::source::load::<crate::data::scene::SceneFile>(&scene)
-                    .ok()
-                    .map(|s| crate::data::source::sibling(&scene, &s.layout))
-                    .filter(|p| p.exists());
-                let mut e = editor::Editor::new(design, PathBuf::from("scenes"), layout);
-                e.mirror = args.mirror;
-                if let Some(name) = &args.scenario
-                    && let Err(err) = editor::scenario(&mut e, name)
-                {
-                    errors.push(format!("scenario {name}: {err}"));
-                }
-                editor = Some(e);
-            }
-            Err(e) => errors.extend(e.0.iter().map(ToString::to_string)),
-        }
-    }
-    let mut app = App::new();
-    editor::register_source(&mut app, std::path::Path::new("scenes"));
-    app.add_plugins(DefaultPlugins.set(WindowPlugin {
-        primary_window: Some(Window {
-            title,
-            resolution: WindowResolution::new(1280, 720),
-            ..default()
-        }),
-        ..default()
-    }))
-    .add_plugins((EguiPlugin::default(), MeshPickingPlugin))
-    .add_plugins((
+/// Every feature plugin of the desktop app, with the headless simulation under them (the
+/// window, egui and picking plugins are added by [`run`]).
+pub fn plugin(app: &mut App) {
+    app.add_plugins((
         crate::sim::plugin,
         camera::plugin,
         table::plugin,
         selection::plugin,
-        menu::plugin,
+        screens::plugin,
         play::plugin,
         hud::plugin,
         overlay::plugin,
@@ -130,71 +47,5 @@ pub fn run(args: PlayArgs) -> ExitCode {
         editor::plugin,
         computer::plugin,
         reaction::plugin,
-    ))
-    .insert_resource(menu::SavesDir(saves))
-    .insert_resource(ActiveScene(menu_scene))
-    .insert_resource(SceneErrors(errors));
-    if let Some(st) = started {
-        let computer = args.computer.unwrap_or(0);
-        let cell = std::sync::Mutex::new(Some(st));
-        app.add_systems(Startup, move |world: &mut World| {
-            let st = cell.lock().map(|mut c| c.take()).unwrap_or(None);
-            if let Some(st) = st {
-                menu::put_on_table_against(world, st, computer);
-            }
-        });
-    }
-    if let Some(e) = editor {
-        let cell = std::sync::Mutex::new(Some(e));
-        app.add_systems(Startup, move |world: &mut World| {
-            if let Some(e) = cell.lock().map(|mut c| c.take()).unwrap_or(None) {
-                editor::open_editor(world, e);
-            }
-        });
-    }
-    if let Some(v) = view {
-        let play = v.play;
-        app.add_systems(
-            Update,
-            move |mut state: ResMut<play::PlayState>, mut done: Local<bool>| {
-                if !*done {
-                    let log = std::mem::take(&mut state.log);
-                    *state = play.clone();
-                    state.log = log;
-                    *done = true;
-                }
-            },
-        );
-        if let Some(sel) = v.select {
-            app.insert_resource(selection::SelectAtStart(sel));
-        }
-    }
-    if let Some(unit) = args.select {
-        app.insert_resource(selection::SelectAtStart(unit));
-    }
-    if let Some(path) = args.screenshot {
-        app.insert_resource(screenshot::ScreenshotPlan::new(path, args.frames));
-    }
-    match app.run() {
-        AppExit::Success => ExitCode::SUCCESS,
-        AppExit::Error(code) => ExitCode::from(code.get()),
-    }
-}
-
-/// Replaces Bevy's "Unable to find a GPU" panic with instructions.
-fn install_no_gpu_hook() {
-    let default = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        let text = info
-            .payload()
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| info.payload().downcast_ref::<String>().cloned())
-            .unwrap_or_default();
-        if text.contains("Unable to find a GPU") || text.contains("No suitable adapter") {
-            eprintln!("{NO_GPU_HELP}");
-            std::process::exit(2);
-        }
-        default(info);
-    }));
+    ));
 }

@@ -9,14 +9,15 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::input::egui_wants_any_pointer_input;
 
 use super::camera::OrbitCamera;
-use super::play::{self, PlayState, SightStatus, Verdict};
+use super::play::{self, Drafting, SightStatus, SightTools, TableTools, Verdict};
+use super::screens::Screen;
 use super::selection::Selection;
 use crate::game::Game;
 use crate::game::sight::ModelRef;
 use crate::geometry::measure::model_distance;
 use crate::rules::constants::{COHERENCY_HORIZONTAL_INCHES, ENGAGEMENT_RANGE_HORIZONTAL_INCHES};
 use crate::sim::battle::ActiveGame;
-use crate::sim::components::{Model, ModelOf, Unit};
+use crate::sim::components::{TableModel, Unit};
 
 /// Shortest time between two line-of-sight reports while a draft is being dragged.
 pub const LOS_REFRESH_WHILE_DRAGGING: Duration = Duration::from_millis(100);
@@ -33,70 +34,52 @@ pub struct Grab {
     pub before: Option<play::Draft>,
 }
 
-/// Registers dragging, the LOS report upkeep and the gizmos.
+/// Registers dragging, the LOS report upkeep and the gizmos, run while a game is on the table
+/// ([`Screen::Table`]).
 pub fn plugin(app: &mut App) {
-    app.init_resource::<Grab>().add_systems(
-        Update,
-        (
-            observe_models,
-            drag.run_if(not(egui_wants_any_pointer_input)),
-            refresh_report,
-            draw,
+    app.init_resource::<Grab>()
+        .add_observer(observe_model)
+        .add_systems(
+            Update,
+            (
+                drag.run_if(not(egui_wants_any_pointer_input)),
+                refresh_report,
+                draw,
+            )
+                .chain()
+                .run_if(in_state(Screen::Table)),
+        );
+}
+
+/// A model entity just spawned gets its pointer observers: a primary drag grabs it (unless the
+/// tape is on), hovering names it for the line-of-sight hover text.
+fn observe_model(add: On<Add, TableModel>, mut commands: Commands, models: Query<&TableModel>) {
+    let Ok(&TableModel(r)) = models.get(add.entity) else {
+        return;
+    };
+    commands
+        .entity(add.entity)
+        .observe(
+            move |start: On<Pointer<DragStart>>,
+                  keys: Res<ButtonInput<KeyCode>>,
+                  tools: Res<TableTools>,
+                  drafting: Res<Drafting>,
+                  mut grab: ResMut<Grab>| {
+                if start.button != PointerButton::Primary || tools.tape.is_some() {
+                    return;
+                }
+                let hit = start.hit.position.unwrap_or_default();
+                grab.model = Some((r, hit));
+                grab.single = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+                grab.before = drafting.draft.clone();
+            },
         )
-            .chain(),
-    );
-}
-
-/// The model an entity is, if it is one.
-pub fn model_ref(
-    entity: Entity,
-    models: &Query<(&Model, &ModelOf)>,
-    units: &Query<&Unit>,
-) -> Option<ModelRef> {
-    let (m, of) = models.get(entity).ok()?;
-    let u = units.get(of.0).ok()?;
-    Some(ModelRef {
-        army: u.army,
-        unit: u.index,
-        model: m.index,
-    })
-}
-
-fn observe_models(mut commands: Commands, added: Query<Entity, Added<Model>>) {
-    for e in &added {
-        commands
-            .entity(e)
-            .observe(
-                move |start: On<Pointer<DragStart>>,
-                      models: Query<(&Model, &ModelOf)>,
-                      units: Query<&Unit>,
-                      keys: Res<ButtonInput<KeyCode>>,
-                      play: Res<PlayState>,
-                      mut grab: ResMut<Grab>| {
-                    if start.button != PointerButton::Primary || play.tape.is_some() {
-                        return;
-                    }
-                    let Some(r) = model_ref(e, &models, &units) else {
-                        return;
-                    };
-                    let hit = start.hit.position.unwrap_or_default();
-                    grab.model = Some((r, hit));
-                    grab.single = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
-                    grab.before = play.draft.clone();
-                },
-            )
-            .observe(
-                move |_: On<Pointer<Over>>,
-                      models: Query<(&Model, &ModelOf)>,
-                      units: Query<&Unit>,
-                      mut play: ResMut<PlayState>| {
-                    play.hovered = model_ref(e, &models, &units);
-                },
-            )
-            .observe(move |_: On<Pointer<Out>>, mut play: ResMut<PlayState>| {
-                play.hovered = None;
-            });
-    }
+        .observe(move |_: On<Pointer<Over>>, mut sight: ResMut<SightTools>| {
+            sight.hovered = Some(r);
+        })
+        .observe(move |_: On<Pointer<Out>>, mut sight: ResMut<SightTools>| {
+            sight.hovered = None;
+        });
 }
 
 /// Where the cursor meets the horizontal plane at height `z` (table inches).
@@ -115,7 +98,7 @@ pub fn cursor_on_plane(
 fn drag(
     buttons: Res<ButtonInput<MouseButton>>,
     mut grab: ResMut<Grab>,
-    mut play: ResMut<PlayState>,
+    mut drafting: ResMut<Drafting>,
     active: Res<ActiveGame>,
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&Camera, &GlobalTransform), With<OrbitCamera>>,
@@ -146,8 +129,8 @@ fn drag(
     } else {
         play::drag_unit(game, grab.before.as_ref(), r.army, r.unit, delta)
     };
-    if play.draft.as_ref() != Some(&draft) {
-        play.draft = Some(draft);
+    if drafting.draft.as_ref() != Some(&draft) {
+        drafting.draft = Some(draft);
     }
 }
 
@@ -163,7 +146,8 @@ pub fn with_draft(game: &Game, draft: Option<&play::Draft>) -> Game {
 }
 
 fn refresh_report(
-    mut play: ResMut<PlayState>,
+    mut sight: ResMut<SightTools>,
+    drafting: Res<Drafting>,
     active: Res<ActiveGame>,
     selection: Res<Selection>,
     units: Query<&Unit>,
@@ -173,48 +157,48 @@ fn refresh_report(
         .unit
         .and_then(|e| units.get(e).ok())
         .map(|u| (u.army, u.index));
-    let (Some(game), Some((army, unit)), true) = (&active.game, observer, play.los) else {
-        if play.report.observer.is_some() {
-            play.report = play::LosReport::default();
+    let (Some(game), Some((army, unit)), true) = (&active.game, observer, sight.los) else {
+        if sight.report.observer.is_some() {
+            sight.report = play::LosReport::default();
         }
         return;
     };
     let root = game.combined(army, unit)[0];
-    let stale = play.report.observer != Some((army, root))
+    let stale = sight.report.observer != Some((army, root))
         || active.is_changed()
         || selection.is_changed()
-        || play
+        || drafting
             .draft
             .as_ref()
             .is_some_and(|d| d.army == army && d.unit == root);
     if !stale || game.live_models(army, root).is_empty() {
         return;
     }
-    let dragging = play.draft.is_some();
+    let dragging = drafting.draft.is_some();
     if dragging
-        && play.report.observer == Some((army, root))
+        && sight.report.observer == Some((army, root))
         && last.is_some_and(|t| t.elapsed() < LOS_REFRESH_WHILE_DRAGGING)
     {
         return;
     }
-    let table = with_draft(game, play.draft.as_ref());
+    let table = with_draft(game, drafting.draft.as_ref());
     let report = play::los_report(&table, army, unit);
     *last = Some(Instant::now());
-    if play.report != report {
-        play.report = report;
+    if sight.report != report {
+        sight.report = report;
     }
 }
 
 /// The hover text for the model under the cursor: its sight status for the selected unit, the
 /// blocker or rule, and the Benefit of Cover.
-pub fn hover_text(play: &PlayState, game: Option<&Game>) -> Option<String> {
+pub fn hover_text(sight: &SightTools, game: Option<&Game>) -> Option<String> {
     let game = game?;
-    let r = play.hovered?;
+    let r = sight.hovered?;
     let name = game.model_name(r);
-    if !play.los {
+    if !sight.los {
         return None;
     }
-    let t = play.report.of(r)?;
+    let t = sight.report.of(r)?;
     let mut text = format!(
         "{name}: {}",
         match t.status {
@@ -242,15 +226,17 @@ fn colour_of(verdict: Option<&Verdict>) -> Color {
 
 fn draw(
     mut gizmos: Gizmos,
-    play: Res<PlayState>,
+    drafting: Res<Drafting>,
+    sight: Res<SightTools>,
+    tools: Res<TableTools>,
     active: Res<ActiveGame>,
     selection: Res<Selection>,
     units: Query<&Unit>,
 ) {
     let Some(game) = &active.game else { return };
     let lift = Vec3::Z * 0.08;
-    if let Some(d) = &play.draft {
-        let colour = colour_of(play.verdict.as_ref());
+    if let Some(d) = &drafting.draft {
+        let colour = colour_of(drafting.verdict.as_ref());
         for (r, end) in &d.ends {
             let start = play::model_position(game, *r);
             let solid = game.solid(*r);
@@ -265,7 +251,7 @@ fn draw(
         .and_then(|e| units.get(e).ok())
         .map(|u| (u.army, u.index));
     if let Some((army, unit)) = observer {
-        let rings = rings_of(game, army, unit, &play.rings);
+        let rings = rings_of(game, army, unit, &tools.rings);
         for r in game.live_models(army, game.combined(army, unit)[0]) {
             let solid = game.solid(r);
             let radius = solid.base.bounding_radius_inches();
@@ -280,8 +266,8 @@ fn draw(
             }
         }
     }
-    if play.los {
-        for t in &play.report.targets {
+    if sight.los {
+        for t in &sight.report.targets {
             if let Some([a, b]) = t.witness {
                 let c = match t.status {
                     SightStatus::FullyVisible => Color::srgb(0.3, 0.95, 0.4),
@@ -291,7 +277,7 @@ fn draw(
             }
         }
     }
-    if let Some(tape) = &play.tape
+    if let Some(tape) = &tools.tape
         && let [a, b] = tape.picks[..]
     {
         let (sa, sb) = (game.solid(a), game.solid(b));

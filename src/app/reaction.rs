@@ -8,18 +8,19 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::computer::Computer;
-use super::menu::Screen;
-use super::play::{self, PlayState};
+use super::play::{self, Drafting, HandOver};
+use super::screens::Screen;
 use crate::game::{Command, Game};
 use crate::rules::phase::opponent;
 use crate::rules::stratagem::Stratagem;
-use crate::sim::battle::{ActiveGame, GameCommand};
+use crate::sim::battle::{ActiveGame, BattleState, GameCommand};
 
-/// Registers the reaction window.
+/// Registers the reaction window: on the table, during the battle rounds only
+/// ([`BattleState::Battle`], the only stage in which attacks wait for a reaction).
 pub fn plugin(app: &mut App) {
     app.add_systems(
         EguiPrimaryContextPass,
-        reaction_window.run_if(in_state(Screen::Table)),
+        reaction_window.run_if(in_state(Screen::Table).and_then(in_state(BattleState::Battle))),
     );
 }
 
@@ -60,7 +61,8 @@ fn reaction_window(
     mut contexts: EguiContexts,
     active: Res<ActiveGame>,
     computer: Option<Res<Computer>>,
-    mut play: ResMut<PlayState>,
+    mut drafting: ResMut<Drafting>,
+    handover: Res<HandOver>,
     mut writer: MessageWriter<GameCommand>,
 ) -> Result {
     let Some(game) = &active.game else {
@@ -70,7 +72,7 @@ fn reaction_window(
         return Ok(());
     };
     let defender = opponent(pending.player);
-    if computer.is_some_and(|c| c.player == defender) || play.handover.is_some() {
+    if computer.is_some_and(|c| c.player == defender) || handover.to.is_some() {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?.clone();
@@ -88,7 +90,7 @@ fn reaction_window(
             ));
             for (label, c) in choices {
                 if ui.button(label).clicked() {
-                    play::issue(&mut writer, &mut play, c);
+                    play::issue(&mut writer, &mut drafting, c);
                 }
             }
         });

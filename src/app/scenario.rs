@@ -12,8 +12,8 @@
 //! - `reaction`: the recorded game up to its first shot that the defender could answer with Go
 //!   to Ground or Smokescreen, that shot declared: the defender's reaction window is open.
 
-use super::menu::StartedGame;
-use super::play::{self, Draft, EyeView, LosReport, PlayState, SightStatus};
+use super::play::{self, Draft, EyeView, HandOver, LosReport, PlayView, SightStatus};
+use super::screens::table::StartedGame;
 use crate::game::sight::{ModelRef, UnitSelector};
 use crate::game::{Command, Game};
 use crate::geometry::Vec3;
@@ -38,7 +38,7 @@ pub struct ScenarioView {
     /// The unit to select, if any.
     pub select: Option<UnitSelector>,
     /// The play state (tools, drafts, weapon choices).
-    pub play: PlayState,
+    pub play: PlayView,
 }
 
 /// Applies `command` to the started game and records it in its save.
@@ -134,9 +134,12 @@ pub fn partly_sighted_unit(game: &Game) -> Option<(usize, usize, LosReport)> {
 /// # Errors
 /// An unknown scenario, or a command the engine rejects on the way.
 pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, String> {
-    let mut play = PlayState {
-        hotseat: false,
-        ..PlayState::default()
+    let mut play = PlayView {
+        handover: HandOver {
+            to: None,
+            hotseat: false,
+        },
+        ..PlayView::default()
     };
     let mut select = None;
     match name {
@@ -147,7 +150,7 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
             let (army, unit, report) =
                 partly_sighted_unit(game).ok_or("no unit of the active player sees anything")?;
             select = Some(selector(game, army, unit));
-            play.los = true;
+            play.sight.los = true;
             if name == "eye" {
                 let target = report
                     .targets
@@ -164,13 +167,13 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
                     Some([from, _]) => nearest_model(game, army, unit, from),
                     None => best_observer(game, army, unit, target.model),
                 };
-                play.eye = Some(EyeView {
+                play.sight.eye = Some(EyeView {
                     observer,
                     target: target.model,
                     full: false,
                 });
             }
-            play.report = report;
+            play.sight.report = report;
         }
         "drag-refused" => {
             advance_to(started, Phase::Movement)?;
@@ -189,8 +192,8 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
             let dir = (centre - from).truncate().normalize_or_zero().extend(0.0);
             let draft: Draft = play::drag_unit(game, None, army, unit, dir * (m + 3.0));
             select = Some(selector(game, army, unit));
-            play.rings = [true, false, false, false];
-            play.draft = Some(draft);
+            play.tools.rings = [true, false, false, false];
+            play.drafting.draft = Some(draft);
         }
         "shooting" => {
             // The recorded 5-round game on the default scene (seed 7), up to its first shot.
@@ -216,7 +219,7 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
             let game = &started.game;
             let (army, root) = game.own_root(*player, unit).map_err(|r| r.to_string())?;
             select = Some(selector(game, army, root));
-            play.weapon_targets = weapons
+            play.orders.weapon_targets = weapons
                 .iter()
                 .map(|w| (w.label(), Some(w.target.clone())))
                 .collect();

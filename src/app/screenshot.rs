@@ -1,13 +1,45 @@
 //! `play --screenshot out.png --frames N`: render at least N frames, save the window to a PNG,
 //! exit. A capture that comes back blank (pipelines still compiling under a software renderer)
-//! is retried a few frames later instead of being saved.
+//! is retried a few frames later instead of being saved. The brightness statistics that tell a
+//! blank image ([`stats_of`]) are also what `wartable png-check` reports.
 
 use std::path::PathBuf;
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 
-use crate::cli::png_check::{BLANK_STDDEV, stats_of};
+/// Brightness statistics of an image.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PixelStats {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Mean brightness, 0-255.
+    pub mean: f64,
+    /// Standard deviation of brightness, 0-255.
+    pub stddev: f64,
+}
+
+/// Brightness statistics of an image in memory.
+pub fn stats_of(image: &image::DynamicImage) -> PixelStats {
+    let img = image.to_luma8();
+    let n = f64::from(img.width()) * f64::from(img.height());
+    let (sum, sq) = img.pixels().fold((0.0, 0.0), |(s, q), p| {
+        let v = f64::from(p.0[0]);
+        (s + v, q + v * v)
+    });
+    let mean = sum / n.max(1.0);
+    PixelStats {
+        width: img.width(),
+        height: img.height(),
+        mean,
+        stddev: (sq / n.max(1.0) - mean * mean).max(0.0).sqrt(),
+    }
+}
+
+/// Below this brightness standard deviation an image counts as blank (0-255 scale).
+pub const BLANK_STDDEV: f64 = 2.0;
 
 /// Frames waited between a blank capture and the next try.
 pub const RETRY_FRAMES: u32 = 10;

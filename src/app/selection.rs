@@ -3,10 +3,11 @@
 
 use bevy::prelude::*;
 
-use super::play::{PlayState, SightStatus};
+use super::play::{Drafting, SightStatus, SightTools, TableTools};
+use super::screens::Screen;
 use super::table::{Board, BodyMesh, Palette};
 use crate::sim::battle::ActiveGame;
-use crate::sim::components::{Model, ModelOf};
+use crate::sim::components::{ModelOf, TableModel, Unit};
 
 /// The unit whose card is shown, if any.
 #[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -19,22 +20,29 @@ pub struct Selection {
 #[derive(Resource, Debug, Clone)]
 pub struct SelectAtStart(pub crate::game::sight::UnitSelector);
 
-/// Registers selection, picking observers and the highlight.
+/// Registers selection, picking observers and the highlight (its systems run while a game is on
+/// the table, [`Screen::Table`]).
 pub fn plugin(app: &mut App) {
-    app.init_resource::<Selection>().add_systems(
-        Update,
-        (
-            select_at_start.run_if(resource_exists::<SelectAtStart>),
-            observe_new_models,
-            observe_board,
-            hide_off_table,
-            highlight_selection.run_if(
-                resource_changed::<Selection>
-                    .or_else(resource_changed::<PlayState>)
-                    .or_else(resource_changed::<ActiveGame>),
+    app.init_resource::<Selection>()
+        .add_observer(observe_model)
+        .add_observer(observe_board)
+        .add_systems(
+            Update,
+            (
+                select_at_start
+                    .run_if(in_state(Screen::Table).and_then(resource_exists::<SelectAtStart>)),
+                hide_off_table.run_if(in_state(Screen::Table)),
+                // `and_then` short-circuits: changes made on another screen are seen on the
+                // first frame on the table.
+                highlight_selection.run_if(
+                    in_state(Screen::Table).and_then(
+                        resource_changed::<Selection>
+                            .or_eager(resource_changed::<SightTools>)
+                            .or_eager(resource_changed::<ActiveGame>),
+                    ),
+                ),
             ),
-        ),
-    );
+        );
 }
 
 /// The unit `model` belongs to.
@@ -45,7 +53,7 @@ pub fn unit_of(model: Entity, models: &Query<&ModelOf>) -> Option<Entity> {
 fn select_at_start(
     mut commands: Commands,
     wanted: Res<SelectAtStart>,
-    units: Query<(Entity, &crate::sim::components::Unit)>,
+    units: Query<(Entity, &Unit)>,
     mut selection: ResMut<Selection>,
 ) {
     let found = units
@@ -57,67 +65,67 @@ fn select_at_start(
     }
 }
 
-fn observe_new_models(mut commands: Commands, added: Query<Entity, Added<Model>>) {
-    for model in &added {
-        commands.entity(model).observe(
-            move |mut click: On<Pointer<Click>>,
-                  models: Query<&ModelOf>,
-                  refs: Query<(&Model, &ModelOf)>,
-                  units: Query<&crate::sim::components::Unit>,
-                  mut play: ResMut<PlayState>,
-                  mut selection: ResMut<Selection>| {
-                if click.button != PointerButton::Primary {
-                    return;
+/// A model entity just spawned gets its click observer: a primary click picks it for the tape
+/// when the tape is on, else selects its unit.
+fn observe_model(add: On<Add, TableModel>, mut commands: Commands, models: Query<&TableModel>) {
+    let Ok(&TableModel(r)) = models.get(add.entity) else {
+        return;
+    };
+    let model = add.entity;
+    commands.entity(model).observe(
+        move |mut click: On<Pointer<Click>>,
+              models: Query<&ModelOf>,
+              mut tools: ResMut<TableTools>,
+              mut selection: ResMut<Selection>| {
+            if click.button != PointerButton::Primary {
+                return;
+            }
+            click.propagate(false);
+            if let Some(tape) = tools.tape.as_mut() {
+                if tape.picks.len() >= 2 {
+                    tape.picks.clear();
                 }
-                click.propagate(false);
-                if let Some(tape) = play.tape.as_mut() {
-                    if let Some(r) = super::overlay::model_ref(model, &refs, &units) {
-                        if tape.picks.len() >= 2 {
-                            tape.picks.clear();
-                        }
-                        tape.picks.push(r);
-                    }
-                    return;
-                }
-                selection.unit = unit_of(model, &models);
-            },
-        );
-    }
+                tape.picks.push(r);
+                return;
+            }
+            selection.unit = unit_of(model, &models);
+        },
+    );
 }
 
-fn observe_board(mut commands: Commands, added: Query<Entity, Added<Board>>) {
-    for board in &added {
-        commands.entity(board).observe(
-            |click: On<Pointer<Click>>,
-             mut selection: ResMut<Selection>,
-             mut play: ResMut<PlayState>| {
-                if click.button == PointerButton::Primary && play.draft.is_none() {
-                    selection.unit = None;
-                    play.eye = None;
-                }
-            },
-        );
-    }
+/// The board gets its click observer: a primary click on the bare table clears the selection
+/// and closes the eye view (not while a move is drafted).
+fn observe_board(add: On<Add, Board>, mut commands: Commands) {
+    commands.entity(add.entity).observe(
+        |click: On<Pointer<Click>>,
+         mut selection: ResMut<Selection>,
+         drafting: Res<Drafting>,
+         mut sight: ResMut<SightTools>| {
+            if click.button == PointerButton::Primary && drafting.draft.is_none() {
+                selection.unit = None;
+                sight.eye = None;
+            }
+        },
+    );
 }
 
 fn highlight_selection(
     selection: Res<Selection>,
     palette: Option<Res<Palette>>,
-    play: Res<PlayState>,
+    sight_tools: Res<SightTools>,
     models: Query<&ModelOf>,
-    refs: Query<(&Model, &ModelOf)>,
-    units: Query<&crate::sim::components::Unit>,
+    refs: Query<&TableModel>,
     mut bodies: Query<(&BodyMesh, &ChildOf, &mut MeshMaterial3d<StandardMaterial>)>,
 ) {
     let Some(palette) = palette else { return };
     for (body, parent, mut material) in &mut bodies {
         let model = parent.parent();
         let selected = selection.unit.is_some() && unit_of(model, &models) == selection.unit;
-        let sight = play
+        let sight = sight_tools
             .los
-            .then(|| super::overlay::model_ref(model, &refs, &units))
+            .then(|| refs.get(model).ok().map(|t| t.0))
             .flatten()
-            .and_then(|r| play.report.of(r))
+            .and_then(|r| sight_tools.report.of(r))
             .map(|t| t.status);
         let wanted = if selected {
             &palette.selected
@@ -138,25 +146,16 @@ fn highlight_selection(
 
 /// Destroyed, embarked and Reserves models leave the table; units not yet deployed stay
 /// where the scene put them, ready to be deployed.
-fn hide_off_table(
-    active: Res<ActiveGame>,
-    units: Query<&crate::sim::components::Unit>,
-    mut models: Query<(&Model, &ModelOf, &mut Visibility)>,
-) {
-    for (m, of, mut v) in &mut models {
-        let shown = match (&active.game, units.get(of.0)) {
-            (Some(game), Ok(u)) => {
-                let r = crate::game::sight::ModelRef {
-                    army: u.army,
-                    unit: u.index,
-                    model: m.index,
-                };
+fn hide_off_table(active: Res<ActiveGame>, mut models: Query<(&TableModel, &mut Visibility)>) {
+    for (&TableModel(r), mut v) in &mut models {
+        let shown = match &active.game {
+            Some(game) => {
                 let state = &game.units[r.army][r.unit];
                 game.on_table(r)
                     || (state.location == crate::game::Location::NotDeployed
                         && state.models[r.model].alive)
             }
-            _ => true,
+            None => true,
         };
         let want = if shown {
             Visibility::Inherited

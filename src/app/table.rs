@@ -62,18 +62,15 @@ fn terrain_colour(category: TerrainCategory) -> Color {
     }
 }
 
-/// Registers the board, lights and the systems that give spawned entities their meshes.
+/// Registers the board, lights and the observers that give spawned entities their meshes.
 pub fn plugin(app: &mut App) {
     app.add_systems(Startup, (make_palette, spawn_board).chain())
-        .add_systems(
-            Update,
-            (
-                dress_terrain,
-                dress_walls_and_floors,
-                dress_markers,
-                dress_models,
-            ),
-        );
+        .add_observer(dress_terrain)
+        .add_observer(dress_wall)
+        .add_observer(dress_floor)
+        .add_observer(dress_objective)
+        .add_observer(dress_zone)
+        .add_observer(dress_model);
 }
 
 fn make_palette(mut commands: Commands, mut materials: ResMut<Assets<StandardMaterial>>) {
@@ -188,136 +185,166 @@ fn spawn_board(
     commands.insert_resource(ClearColor(Color::srgb(0.13, 0.14, 0.16)));
 }
 
+/// A terrain piece gets its footprint prism (flat under a ruin's walls).
 fn dress_terrain(
+    add: On<Add, TerrainFeature>,
     mut commands: Commands,
     scene: Res<ActiveScene>,
     palette: Res<Palette>,
     mut meshes: ResMut<Assets<Mesh>>,
-    added: Query<(Entity, &TerrainFeature), Added<TerrainFeature>>,
+    features: Query<&TerrainFeature>,
 ) {
     let Some(scene) = &scene.0 else { return };
-    for (entity, feature) in &added {
-        let Some(piece) = scene.layout.pieces.get(feature.index) else {
-            continue;
-        };
-        // Ruins show their footprint flat under the walls; other pieces their own body.
-        let (height, lift) = match piece.category {
-            TerrainCategory::Ruin => (0.0, 0.02),
-            _ => (piece.height.max(0.05), 0.0),
-        };
-        commands.entity(entity).insert((
-            Mesh3d(meshes.add(prism(&piece.footprint, height))),
-            MeshMaterial3d(palette.terrain[&piece.category].clone()),
-            Transform::from_xyz(0.0, 0.0, lift),
-        ));
-    }
+    let Ok(feature) = features.get(add.entity) else {
+        return;
+    };
+    let Some(piece) = scene.layout.pieces.get(feature.index) else {
+        return;
+    };
+    // Ruins show their footprint flat under the walls; other pieces their own body.
+    let (height, lift) = match piece.category {
+        TerrainCategory::Ruin => (0.0, 0.02),
+        _ => (piece.height.max(0.05), 0.0),
+    };
+    commands.entity(add.entity).insert((
+        Mesh3d(meshes.add(prism(&piece.footprint, height))),
+        MeshMaterial3d(palette.terrain[&piece.category].clone()),
+        Transform::from_xyz(0.0, 0.0, lift),
+    ));
 }
 
-fn dress_walls_and_floors(
+/// A solid part of a ruin wall gets its box.
+fn dress_wall(
+    add: On<Add, WallSolid>,
     mut commands: Commands,
     palette: Res<Palette>,
     mut meshes: ResMut<Assets<Mesh>>,
-    walls: Query<(Entity, &WallSolid), Added<WallSolid>>,
-    floors: Query<(Entity, &RuinFloor), Added<RuinFloor>>,
+    walls: Query<&WallSolid>,
 ) {
-    for (entity, wall) in &walls {
-        let size = wall.half_extents * 2.0;
-        commands.entity(entity).insert((
-            Mesh3d(meshes.add(Cuboid::new(size.x, size.y, size.z))),
-            MeshMaterial3d(palette.walls.clone()),
-        ));
-    }
-    for (entity, floor) in &floors {
-        commands.entity(entity).insert((
-            Mesh3d(meshes.add(prism(
-                &floor.area,
-                crate::geometry::terrain::FLOOR_THICKNESS_INCHES,
-            ))),
-            MeshMaterial3d(palette.floors.clone()),
-        ));
-    }
+    let Ok(wall) = walls.get(add.entity) else {
+        return;
+    };
+    let size = wall.half_extents * 2.0;
+    commands.entity(add.entity).insert((
+        Mesh3d(meshes.add(Cuboid::new(size.x, size.y, size.z))),
+        MeshMaterial3d(palette.walls.clone()),
+    ));
 }
 
-fn dress_markers(
+/// An upper floor of a ruin gets its slab.
+fn dress_floor(
+    add: On<Add, RuinFloor>,
     mut commands: Commands,
-    scene: Res<ActiveScene>,
     palette: Res<Palette>,
     mut meshes: ResMut<Assets<Mesh>>,
-    objectives: Query<Entity, Added<ObjectiveMarker>>,
-    zones: Query<(Entity, &DeploymentZone), Added<DeploymentZone>>,
+    floors: Query<&RuinFloor>,
+) {
+    let Ok(floor) = floors.get(add.entity) else {
+        return;
+    };
+    commands.entity(add.entity).insert((
+        Mesh3d(meshes.add(prism(
+            &floor.area,
+            crate::geometry::terrain::FLOOR_THICKNESS_INCHES,
+        ))),
+        MeshMaterial3d(palette.floors.clone()),
+    ));
+}
+
+/// An objective marker gets its disc.
+fn dress_objective(
+    add: On<Add, ObjectiveMarker>,
+    mut commands: Commands,
+    palette: Res<Palette>,
+    mut meshes: ResMut<Assets<Mesh>>,
 ) {
     let radius = OBJECTIVE_MARKER_RADIUS_INCHES;
-    for entity in &objectives {
-        let disc: Vec<Vec2> = (0..32)
-            .map(|i| {
-                let a = std::f32::consts::TAU * i as f32 / 32.0;
-                Vec2::new(radius * a.cos(), radius * a.sin())
-            })
-            .collect();
-        commands.entity(entity).insert((
-            Mesh3d(meshes.add(prism(&disc, OBJECTIVE_MARKER_HEIGHT_INCHES))),
-            MeshMaterial3d(palette.objective.clone()),
-        ));
-    }
-    let Some(scene) = &scene.0 else { return };
-    for (entity, zone) in &zones {
-        let Some(area) = scene
-            .deployment
-            .zones
-            .iter()
-            .find(|z| z.player == zone.player)
-            .map(|z| to_vecs(&z.area))
-        else {
-            continue;
-        };
-        let i = usize::from(zone.player.clamp(1, 2) - 1);
-        commands.entity(entity).insert((
-            Mesh3d(meshes.add(prism(&area, 0.0))),
-            MeshMaterial3d(palette.zones[i].clone()),
-            Transform::from_xyz(0.0, 0.0, 0.012),
-        ));
-    }
+    let disc: Vec<Vec2> = (0..32)
+        .map(|i| {
+            let a = std::f32::consts::TAU * i as f32 / 32.0;
+            Vec2::new(radius * a.cos(), radius * a.sin())
+        })
+        .collect();
+    commands.entity(add.entity).insert((
+        Mesh3d(meshes.add(prism(&disc, OBJECTIVE_MARKER_HEIGHT_INCHES))),
+        MeshMaterial3d(palette.objective.clone()),
+    ));
 }
 
-fn dress_models(
+/// A deployment zone gets its tinted area, in its player's colour.
+fn dress_zone(
+    add: On<Add, DeploymentZone>,
+    mut commands: Commands,
+    scene: Res<ActiveScene>,
+    palette: Res<Palette>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    zones: Query<&DeploymentZone>,
+) {
+    let Some(scene) = &scene.0 else { return };
+    let Ok(zone) = zones.get(add.entity) else {
+        return;
+    };
+    let Some(area) = scene
+        .deployment
+        .zones
+        .iter()
+        .find(|z| z.player == zone.player)
+        .map(|z| to_vecs(&z.area))
+    else {
+        return;
+    };
+    let i = usize::from(zone.player.clamp(1, 2) - 1);
+    commands.entity(add.entity).insert((
+        Mesh3d(meshes.add(prism(&area, 0.0))),
+        MeshMaterial3d(palette.zones[i].clone()),
+        Transform::from_xyz(0.0, 0.0, 0.012),
+    ));
+}
+
+/// A model gets its base, its body (tinted by selection and sight) and a nose showing its
+/// facing, as child meshes.
+fn dress_model(
+    add: On<Add, Model>,
     mut commands: Commands,
     palette: Res<Palette>,
     mut meshes: ResMut<Assets<Mesh>>,
-    added: Query<(Entity, &Model, &ModelBody), Added<Model>>,
+    models: Query<(&Model, &ModelBody)>,
 ) {
-    for (entity, model, body) in &added {
-        let i = usize::from(model.player.clamp(1, 2) - 1);
-        let outline = body.base.outline(Vec2::ZERO, 0.0);
-        let hull = matches!(body.base, crate::geometry::Base::Hull { .. });
-        // A body narrower than the base, so the base rim stays visible; hulls fill their
-        // footprint.
-        let shrink = if hull { 1.0 } else { 0.62 };
-        let inner: Vec<Vec2> = outline.iter().map(|p| *p * shrink).collect();
-        let base_mesh = meshes.add(prism(&outline, BASE_THICKNESS_INCHES));
-        let body_mesh = meshes.add(prism(
-            &inner,
-            (body.height - BASE_THICKNESS_INCHES).max(0.1),
+    let entity = add.entity;
+    let Ok((model, body)) = models.get(entity) else {
+        return;
+    };
+    let i = usize::from(model.player.clamp(1, 2) - 1);
+    let outline = body.base.outline(Vec2::ZERO, 0.0);
+    let hull = matches!(body.base, crate::geometry::Base::Hull { .. });
+    // A body narrower than the base, so the base rim stays visible; hulls fill their
+    // footprint.
+    let shrink = if hull { 1.0 } else { 0.62 };
+    let inner: Vec<Vec2> = outline.iter().map(|p| *p * shrink).collect();
+    let base_mesh = meshes.add(prism(&outline, BASE_THICKNESS_INCHES));
+    let body_mesh = meshes.add(prism(
+        &inner,
+        (body.height - BASE_THICKNESS_INCHES).max(0.1),
+    ));
+    commands.entity(entity).with_children(|parent| {
+        parent.spawn((Mesh3d(base_mesh), MeshMaterial3d(palette.bases[i].clone())));
+        parent.spawn((
+            BodyMesh {
+                player: model.player,
+            },
+            Mesh3d(body_mesh),
+            MeshMaterial3d(palette.bodies[i].clone()),
+            Transform::from_xyz(0.0, 0.0, BASE_THICKNESS_INCHES),
         ));
-        commands.entity(entity).with_children(|parent| {
-            parent.spawn((Mesh3d(base_mesh), MeshMaterial3d(palette.bases[i].clone())));
-            parent.spawn((
-                BodyMesh {
-                    player: model.player,
-                },
-                Mesh3d(body_mesh),
-                MeshMaterial3d(palette.bodies[i].clone()),
-                Transform::from_xyz(0.0, 0.0, BASE_THICKNESS_INCHES),
-            ));
-            // A nose showing the facing.
-            parent.spawn((
-                Mesh3d(meshes.add(Cuboid::new(0.3, 0.12, 0.12))),
-                MeshMaterial3d(palette.bases[i].clone()),
-                Transform::from_xyz(
-                    body.base.half_extents_inches().x * shrink,
-                    0.0,
-                    body.height * 0.8,
-                ),
-            ));
-        });
-    }
+        // A nose showing the facing.
+        parent.spawn((
+            Mesh3d(meshes.add(Cuboid::new(0.3, 0.12, 0.12))),
+            MeshMaterial3d(palette.bases[i].clone()),
+            Transform::from_xyz(
+                body.base.half_extents_inches().x * shrink,
+                0.0,
+                body.height * 0.8,
+            ),
+        ));
+    });
 }

@@ -10,7 +10,7 @@ use crate::data::{Scene, load_scene};
 use crate::game::sight::{SceneSight, UnitSelector, model_solid};
 use crate::geometry::measure::model_distance;
 use crate::geometry::sight::{Sampling, SeeThrough};
-use crate::geometry::{Vec3, coherency};
+use crate::{geometry::Vec3, rules::coherency};
 
 fn load(path: &Path) -> Result<(Scene, SceneSight), ExitCode> {
     match load_scene(path) {

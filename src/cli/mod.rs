@@ -21,7 +21,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::data::{self, source::DEFAULT_SCENE};
+/// The arguments of `play` and the scene path rule, which belong to the app.
+pub use crate::app::{PlayArgs, scene_path};
+
+use crate::data;
 use crate::game::sight::UnitSelector;
 
 /// wartable: a 3D tabletop simulator for Warhammer 40,000 (10th edition).
@@ -129,46 +132,6 @@ pub enum Command {
     },
 }
 
-/// Arguments of `play`.
-#[derive(Debug, Clone, clap::Args, Default)]
-pub struct PlayArgs {
-    /// Scene file ("default" or nothing for the built-in default scene).
-    pub scene: Option<PathBuf>,
-    /// Render, save a screenshot to this PNG, then exit.
-    #[arg(long)]
-    pub screenshot: Option<PathBuf>,
-    /// Frames to render before the screenshot.
-    #[arg(long, default_value_t = 30, requires = "screenshot")]
-    pub frames: u32,
-    /// Select this unit at start (its card opens), e.g. for a screenshot: UNIT or 2:UNIT.
-    #[arg(long)]
-    pub select: Option<UnitSelector>,
-    /// Open the main menu (over the scene) instead of starting a game on the scene.
-    #[arg(long)]
-    pub menu: bool,
-    /// Load this save file and play on (it keeps autosaving to it).
-    #[arg(long, conflicts_with = "scene")]
-    pub load: Option<PathBuf>,
-    /// Dice seed of a game started on the scene.
-    #[arg(long, default_value_t = 7)]
-    pub seed: u64,
-    /// Folder for autosaves.
-    #[arg(long, default_value = "saves")]
-    pub saves: PathBuf,
-    /// Play a scripted start for screenshots: overview, los, drag-refused, shooting or eye.
-    #[arg(long)]
-    pub scenario: Option<String>,
-    /// Play against the computer: it plays this player (1 or 2).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
-    pub computer: Option<u8>,
-    /// Open the layout editor on the scene's layout and deployment map.
-    #[arg(long)]
-    pub editor: bool,
-    /// With --editor: start in mirror mode (the 180° image follows every edit).
-    #[arg(long, requires = "editor")]
-    pub mirror: bool,
-}
-
 /// Exit status of a command whose standard output is a closed pipe (nothing else is reported):
 /// 128 + SIGPIPE, as a shell shows for a process the signal ended.
 pub const BROKEN_PIPE_EXIT: u8 = 141;
@@ -230,15 +193,6 @@ pub fn finite_f64_in(
         } else {
             Err(format!("{v} is not a number from {min} to {max}"))
         }
-    }
-}
-
-/// The scene path a user argument names: "default" or nothing means the built-in one.
-pub fn scene_path(arg: Option<&Path>) -> PathBuf {
-    match arg {
-        None => PathBuf::from(DEFAULT_SCENE),
-        Some(p) if p == Path::new("default") => PathBuf::from(DEFAULT_SCENE),
-        Some(p) => p.to_path_buf(),
     }
 }
 

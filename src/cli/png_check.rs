@@ -3,18 +3,9 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-/// Brightness statistics of an image.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PixelStats {
-    /// Width in pixels.
-    pub width: u32,
-    /// Height in pixels.
-    pub height: u32,
-    /// Mean brightness, 0-255.
-    pub mean: f64,
-    /// Standard deviation of brightness, 0-255.
-    pub stddev: f64,
-}
+/// The brightness statistics, computed by the app's screenshot code (which retries blank
+/// captures) and shared here.
+pub use crate::app::screenshot::{BLANK_STDDEV, PixelStats, stats_of};
 
 /// The largest PNG `png-check` reads (bytes): 64 MiB.
 pub const MAX_PNG_BYTES: u64 = 64 * 1024 * 1024;
@@ -29,26 +20,6 @@ pub fn stats(path: &Path) -> Result<PixelStats, image::ImageError> {
         .map_err(|e| image::ImageError::IoError(std::io::Error::other(e.to_string())))?;
     Ok(stats_of(&image::load_from_memory(&bytes)?))
 }
-
-/// Brightness statistics of an image in memory.
-pub fn stats_of(image: &image::DynamicImage) -> PixelStats {
-    let img = image.to_luma8();
-    let n = f64::from(img.width()) * f64::from(img.height());
-    let (sum, sq) = img.pixels().fold((0.0, 0.0), |(s, q), p| {
-        let v = f64::from(p.0[0]);
-        (s + v, q + v * v)
-    });
-    let mean = sum / n.max(1.0);
-    PixelStats {
-        width: img.width(),
-        height: img.height(),
-        mean,
-        stddev: (sq / n.max(1.0) - mean * mean).max(0.0).sqrt(),
-    }
-}
-
-/// Below this brightness standard deviation an image counts as blank (0-255 scale).
-pub const BLANK_STDDEV: f64 = 2.0;
 
 /// Prints the statistics; fails when the file is missing or blank.
 pub fn run(path: &Path, min_stddev: f64) -> ExitCode {

@@ -235,6 +235,29 @@ pub fn sibling(file: &Path, relative: &str) -> PathBuf {
     normalize(&file.parent().unwrap_or(Path::new("")).join(relative))
 }
 
+/// `target` written relative to the folder `from` (both made absolute first), for the scene
+/// path of a save; falls back to `target` as given. A `builtin:` path (a file built into the
+/// binary, [`BUILTIN_PREFIX`]) is written as it is.
+pub fn relative_path(target: &Path, from: &Path) -> String {
+    if let Some(key) = builtin_key(target) {
+        return format!("{}{key}", BUILTIN_PREFIX);
+    }
+    let (Ok(t), Ok(f)) = (target.canonicalize(), from.canonicalize()) else {
+        return target.to_string_lossy().into_owned();
+    };
+    let tc: Vec<Component> = t.components().collect();
+    let fc: Vec<Component> = f.components().collect();
+    let common = tc.iter().zip(&fc).take_while(|(a, b)| a == b).count();
+    let mut out = PathBuf::new();
+    for _ in common..fc.len() {
+        out.push("..");
+    }
+    for c in &tc[common..] {
+        out.push(c);
+    }
+    out.to_string_lossy().replace('\\', "/")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,7 +1,7 @@
 //! The terrain layout designer's model, with no drawing: a [`Design`] (a layout with its
 //! deployment map), edits with a 180° mirror mode ([`edit`], [`mirror`]), validation
 //! ([`validate`]), sight analysis with heatmaps ([`analysis`]) and the heatmap picture
-//! ([`picture`]). The app's editor ([`crate::app::editor`]) and `wartable analyze` use it.
+//! ([`picture`]). The desktop app's layout editor and `wartable analyze` use it.
 
 pub mod analysis;
 pub mod edit;
@@ -14,9 +14,8 @@ use std::path::{Path, PathBuf};
 use crate::data::layout::LayoutFile;
 use crate::data::resolve::{Layout, load_deployment, load_mission};
 use crate::data::scene::{SceneArmy, SceneFile, SceneOptions};
-use crate::data::source::{load, sibling};
+use crate::data::source::{load, relative_path, sibling};
 use crate::data::{DataError, DataErrors, Scene, check};
-use crate::game::save::relative_path;
 use crate::rules::deployment::DeploymentMap;
 use crate::rules::mission::{Mission, ObjectiveMarker};
 use analysis::AnalysisInput;

@@ -9,7 +9,7 @@
 //! In, Consolidate: in base contact if possible). shared/RULES.md: Fight phase.
 
 use super::command::{Command, ModelPath};
-use super::event::{Rejection, reject};
+use super::rejection::{Rejection, Rule, reject};
 use super::state::Game;
 use crate::game::sight::ModelRef;
 use crate::geometry::measure::{bases_overlap, horizontal_distance};
@@ -175,7 +175,7 @@ impl Game {
             let Some(miss) = self.missed_base_contact(&c) else {
                 break;
             };
-            let Ok((army, root)) = self.own_root(c.player(), command_unit(&c)) else {
+            let Ok((army, root)) = self.own_root(c.player(), c.unit().unwrap_or_default()) else {
                 break;
             };
             c = with_path(self, &c, army, root, miss.model, miss.at);
@@ -190,9 +190,9 @@ impl Game {
             return Ok(());
         };
         let rule = match command {
-            Command::ChargeMove { .. } => "Charge phase",
-            Command::PileIn { .. } => "Pile In",
-            _ => "Consolidate",
+            Command::ChargeMove { .. } => Rule::ChargePhase,
+            Command::PileIn { .. } => Rule::PileIn,
+            _ => Rule::Consolidate,
         };
         reject(
             rule,
@@ -204,16 +204,6 @@ impl Game {
                 miss.at.y
             ),
         )
-    }
-}
-
-/// The unit a move command names.
-fn command_unit(c: &Command) -> &str {
-    match c {
-        Command::ChargeMove { unit, .. }
-        | Command::PileIn { unit, .. }
-        | Command::Consolidate { unit, .. } => unit,
-        _ => "",
     }
 }
 

@@ -357,6 +357,29 @@ impl Command {
         }
     }
 
+    /// The unit the command acts for (its id in the commanding player's army): the unit
+    /// that deploys, moves, shoots, charges or fights, or the one a Stratagem is used on.
+    /// None for [`Command::EndPhase`] and [`Command::Pass`], which name no unit.
+    pub fn unit(&self) -> Option<&str> {
+        match self {
+            Command::DeclareReserves { unit, .. }
+            | Command::Deploy { unit, .. }
+            | Command::RemainStationary { unit, .. }
+            | Command::Move { unit, .. }
+            | Command::SetUpReinforcements { unit, .. }
+            | Command::Embark { unit, .. }
+            | Command::Disembark { unit, .. }
+            | Command::Shoot { unit, .. }
+            | Command::DeclareCharge { unit, .. }
+            | Command::ChargeMove { unit, .. }
+            | Command::PileIn { unit, .. }
+            | Command::Fight { unit, .. }
+            | Command::Consolidate { unit, .. }
+            | Command::UseStratagem { unit, .. } => Some(unit),
+            Command::EndPhase { .. } | Command::Pass { .. } => None,
+        }
+    }
+
     /// A short name for reports ("Move", "Shoot").
     pub fn kind(&self) -> &'static str {
         match self {

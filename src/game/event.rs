@@ -9,6 +9,8 @@ use crate::rules::attack::events::AttackEvent;
 use crate::rules::movement::MoveMode;
 use crate::rules::phase::Phase;
 
+pub use super::rejection::{Rejection, reject};
+
 /// One thing that happened, in order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
@@ -416,30 +418,4 @@ impl fmt::Display for GameEvent {
             }
         }
     }
-}
-
-/// An illegal command, answered without changing anything: the rule it breaks and what is
-/// wrong ("model 3 would end within Engagement Range of boyz-mob").
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
-#[error("{rule}: {reason}")]
-pub struct Rejection {
-    /// The rule broken (e.g. "Engagement Range", "Unit Coherency", "Sequencing").
-    pub rule: String,
-    /// What is wrong.
-    pub reason: String,
-}
-
-impl Rejection {
-    /// A rejection under `rule`.
-    pub fn new(rule: impl Into<String>, reason: impl Into<String>) -> Self {
-        Rejection {
-            rule: rule.into(),
-            reason: reason.into(),
-        }
-    }
-}
-
-/// Shorthand: `Err(Rejection::new(rule, reason))`.
-pub fn reject<T>(rule: &str, reason: impl Into<String>) -> Result<T, Rejection> {
-    Err(Rejection::new(rule, reason))
 }

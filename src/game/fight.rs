@@ -5,7 +5,8 @@
 //! Consolidation Move, Pile-in Move.
 
 use super::command::{ModelPath, WeaponTarget};
-use super::event::{GameEvent, Rejection, reject};
+use super::event::GameEvent;
+use super::rejection::{Rejection, Rule, reject};
 use super::shooting::AttackKind;
 use super::state::{FightState, Game, PendingCharge};
 use super::table::MoveKind;
@@ -31,7 +32,7 @@ impl Game {
         self.require_phase(player, Phase::Charge)?;
         if let Some(c) = &self.charge {
             return reject(
-                "Charge phase",
+                Rule::ChargePhase,
                 format!(
                     "'{}' must make its charge move first",
                     self.unit_id(c.army, c.unit)
@@ -41,7 +42,7 @@ impl Game {
         let (army, root) = self.own_root(player, id)?;
         self.check_can_charge(army, root)?;
         if targets.is_empty() {
-            return reject("Charge phase", "a charge needs at least one target");
+            return reject(Rule::ChargePhase, "a charge needs at least one target");
         }
         let mut target_units = Vec::new();
         for t in targets {
@@ -50,7 +51,7 @@ impl Game {
             let d = self.unit_distance((army, root), (tarmy, troot));
             if d > CHARGE_RANGE_INCHES + MEASURE_TOLERANCE_INCHES {
                 return reject(
-                    "Charge phase",
+                    Rule::ChargePhase,
                     format!(
                         "'{t}' is {d:.2}\" away; charge targets must be within {CHARGE_RANGE_INCHES}\""
                     ),
@@ -83,24 +84,27 @@ impl Game {
         let id = self.unit_id(army, root);
         let u = &self.units[army][root];
         if self.live_models(army, root).is_empty() {
-            return reject("Charge phase", format!("'{id}' is not on the battlefield"));
+            return reject(
+                Rule::ChargePhase,
+                format!("'{id}' is not on the battlefield"),
+            );
         }
         if u.declared_charge {
             return reject(
-                "Charge phase",
+                Rule::ChargePhase,
                 format!("'{id}' already declared a charge this turn"),
             );
         }
         match u.moved {
             Some(Moved::Moved(MoveMode::Advance)) => {
                 return reject(
-                    "Charge phase",
+                    Rule::ChargePhase,
                     format!("'{id}' Advanced this turn and cannot charge"),
                 );
             }
             Some(Moved::Moved(MoveMode::FallBack)) => {
                 return reject(
-                    "Charge phase",
+                    Rule::ChargePhase,
                     format!("'{id}' Fell Back this turn and cannot charge"),
                 );
             }
@@ -108,19 +112,19 @@ impl Game {
         }
         if u.no_charge {
             return reject(
-                "Charge phase",
+                Rule::ChargePhase,
                 format!("'{id}' disembarked after its TRANSPORT moved and cannot charge this turn"),
             );
         }
         if self.has_keyword(army, root, "AIRCRAFT") {
             return reject(
-                "Charge phase",
+                Rule::ChargePhase,
                 format!("'{id}' is an AIRCRAFT and cannot charge"),
             );
         }
         if self.engaged(army, root) {
             return reject(
-                "Charge phase",
+                Rule::ChargePhase,
                 format!("'{id}' is already within Engagement Range of an enemy unit"),
             );
         }
@@ -147,7 +151,10 @@ impl Game {
             .clone()
             .filter(|c| c.army == army && c.unit == root)
         else {
-            return reject("Charge phase", format!("'{id}' has not declared a charge"));
+            return reject(
+                Rule::ChargePhase,
+                format!("'{id}' has not declared a charge"),
+            );
         };
         self.charge = None;
         if paths.is_empty() {
@@ -166,7 +173,7 @@ impl Game {
                 && !self.units_engaged((army, root), (tarmy, t))
             {
                 return reject(
-                    "Charge phase",
+                    Rule::ChargePhase,
                     format!(
                         "the charge move must end within Engagement Range of every target; '{}' is not reached",
                         self.unit_id(tarmy, t)
@@ -180,7 +187,7 @@ impl Game {
                 && self.units_engaged((army, root), (tarmy, t))
             {
                 return reject(
-                    "Charge phase",
+                    Rule::ChargePhase,
                     format!(
                         "the charge move would end within Engagement Range of '{}', which was not a target",
                         self.unit_id(tarmy, t)
@@ -302,7 +309,7 @@ impl Game {
         match (&self.fight, self.stage, self.phase) {
             (Some(f), Stage::Battle, Phase::Fight) => Ok(f.clone()),
             _ => reject(
-                "Sequencing",
+                Rule::Sequencing,
                 format!(
                     "this can only be done in the Fight phase; it is {}",
                     self.describe_now()
@@ -322,14 +329,14 @@ impl Game {
         let (army, root) = self.own_root(player, id)?;
         if let Some((a, u, _)) = f.current {
             return reject(
-                "Fight phase",
+                Rule::FightPhase,
                 format!("'{}' is fighting; it must finish first", self.unit_id(a, u)),
             );
         }
         if let Some(co) = f.counter_offensive {
             if co != (army, root) {
                 return reject(
-                    "Counter-offensive",
+                    Rule::Stratagem(crate::rules::stratagem::Stratagem::CounterOffensive),
                     format!(
                         "'{}' fights next (Counter-offensive)",
                         self.unit_id(co.0, co.1)
@@ -339,13 +346,13 @@ impl Game {
         } else {
             if f.picker != player {
                 return reject(
-                    "Fight phase",
+                    Rule::FightPhase,
                     format!("player {} selects the next unit to fight", f.picker),
                 );
             }
             if !self.fight_candidates(player, f.step).contains(&root) {
                 return reject(
-                    "Fight phase",
+                    Rule::FightPhase,
                     if self.can_fight(army, root) {
                         format!("'{id}' does not have Fights First; units that charged fight first")
                     } else {
@@ -377,7 +384,7 @@ impl Game {
         let (army, root) = self.own_root(player, id)?;
         if f.current != Some((army, root, false)) {
             return reject(
-                "Fight phase",
+                Rule::FightPhase,
                 format!("'{id}' must be selected to fight (Pile In) first, and fights once"),
             );
         }
@@ -399,7 +406,7 @@ impl Game {
         let (army, root) = self.own_root(player, id)?;
         if f.current != Some((army, root, true)) {
             return reject(
-                "Fight phase",
+                Rule::FightPhase,
                 format!("'{id}' consolidates after it has fought"),
             );
         }
@@ -448,9 +455,9 @@ impl Game {
             return Ok(0);
         }
         let what = if consolidating {
-            "Consolidate"
+            Rule::Consolidate
         } else {
-            "Pile In"
+            Rule::PileIn
         };
         let enemies: Vec<ModelSolid> = self.enemy_solids(army);
         let own: Vec<ModelSolid> = self
@@ -546,7 +553,7 @@ impl Game {
         let marker = Vec3::new(o.at.0, o.at.1, o.z);
         self.live_models(army, root)
             .iter()
-            .any(|r| crate::geometry::engagement::in_objective_range(&self.solid(*r), marker))
+            .any(|r| crate::rules::engagement::in_objective_range(&self.solid(*r), marker))
     }
 
     /// The objective marker closest to the models `own` (index, centre).

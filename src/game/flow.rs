@@ -4,16 +4,17 @@
 //! Core Rules: Battle round, Command phase, Battle-shock, Objective Control, Unit Coherency (end
 //! of turn); Rules Commentary: Battle-shock Tests, Control (objective marker), Reserves Units.
 
-use super::event::{GameEvent, Rejection, reject};
+use super::event::GameEvent;
+use super::rejection::{Rejection, Rule, reject};
 use super::state::{FightState, Game, Location};
 use crate::game::sight::{ModelRef, model_solid};
-use crate::geometry::coherency;
-use crate::geometry::engagement::{Control, in_objective_range, level_of_control};
 use crate::geometry::measure::model_distance;
+use crate::rules::coherency;
 use crate::rules::constants::{
     COMMAND_PHASE_CP_GAIN, DEADLY_DEMISE_RANGE_INCHES, DEADLY_DEMISE_TRIGGERS_ON,
     MAX_OTHER_CP_GAIN_PER_ROUND, MEASURE_TOLERANCE_INCHES,
 };
+use crate::rules::engagement::{Control, in_objective_range, level_of_control};
 use crate::rules::mission::{ScoringRule, ScoringTiming};
 use crate::rules::modifiers::unit_leadership;
 use crate::rules::movement::Moved;
@@ -70,7 +71,7 @@ impl Game {
     pub(super) fn require_phase(&self, player: u8, phase: Phase) -> Result<(), Rejection> {
         if self.stage != Stage::Battle || self.phase != phase {
             return reject(
-                "Sequencing",
+                Rule::Sequencing,
                 format!(
                     "this can only be done in the {}; it is {}",
                     phase.name(),
@@ -80,7 +81,7 @@ impl Game {
         }
         if player != self.active_player {
             return reject(
-                "Sequencing",
+                Rule::Sequencing,
                 format!(
                     "it is player {}'s turn, not player {player}'s",
                     self.active_player
@@ -116,7 +117,7 @@ impl Game {
             // Ends the player's Scout moves: the other player's come next, then the battle.
             if player != self.active_player {
                 return reject(
-                    "Scouts",
+                    Rule::Scouts,
                     format!("player {} makes Scout moves now", self.active_player),
                 );
             }
@@ -132,7 +133,7 @@ impl Game {
         }
         if self.stage != Stage::Battle {
             return reject(
-                "Sequencing",
+                Rule::Sequencing,
                 format!("there is no phase to end during {}", self.describe_now()),
             );
         }
@@ -141,7 +142,7 @@ impl Game {
             Phase::Charge if self.charge.is_some() => {
                 let c = self.charge.as_ref().expect("checked");
                 return reject(
-                    "Charge phase",
+                    Rule::ChargePhase,
                     format!(
                         "'{}' declared a charge and must make its charge move first",
                         self.unit_id(c.army, c.unit)
@@ -150,7 +151,7 @@ impl Game {
             }
             Phase::Fight => {
                 if let Some(left) = self.fight_units_left() {
-                    return reject("Fight phase", left);
+                    return reject(Rule::FightPhase, left);
                 }
             }
             _ => {}

@@ -3,8 +3,9 @@
 //! Bevy states and messages.
 //!
 //! Every command is checked against the rules first; an illegal one is answered with a
-//! [`Rejection`] naming the rule broken and changes nothing (not even the dice). An accepted one
-//! returns its [`GameEvent`]s in order. The dice live in the game state, so a scene, a seed and
+//! [`Rejection`] naming the rule broken ([`Rule`]) and changes nothing (not even the dice). An
+//! accepted one returns its [`GameEvent`]s in order. [`Game::check`] asks the same question
+//! without carrying the command out. The dice live in the game state, so a scene, a seed and
 //! the accepted commands replay to the same game bit for bit ([`save`]).
 
 pub mod base_contact;
@@ -18,6 +19,8 @@ mod last_shot;
 mod movement;
 mod objective_control;
 pub mod preview;
+mod query;
+pub mod rejection;
 pub mod save;
 mod scouts;
 mod setup;
@@ -30,13 +33,15 @@ mod timed;
 mod transport;
 
 pub use command::{Command, ModelPath, Placement, RerollRoll, ReserveKind, WeaponTarget};
-pub use event::{GameEvent, Rejection};
+pub use event::GameEvent;
 pub use preview::WeaponOption;
+pub use query::UnitWeapon;
+pub use rejection::{Rejection, Rule};
 pub use state::{Game, Location};
 
 use crate::data::Scene;
 use crate::rules::phase::Stage;
-use event::reject;
+use rejection::reject;
 
 impl Game {
     /// A new game on `scene` (whose units stand where the scene put them, ready to be deployed
@@ -65,17 +70,17 @@ impl Game {
     fn execute(&mut self, command: &Command, ev: &mut Vec<GameEvent>) -> Result<(), Rejection> {
         let player = command.player();
         if self.army_of(player).is_none() {
-            return reject("Players", format!("there is no player {player}"));
+            return reject(Rule::Players, format!("there is no player {player}"));
         }
         if self.stage == Stage::GameOver {
-            return reject("Sequencing", "the battle is over");
+            return reject(Rule::Sequencing, "the battle is over");
         }
         if let Some(p) = &self.pending_shot {
             let defender = crate::rules::phase::opponent(p.player);
             let answer = matches!(command, Command::UseStratagem { .. } | Command::Pass { .. });
             if player != defender || !answer {
                 return reject(
-                    "Reactions",
+                    Rule::Reactions,
                     format!(
                         "'{}' has selected its targets: player {defender} answers first \
                          (Go to Ground, Smokescreen or another Stratagem, or Pass)",
@@ -153,13 +158,8 @@ impl Game {
             Command::ChargeMove { paths, .. } if !paths.is_empty() => TriggerKind::EndedChargeMove,
             _ => return,
         };
-        let unit = match command {
-            Command::Move { unit, .. }
-            | Command::SetUpReinforcements { unit, .. }
-            | Command::Disembark { unit, .. }
-            | Command::DeclareCharge { unit, .. }
-            | Command::ChargeMove { unit, .. } => unit,
-            _ => return,
+        let Some(unit) = command.unit() else {
+            return;
         };
         if let Ok((army, root)) = self.own_root(player, unit) {
             self.trigger = Some(Trigger {
@@ -179,7 +179,7 @@ impl Game {
         match self.find_unit(army, id) {
             Some(u) => Ok((army, u)),
             None => reject(
-                "Units",
+                Rule::Units,
                 format!(
                     "player {player} has no unit '{id}' (units: {})",
                     self.scene.armies[army]
@@ -215,7 +215,7 @@ impl Game {
         })?;
         if self.live_models(army, unit).is_empty() {
             return reject(
-                "Targets",
+                Rule::Targets,
                 format!("enemy unit '{id}' is not on the battlefield"),
             );
         }

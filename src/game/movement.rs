@@ -5,7 +5,8 @@
 //! Embarked Units, Disembarking Large Models.
 
 use super::command::{ModelPath, Placement, ReserveKind};
-use super::event::{GameEvent, Rejection, reject};
+use super::event::GameEvent;
+use super::rejection::{Rejection, Rule, reject};
 use super::state::{Game, Location};
 use super::table::MoveKind;
 use crate::game::sight::ModelRef;
@@ -26,20 +27,20 @@ impl Game {
         self.require_phase(player, Phase::Movement)?;
         if self.reinforcements_step {
             return reject(
-                "Movement phase",
+                Rule::MovementPhase,
                 "the Reinforcements step has begun: no more units move this phase",
             );
         }
         let (army, root) = self.own_root(player, id)?;
         if self.live_models(army, root).is_empty() {
             return reject(
-                "Movement phase",
+                Rule::MovementPhase,
                 format!("'{id}' is not on the battlefield"),
             );
         }
         if let Some(m) = self.units[army][root].moved {
             return reject(
-                "Movement phase",
+                Rule::MovementPhase,
                 format!("'{id}' was already selected to move this phase ({m:?})"),
             );
         }
@@ -74,7 +75,7 @@ impl Game {
         match mode {
             MoveMode::FallBack if !engaged => {
                 return reject(
-                    "Fall Back",
+                    Rule::FallBack,
                     format!(
                         "'{id}' is not within Engagement Range of an enemy unit, so it cannot Fall Back"
                     ),
@@ -82,7 +83,7 @@ impl Game {
             }
             MoveMode::Normal | MoveMode::Advance if engaged => {
                 return reject(
-                    "Engagement Range",
+                    Rule::EngagementRange,
                     format!(
                         "'{id}' is within Engagement Range of an enemy unit: it can only Fall Back or Remain Stationary"
                     ),
@@ -156,7 +157,7 @@ impl Game {
             let (army, unit) = self.own_unit(player, id)?;
             if self.rapid_ingress != Some((army, self.combined(army, unit)[0])) {
                 return reject(
-                    "Rapid Ingress",
+                    Rule::Stratagem(crate::rules::stratagem::Stratagem::RapidIngress),
                     format!(
                         "'{id}' can only arrive in the opponent's turn by the Rapid Ingress Stratagem"
                     ),
@@ -167,13 +168,13 @@ impl Game {
         }
         if self.battle_round < RESERVES_FIRST_ROUND {
             return reject(
-                "Reserves",
+                Rule::Reserves,
                 format!("Reserves units cannot arrive before battle round {RESERVES_FIRST_ROUND}"),
             );
         }
         let (army, root) = self.own_root(player, id)?;
         let Location::Reserves(kind) = self.units[army][root].location else {
-            return reject("Reserves", format!("'{id}' is not in Reserves"));
+            return reject(Rule::Reserves, format!("'{id}' is not in Reserves"));
         };
         let planned = self.plan_set_up(army, root, placements)?;
         let enemies: Vec<ModelSolid> = self.enemy_solids(army);
@@ -191,7 +192,7 @@ impl Game {
                 .find(|d| *d <= RESERVES_ENEMY_DISTANCE_INCHES)
             {
                 return reject(
-                    "Reserves",
+                    Rule::Reserves,
                     format!(
                         "{name} would be {d:.2}\" from an enemy model; Reserves arrive more than {RESERVES_ENEMY_DISTANCE_INCHES}\" away"
                     ),
@@ -210,7 +211,7 @@ impl Game {
                     }];
                 if !edges.iter().any(|e| near_edge(*e)) {
                     return reject(
-                        "Strategic Reserves",
+                        Rule::StrategicReserves,
                         format!(
                             "{name} must be set up wholly within {STRATEGIC_RESERVES_EDGE_INCHES}\" of a battlefield edge"
                         ),
@@ -220,7 +221,7 @@ impl Game {
                     && polygon::polygons_intersect(&outline, &enemy_zone)
                 {
                     return reject(
-                        "Strategic Reserves",
+                        Rule::StrategicReserves,
                         format!(
                             "{name} cannot be set up in the enemy deployment zone in battle round {}",
                             self.battle_round
@@ -259,20 +260,23 @@ impl Game {
         id: &str,
     ) -> Result<usize, Rejection> {
         let Some(t) = self.find_unit(army, id) else {
-            return reject("Transports", format!("no friendly unit '{id}'"));
+            return reject(Rule::Transports, format!("no friendly unit '{id}'"));
         };
         let sheet = &self.scene.armies[army].units[t].datasheet;
         let Some(capacity) = sheet
             .transport_capacity
             .filter(|_| sheet.has_keyword("TRANSPORT"))
         else {
-            return reject("Transports", format!("'{id}' is not a TRANSPORT"));
+            return reject(Rule::Transports, format!("'{id}' is not a TRANSPORT"));
         };
         if self.live_models(army, t).is_empty() {
-            return reject("Transports", format!("'{id}' is not on the battlefield"));
+            return reject(
+                Rule::Transports,
+                format!("'{id}' is not on the battlefield"),
+            );
         }
         if !self.all_have_keyword(army, unit, "INFANTRY") {
-            return reject("Transports", "only INFANTRY units embark");
+            return reject(Rule::Transports, "only INFANTRY units embark");
         }
         let aboard: usize = (0..self.units[army].len())
             .filter(|&u| self.units[army][u].location == Location::Embarked(t))
@@ -287,7 +291,7 @@ impl Game {
         let this = self.live_models_anywhere(army, unit).len();
         if aboard + this > capacity as usize {
             return reject(
-                "Transports",
+                Rule::Transports,
                 format!(
                     "'{id}' carries {capacity} models; {aboard} are aboard and this unit has {this}"
                 ),
@@ -307,7 +311,7 @@ impl Game {
         let (army, root) = self.own_root(player, id)?;
         if !matches!(self.units[army][root].moved, Some(Moved::Moved(_))) {
             return reject(
-                "Transports",
+                Rule::Transports,
                 format!(
                     "'{id}' embarks at the end of a Normal, Advance or Fall Back move it made this phase"
                 ),
@@ -326,7 +330,7 @@ impl Game {
                 .any(|h| crate::geometry::measure::within(&s, h, EMBARK_RANGE_INCHES))
             {
                 return reject(
-                    "Transports",
+                    Rule::Transports,
                     format!(
                         "{} is not within {EMBARK_RANGE_INCHES}\" of '{transport}'",
                         self.model_name(r)
@@ -353,7 +357,7 @@ impl Game {
         self.require_phase(player, Phase::Movement)?;
         let (army, root) = self.own_root(player, id)?;
         let Location::Embarked(t) = self.units[army][root].location else {
-            return reject("Transports", format!("'{id}' is not embarked"));
+            return reject(Rule::Transports, format!("'{id}' is not embarked"));
         };
         // Before the TRANSPORT moves (Remaining Stationary is not a move), or after its Normal
         // move: then the unit counts as having made a Normal move and cannot charge.
@@ -363,7 +367,7 @@ impl Game {
             Some(Moved::Moved(MoveMode::Normal) | Moved::SetUp) => true,
             Some(Moved::Moved(mode)) => {
                 return reject(
-                    "Transports",
+                    Rule::Transports,
                     format!(
                         "'{id}' cannot disembark: its TRANSPORT '{}' made a {} move this phase",
                         self.unit_id(army, t),
@@ -420,7 +424,7 @@ impl Game {
             let s = self.solid_at(*r, *at, *facing);
             if !hull.iter().any(|h| wholly_within(&s, h, range)) {
                 return reject(
-                    "Transports",
+                    Rule::Transports,
                     format!(
                         "{} must be set up wholly within {range}\" of its TRANSPORT",
                         self.model_name(*r)
@@ -434,16 +438,16 @@ impl Game {
                 )
             }) {
                 return reject(
-                    "Transports",
+                    Rule::Transports,
                     format!("{} would stand on its TRANSPORT", self.model_name(*r)),
                 );
             }
             if enemies
                 .iter()
-                .any(|e| crate::geometry::engagement::within_engagement_range(&s, e, &barricades))
+                .any(|e| crate::rules::engagement::within_engagement_range(&s, e, &barricades))
             {
                 return reject(
-                    "Engagement Range",
+                    Rule::EngagementRange,
                     format!(
                         "{} cannot disembark within Engagement Range of an enemy model",
                         self.model_name(*r)

@@ -53,13 +53,28 @@ impl WeaponOption {
 
     /// The labels to try: "weapon - profile" for each profile, or the weapon's name.
     pub fn labels(&self) -> Vec<String> {
+        self.profile_choices()
+            .into_iter()
+            .map(|p| self.label(p))
+            .collect()
+    }
+
+    /// Each profile a [`WeaponTarget`] of this option can name, in datasheet order: `None`
+    /// alone for a weapon with one profile, else each profile's name.
+    pub fn profile_choices(&self) -> Vec<Option<&str>> {
         if self.profiles.is_empty() {
-            vec![self.weapon.clone()]
+            vec![None]
         } else {
-            self.profiles
-                .iter()
-                .map(|p| format!("{} - {p}", self.weapon))
-                .collect()
+            self.profiles.iter().map(|p| Some(p.as_str())).collect()
+        }
+    }
+
+    /// The option's name with `profile` chosen: "weapon - profile", or the weapon's name
+    /// when `profile` is None.
+    pub fn label(&self, profile: Option<&str>) -> String {
+        match profile {
+            Some(p) => format!("{} - {p}", self.weapon),
+            None => self.weapon.clone(),
         }
     }
 }
@@ -160,96 +175,35 @@ impl Game {
     /// weapon (by Attacks x Strength x Damage x AP, a rough guide) plus its EXTRA ATTACKS
     /// weapons; shooting, each model's ranged weapons, its other guns rather than its Pistols
     /// unless it is within Engagement Range (a MONSTER or VEHICLE fires both). Targets and
-    /// profiles are left to the caller.
+    /// profiles are left to the caller. [`Game::weapons_of`] gives the same weapons with
+    /// their profiles' characteristics.
     ///
     /// Core Rules: Shooting phase (PISTOL), Fight phase (one melee weapon, EXTRA ATTACKS).
     pub fn weapon_options(&self, army: usize, unit: usize, melee: bool) -> Vec<WeaponOption> {
-        use crate::rules::WeaponAbility as A;
-        let engaged = self.engaged(army, unit);
-        let mut out: Vec<(WeaponOption, Vec<String>)> = Vec::new();
-        let live = self.live_models(army, unit);
-        for r in &live {
-            let u = &self.scene.armies[army].units[r.unit];
-            let sheet = &u.datasheet;
-            let big = sheet.has_keyword("MONSTER") || sheet.has_keyword("VEHICLE");
-            let profiles = |w: &str| sheet.profiles_of(w);
-            let mut chosen: Vec<&str> = u.models[r.model]
-                .weapons
-                .iter()
-                .map(String::as_str)
-                .filter(|w| profiles(w).first().is_some_and(|p| p.is_melee() == melee))
-                .collect();
-            let has = |w: &str, a: &A| profiles(w).iter().any(|p| p.has(a));
-            if melee {
-                let score = |w: &str| {
-                    profiles(w)
-                        .iter()
-                        .map(|p| {
-                            p.attacks.mean()
-                                * f32::from(p.strength)
-                                * p.damage.mean()
-                                * (1.0 + 0.5 * f32::from(-p.ap))
-                                * f32::from(7 - p.skill.unwrap_or(1).min(6))
-                        })
-                        .fold(0.0, f32::max)
-                };
-                let best = chosen
-                    .iter()
-                    .filter(|w| !has(w, &A::ExtraAttacks))
-                    .copied()
-                    .max_by(|a, b| score(a).total_cmp(&score(b)));
-                chosen.retain(|w| has(w, &A::ExtraAttacks) || Some(*w) == best);
-            } else if !big {
-                let pistols = chosen.iter().any(|w| has(w, &A::Pistol));
-                let others = chosen.iter().any(|w| !has(w, &A::Pistol));
-                if pistols && others {
-                    chosen.retain(|w| has(w, &A::Pistol) == engaged);
-                }
-            }
-            let name = self.model_name(*r);
-            for w in chosen {
-                let names: Vec<String> = profiles(w)
-                    .iter()
-                    .filter_map(|p| p.profile.clone())
-                    .collect();
-                match out
-                    .iter_mut()
-                    .find(|(o, _)| o.weapon.eq_ignore_ascii_case(w))
-                {
-                    Some((o, _)) => o.models.push(name.clone()),
-                    None => out.push((
-                        WeaponOption {
-                            weapon: w.to_string(),
-                            profiles: names,
-                            models: vec![name.clone()],
-                        },
-                        Vec::new(),
-                    )),
-                }
-            }
-        }
-        // Name the models only where some carrier of the weapon does not use it.
-        for (o, _) in &mut out {
-            let carriers = live
-                .iter()
-                .filter(|r| {
-                    self.scene.armies[army].units[r.unit].models[r.model]
-                        .weapons
-                        .iter()
-                        .any(|w| w.eq_ignore_ascii_case(&o.weapon))
-                })
-                .count();
-            if carriers == o.models.len() {
-                o.models.clear();
-            }
-        }
-        out.into_iter().map(|(o, _)| o).collect()
+        self.weapons_of(army, unit, melee)
+            .into_iter()
+            .map(|w| w.option)
+            .collect()
     }
 
     /// The enemy unit ids the player's unit could attack with `weapon` now (in range, visible
-    /// unless INDIRECT FIRE, Engagement Range rules), in army order.
+    /// unless INDIRECT FIRE, Engagement Range rules), in army order: every carrier of the
+    /// weapon (a name, or "weapon - profile") attacking ([`Game::legal_targets_of`]).
     pub fn legal_targets(&self, player: u8, unit: &str, weapon: &str, melee: bool) -> Vec<String> {
-        let Some(enemy) = self.army_of(if player == 1 { 2 } else { 1 }) else {
+        self.legal_targets_of(player, unit, &WeaponTarget::new(weapon, ""), melee)
+    }
+
+    /// The enemy unit ids the player's unit could attack now with the weapon, profile and
+    /// models of `assignment` (its target is ignored; one [`Game::preview_attacks`] per
+    /// enemy unit on the battlefield), in army order. `melee` selects Fight-phase attacks.
+    pub fn legal_targets_of(
+        &self,
+        player: u8,
+        unit: &str,
+        assignment: &WeaponTarget,
+        melee: bool,
+    ) -> Vec<String> {
+        let Some(enemy) = self.army_of(crate::rules::phase::opponent(player)) else {
             return Vec::new();
         };
         self.unit_roots(enemy)
@@ -257,7 +211,10 @@ impl Game {
             .filter(|&u| !self.live_models(enemy, u).is_empty())
             .map(|u| self.unit_id(enemy, u).to_string())
             .filter(|target| {
-                let wt = WeaponTarget::new(weapon.to_string(), target.clone());
+                let wt = WeaponTarget {
+                    target: target.clone(),
+                    ..assignment.clone()
+                };
                 self.preview_attacks(player, unit, &[wt], melee).is_ok()
             })
             .collect()

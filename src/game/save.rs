@@ -2,7 +2,7 @@
 //! replays them, so the same save gives the same game, and the same [`Game::state_hash`], on
 //! every run and machine. Autosaves are written atomically after every accepted command.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -179,28 +179,7 @@ pub fn write_save(file: &Path, save: &SaveFile) -> std::io::Result<()> {
     std::fs::rename(&tmp, file)
 }
 
-/// `target` written relative to the folder `from` (both made absolute first), for the scene
-/// path of a save; falls back to `target` as given. A `builtin:` path (a file built into the
-/// binary, [`crate::data::source::BUILTIN_PREFIX`]) is written as it is.
-pub fn relative_path(target: &Path, from: &Path) -> String {
-    if let Some(key) = crate::data::source::builtin_key(target) {
-        return format!("{}{key}", crate::data::source::BUILTIN_PREFIX);
-    }
-    let (Ok(t), Ok(f)) = (target.canonicalize(), from.canonicalize()) else {
-        return target.to_string_lossy().into_owned();
-    };
-    let tc: Vec<Component> = t.components().collect();
-    let fc: Vec<Component> = f.components().collect();
-    let common = tc.iter().zip(&fc).take_while(|(a, b)| a == b).count();
-    let mut out = PathBuf::new();
-    for _ in common..fc.len() {
-        out.push("..");
-    }
-    for c in &tc[common..] {
-        out.push(c);
-    }
-    out.to_string_lossy().replace('\\', "/")
-}
+pub use crate::data::source::relative_path;
 
 /// FNV-1a, 64 bits: a hash that is the same on every platform and Rust version.
 struct Fnv(u64);

@@ -6,7 +6,8 @@
 //! Core Rules: Scouts; Rules Commentary: Duplicated Core Abilities (Scouts with two values).
 
 use super::command::ModelPath;
-use super::event::{GameEvent, Rejection, reject};
+use super::event::GameEvent;
+use super::rejection::{Rejection, Rule, reject};
 use super::state::Game;
 use super::table::MoveKind;
 use crate::geometry::measure::horizontal_distance;
@@ -34,25 +35,28 @@ impl Game {
     ) -> Result<(), Rejection> {
         if player != self.active_player {
             return reject(
-                "Scouts",
+                Rule::Scouts,
                 format!("player {} makes Scout moves now", self.active_player),
             );
         }
         if mode != MoveMode::Normal {
-            return reject("Scouts", "a Scout move is a Normal move");
+            return reject(Rule::Scouts, "a Scout move is a Normal move");
         }
         let (army, root) = self.own_root(player, id)?;
         let Some(inches) = self.scouts_inches(army, root) else {
             return reject(
-                "Scouts",
+                Rule::Scouts,
                 format!("every model of '{id}' needs the Scouts ability to make a Scout move"),
             );
         };
         if self.live_models(army, root).is_empty() {
-            return reject("Scouts", format!("'{id}' is not on the battlefield"));
+            return reject(Rule::Scouts, format!("'{id}' is not on the battlefield"));
         }
         if self.units[army][root].moved.is_some() {
-            return reject("Scouts", format!("'{id}' has already made its Scout move"));
+            return reject(
+                Rule::Scouts,
+                format!("'{id}' has already made its Scout move"),
+            );
         }
         let planned = self.plan_move(army, root, paths, &|_| inches, MoveKind::Normal)?;
         self.move_models(&planned.moves);
@@ -65,7 +69,7 @@ impl Game {
                 .fold(f32::INFINITY, f32::min);
             if near <= SCOUTS_ENEMY_DISTANCE_INCHES + MEASURE_TOLERANCE_INCHES {
                 return reject(
-                    "Scouts",
+                    Rule::Scouts,
                     format!(
                         "{} would end {near:.2}\" from an enemy model; a Scout move ends more than {SCOUTS_ENEMY_DISTANCE_INCHES}\" away",
                         self.model_name(r)

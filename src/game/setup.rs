@@ -4,7 +4,8 @@
 //! of the army's points; Deep Strike units only for Deep Strike).
 
 use super::command::{Placement, ReserveKind};
-use super::event::{GameEvent, Rejection, reject};
+use super::event::GameEvent;
+use super::rejection::{Rejection, Rule, reject};
 use super::state::{Game, Location};
 use crate::geometry::measure::{horizontal_distance, outline_distance};
 use crate::rules::CoreAbility;
@@ -21,13 +22,13 @@ impl Game {
     ) -> Result<(), Rejection> {
         if self.stage != Stage::Setup {
             return reject(
-                "Reserves",
+                Rule::Reserves,
                 "Reserves are declared before the first unit is deployed",
             );
         }
         let (army, root) = self.own_root(player, id)?;
         if self.units[army][root].location != Location::NotDeployed {
-            return reject("Reserves", format!("'{id}' is already in Reserves"));
+            return reject(Rule::Reserves, format!("'{id}' is already in Reserves"));
         }
         if kind == ReserveKind::DeepStrike
             && !self.combined(army, root).iter().all(|&u| {
@@ -37,7 +38,7 @@ impl Game {
             })
         {
             return reject(
-                "Deep Strike",
+                Rule::DeepStrike,
                 format!("'{id}' does not have the Deep Strike ability"),
             );
         }
@@ -51,7 +52,7 @@ impl Game {
         let this: u64 = self.combined(army, root).iter().map(|&u| points(u)).sum();
         if (already + this) * 100 > total * u64::from(RESERVES_MAX_POINTS_PERCENT) {
             return reject(
-                "Reserves",
+                Rule::Reserves,
                 format!(
                     "at most {RESERVES_MAX_POINTS_PERCENT}% of the army's {total} points may start in Reserves; '{id}' would make it {}",
                     already + this
@@ -79,11 +80,11 @@ impl Game {
         ev: &mut Vec<GameEvent>,
     ) -> Result<(), Rejection> {
         if !matches!(self.stage, Stage::Setup | Stage::Deployment) {
-            return reject("Deployment", "deployment is over");
+            return reject(Rule::Deployment, "deployment is over");
         }
         if player != self.active_player {
             return reject(
-                "Deployment",
+                Rule::Deployment,
                 format!(
                     "player {} deploys next, not player {player}",
                     self.active_player
@@ -93,7 +94,7 @@ impl Game {
         let (army, root) = self.own_root(player, id)?;
         if self.units[army][root].location != Location::NotDeployed {
             return reject(
-                "Deployment",
+                Rule::Deployment,
                 format!("'{id}' is not waiting to be deployed"),
             );
         }
@@ -143,7 +144,7 @@ impl Game {
                     if !crate::geometry::measure::wholly_within_footprint(&s, &zone) {
                         if !infiltrators {
                             return reject(
-                                "Deployment",
+                                Rule::Deployment,
                                 format!(
                                     "{name} must be set up wholly within player {player}'s deployment zone"
                                 ),
@@ -158,7 +159,7 @@ impl Game {
                             .fold(f32::INFINITY, f32::min);
                         if from_zone.min(from_enemy) <= INFILTRATORS_DISTANCE_INCHES {
                             return reject(
-                                "Infiltrators",
+                                Rule::Infiltrators,
                                 format!(
                                     "{name} must be set up more than {INFILTRATORS_DISTANCE_INCHES}\" from the enemy deployment zone and every enemy model ({:.2}\")",
                                     from_zone.min(from_enemy)
@@ -167,10 +168,10 @@ impl Game {
                         }
                     }
                     if enemies.iter().any(|e| {
-                        crate::geometry::engagement::within_engagement_range(&s, e, &barricades)
+                        crate::rules::engagement::within_engagement_range(&s, e, &barricades)
                     }) {
                         return reject(
-                            "Engagement Range",
+                            Rule::EngagementRange,
                             format!(
                                 "{name} cannot be set up within Engagement Range of an enemy model"
                             ),

@@ -5,7 +5,8 @@
 //! Rules Commentary: Attached Units (allocation), Mortal Wounds.
 
 use super::command::{RerollRoll, WeaponTarget};
-use super::event::{GameEvent, Rejection, reject};
+use super::event::GameEvent;
+use super::rejection::{Rejection, Rule, reject};
 use super::state::{Game, Location, PendingShot, Trigger, TriggerKind};
 use crate::game::combat::{AttackPlan, AttackerCircumstances, plan_attack};
 use crate::game::sight::{ModelRef, SceneSight};
@@ -74,13 +75,13 @@ impl Game {
         let (army, root) = self.own_root(player, id)?;
         if self.live_models(army, root).is_empty() {
             return reject(
-                "Shooting phase",
+                Rule::ShootingPhase,
                 format!("'{id}' is not on the battlefield"),
             );
         }
         if self.units[army][root].shot {
             return reject(
-                "Shooting phase",
+                Rule::ShootingPhase,
                 format!("'{id}' has already shot this phase"),
             );
         }
@@ -137,13 +138,13 @@ impl Game {
     pub(super) fn pass(&mut self, player: u8, ev: &mut Vec<GameEvent>) -> Result<(), Rejection> {
         let Some(p) = self.pending_shot.take() else {
             return reject(
-                "Reactions",
+                Rule::Reactions,
                 "there is nothing to answer: no enemy unit's attacks wait with their targets selected",
             );
         };
         if player == p.player {
             return reject(
-                "Reactions",
+                Rule::Reactions,
                 format!("player {player}'s own attacks wait for the opponent's answer"),
             );
         }
@@ -164,9 +165,9 @@ impl Game {
         ev: &mut Vec<GameEvent>,
     ) -> Result<(), Rejection> {
         let rule = if kind == AttackKind::Melee {
-            "Fight phase"
+            Rule::FightPhase
         } else {
-            "Shooting phase"
+            Rule::ShootingPhase
         };
         if weapons.is_empty() {
             return reject(rule, "no weapon was assigned a target");
@@ -333,9 +334,9 @@ impl Game {
         kind: AttackKind,
     ) -> Result<(), Rejection> {
         let rule = if kind == AttackKind::Melee {
-            "Fight phase"
+            Rule::FightPhase
         } else {
-            "Shooting phase"
+            Rule::ShootingPhase
         };
         // Per model: (weapon name, PISTOL, EXTRA ATTACKS) of each weapon it uses.
         type WeaponUse = (String, bool, bool);
@@ -496,9 +497,9 @@ impl Game {
         kind: AttackKind,
     ) -> Result<PreparedAttack, Rejection> {
         let rule = if kind == AttackKind::Melee {
-            "Fight phase"
+            Rule::FightPhase
         } else {
-            "Shooting phase"
+            Rule::ShootingPhase
         };
         let player = self.player_of(army);
         let me = &self.units[army][unit];
@@ -704,7 +705,7 @@ impl Game {
         transport: usize,
         models: &[ModelRef],
         wt: &WeaponTarget,
-        rule: &str,
+        rule: Rule,
     ) -> Result<crate::data::Scene, Rejection> {
         let sheet = &self.scene.armies[army].units[transport].datasheet;
         let Some(capacity) = sheet.firing_deck() else {

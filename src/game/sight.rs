@@ -1,6 +1,8 @@
 //! A loaded scene's sight index and model lookup: which index entry is which unit and model,
 //! and `UNIT[#N]` references as the CLI writes them.
 
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
 use crate::data::resolve::Scene;
 use crate::geometry::body::ModelSolid;
 use crate::geometry::sight::{SightIndex, SightModel};
@@ -16,7 +18,9 @@ pub struct ModelRef {
     pub model: usize,
 }
 
-/// A scene's sight index with its models in army, unit, model order.
+/// A scene's sight index with its models in army, unit, model order. Cloning it is cheap:
+/// both parts of the index are shared (see [`SightIndex`]).
+#[derive(Clone)]
 pub struct SceneSight {
     /// The index.
     pub index: SightIndex,
@@ -83,6 +87,50 @@ pub fn model_solid(scene: &Scene, r: ModelRef) -> ModelSolid {
     )
 }
 
+/// The models of `scene` that `keep` accepts, in army, unit, model order, each with its
+/// sight-index entry. Each unit gets its own unit number, shared by a Leader and its Bodyguard.
+fn entries(scene: &Scene, keep: impl Fn(ModelRef) -> bool) -> (Vec<ModelRef>, Vec<SightModel>) {
+    let mut models = Vec::new();
+    let mut entries = Vec::new();
+    let mut base_number = 0;
+    for (ai, army) in scene.armies.iter().enumerate() {
+        for (ui, unit) in army.units.iter().enumerate() {
+            // A Leader takes its Bodyguard's number.
+            let bodyguard = unit
+                .attached_to
+                .as_ref()
+                .and_then(|t| army.units.iter().position(|u| &u.id == t));
+            let unit_number = base_number + bodyguard.unwrap_or(ui);
+            let d = &unit.datasheet;
+            let (towering, aircraft, infantry) = (
+                d.has_keyword("TOWERING"),
+                d.has_keyword("AIRCRAFT"),
+                d.has_keyword("INFANTRY"),
+            );
+            for mi in 0..unit.models.len() {
+                let r = ModelRef {
+                    army: ai,
+                    unit: ui,
+                    model: mi,
+                };
+                if !keep(r) {
+                    continue;
+                }
+                entries.push(SightModel {
+                    unit: unit_number,
+                    solid: model_solid(scene, r),
+                    towering,
+                    aircraft,
+                    infantry,
+                });
+                models.push(r);
+            }
+        }
+        base_number += army.units.len();
+    }
+    (models, entries)
+}
+
 impl SceneSight {
     /// Builds the sight index of `scene`: its terrain (with its window convention) and every
     /// model. Each unit gets its own unit number, shared by a Leader and its Bodyguard (one
@@ -93,47 +141,48 @@ impl SceneSight {
 
     /// Like [`SceneSight::new`], with only the models `keep` accepts (a battle in progress
     /// leaves out destroyed, embarked and Reserves models); entries keep referring to the
-    /// scene's army, unit and model indices.
+    /// scene's army, unit and model indices. The terrain part is shared with any index of the
+    /// same layout in use ([`crate::geometry::sight::TerrainSight::shared`]).
     pub fn with_models(scene: &Scene, keep: impl Fn(ModelRef) -> bool) -> Self {
+        let (models, entries) = entries(scene, keep);
         let mut index = SightIndex::new(
             &scene.layout.pieces,
             scene.options.ground_floor_windows_closed,
         );
-        let mut models = Vec::new();
-        let mut entries = Vec::new();
-        let mut base_number = 0;
-        for (ai, army) in scene.armies.iter().enumerate() {
-            for (ui, unit) in army.units.iter().enumerate() {
-                // A Leader takes its Bodyguard's number.
-                let bodyguard = unit
-                    .attached_to
-                    .as_ref()
-                    .and_then(|t| army.units.iter().position(|u| &u.id == t));
-                let unit_number = base_number + bodyguard.unwrap_or(ui);
-                let d = &unit.datasheet;
-                for mi in 0..unit.models.len() {
-                    let r = ModelRef {
-                        army: ai,
-                        unit: ui,
-                        model: mi,
-                    };
-                    if !keep(r) {
-                        continue;
-                    }
-                    entries.push(SightModel {
-                        unit: unit_number,
-                        solid: model_solid(scene, r),
-                        towering: d.has_keyword("TOWERING"),
-                        aircraft: d.has_keyword("AIRCRAFT"),
-                        infantry: d.has_keyword("INFANTRY"),
-                    });
-                    models.push(r);
-                }
-            }
-            base_number += army.units.len();
-        }
         index.set_models(entries);
         SceneSight { index, models }
+    }
+
+    /// Brings the index in step with `scene` and the models `keep` accepts, as
+    /// [`SceneSight::with_models`] would build it, redoing only what changed: models that moved,
+    /// left or arrived get their volumes worked out again; the others keep theirs; the terrain
+    /// part is kept unless the layout changed. Returns whether anything changed (when nothing
+    /// did, the index is left as it is, still shared with its clones).
+    pub fn update(&mut self, scene: &Scene, keep: impl Fn(ModelRef) -> bool) -> bool {
+        if !self.index.terrain().is_for(
+            &scene.layout.pieces,
+            scene.options.ground_floor_windows_closed,
+        ) {
+            *self = Self::with_models(scene, keep);
+            return true;
+        }
+        let (models, entries) = entries(scene, keep);
+        // Both lists are in army, unit, model order: match the entries up in one pass.
+        let order = |r: &ModelRef| (r.army, r.unit, r.model);
+        let mut previous = Vec::with_capacity(models.len());
+        let mut j = 0;
+        for r in &models {
+            while j < self.models.len() && order(&self.models[j]) < order(r) {
+                j += 1;
+            }
+            previous.push((self.models.get(j) == Some(r)).then_some(j));
+        }
+        let changed = self.index.update_models(entries, |i| previous[i]);
+        if models != self.models {
+            self.models = models;
+            return true;
+        }
+        changed
     }
 
     /// The index entries a selector names: one model (`UNIT#N`), or every model of the unit
@@ -232,9 +281,54 @@ impl SceneSight {
         xs.iter().any(|&i| {
             let a = model_solid(scene, self.models[i]);
             ys.iter().zip(&solids).any(|(&j, b)| {
-                i != j && crate::geometry::engagement::within_engagement_range(&a, b, &barricades)
+                i != j && crate::rules::engagement::within_engagement_range(&a, b, &barricades)
             })
         })
+    }
+}
+
+/// A battle's sight index kept between queries (see [`crate::game::Game::sight`]): built once,
+/// then brought in step with the table each time it is asked for ([`SceneSight::update`]), so
+/// that a query always sees the models where they stand now. Cloning it (with the game) shares
+/// the index.
+#[derive(Default)]
+pub struct SightCache(Mutex<Option<SceneSight>>);
+
+impl SightCache {
+    /// The sight index of `scene` with the models `keep` accepts, as
+    /// [`SceneSight::with_models`] builds it: the kept index, updated where the scene changed
+    /// since the last call, or built on the first call. The copy returned shares the kept one's
+    /// terrain and models (two reference counts).
+    pub fn get(&self, scene: &Scene, keep: impl Fn(ModelRef) -> bool) -> SceneSight {
+        let mut kept = self.lock();
+        match kept.as_mut() {
+            Some(sight) => {
+                sight.update(scene, keep);
+                sight.clone()
+            }
+            None => kept.insert(SceneSight::with_models(scene, keep)).clone(),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Option<SceneSight>> {
+        // The cache only ever holds a whole index: one left by a panicking thread is whole.
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl Clone for SightCache {
+    fn clone(&self) -> Self {
+        SightCache(Mutex::new(self.lock().clone()))
+    }
+}
+
+impl std::fmt::Debug for SightCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0.try_lock().as_deref() {
+            Ok(Some(sight)) => write!(f, "SightCache({} models)", sight.models.len()),
+            Ok(None) => write!(f, "SightCache(empty)"),
+            Err(_) => write!(f, "SightCache(..)"),
+        }
     }
 }
 

@@ -2,7 +2,7 @@
 //! unit's and model's condition, the turn, command and victory points, and the seeded dice.
 
 use crate::data::Scene;
-use crate::game::sight::{ModelRef, SceneSight, model_solid};
+use crate::game::sight::{ModelRef, SceneSight, SightCache, model_solid};
 use crate::geometry::ModelSolid;
 use crate::rules::constants::STARTING_COMMAND_POINTS;
 use crate::rules::movement::Moved;
@@ -219,6 +219,8 @@ pub struct Game {
     pub last_shots_done: Vec<ModelRef>,
     /// Winner once the game is over (None: a draw or not over).
     pub winner: Option<u8>,
+    /// The sight index, kept between queries (see [`Game::sight`]).
+    sight_cache: SightCache,
 }
 
 impl Game {
@@ -293,6 +295,7 @@ impl Game {
             last_shots: Vec::new(),
             last_shots_done: Vec::new(),
             winner: None,
+            sight_cache: SightCache::default(),
         }
     }
 
@@ -418,9 +421,14 @@ impl Game {
         model_solid(&self.scene, r)
     }
 
-    /// The sight index of the models on the table.
+    /// The sight index of the models on the table, where they stand now: the same index
+    /// [`SceneSight::with_models`] builds, without building it again. The game keeps its index
+    /// and brings it in step with the table on each call, redoing only the models that moved,
+    /// left or arrived since the last call (the terrain part is built once per layout and
+    /// shared with the game's clones). The copy returned is cheap and stays as it is when the
+    /// game changes afterwards.
     pub fn sight(&self) -> SceneSight {
-        SceneSight::with_models(&self.scene, |r| self.on_table(r))
+        self.sight_cache.get(&self.scene, |r| self.on_table(r))
     }
 
     /// The entries of `sight` that are the combined unit's models on the table.
@@ -485,5 +493,217 @@ impl Game {
     /// The player's CP.
     pub fn cp_of(&self, player: u8) -> u32 {
         self.cp[usize::from(player - 1)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::game::Command;
+    use crate::geometry::Vec3;
+    use crate::geometry::sight::{Sampling, SeeThrough};
+
+    /// A game on the default scene with every unit deployed where the scene stands.
+    fn deployed() -> Game {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let scene = crate::data::load_scene(&root.join("scenes/default.ron")).unwrap();
+        let (mut game, _) = Game::start(scene, 7);
+        while matches!(game.stage, Stage::Setup | Stage::Deployment) {
+            let p = game.active_player;
+            let army = game.army_of(p).unwrap();
+            let u = (0..game.units[army].len())
+                .find(|&u| game.units[army][u].location == Location::NotDeployed)
+                .unwrap();
+            let unit = game.unit_id(army, u).to_string();
+            game.apply(&Command::Deploy {
+                player: p,
+                unit,
+                models: vec![],
+                transport: None,
+            })
+            .unwrap();
+        }
+        game
+    }
+
+    /// Asserts that the game's kept index answers as a freshly built one for the same table:
+    /// the same entries and models, the same standing in the terrain, and the same visibility
+    /// (with its evidence) between each of `models` and every model, both ways.
+    fn agrees_with_a_fresh_index(game: &Game, models: &[ModelRef]) {
+        let kept = game.sight();
+        let fresh = SceneSight::with_models(&game.scene, |r| game.on_table(r));
+        assert_eq!(kept.models, fresh.models);
+        assert_eq!(kept.index.models(), fresh.index.models());
+        for e in 0..fresh.models.len() {
+            assert_eq!(
+                kept.index.pieces_under(e).collect::<Vec<_>>(),
+                fresh.index.pieces_under(e).collect::<Vec<_>>(),
+                "{}",
+                game.model_name(fresh.models[e])
+            );
+        }
+        let mut pairs = 0;
+        for r in models {
+            let Some(m) = fresh.models.iter().position(|x| x == r) else {
+                continue;
+            };
+            for o in 0..fresh.models.len() {
+                for (a, b) in [(o, m), (m, o)] {
+                    assert_eq!(
+                        kept.index
+                            .model_visibility(a, b, SeeThrough::OwnUnit, &Sampling::FAST),
+                        fresh
+                            .index
+                            .model_visibility(a, b, SeeThrough::OwnUnit, &Sampling::FAST),
+                        "{} to {}",
+                        game.model_name(fresh.models[a]),
+                        game.model_name(fresh.models[b])
+                    );
+                    pairs += 1;
+                }
+            }
+        }
+        assert!(pairs > 0 || models.is_empty());
+    }
+
+    #[test]
+    fn sight_after_a_move_sees_the_new_positions() {
+        let mut game = deployed();
+        let original = game.scene.clone();
+        let before = game.sight();
+        // Models of both armies step away, one turns; the next query must see them there.
+        let moved = [
+            ModelRef {
+                army: 0,
+                unit: 0,
+                model: 0,
+            },
+            ModelRef {
+                army: 1,
+                unit: 0,
+                model: 0,
+            },
+            ModelRef {
+                army: 1,
+                unit: 1,
+                model: 0,
+            },
+        ];
+        for (k, r) in moved.iter().enumerate() {
+            let m = &mut game.scene.armies[r.army].units[r.unit].models[r.model];
+            m.position += Vec3::new(6.0, 3.0 + k as f32, 0.0);
+            m.facing += 90.0;
+        }
+        let after = game.sight();
+        assert_ne!(before.index.models(), after.index.models());
+        agrees_with_a_fresh_index(&game, &moved);
+        // The copy taken before the move still shows the table as it was then.
+        let e = before.models.iter().position(|x| *x == moved[0]).unwrap();
+        assert_eq!(
+            before.index.models()[e].solid,
+            model_solid(&original, moved[0])
+        );
+        // Moving back agrees too, and gives the first index again.
+        game.scene = original;
+        agrees_with_a_fresh_index(&game, &moved);
+        assert_eq!(game.sight().index.models(), before.index.models());
+    }
+
+    #[test]
+    fn destroyed_and_embarked_models_leave_the_index_and_arrivals_join_it() {
+        let mut game = deployed();
+        let all = game.sight();
+        // The second model of player 1's first unit of several models is destroyed.
+        let squad = (0..game.units[0].len())
+            .find(|&u| game.units[0][u].models.len() > 1)
+            .unwrap();
+        let gone = ModelRef {
+            army: 0,
+            unit: squad,
+            model: 1,
+        };
+        assert!(all.models.contains(&gone));
+        game.units[0][squad].models[1].alive = false;
+        // A whole unit of the other army leaves the table (as if embarked).
+        let embarked = 1;
+        game.units[1][embarked].location = Location::Embarked(0);
+        let sight = game.sight();
+        assert!(!sight.models.contains(&gone));
+        assert!(
+            !sight
+                .models
+                .iter()
+                .any(|r| r.army == 1 && r.unit == embarked)
+        );
+        assert_eq!(
+            sight.models.len(),
+            all.models.len() - 1 - game.units[1][embarked].models.len()
+        );
+        let neighbours = [
+            ModelRef {
+                army: 0,
+                unit: 0,
+                model: 0,
+            },
+            ModelRef {
+                army: 1,
+                unit: 0,
+                model: 0,
+            },
+        ];
+        agrees_with_a_fresh_index(&game, &neighbours);
+        // They come back, one of them elsewhere.
+        game.units[0][squad].models[1].alive = true;
+        game.units[1][embarked].location = Location::OnTable;
+        game.scene.armies[1].units[embarked].models[0].position += Vec3::new(-4.0, 0.0, 0.0);
+        let back = game.sight();
+        assert_eq!(back.models, all.models);
+        agrees_with_a_fresh_index(
+            &game,
+            &[
+                gone,
+                ModelRef {
+                    army: 1,
+                    unit: embarked,
+                    model: 0,
+                },
+            ],
+        );
+    }
+
+    #[test]
+    fn a_cloned_game_shares_the_sight_index() {
+        let game = deployed();
+        let sight = game.sight();
+        let mut copy = game.clone();
+        let copied = copy.sight();
+        assert!(Arc::ptr_eq(sight.index.terrain(), copied.index.terrain()));
+        assert!(sight.index.shares_models_with(&copied.index));
+        // Asking again, with nothing changed, builds nothing either.
+        assert!(game.sight().index.shares_models_with(&sight.index));
+        // A move in the copy changes the copy's models only; the terrain stays shared.
+        copy.scene.armies[0].units[0].models[0].position += Vec3::new(2.0, 0.0, 0.0);
+        let moved = copy.sight();
+        assert!(Arc::ptr_eq(sight.index.terrain(), moved.index.terrain()));
+        assert!(!moved.index.shares_models_with(&sight.index));
+        assert!(game.sight().index.shares_models_with(&sight.index));
+        assert_ne!(game.sight().index.models(), moved.index.models());
+    }
+
+    #[test]
+    fn a_new_layout_gets_its_own_terrain_part() {
+        let mut game = deployed();
+        let sight = game.sight();
+        let moved = game.scene.layout.pieces[0].footprint[0] + crate::geometry::Vec2::new(0.5, 0.0);
+        game.scene.layout.pieces[0].footprint[0] = moved;
+        let after = game.sight();
+        assert!(!Arc::ptr_eq(sight.index.terrain(), after.index.terrain()));
+        assert!(after.index.terrain().is_for(
+            &game.scene.layout.pieces,
+            game.scene.options.ground_floor_windows_closed
+        ));
+        agrees_with_a_fresh_index(&game, &[]);
     }
 }

@@ -4,7 +4,8 @@
 //! affected by its player's Stratagems).
 
 use super::command::{RerollRoll, WeaponTarget};
-use super::event::{GameEvent, Rejection, reject};
+use super::event::GameEvent;
+use super::rejection::{Rejection, Rule, reject};
 use super::shooting::AttackKind;
 use super::state::{Game, Location, PendingCharge};
 use super::state::{Trigger, TriggerKind};
@@ -57,12 +58,13 @@ impl Game {
         ev: &mut Vec<GameEvent>,
     ) -> Result<(), Rejection> {
         let name = stratagem.name();
+        let rule = Rule::Stratagem(stratagem);
         if self.stage != Stage::Battle {
-            return reject(name, "Stratagems are used during the battle");
+            return reject(rule, "Stratagems are used during the battle");
         }
         if !stratagem.usable_in(self.phase, player, self.active_player) {
             return reject(
-                name,
+                rule,
                 format!(
                     "it cannot be used by player {player} in {}",
                     self.describe_now()
@@ -70,12 +72,12 @@ impl Game {
             );
         }
         if self.stratagems_used.contains(&(player, stratagem)) {
-            return reject(name, "each Stratagem can be used once per phase");
+            return reject(rule, "each Stratagem can be used once per phase");
         }
         let cost = stratagem.cost();
         if self.cp_of(player) < cost {
             return reject(
-                name,
+                rule,
                 format!(
                     "it costs {cost} CP and player {player} has {}",
                     self.cp_of(player)
@@ -86,14 +88,14 @@ impl Game {
         let in_reserves = matches!(self.units[army][root].location, Location::Reserves(_));
         if stratagem == Stratagem::RapidIngress {
             if !in_reserves {
-                return reject(name, format!("'{id}' is not in Reserves"));
+                return reject(rule, format!("'{id}' is not in Reserves"));
             }
         } else if self.live_models(army, root).is_empty() {
-            return reject(name, format!("'{id}' is not on the battlefield"));
+            return reject(rule, format!("'{id}' is not on the battlefield"));
         }
         if self.units[army][root].battle_shocked {
             return reject(
-                "Battle-shock",
+                Rule::BattleShock,
                 format!(
                     "'{id}' is Battle-shocked and cannot be affected by its player's Stratagems"
                 ),
@@ -114,14 +116,14 @@ impl Game {
                 Some(t) => g
                     .enemy_unit(player, t)
                     .map(|(a, u)| (a, g.combined(a, u)[0])),
-                None => reject(name, "an enemy target unit is needed"),
+                None => reject(rule, "an enemy target unit is needed"),
             }
         };
         match stratagem {
             Stratagem::CommandReroll => match reroll {
                 None => {
                     return reject(
-                        name,
+                        rule,
                         "say which roll: Hit, Wound, Damage, Attacks, SavingThrow, Hazardous, \
                          Advance, Charge, BattleShock or DesperateEscape",
                     );
@@ -132,7 +134,7 @@ impl Game {
                         .clone()
                         .filter(|c| c.army == army && c.unit == root)
                     else {
-                        return reject(name, format!("'{id}' has no charge roll to re-roll"));
+                        return reject(rule, format!("'{id}' has no charge roll to re-roll"));
                     };
                     let dice = [self.rng.d6(), self.rng.d6()];
                     self.charge = Some(PendingCharge { dice, ..c.clone() });
@@ -158,12 +160,12 @@ impl Game {
             },
             Stratagem::InsaneBravery => {
                 if self.insane_bravery_used[i] {
-                    return reject(name, "it can be used once per battle");
+                    return reject(rule, "it can be used once per battle");
                 }
                 self.insane_bravery_used[i] = true;
                 if !self.below_half_strength(army, root) {
                     return reject(
-                        name,
+                        rule,
                         format!("'{id}' is not Below Half-strength and takes no Battle-shock test"),
                     );
                 }
@@ -171,7 +173,7 @@ impl Game {
             }
             Stratagem::EpicChallenge => {
                 if !self.has_keyword(army, root, "CHARACTER") {
-                    return reject(name, format!("'{id}' has no CHARACTER model"));
+                    return reject(rule, format!("'{id}' has no CHARACTER model"));
                 }
                 // Its unit must be within Engagement Range of an enemy Attached unit.
                 let earmy = self
@@ -184,7 +186,7 @@ impl Game {
                 });
                 if !near_attached {
                     return reject(
-                        name,
+                        rule,
                         format!("'{id}' is not within Engagement Range of an enemy Attached unit"),
                     );
                 }
@@ -194,7 +196,7 @@ impl Game {
                 let f = self.fight.clone().expect("Fight phase");
                 if f.current.is_some() || f.counter_offensive.is_some() {
                     return reject(
-                        name,
+                        rule,
                         "it is used after a unit has fought, before the next is selected",
                     );
                 }
@@ -202,28 +204,28 @@ impl Game {
                     || f.last_fought != Some(crate::rules::phase::opponent(player))
                 {
                     return reject(
-                        name,
+                        rule,
                         "it is used just after an enemy unit has fought, when the opponent would select next",
                     );
                 }
                 if !self.can_fight(army, root) {
-                    return reject(name, format!("'{id}' is not eligible to fight"));
+                    return reject(rule, format!("'{id}' is not eligible to fight"));
                 }
                 self.fight.as_mut().expect("fight").counter_offensive = Some((army, root));
                 self.settle_fight_picker(ev);
             }
             Stratagem::Grenade => {
                 if !self.has_keyword(army, root, "GRENADES") {
-                    return reject(name, format!("'{id}' is not a GRENADES unit"));
+                    return reject(rule, format!("'{id}' is not a GRENADES unit"));
                 }
                 if self.units[army][root].shot || self.engaged(army, root) {
                     return reject(
-                        name,
+                        rule,
                         format!("'{id}' has shot this phase or is within Engagement Range"),
                     );
                 }
                 let t = need_target(self)?;
-                self.check_in_sight(army, root, t, GRENADE_RANGE_INCHES, name)?;
+                self.check_in_sight(army, root, t, GRENADE_RANGE_INCHES, rule)?;
                 let dice: Vec<u8> = (0..GRENADE_DICE).map(|_| self.rng.d6()).collect();
                 let wounds = dice.iter().filter(|d| **d >= GRENADE_WOUNDS_ON).count() as u32;
                 self.mortal_wounds(player, t, dice, wounds, ev);
@@ -232,7 +234,7 @@ impl Game {
             Stratagem::TankShock => {
                 if !self.has_keyword(army, root, "VEHICLE") || !self.units[army][root].charged {
                     return reject(
-                        name,
+                        rule,
                         format!("'{id}' must be a VEHICLE that made a charge move this phase"),
                     );
                 }
@@ -244,14 +246,14 @@ impl Game {
                     })
                 {
                     return reject(
-                        name,
+                        rule,
                         format!("it is used just after '{id}' ends its Charge move"),
                     );
                 }
                 let t = need_target(self)?;
                 if !self.units_engaged((army, root), t) {
                     return reject(
-                        name,
+                        rule,
                         "the target must be within Engagement Range of the VEHICLE",
                     );
                 }
@@ -263,16 +265,16 @@ impl Game {
             }
             Stratagem::RapidIngress => {
                 if self.battle_round < crate::rules::constants::RESERVES_FIRST_ROUND {
-                    return reject(name, "Reserves cannot arrive yet");
+                    return reject(rule, "Reserves cannot arrive yet");
                 }
                 self.rapid_ingress = Some((army, root));
             }
             Stratagem::FireOverwatch => {
                 if self.fire_overwatch_used {
-                    return reject(name, "it can be used once per turn");
+                    return reject(rule, "it can be used once per turn");
                 }
                 if self.engaged(army, root) {
-                    return reject(name, format!("'{id}' is within Engagement Range"));
+                    return reject(rule, format!("'{id}' is within Engagement Range"));
                 }
                 let t = need_target(self)?;
                 let answers = self.trigger.is_some_and(|tr| {
@@ -284,12 +286,12 @@ impl Game {
                 });
                 if !answers {
                     return reject(
-                        name,
+                        rule,
                         "it is used just after that enemy unit is set up, moves or declares a charge",
                     );
                 }
                 self.fire_overwatch_used = true;
-                self.check_in_sight(army, root, t, FIRE_OVERWATCH_RANGE_INCHES, name)?;
+                self.check_in_sight(army, root, t, FIRE_OVERWATCH_RANGE_INCHES, rule)?;
                 // The unit fires one legal loadout (each model's guns, or its Pistols; a
                 // weapon with profiles on its first), every weapon that can reach the target,
                 // resolved together like any shooting.
@@ -305,7 +307,7 @@ impl Game {
                     .collect();
                 if weapons.is_empty() {
                     return reject(
-                        name,
+                        rule,
                         format!("no weapon of '{id}' can shoot at '{target_id}'"),
                     );
                 }
@@ -313,7 +315,7 @@ impl Game {
             }
             Stratagem::GoToGround | Stratagem::Smokescreen if !self.targeted_now(army, root) => {
                 return reject(
-                    name,
+                    rule,
                     format!(
                         "it is used just after an enemy unit has selected its targets, on one of \
                          them, and '{id}' is not a target waiting for its attacks"
@@ -322,13 +324,13 @@ impl Game {
             }
             Stratagem::GoToGround => {
                 if !self.all_have_keyword(army, root, "INFANTRY") {
-                    return reject(name, format!("'{id}' is not INFANTRY"));
+                    return reject(rule, format!("'{id}' is not INFANTRY"));
                 }
                 self.for_combined(army, root, |s| s.shrouded = Some(Stratagem::GoToGround));
             }
             Stratagem::Smokescreen => {
                 if !self.has_keyword(army, root, "SMOKE") {
-                    return reject(name, format!("'{id}' is not a SMOKE unit"));
+                    return reject(rule, format!("'{id}' is not a SMOKE unit"));
                 }
                 self.for_combined(army, root, |s| s.shrouded = Some(Stratagem::Smokescreen));
             }
@@ -342,23 +344,23 @@ impl Game {
                     })
                 {
                     return reject(
-                        name,
+                        rule,
                         "it is used just after that enemy unit ends a Charge move",
                     );
                 }
                 if self.charge.is_some() {
-                    return reject(name, "a charge is already in progress");
+                    return reject(rule, "a charge is already in progress");
                 }
                 if self.has_keyword(army, root, "VEHICLE")
                     && !self.has_keyword(army, root, "WALKER")
                 {
-                    return reject(name, "only WALKER VEHICLE units can Heroically Intervene");
+                    return reject(rule, "only WALKER VEHICLE units can Heroically Intervene");
                 }
                 self.check_can_charge(army, root)?;
                 let d = self.unit_distance((army, root), t);
                 if d > HEROIC_INTERVENTION_RANGE_INCHES + MEASURE_TOLERANCE_INCHES {
                     return reject(
-                        name,
+                        rule,
                         format!(
                             "the charging unit is {d:.2}\" away; it must be within {HEROIC_INTERVENTION_RANGE_INCHES}\""
                         ),
@@ -391,7 +393,7 @@ impl Game {
         root: usize,
         t: (usize, usize),
         range: f32,
-        rule: &str,
+        rule: Rule,
     ) -> Result<(), Rejection> {
         let d = self.unit_distance((army, root), t);
         if d > range + MEASURE_TOLERANCE_INCHES {

@@ -6,17 +6,17 @@
 //! Coherency.
 
 use super::command::{ModelPath, Placement};
-use super::event::{Rejection, reject};
+use super::rejection::{Rejection, Rule, reject};
 use super::state::Game;
 use crate::game::sight::ModelRef;
-use crate::geometry::coherency;
-use crate::geometry::engagement::within_engagement_range;
 use crate::geometry::measure::bases_overlap;
 use crate::geometry::{ModelSolid, TerrainCategory, Vec2, Vec3, polygon};
+use crate::rules::coherency;
 use crate::rules::constants::{
     BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES, MAX_PATH_POINTS, MAX_TERRAIN_HEIGHT_INCHES,
     MEASURE_TOLERANCE_INCHES, PATH_SAMPLE_INCHES,
 };
+use crate::rules::engagement::within_engagement_range;
 use crate::rules::movement::{path_length, sample_path};
 
 /// How a move treats enemy models and Engagement Range on the way and at the end.
@@ -75,7 +75,7 @@ impl Game {
                 Some(u) if self.combined(army, unit).contains(&u) => u,
                 _ => {
                     return reject(
-                        "Units",
+                        Rule::Units,
                         format!("'{id}' is not part of unit '{}'", self.unit_id(army, unit)),
                     );
                 }
@@ -84,7 +84,7 @@ impl Game {
         let n = self.units[army][u].models.len();
         if model >= n || !self.units[army][u].models[model].alive {
             return reject(
-                "Units",
+                Rule::Units,
                 format!("'{}' has no model #{model} in play", self.unit_id(army, u)),
             );
         }
@@ -142,14 +142,14 @@ impl Game {
             let r = self.model_of(army, unit, p.unit.as_deref(), p.model)?;
             let name = self.model_name(r);
             if moves.iter().any(|(m, _)| *m == r) {
-                return reject("Movement", format!("{name} is given two paths"));
+                return reject(Rule::Movement, format!("{name} is given two paths"));
             }
             if p.path.is_empty() {
-                return reject("Movement", format!("{name}'s path has no points"));
+                return reject(Rule::Movement, format!("{name}'s path has no points"));
             }
             if p.path.len() > MAX_PATH_POINTS {
                 return reject(
-                    "Movement",
+                    Rule::Movement,
                     format!(
                         "{name}'s path has {} points; a path has at most {MAX_PATH_POINTS}",
                         p.path.len()
@@ -160,13 +160,13 @@ impl Game {
             let way: Vec<Vec3> = p.path.iter().map(|&(x, y, z)| Vec3::new(x, y, z)).collect();
             if way.iter().any(|v| !v.is_finite()) {
                 return reject(
-                    "Movement",
+                    Rule::Movement,
                     format!("{name}'s path has a point that is not a number"),
                 );
             }
             if let Some(v) = way.iter().find(|v| !on_table(**v)) {
                 return reject(
-                    "Battlefield edge",
+                    Rule::BattlefieldEdge,
                     format!(
                         "{name}'s path leaves the battlefield at ({}, {}, {}): every point lies within the 60\" x 44\" table, 0 to {MAX_TERRAIN_HEIGHT_INCHES}\" high",
                         v.x, v.y, v.z
@@ -177,7 +177,7 @@ impl Game {
             let allowance = allowance(r);
             if !(allowance.is_finite() && allowance >= 0.0) {
                 return reject(
-                    "Movement",
+                    Rule::Movement,
                     format!(
                         "{name} cannot move: the distance it may move ({allowance}\") is not a number of inches"
                     ),
@@ -185,7 +185,7 @@ impl Game {
             }
             if length > allowance + MEASURE_TOLERANCE_INCHES {
                 return reject(
-                    "Movement",
+                    Rule::Movement,
                     format!(
                         "{name}'s path is {length:.2}\", more than the {allowance:.2}\" it may move"
                     ),
@@ -207,7 +207,7 @@ impl Game {
                 self.check_on_board(&s, &name)?;
                 if !through_walls && let Some(id) = self.wall_crossed(&s) {
                     return reject(
-                        "Terrain",
+                        Rule::Terrain,
                         format!(
                             "{name} would move through a wall of '{id}' (only INFANTRY, BEAST and FLY models move through ruin walls)"
                         ),
@@ -227,7 +227,7 @@ impl Game {
                             crossed_enemy = true;
                         } else if enemy {
                             return reject(
-                                "Movement",
+                                Rule::Movement,
                                 format!(
                                     "{name} would move through enemy model {}",
                                     self.model_name(*o)
@@ -235,7 +235,7 @@ impl Game {
                             );
                         } else if big && other_big {
                             return reject(
-                                "Movement",
+                                Rule::Movement,
                                 format!(
                                     "{name} (MONSTER or VEHICLE) would move through friendly MONSTER or VEHICLE model {}",
                                     self.model_name(*o)
@@ -249,7 +249,7 @@ impl Game {
                         && within_engagement_range(&s, &os, &barricades)
                     {
                         return reject(
-                            "Engagement Range",
+                            Rule::EngagementRange,
                             format!(
                                 "{name} would move within Engagement Range of {}",
                                 self.unit_id(o.army, o.unit)
@@ -293,7 +293,7 @@ impl Game {
                     .find(|e| within_engagement_range(s, &self.solid(**e), &barricades))
                 {
                     return reject(
-                        "Engagement Range",
+                        Rule::EngagementRange,
                         format!(
                             "{} would end within Engagement Range of {}",
                             self.model_name(*r),
@@ -323,18 +323,21 @@ impl Game {
         for p in placements {
             let r = self.model_of(army, unit, p.unit.as_deref(), p.model)?;
             if out.iter().any(|(m, _, _)| *m == r) {
-                return reject("Set up", format!("{} is placed twice", self.model_name(r)));
+                return reject(
+                    Rule::SetUp,
+                    format!("{} is placed twice", self.model_name(r)),
+                );
             }
             let at = Vec3::new(p.x, p.y, p.z);
             if !at.is_finite() || !p.facing.is_finite() {
                 return reject(
-                    "Set up",
+                    Rule::SetUp,
                     format!("{} has a position that is not a number", self.model_name(r)),
                 );
             }
             if !on_table(at) {
                 return reject(
-                    "Battlefield edge",
+                    Rule::BattlefieldEdge,
                     format!(
                         "{} would be set up off the battlefield at ({}, {}, {}): within the 60\" x 44\" table, 0 to {MAX_TERRAIN_HEIGHT_INCHES}\" high",
                         self.model_name(r),
@@ -349,7 +352,7 @@ impl Game {
         let every = self.live_models_anywhere(army, unit);
         if let Some(missing) = every.iter().find(|r| !out.iter().any(|(m, _, _)| m == *r)) {
             return reject(
-                "Set up",
+                Rule::SetUp,
                 format!(
                     "every model must be placed; {} is not",
                     self.model_name(*missing)
@@ -368,7 +371,7 @@ impl Game {
             self.check_on_board(&s, &name)?;
             self.check_standing(*r, *at, &name)?;
             if self.wall_crossed(&s).is_some() {
-                return reject("Terrain", format!("{name} would stand inside a wall"));
+                return reject(Rule::Terrain, format!("{name} would stand inside a wall"));
             }
             solids.push((*r, s));
         }
@@ -385,7 +388,7 @@ impl Game {
             for (q, t) in &unit[..i] {
                 if bases_overlap(s, t) {
                     return reject(
-                        "Movement",
+                        Rule::Movement,
                         format!(
                             "{} would overlap {}",
                             self.model_name(*r),
@@ -397,7 +400,7 @@ impl Game {
             for o in others {
                 if bases_overlap(s, &self.solid(*o)) {
                     return reject(
-                        "Movement",
+                        Rule::Movement,
                         format!(
                             "{} would end on top of {}",
                             self.model_name(*r),
@@ -416,7 +419,7 @@ impl Game {
                 .map(|&i| self.model_name(unit[i].0))
                 .collect();
             return reject(
-                "Unit Coherency",
+                Rule::UnitCoherency,
                 format!(
                     "the unit would end out of Unit Coherency ({} too far from the rest)",
                     names.join(", ")
@@ -435,7 +438,7 @@ impl Game {
         ];
         if !polygon::polygon_wholly_within(&s.outline(), &board) {
             return reject(
-                "Battlefield edge",
+                Rule::BattlefieldEdge,
                 format!(
                     "{name} would be off the battlefield at ({:.2}, {:.2})",
                     s.centre.x, s.centre.y
@@ -464,7 +467,7 @@ impl Game {
         if at.z > MEASURE_TOLERANCE_INCHES {
             if !(d.has_keyword("INFANTRY") || d.has_keyword("BEAST") || d.has_keyword("FLY")) {
                 return reject(
-                    "Terrain",
+                    Rule::Terrain,
                     format!(
                         "{name} cannot end on an upper floor (only INFANTRY, BEAST and FLY models can)"
                     ),
@@ -477,7 +480,7 @@ impl Game {
             });
             if !on_floor {
                 return reject(
-                    "Terrain",
+                    Rule::Terrain,
                     format!(
                         "{name} would end in mid-air at height {:.2}\" (no floor there)",
                         at.z
@@ -485,7 +488,7 @@ impl Game {
                 );
             }
         } else if at.z < -MEASURE_TOLERANCE_INCHES {
-            return reject("Terrain", format!("{name} would end below the table"));
+            return reject(Rule::Terrain, format!("{name} would end below the table"));
         }
         let s = self.solid_at(r, at, self.solid(r).facing);
         let outline = s.outline();
@@ -494,7 +497,7 @@ impl Game {
                 && polygon::polygons_intersect(&outline, &p.footprint)
         }) {
             return reject(
-                "Terrain",
+                Rule::Terrain,
                 format!("{name} cannot end on Battlefield Debris '{}'", p.id),
             );
         }

@@ -9,7 +9,7 @@ use parry3d::math::Vec2;
 use serde::{Deserialize, Serialize};
 
 use super::polygon;
-use crate::rules::constants::MM_PER_INCH;
+use super::units::MM_PER_INCH;
 
 /// Thickness of a model's base (inches): vertical distances are measured between bases.
 pub const BASE_THICKNESS_INCHES: f32 = 0.16;

@@ -3,14 +3,12 @@
 
 pub mod base;
 pub mod body;
-pub mod coherency;
-pub mod cover;
-pub mod engagement;
 pub mod heatmap;
 pub mod measure;
 pub mod polygon;
 pub mod sight;
 pub mod terrain;
+pub mod units;
 
 pub use base::{Base, bases_overlap};
 pub use body::ModelSolid;

@@ -36,6 +36,8 @@
 //!
 //! Accuracy of FAST against DENSE is measured by `examples/los_accuracy.rs`.
 
+use std::sync::{Arc, Mutex, PoisonError, Weak};
+
 use parry3d::bounding_volume::Aabb;
 use parry3d::math::Pose;
 use parry3d::partitioning::{Bvh, BvhBuildStrategy};
@@ -372,18 +374,213 @@ pub struct Probe {
     standing: Standing,
 }
 
-/// The sight index: terrain solids and model volumes in parry3d BVHs, plus the footprints the
-/// ruins and woods rules need. Table coordinates (inches, z up).
-pub struct SightIndex {
+/// The terrain part of a sight index: the layout's footprints (for the ruin, low-footprint
+/// and woods rules) and its terrain solids in a parry3d BVH. It never changes once built, so
+/// sight indices hold it in an [`Arc`] and share it: cloning an index, or building one for an
+/// equal layout while another is in use, does not build it again (see [`TerrainSight::shared`]).
+pub struct TerrainSight {
     pieces: Vec<Piece>,
-    terrain: Vec<(SharedShape, Pose, usize, Part)>,
-    terrain_bvh: Bvh,
-    models: Vec<SightModel>,
-    model_shapes: Vec<(SharedShape, Pose)>,
-    model_bvh: Bvh,
+    solids: Vec<(SharedShape, Pose, usize, Part)>,
+    bvh: Bvh,
+    /// The layout it was built from, to recognise an equal layout.
+    layout: Vec<TerrainPiece>,
+    /// The window convention it was built with.
+    ground_floor_windows_closed: bool,
+}
+
+impl std::fmt::Debug for TerrainSight {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TerrainSight")
+            .field("pieces", &self.pieces.len())
+            .field("solids", &self.solids.len())
+            .field(
+                "ground_floor_windows_closed",
+                &self.ground_floor_windows_closed,
+            )
+            .finish()
+    }
+}
+
+/// Terrain parts in use, to share between indices of equal layouts. Only weak references:
+/// a terrain part is dropped with the last index holding it.
+static TERRAIN_IN_USE: Mutex<Vec<Weak<TerrainSight>>> = Mutex::new(Vec::new());
+
+impl TerrainSight {
+    /// Builds the terrain part of a layout: wall boxes split around their openings (with
+    /// `ground_floor_windows_closed`, the tournament convention), floors, the bodies of
+    /// wall-less barricades, hills and debris, and the footprints.
+    pub fn build(pieces: &[TerrainPiece], ground_floor_windows_closed: bool) -> Self {
+        let mut solids = Vec::new();
+        for (i, p) in pieces.iter().enumerate() {
+            for b in p.wall_solids(ground_floor_windows_closed) {
+                let pose = Pose::new(b.centre, Vec3::new(0.0, 0.0, b.yaw_radians));
+                let shape =
+                    SharedShape::cuboid(b.half_extents.x, b.half_extents.y, b.half_extents.z);
+                solids.push((shape, pose, i, Part::Wall));
+            }
+            for f in &p.floors {
+                let pts: Vec<Vec3> = f
+                    .area
+                    .iter()
+                    .flat_map(|v| {
+                        [
+                            v.extend(f.height - FLOOR_THICKNESS_INCHES),
+                            v.extend(f.height),
+                        ]
+                    })
+                    .collect();
+                // A rectangular floor is a box (closed-form ray casts); other floors are convex
+                // in practice, and a concave one is covered by its hull.
+                if let Some((shape, pose)) =
+                    rectangle_box(&f.area, f.height - FLOOR_THICKNESS_INCHES, f.height)
+                {
+                    solids.push((shape, pose, i, Part::Floor));
+                } else if let Some(shape) = SharedShape::convex_hull(&pts) {
+                    solids.push((shape, Pose::IDENTITY, i, Part::Floor));
+                }
+            }
+            if has_solid_body(p) {
+                // One prism per triangle, so that a concave footprint is not filled in.
+                for tri in polygon::triangulate(&p.footprint) {
+                    let pts: Vec<Vec3> = tri
+                        .iter()
+                        .flat_map(|&k| {
+                            [p.footprint[k].extend(0.0), p.footprint[k].extend(p.height)]
+                        })
+                        .collect();
+                    if let Some(shape) = SharedShape::convex_hull(&pts) {
+                        solids.push((shape, Pose::IDENTITY, i, Part::Body));
+                    }
+                }
+            }
+        }
+        let aabbs: Vec<Aabb> = solids
+            .iter()
+            .map(|(s, p, _, _)| s.compute_aabb(p))
+            .collect();
+        let footprints = pieces
+            .iter()
+            .map(|p| {
+                let (lo, hi) = polygon::bounds(&p.footprint);
+                Piece {
+                    id: p.id.clone(),
+                    category: p.category,
+                    footprint: p.footprint.clone(),
+                    lo,
+                    hi,
+                    convex_edges: convex_edges(&p.footprint),
+                }
+            })
+            .collect();
+        TerrainSight {
+            pieces: footprints,
+            bvh: Bvh::from_leaves(BvhBuildStrategy::Binned, &aabbs),
+            solids,
+            layout: pieces.to_vec(),
+            ground_floor_windows_closed,
+        }
+    }
+
+    /// The terrain part of a layout, shared: when a terrain part built from an equal layout
+    /// (the same pieces, the same window convention) is still held by some sight index (a
+    /// game's, the desktop's, the computer player's), that one; otherwise a new one, which
+    /// later calls share while it is held.
+    pub fn shared(pieces: &[TerrainPiece], ground_floor_windows_closed: bool) -> Arc<Self> {
+        let find = |in_use: &mut Vec<Weak<TerrainSight>>| {
+            in_use.retain(|t| t.strong_count() > 0);
+            in_use
+                .iter()
+                .filter_map(Weak::upgrade)
+                .find(|t| t.is_for(pieces, ground_floor_windows_closed))
+        };
+        let lock = || {
+            TERRAIN_IN_USE
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+        };
+        if let Some(t) = find(&mut lock()) {
+            return t;
+        }
+        // Built outside the lock; another thread may have built the same layout meanwhile.
+        let built = Arc::new(Self::build(pieces, ground_floor_windows_closed));
+        let mut in_use = lock();
+        if let Some(t) = find(&mut in_use) {
+            return t;
+        }
+        in_use.push(Arc::downgrade(&built));
+        built
+    }
+
+    /// True when this terrain part was built from `pieces` with this window convention.
+    pub fn is_for(&self, pieces: &[TerrainPiece], ground_floor_windows_closed: bool) -> bool {
+        self.ground_floor_windows_closed == ground_floor_windows_closed && self.layout == pieces
+    }
+
+    /// Where a model stands relative to each footprint.
+    fn standing_of(&self, solid: &ModelSolid) -> Standing {
+        let r = solid.base.bounding_radius_inches();
+        self.pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| {
+                solid.centre.x + r >= p.lo.x
+                    && solid.centre.x - r <= p.hi.x
+                    && solid.centre.y + r >= p.lo.y
+                    && solid.centre.y - r <= p.hi.y
+            })
+            .filter(|(_, p)| within_footprint(solid, &p.footprint))
+            .map(|(i, p)| (i, true, wholly_within_footprint(solid, &p.footprint)))
+            .collect()
+    }
+}
+
+/// The model part of a sight index: each model, its volume (in a parry3d BVH), where it stands
+/// relative to the footprints, and its [`Sampling::FAST`] points.
+#[derive(Clone, Default)]
+struct ModelVolumes {
+    list: Vec<SightModel>,
+    shapes: Vec<(SharedShape, Pose)>,
+    bvh: Bvh,
     standing: Vec<Standing>,
     /// Each model's [`Sampling::FAST`] points as (observer points, target points).
     fast_points: Vec<SamplePoints>,
+}
+
+impl ModelVolumes {
+    /// Appends a model, working out its volume, standing and sample points (the BVH is rebuilt
+    /// separately).
+    fn push(&mut self, terrain: &TerrainSight, model: SightModel) {
+        self.shapes.push(model_shape(&model.solid));
+        self.standing.push(terrain.standing_of(&model.solid));
+        self.fast_points.push(fast_points(&model.solid));
+        self.list.push(model);
+    }
+
+    /// Replaces model `index`, working out its volume, standing and sample points again (the
+    /// BVH is rebuilt separately).
+    fn set(&mut self, terrain: &TerrainSight, index: usize, model: SightModel) {
+        self.shapes[index] = model_shape(&model.solid);
+        self.standing[index] = terrain.standing_of(&model.solid);
+        self.fast_points[index] = fast_points(&model.solid);
+        self.list[index] = model;
+    }
+
+    /// Rebuilds the BVH over the models' volumes.
+    fn rebuild_bvh(&mut self) {
+        let aabbs: Vec<Aabb> = self.shapes.iter().map(|(s, p)| s.compute_aabb(p)).collect();
+        self.bvh = Bvh::from_leaves(BvhBuildStrategy::Binned, &aabbs);
+    }
+}
+
+/// The sight index: terrain solids and model volumes in parry3d BVHs, plus the footprints the
+/// ruins and woods rules need. Table coordinates (inches, z up).
+///
+/// Both parts are shared ([`Arc`]), so a clone costs two reference counts: the terrain part
+/// never changes, and the model part is copied on the first change to a clone's models.
+#[derive(Clone)]
+pub struct SightIndex {
+    terrain: Arc<TerrainSight>,
+    models: Arc<ModelVolumes>,
 }
 
 /// Sample points with their outward directions: (observer points, target points).
@@ -409,162 +606,146 @@ pub enum SeeThrough {
 }
 
 impl SightIndex {
-    /// Builds the terrain part of the index from a layout. `ground_floor_windows_closed`
-    /// applies the tournament convention to the walls.
+    /// The index of a layout, with no models yet. `ground_floor_windows_closed` applies the
+    /// tournament convention to the walls. The terrain part is shared with any index of an
+    /// equal layout in use ([`TerrainSight::shared`]), else built.
     pub fn new(pieces: &[TerrainPiece], ground_floor_windows_closed: bool) -> Self {
-        let mut terrain = Vec::new();
-        for (i, p) in pieces.iter().enumerate() {
-            for b in p.wall_solids(ground_floor_windows_closed) {
-                let pose = Pose::new(b.centre, Vec3::new(0.0, 0.0, b.yaw_radians));
-                let shape =
-                    SharedShape::cuboid(b.half_extents.x, b.half_extents.y, b.half_extents.z);
-                terrain.push((shape, pose, i, Part::Wall));
-            }
-            for f in &p.floors {
-                let pts: Vec<Vec3> = f
-                    .area
-                    .iter()
-                    .flat_map(|v| {
-                        [
-                            v.extend(f.height - FLOOR_THICKNESS_INCHES),
-                            v.extend(f.height),
-                        ]
-                    })
-                    .collect();
-                // A rectangular floor is a box (closed-form ray casts); other floors are convex
-                // in practice, and a concave one is covered by its hull.
-                if let Some((shape, pose)) =
-                    rectangle_box(&f.area, f.height - FLOOR_THICKNESS_INCHES, f.height)
-                {
-                    terrain.push((shape, pose, i, Part::Floor));
-                } else if let Some(shape) = SharedShape::convex_hull(&pts) {
-                    terrain.push((shape, Pose::IDENTITY, i, Part::Floor));
-                }
-            }
-            if has_solid_body(p) {
-                // One prism per triangle, so that a concave footprint is not filled in.
-                for tri in polygon::triangulate(&p.footprint) {
-                    let pts: Vec<Vec3> = tri
-                        .iter()
-                        .flat_map(|&k| {
-                            [p.footprint[k].extend(0.0), p.footprint[k].extend(p.height)]
-                        })
-                        .collect();
-                    if let Some(shape) = SharedShape::convex_hull(&pts) {
-                        terrain.push((shape, Pose::IDENTITY, i, Part::Body));
-                    }
-                }
-            }
-        }
-        let aabbs: Vec<Aabb> = terrain
-            .iter()
-            .map(|(s, p, _, _)| s.compute_aabb(p))
-            .collect();
-        let pieces = pieces
-            .iter()
-            .map(|p| {
-                let (lo, hi) = polygon::bounds(&p.footprint);
-                Piece {
-                    id: p.id.clone(),
-                    category: p.category,
-                    footprint: p.footprint.clone(),
-                    lo,
-                    hi,
-                    convex_edges: convex_edges(&p.footprint),
-                }
-            })
-            .collect();
+        Self::on_terrain(TerrainSight::shared(pieces, ground_floor_windows_closed))
+    }
+
+    /// An index on this terrain part, with no models yet.
+    pub fn on_terrain(terrain: Arc<TerrainSight>) -> Self {
         SightIndex {
-            pieces,
-            terrain_bvh: Bvh::from_leaves(BvhBuildStrategy::Binned, &aabbs),
             terrain,
-            models: Vec::new(),
-            model_shapes: Vec::new(),
-            model_bvh: Bvh::new(),
-            standing: Vec::new(),
-            fast_points: Vec::new(),
+            models: Arc::default(),
         }
+    }
+
+    /// The terrain part (shared by the clones of this index and by indices of equal layouts).
+    pub fn terrain(&self) -> &Arc<TerrainSight> {
+        &self.terrain
+    }
+
+    /// True when both indices hold the very same model part (one is an unchanged clone of the
+    /// other): nothing about their models needs comparing.
+    pub fn shares_models_with(&self, other: &SightIndex) -> bool {
+        Arc::ptr_eq(&self.models, &other.models)
     }
 
     /// Replaces every model in the index.
     pub fn set_models(&mut self, models: Vec<SightModel>) {
-        self.model_shapes = models.iter().map(|m| model_shape(&m.solid)).collect();
-        self.standing = models.iter().map(|m| self.standing_of(&m.solid)).collect();
-        self.fast_points = models.iter().map(|m| fast_points(&m.solid)).collect();
-        self.models = models;
-        self.rebuild_models();
+        self.update_models(models, |_| None);
+    }
+
+    /// Replaces every model in the index, reusing the work done for models that did not
+    /// change: `previous(i)` names the entry the new model `i` was (if it was in the index);
+    /// when that entry holds an equal model, its volume, standing and sample points are kept.
+    /// Leaves the index untouched (still shared with its clones) and returns false when every
+    /// model is the same entry as before, unchanged.
+    pub fn update_models(
+        &mut self,
+        models: Vec<SightModel>,
+        previous: impl Fn(usize) -> Option<usize>,
+    ) -> bool {
+        let old = &*self.models;
+        if models.len() == old.list.len() && (0..models.len()).all(|i| previous(i) == Some(i)) {
+            // The same entries: only the models that changed are worked out again, in place
+            // (the model part is copied first if a clone shares it).
+            let changed: Vec<usize> = (0..models.len())
+                .filter(|&i| old.list[i] != models[i])
+                .collect();
+            if changed.is_empty() {
+                return false;
+            }
+            let volumes = Arc::make_mut(&mut self.models);
+            for i in changed {
+                volumes.set(&self.terrain, i, models[i].clone());
+            }
+            volumes.rebuild_bvh();
+            return true;
+        }
+        let kept = |i: usize| previous(i).filter(|&j| old.list.get(j) == Some(&models[i]));
+        let mut next = ModelVolumes {
+            list: Vec::with_capacity(models.len()),
+            shapes: Vec::with_capacity(models.len()),
+            bvh: Bvh::new(),
+            standing: Vec::with_capacity(models.len()),
+            fast_points: Vec::with_capacity(models.len()),
+        };
+        for (i, model) in models.iter().enumerate() {
+            match kept(i) {
+                Some(j) => {
+                    next.shapes.push(old.shapes[j].clone());
+                    next.standing.push(old.standing[j].clone());
+                    next.fast_points.push(old.fast_points[j].clone());
+                    next.list.push(model.clone());
+                }
+                None => next.push(&self.terrain, model.clone()),
+            }
+        }
+        next.rebuild_bvh();
+        self.models = Arc::new(next);
+        true
     }
 
     /// Moves model `index` (after a move, a pile-in...).
     pub fn move_model(&mut self, index: usize, solid: ModelSolid) {
-        self.models[index].solid = solid;
-        self.model_shapes[index] = model_shape(&solid);
-        self.standing[index] = self.standing_of(&solid);
-        self.fast_points[index] = fast_points(&solid);
-        self.rebuild_models();
+        self.move_models([(index, solid)]);
+    }
+
+    /// Moves several models at once (`(index, solid)` pairs), rebuilding the model BVH once.
+    pub fn move_models(&mut self, moves: impl IntoIterator<Item = (usize, ModelSolid)>) {
+        let volumes = Arc::make_mut(&mut self.models);
+        for (index, solid) in moves {
+            let model = SightModel {
+                solid,
+                ..volumes.list[index].clone()
+            };
+            volumes.set(&self.terrain, index, model);
+        }
+        volumes.rebuild_bvh();
     }
 
     /// The models in the index.
     pub fn models(&self) -> &[SightModel] {
-        &self.models
+        &self.models.list
     }
 
     /// Id of terrain piece `index`.
     pub fn piece_id(&self, index: usize) -> &str {
-        &self.pieces[index].id
+        &self.terrain.pieces[index].id
     }
 
     /// Index of the terrain piece with this id.
     pub fn piece_by_id(&self, id: &str) -> Option<usize> {
-        self.pieces.iter().position(|p| p.id == id)
+        self.terrain.pieces.iter().position(|p| p.id == id)
     }
 
     /// Category of terrain piece `index`.
     pub fn piece_category(&self, index: usize) -> TerrainCategory {
-        self.pieces[index].category
+        self.terrain.pieces[index].category
     }
 
     /// Footprint of terrain piece `index` (inches).
     pub fn piece_footprint(&self, index: usize) -> &[Vec2] {
-        &self.pieces[index].footprint
-    }
-
-    fn rebuild_models(&mut self) {
-        let aabbs: Vec<Aabb> = self
-            .model_shapes
-            .iter()
-            .map(|(s, p)| s.compute_aabb(p))
-            .collect();
-        self.model_bvh = Bvh::from_leaves(BvhBuildStrategy::Binned, &aabbs);
+        &self.terrain.pieces[index].footprint
     }
 
     fn standing_of(&self, solid: &ModelSolid) -> Standing {
-        let r = solid.base.bounding_radius_inches();
-        self.pieces
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| {
-                solid.centre.x + r >= p.lo.x
-                    && solid.centre.x - r <= p.hi.x
-                    && solid.centre.y + r >= p.lo.y
-                    && solid.centre.y - r <= p.hi.y
-            })
-            .filter(|(_, p)| within_footprint(solid, &p.footprint))
-            .map(|(i, p)| (i, true, wholly_within_footprint(solid, &p.footprint)))
-            .collect()
+        self.terrain.standing_of(solid)
     }
 
     /// True when model `index` is wholly within a ruin footprint.
     pub fn wholly_within_category(&self, index: usize, category: TerrainCategory) -> Option<usize> {
-        self.standing[index]
+        self.models.standing[index]
             .iter()
-            .find(|(p, _, wholly)| *wholly && self.pieces[*p].category == category)
+            .find(|(p, _, wholly)| *wholly && self.terrain.pieces[*p].category == category)
             .map(|(p, _, _)| *p)
     }
 
     /// The terrain pieces model `index` is (partly) within.
     pub fn pieces_under(&self, index: usize) -> impl Iterator<Item = usize> + '_ {
-        self.standing[index].iter().map(|(p, _, _)| *p)
+        self.models.standing[index].iter().map(|(p, _, _)| *p)
     }
 
     /// Footprints (ruin and low) that forbid sight between this observer and target, and the
@@ -590,7 +771,7 @@ impl SightIndex {
             .base
             .bounding_radius_inches()
             .max(target.solid.base.bounding_radius_inches());
-        for (i, p) in self.pieces.iter().enumerate() {
+        for (i, p) in self.terrain.pieces.iter().enumerate() {
             if p.hi.x < lo.x - r || p.lo.x > hi.x + r || p.hi.y < lo.y - r || p.lo.y > hi.y + r {
                 continue;
             }
@@ -633,13 +814,13 @@ impl SightIndex {
         let (a, b) = (from.truncate(), to.truncate());
         // Neighbouring lines are usually stopped by the same footprint: try it first.
         let hint = last.get();
-        if hint < footprints.len() && self.pieces[footprints[hint]].crossed_by(a, b) {
+        if hint < footprints.len() && self.terrain.pieces[footprints[hint]].crossed_by(a, b) {
             return Some(Raw::Footprint(footprints[hint]));
         }
         if let Some(k) = footprints
             .iter()
             .enumerate()
-            .position(|(k, &i)| k != hint && self.pieces[i].crossed_by(a, b))
+            .position(|(k, &i)| k != hint && self.terrain.pieces[i].crossed_by(a, b))
         {
             last.set(k);
             return Some(Raw::Footprint(footprints[k]));
@@ -647,16 +828,17 @@ impl SightIndex {
         let ray = Ray::new(from, to - from);
         let max = 1.0 - 1e-4;
         if let Some((leaf, _)) = self.terrain_hit(&ray, max) {
-            let (_, _, piece, part) = &self.terrain[leaf as usize];
+            let (_, _, piece, part) = &self.terrain.solids[leaf as usize];
             return Some(Raw::Terrain(*piece, *part));
         }
-        self.model_bvh
+        self.models
+            .bvh
             .cast_ray(&ray, max, |leaf, best| {
                 if may_pass(leaf as usize) {
                     return None;
                 }
-                let (shape, pose) = &self.model_shapes[leaf as usize];
-                match self.models[leaf as usize].solid {
+                let (shape, pose) = &self.models.shapes[leaf as usize];
+                match self.models.list[leaf as usize].solid {
                     s @ ModelSolid {
                         base: super::Base::Round(_),
                         ..
@@ -670,7 +852,7 @@ impl SightIndex {
     fn woods_on(&self, from: Vec3, to: Vec3, woods: &[usize]) -> Option<Raw> {
         woods
             .iter()
-            .find(|&&i| self.pieces[i].crossed_by(from.truncate(), to.truncate()))
+            .find(|&&i| self.terrain.pieces[i].crossed_by(from.truncate(), to.truncate()))
             .map(|&i| Raw::Woods(i))
     }
 
@@ -678,11 +860,11 @@ impl SightIndex {
     fn describe(&self, raw: Raw) -> Blocker {
         match raw {
             Raw::Footprint(i) => Blocker::Footprint {
-                piece: self.pieces[i].id.clone(),
-                category: self.pieces[i].category,
+                piece: self.terrain.pieces[i].id.clone(),
+                category: self.terrain.pieces[i].category,
             },
             Raw::Terrain(i, part) => Blocker::Terrain {
-                piece: self.pieces[i].id.clone(),
+                piece: self.terrain.pieces[i].id.clone(),
                 part: match part {
                     Part::Wall => "wall",
                     Part::Floor => "floor",
@@ -691,10 +873,10 @@ impl SightIndex {
             },
             Raw::Model(m) => Blocker::Model {
                 model: m,
-                unit: self.models[m].unit,
+                unit: self.models.list[m].unit,
             },
             Raw::Woods(i) => Blocker::Woods {
-                piece: self.pieces[i].id.clone(),
+                piece: self.terrain.pieces[i].id.clone(),
             },
         }
     }
@@ -731,7 +913,7 @@ impl SightIndex {
         let k = (1.0 - s * s).max(0.0).sqrt();
         let tangents = [d * s + perp * k, d * s - perp * k].map(|m| (c1 - m * r1, c2 - m * r2));
         footprints.find(|&i| {
-            let p = &self.pieces[i];
+            let p = &self.terrain.pieces[i];
             let clear = |c: Vec2, r: f32| {
                 !polygon::contains(&p.footprint, c)
                     && polygon::distance_to_boundary(&p.footprint, c) > r
@@ -752,13 +934,13 @@ impl SightIndex {
         let disc = |ms: &[usize]| {
             let c = ms
                 .iter()
-                .map(|&m| self.models[m].solid.centre)
+                .map(|&m| self.models.list[m].solid.centre)
                 .sum::<Vec2>()
                 / ms.len().max(1) as f32;
             let r = ms
                 .iter()
                 .map(|&m| {
-                    let s = &self.models[m].solid;
+                    let s = &self.models.list[m].solid;
                     s.centre.distance(c) + s.base.bounding_radius_inches()
                 })
                 .fold(0.0, f32::max);
@@ -769,32 +951,38 @@ impl SightIndex {
             || observers
                 .iter()
                 .chain(targets)
-                .any(|&m| self.models[m].aircraft)
-            || observers.iter().any(|&m| self.models[m].towering)
+                .any(|&m| self.models.list[m].aircraft)
+            || observers.iter().any(|&m| self.models.list[m].towering)
         {
             return false;
         }
         let applies = |i: usize| {
             matches!(
-                self.pieces[i].category,
+                self.terrain.pieces[i].category,
                 TerrainCategory::Ruin | TerrainCategory::LowFootprint
             ) && !targets
                 .iter()
-                .any(|&t| self.standing[t].iter().any(|(p, _, _)| *p == i))
-                && !observers
-                    .iter()
-                    .any(|&o| self.standing[o].iter().any(|(p, _, w)| *p == i && *w))
+                .any(|&t| self.models.standing[t].iter().any(|(p, _, _)| *p == i))
+                && !observers.iter().any(|&o| {
+                    self.models.standing[o]
+                        .iter()
+                        .any(|(p, _, w)| *p == i && *w)
+                })
         };
         self.separating_between_discs(
             disc(observers),
             disc(targets),
-            (0..self.pieces.len()).filter(|&i| applies(i)),
+            (0..self.terrain.pieces.len()).filter(|&i| applies(i)),
         )
         .is_some()
     }
 
     fn viewer(&self, index: usize) -> Viewer<'_> {
-        (&self.models[index], Some(index), &self.standing[index])
+        (
+            &self.models.list[index],
+            Some(index),
+            &self.models.standing[index],
+        )
     }
 
     /// Visibility of model `target` to model `observer` (indices in the index).
@@ -844,7 +1032,7 @@ impl SightIndex {
         sampling: &Sampling,
     ) -> ModelVisibility {
         let standing = |m: &SightModel, i: Option<usize>| match i {
-            Some(i) => self.standing[i].clone(),
+            Some(i) => self.models.standing[i].clone(),
             None => self.standing_of(&m.solid),
         };
         let (os, ts) = (standing(o, observer_index), standing(t, target_index));
@@ -890,7 +1078,7 @@ impl SightIndex {
     ) -> ModelVisibility {
         let (footprints, woods) = self.applicable(o, o_standing, t, t_standing);
         let may_pass = |m: usize| {
-            let model = &self.models[m];
+            let model = &self.models.list[m];
             match see {
                 SeeThrough::AllModels => true,
                 SeeThrough::OwnUnit => {
@@ -918,11 +1106,11 @@ impl SightIndex {
         // Models in the index have their FAST points ready.
         let fast = *sampling == Sampling::FAST;
         let eyes: std::borrow::Cow<'_, [(Vec3, Vec2)]> = match observer_index {
-            Some(i) if fast => (&self.fast_points[i].0[..]).into(),
+            Some(i) if fast => (&self.models.fast_points[i].0[..]).into(),
             _ => sampling.points(&o.solid, sampling.observer_rings).into(),
         };
         let targets: std::borrow::Cow<'_, [(Vec3, Vec2)]> = match target_index {
-            Some(i) if fast => (&self.fast_points[i].1[..]).into(),
+            Some(i) if fast => (&self.models.fast_points[i].1[..]).into(),
             _ => sampling.points(&t.solid, sampling.target_rings).into(),
         };
         let mut rays = 0;
@@ -969,7 +1157,7 @@ impl SightIndex {
         let wholly_in_woods = if o.aircraft || o.towering || t.aircraft || t.towering {
             None
         } else {
-            self.pieces.iter().find(|p| {
+            self.terrain.pieces.iter().find(|p| {
                 p.category == TerrainCategory::Woods
                     && wholly_within_footprint(&t.solid, &p.footprint)
             })
@@ -1119,8 +1307,8 @@ impl SightIndex {
 
     /// The first terrain solid `ray` hits within `max` (leaf, time of impact).
     fn terrain_hit(&self, ray: &Ray, max: f32) -> Option<(u32, f32)> {
-        self.terrain_bvh.cast_ray(ray, max, |leaf, best| {
-            let (shape, pose, _, _) = &self.terrain[leaf as usize];
+        self.terrain.bvh.cast_ray(ray, max, |leaf, best| {
+            let (shape, pose, _, _) = &self.terrain.solids[leaf as usize];
             shape.cast_ray(pose, ray, best, true)
         })
     }

@@ -10,6 +10,12 @@ use serde::{Deserialize, Serialize};
 /// Thickness of an upper floor slab (inches).
 pub const FLOOR_THICKNESS_INCHES: f32 = 0.15;
 
+/// Height above the table of a ruin's first floor when a layout does not give one (inches):
+/// a fact of the terrain model, kept here so geometry needs no rules. Openings below it are
+/// "ground-floor windows" for the tournament convention that closes them. The rules' list of
+/// numbers (`rules::constants`) re-exports it.
+pub const DEFAULT_FIRST_FLOOR_HEIGHT_INCHES: f32 = 3.0;
+
 /// The kind of terrain feature, which selects the rules that apply to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum TerrainCategory {
@@ -180,7 +186,7 @@ impl TerrainPiece {
             .iter()
             .map(|f| f.height)
             .fold(None, |m: Option<f32>, h| Some(m.map_or(h, |m| m.min(h))))
-            .unwrap_or(crate::rules::constants::DEFAULT_FIRST_FLOOR_HEIGHT_INCHES)
+            .unwrap_or(DEFAULT_FIRST_FLOOR_HEIGHT_INCHES)
     }
 
     /// All solids of the piece's walls, honouring the ground-floor-windows-closed convention.

@@ -5,13 +5,9 @@
 //! Sources: Core Rules (seeds/003) and Rules Commentary (seeds/000), digested in
 //! `shared/RULES.md`.
 
-/// Millimetres per inch, for base sizes given in millimetres.
-pub const MM_PER_INCH: f32 = 25.4;
-
-/// Width of the battlefield for a 2000-point game: the long edge, along x (inches).
-pub const BOARD_WIDTH_INCHES: f32 = 60.0;
-/// Depth of the battlefield for a 2000-point game: the short edge, along y (inches).
-pub const BOARD_DEPTH_INCHES: f32 = 44.0;
+// Unit and table facts belong to geometry (which uses no rules); they are re-exported here so
+// every number can still be found in this module.
+pub use crate::geometry::units::{BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES, MM_PER_INCH};
 
 /// Engagement Range, horizontal part (Core Rules: Engagement Range).
 pub const ENGAGEMENT_RANGE_HORIZONTAL_INCHES: f32 = 1.0;
@@ -44,9 +40,10 @@ pub const PLUNGING_FIRE_MIN_HEIGHT_INCHES: f32 = 6.0;
 /// Number of battle rounds in a matched-play game.
 pub const BATTLE_ROUNDS: u8 = 5;
 
-/// Height above the table of a ruin's first floor when a layout does not give one (inches).
-/// Openings below it are "ground-floor windows" for the tournament convention that closes them.
-pub const DEFAULT_FIRST_FLOOR_HEIGHT_INCHES: f32 = 3.0;
+// The first-floor height of a ruin when a layout gives none (inches; openings below it are
+// "ground-floor windows" for the tournament convention that closes them) is a fact of the
+// terrain model that geometry's wall solids need, so it lives in geometry.
+pub use crate::geometry::terrain::DEFAULT_FIRST_FLOOR_HEIGHT_INCHES;
 
 /// Model height used when a datasheet gives none: by keyword, tallest match first (inches).
 /// Ordered list of (keyword, height).

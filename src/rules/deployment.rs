@@ -5,9 +5,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::coherency;
 use super::constants::{COHERENCY_HORIZONTAL_INCHES, COHERENCY_TWO_NEIGHBOURS_FROM_MODELS};
 use super::mission::ObjectiveMarker;
-use crate::geometry::{Base, ModelSolid, Point, Vec2, coherency, polygon, to_vecs};
+use crate::geometry::{Base, ModelSolid, Point, Vec2, polygon, to_vecs};
 
 /// A player's deployment zone: a polygon on the table (inches).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

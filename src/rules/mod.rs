@@ -2,10 +2,13 @@
 
 pub mod abilities;
 pub mod attack;
+pub mod coherency;
 pub mod constants;
+pub mod cover;
 pub mod datasheet;
 pub mod deployment;
 pub mod dice;
+pub mod engagement;
 pub mod mission;
 pub mod modifiers;
 pub mod movement;

@@ -6,9 +6,9 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 
-use super::components::{Model, ModelOf, Unit};
-use crate::game::save::{SaveFile, write_save};
-use crate::game::sight::ModelRef;
+use super::components::TableModel;
+use crate::data::Scene;
+use crate::game::save::{SaveFile, replay, write_save};
 use crate::game::{Command, Game, GameEvent, Rejection};
 use crate::rules::phase::{Phase, Stage};
 
@@ -62,11 +62,27 @@ pub struct ActiveGame {
 #[derive(Message, Debug, Clone)]
 pub struct GameCommand(pub Command);
 
+/// The scene the game started from (for undo: a replay needs the table before any command).
+#[derive(Resource, Debug, Clone, Default)]
+pub struct GameOrigin(pub Option<Scene>);
+
+/// A player asks to take back the last accepted command (see [`undo`]); answered by
+/// [`Undone`]. Ignored while no starting scene is known ([`GameOrigin`]).
+#[derive(Message, Debug, Clone, Copy, Default)]
+pub struct UndoRequested;
+
+/// The answer to an [`UndoRequested`]: the command taken back, or why nothing was.
+#[derive(Message, Debug, Clone)]
+pub struct Undone(pub Result<Command, String>);
+
+/// Takes the game off the table (its save and autosave stay, for loading it again).
+#[derive(Message, Debug, Clone, Copy, Default)]
+pub struct CloseGame;
+
 /// A model entity as [`sync_models`] brings it in step with the game.
 type ModelItem<'a> = (
     Entity,
-    &'a Model,
-    &'a ModelOf,
+    &'a TableModel,
     &'a mut Transform,
     Has<OffTable>,
     Option<&'a Gliding>,
@@ -124,7 +140,14 @@ pub struct Gliding {
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
 pub struct BattleSystems;
 
-/// Registers the battle resources, messages, states and systems.
+/// The systems that issue [`GameCommand`]s and the other requests of this module (keys, the
+/// computer player): they run before [`BattleSystems`], so a command is applied in the frame
+/// it is given.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct InputSystems;
+
+/// Registers the battle resources, messages, states and systems, and places each model entity
+/// where the game has it as soon as it is spawned.
 pub fn plugin(app: &mut App) {
     app.init_resource::<ActiveGame>()
         .init_state::<BattleState>()
@@ -133,9 +156,22 @@ pub fn plugin(app: &mut App) {
         .add_message::<BattleEvent>()
         .add_message::<CommandRejected>()
         .add_message::<AutosaveFailed>()
+        .add_message::<UndoRequested>()
+        .add_message::<Undone>()
+        .add_message::<CloseGame>()
+        .init_resource::<GameOrigin>()
+        .add_observer(place_new_model)
+        .configure_sets(Update, InputSystems.before(BattleSystems))
         .add_systems(
             Update,
-            (apply_commands, sync_states, sync_models, glide_models)
+            (
+                apply_commands,
+                apply_undo,
+                close_game,
+                sync_states,
+                sync_models,
+                glide_models,
+            )
                 .chain()
                 .in_set(BattleSystems),
         );
@@ -148,12 +184,15 @@ fn apply_commands(
     mut rejected: MessageWriter<CommandRejected>,
     mut autosave_failed: MessageWriter<AutosaveFailed>,
 ) {
+    // Marked changed only when a command is accepted: a refusal leaves the game as it was and
+    // wakes nothing that follows the game.
+    let mut accepted = false;
     for GameCommand(c) in commands.read() {
         let ActiveGame {
             game,
             save,
             autosave,
-        } = &mut *active;
+        } = active.bypass_change_detection();
         let Some(game) = game.as_mut() else {
             rejected.write(CommandRejected {
                 command: c.clone(),
@@ -178,12 +217,62 @@ fn apply_commands(
             events.write_batch(evs.into_iter().map(BattleEvent));
             Ok(())
         };
-        if let Err(rejection) = accept(game, c) {
-            rejected.write(CommandRejected {
-                command: c.clone(),
-                rejection,
-            });
+        match accept(game, c) {
+            Ok(()) => accepted = true,
+            Err(rejection) => {
+                rejected.write(CommandRejected {
+                    command: c.clone(),
+                    rejection,
+                });
+            }
         }
+    }
+    if accepted {
+        active.set_changed();
+    }
+}
+
+/// Undoes the last accepted command: replays the save without it from the starting scene,
+/// and rewrites the autosave.
+///
+/// # Errors
+/// Nothing to undo, or the replay fails (a sentence).
+pub fn undo(active: &mut ActiveGame, origin: &Scene) -> Result<Command, String> {
+    let save = active.save.as_mut().ok_or("no game is under way")?;
+    let last = save.commands.pop().ok_or("nothing to undo")?;
+    match replay(origin.clone(), save.seed, &save.commands) {
+        Ok((game, _)) => {
+            active.game = Some(game);
+            if let Some(path) = &active.autosave {
+                write_save(path, save).map_err(|e| format!("{}: {e}", path.display()))?;
+            }
+            Ok(last)
+        }
+        Err((i, r)) => {
+            save.commands.push(last);
+            Err(format!("the replay rejects command {i}: {r}"))
+        }
+    }
+}
+
+/// Answers each [`UndoRequested`] with [`undo`] and an [`Undone`].
+fn apply_undo(
+    mut requests: MessageReader<UndoRequested>,
+    mut active: ResMut<ActiveGame>,
+    origin: Res<GameOrigin>,
+    mut undone: MessageWriter<Undone>,
+) {
+    for UndoRequested in requests.read() {
+        if let Some(origin) = &origin.0 {
+            undone.write(Undone(undo(&mut active, origin)));
+        }
+    }
+}
+
+/// Takes the game off the table on [`CloseGame`].
+fn close_game(mut requests: MessageReader<CloseGame>, mut active: ResMut<ActiveGame>) {
+    if requests.read().count() > 0 && active.game.is_some() {
+        active.game = None;
     }
 }
 
@@ -223,72 +312,96 @@ fn sync_states(
     }
 }
 
+/// Brings every model entity in step with the game when the game changes.
 fn sync_models(
     mut cmd: Commands,
     active: Res<ActiveGame>,
     glide: Option<Res<ModelGlide>>,
     mut models: Query<ModelItem>,
-    units: Query<&Unit>,
-    added: Query<(), Added<Model>>,
 ) {
-    if !active.is_changed() && added.is_empty() {
+    if !active.is_changed() {
         return;
     }
     let Some(game) = &active.game else { return };
-    for (e, model, of, mut transform, off, gliding) in &mut models {
-        let Ok(unit) = units.get(of.0) else { continue };
-        let r = ModelRef {
-            army: unit.army,
-            unit: unit.index,
-            model: model.index,
-        };
-        let Some(m) = game
-            .scene
-            .armies
-            .get(r.army)
-            .and_then(|a| a.units.get(r.unit))
-            .and_then(|u| u.models.get(r.model))
-        else {
-            continue;
-        };
-        let on = game.on_table(r);
-        if on {
-            let rotation = Quat::from_rotation_z(m.facing.to_radians());
-            if transform.rotation != rotation {
-                transform.rotation = rotation;
-            }
-            match (&glide, gliding) {
-                (_, Some(g)) if g.to == m.position => {}
-                // Slide only between two places on the table.
-                (Some(glide), _) if !off && glide.seconds > 0.0 => {
-                    if transform.translation != m.position {
-                        cmd.entity(e).insert(Gliding {
-                            from: transform.translation,
-                            to: m.position,
-                            elapsed: 0.0,
-                            seconds: glide.seconds,
-                        });
-                    }
+    for item in &mut models {
+        sync_model(&mut cmd, game, glide.as_deref(), item);
+    }
+}
+
+/// A model entity just spawned (a new scene on the table) stands where the game has it.
+fn place_new_model(
+    add: On<Add, TableModel>,
+    mut cmd: Commands,
+    active: Res<ActiveGame>,
+    glide: Option<Res<ModelGlide>>,
+    mut models: Query<ModelItem>,
+) {
+    let Some(game) = &active.game else { return };
+    if let Ok(item) = models.get_mut(add.entity) {
+        sync_model(&mut cmd, game, glide.as_deref(), item);
+    }
+}
+
+/// Puts one model entity where the game has it: its facing, its place (sliding there while
+/// [`ModelGlide`] is present), and [`OffTable`] when it is not on the table.
+fn sync_model(
+    cmd: &mut Commands,
+    game: &Game,
+    glide: Option<&ModelGlide>,
+    (e, &TableModel(r), mut transform, off, gliding): (
+        Entity,
+        &TableModel,
+        Mut<Transform>,
+        bool,
+        Option<&Gliding>,
+    ),
+) {
+    let Some(m) = game
+        .scene
+        .armies
+        .get(r.army)
+        .and_then(|a| a.units.get(r.unit))
+        .and_then(|u| u.models.get(r.model))
+    else {
+        return;
+    };
+    let on = game.on_table(r);
+    if on {
+        let rotation = Quat::from_rotation_z(m.facing.to_radians());
+        if transform.rotation != rotation {
+            transform.rotation = rotation;
+        }
+        match (glide, gliding) {
+            (_, Some(g)) if g.to == m.position => {}
+            // Slide only between two places on the table.
+            (Some(glide), _) if !off && glide.seconds > 0.0 => {
+                if transform.translation != m.position {
+                    cmd.entity(e).insert(Gliding {
+                        from: transform.translation,
+                        to: m.position,
+                        elapsed: 0.0,
+                        seconds: glide.seconds,
+                    });
                 }
-                _ => {
-                    if transform.translation != m.position {
-                        transform.translation = m.position;
-                    }
-                    if gliding.is_some() {
-                        cmd.entity(e).remove::<Gliding>();
-                    }
+            }
+            _ => {
+                if transform.translation != m.position {
+                    transform.translation = m.position;
+                }
+                if gliding.is_some() {
+                    cmd.entity(e).remove::<Gliding>();
                 }
             }
         }
-        match (on, off) {
-            (true, true) => {
-                cmd.entity(e).remove::<OffTable>();
-            }
-            (false, false) => {
-                cmd.entity(e).insert(OffTable);
-            }
-            _ => {}
+    }
+    match (on, off) {
+        (true, true) => {
+            cmd.entity(e).remove::<OffTable>();
         }
+        (false, false) => {
+            cmd.entity(e).insert(OffTable);
+        }
+        _ => {}
     }
 }
 

@@ -3,6 +3,7 @@
 
 use bevy::prelude::*;
 
+use crate::game::sight::ModelRef;
 use crate::geometry::{Base, TerrainCategory};
 
 /// A unit: player, its id in the army list, and where it sits in the loaded scene.
@@ -26,6 +27,12 @@ pub struct Model {
     /// Player number: 1 or 2.
     pub player: u8,
 }
+
+/// Which model of the game a model entity is: its army, unit and model indices in the scene,
+/// set when the scene is spawned. Systems and observers read it instead of working it out from
+/// [`Model`], [`ModelOf`] and the [`Unit`].
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableModel(pub ModelRef);
 
 /// The unit a model belongs to.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,17 +1,30 @@
-//! Puts a loaded [`Scene`] on the table as entities: units and models with base colliders,
-//! terrain pieces with wall and floor colliders, objective markers and deployment zones.
+//! Puts a loaded [`Scene`] on the table as entities: the table surface, units and models with
+//! base colliders, terrain pieces with wall and floor colliders, objective markers and
+//! deployment zones.
 
 use bevy::prelude::*;
 use bevy_rapier3d::prelude::Collider;
 
 use super::components::*;
 use crate::data::Scene;
+use crate::game::sight::ModelRef;
 use crate::geometry::terrain::FLOOR_THICKNESS_INCHES;
 use crate::geometry::{Vec2, polygon};
-use crate::rules::constants::OBJECTIVE_MARKER_RADIUS_INCHES;
+use crate::rules::constants::{
+    BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES, OBJECTIVE_MARKER_RADIUS_INCHES,
+};
 
 /// Height of an objective marker's collider (inches).
 pub const OBJECTIVE_MARKER_HEIGHT_INCHES: f32 = 0.12;
+
+/// Thickness of the table surface's collider, under z = 0 (inches).
+pub const TABLE_SURFACE_THICKNESS_INCHES: f32 = 0.5;
+
+/// The table surface: a box collider of the whole board (`BOARD_WIDTH_INCHES` along x,
+/// `BOARD_DEPTH_INCHES` along y), its top at z = 0, so a picking ray that meets no model or
+/// terrain stops on the table.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableSurface;
 
 /// The scene on the table, if one loaded.
 #[derive(Resource, Debug, Clone, Default)]
@@ -69,6 +82,14 @@ pub fn prism_collider(outline: &[Vec2], height: f32) -> Option<Collider> {
 
 /// Spawns every entity of `scene`, each tagged [`SceneEntity`].
 pub fn spawn_scene(commands: &mut Commands, scene: &Scene) {
+    let (w, d) = (BOARD_WIDTH_INCHES, BOARD_DEPTH_INCHES);
+    let half = TABLE_SURFACE_THICKNESS_INCHES / 2.0;
+    commands.spawn((
+        SceneEntity,
+        TableSurface,
+        Transform::from_xyz(w / 2.0, d / 2.0, -half),
+        Collider::cuboid(w / 2.0, d / 2.0, half),
+    ));
     for (index, piece) in scene.layout.pieces.iter().enumerate() {
         let height = piece.height.max(0.05);
         let mut entity = commands.spawn((
@@ -163,6 +184,11 @@ pub fn spawn_scene(commands: &mut Commands, scene: &Scene) {
                         player: army.player,
                     },
                     ModelOf(unit_entity),
+                    TableModel(ModelRef {
+                        army: army_index,
+                        unit: unit_index,
+                        model: i,
+                    }),
                     body,
                     Transform::from_translation(model.position)
                         .with_rotation(Quat::from_rotation_z(model.facing.to_radians())),

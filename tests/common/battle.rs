@@ -42,9 +42,7 @@ pub fn deploy_all(game: &mut Game) {
     while matches!(game.stage, Stage::Setup | Stage::Deployment) {
         let p = game.active_player;
         let army = game.army_of(p).unwrap();
-        let u = (0..game.units[army].len())
-            .find(|&u| game.units[army][u].location == wartable::game::Location::NotDeployed)
-            .unwrap();
+        let u = game.next_to_deploy(p).unwrap();
         let unit = game.unit_id(army, u).to_string();
         game.apply(&Command::Deploy {
             player: p,
@@ -112,11 +110,25 @@ pub fn shift(game: &Game, player: u8, unit: &str, dx: f32, dy: f32) -> Vec<Model
         .collect()
 }
 
-/// Applies a command that must be rejected; checks the game is unchanged and returns why.
+/// Applies a command that must be rejected; checks that [`Game::check`] refuses it too (for
+/// the same reason; an Advance, which check judges with a roll of 6, under the same rule),
+/// that the game is unchanged, and returns why.
 pub fn rejected(game: &mut Game, c: Command) -> Rejection {
     let before = game.state_hash();
     let draws = game.rng.draws();
+    let checked = game.check(&c);
     let r = game.apply(&c).expect_err("the command should be rejected");
+    let advance = matches!(
+        c,
+        Command::Move {
+            mode: wartable::rules::movement::MoveMode::Advance,
+            ..
+        }
+    );
+    match checked {
+        Err(k) if advance => assert_eq!(k.rule, r.rule, "check and apply disagree on {c:?}"),
+        k => assert_eq!(k, Err(r.clone()), "check and apply disagree on {c:?}"),
+    }
     assert_eq!(
         game.state_hash(),
         before,
@@ -126,9 +138,12 @@ pub fn rejected(game: &mut Game, c: Command) -> Rejection {
     r
 }
 
-/// Applies a command that must be accepted.
+/// Applies a command that must be accepted; checks that [`Game::check`] accepts it too.
 pub fn accepted(game: &mut Game, c: Command) -> Vec<GameEvent> {
     let what = format!("{c:?}");
+    if let Err(r) = game.check(&c) {
+        panic!("check refuses {what}, which apply should accept: {r}");
+    }
     game.apply(&c)
         .unwrap_or_else(|r| panic!("{what} rejected: {r}"))
 }

@@ -176,7 +176,7 @@ pub struct WeaponGroup {
     /// VEHICLE bearer mortal wounds instead of its life).
     pub bearer_keywords: Vec<String>,
     /// Plunging Fire applies to these bearers: their AP is improved by 1 (decided per
-    /// attacking model; see [`crate::geometry::cover`]).
+    /// attacking model; see [`crate::rules::cover`]).
     pub plunging_fire: bool,
 }
 
@@ -210,7 +210,7 @@ pub struct AttackContext {
     /// -1 to hit with non-PISTOL weapons).
     pub big_guns_never_tire: bool,
     /// Plunging Fire: the ranged attacks' AP is improved by 1 (the attackers stand high above a
-    /// target on the ground; see [`crate::geometry::cover`]).
+    /// target on the ground; see [`crate::rules::cover`]).
     pub plunging_fire: bool,
     /// Other modifiers to the Hit roll, summed before the ±1 cap.
     pub hit_modifier: i32,

@@ -1,96 +1,21 @@
-//! The main menu and starting games: a new hot-seat game on one of the layouts with a
-//! deployment map, two armies and a dice seed, or a saved game loaded from the saves folder.
-//! Every game autosaves after each accepted command.
+//! Starting games and putting them on the table: a new hot-seat game from the menu's form, a
+//! game on an existing scene file (`play <scene>`), or a saved game loaded from the saves
+//! folder. Every game autosaves after each accepted command.
 
 use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
 
-use super::play::{GameOrigin, PlayState};
+use super::Screen;
+use super::menu::{NewGameForm, short_name};
+use crate::app::computer::Computer;
+use crate::app::play::{self, HandOver, PlayView};
 use crate::data::scene::{SceneArmy, SceneFile};
-use crate::data::source::embedded_files;
 use crate::data::{Scene, load_scene};
 use crate::game::save::{SaveFile, load_save, relative_path, write_save};
 use crate::game::{Game, GameEvent};
 use crate::sim::ActiveScene;
-use crate::sim::battle::ActiveGame;
-
-/// Which screen the app shows.
-#[derive(States, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Screen {
-    /// The main menu over the table.
-    #[default]
-    Menu,
-    /// A game on the table.
-    Table,
-    /// The layout editor.
-    Editor,
-}
-
-/// The folder autosaves go to (default `saves/` in the working directory).
-#[derive(Resource, Debug, Clone)]
-pub struct SavesDir(pub PathBuf);
-
-impl Default for SavesDir {
-    fn default() -> Self {
-        SavesDir(PathBuf::from("saves"))
-    }
-}
-
-/// The new-game form: data files by their path under `scenes/` (layout, deployment map,
-/// mission, the armies of players 1 and 2), the seed and whether it is random.
-#[derive(Resource, Debug, Clone, PartialEq)]
-pub struct NewGameForm {
-    /// Layout file, e.g. `scenes/layouts/layout-1.ron`.
-    pub layout: String,
-    /// Deployment map file.
-    pub deployment: String,
-    /// Mission file.
-    pub mission: String,
-    /// Army files of players 1 and 2.
-    pub armies: [String; 2],
-    /// Dice seed.
-    pub seed: u64,
-    /// Draw a random seed when the game starts.
-    pub random_seed: bool,
-    /// The player the computer plays (0: none, a hot-seat game).
-    pub computer: u8,
-}
-
-impl Default for NewGameForm {
-    /// The default scene's choices: layout 1, Search and Destroy, Only War, Ultramarines
-    /// against Orks.
-    fn default() -> Self {
-        NewGameForm {
-            layout: "scenes/layouts/layout-1.ron".into(),
-            deployment: "scenes/deployments/search-and-destroy.ron".into(),
-            mission: "scenes/missions/only-war.ron".into(),
-            armies: [
-                "scenes/armies/ultramarines.ron".into(),
-                "scenes/armies/orks.ron".into(),
-            ],
-            seed: 7,
-            random_seed: false,
-            computer: 0,
-        }
-    }
-}
-
-/// A save in the saves folder, described for the load list.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SaveEntry {
-    /// The save file.
-    pub path: PathBuf,
-    /// "Layout 1 - ... : battle round 2, player 1's Shooting phase (57 commands)", or why it
-    /// cannot be loaded.
-    pub label: String,
-    /// The save loads.
-    pub ok: bool,
-}
-
-/// The saves listed in the menu (refreshed when the menu opens).
-#[derive(Resource, Debug, Clone, Default)]
-pub struct SaveList(pub Vec<SaveEntry>);
+use crate::sim::battle::{ActiveGame, GameOrigin, ModelGlide};
 
 /// A game ready to be put on the table.
 pub struct StartedGame {
@@ -104,32 +29,6 @@ pub struct StartedGame {
     pub autosave: PathBuf,
     /// Events so far (the roll-off, or the replay).
     pub events: Vec<GameEvent>,
-}
-
-/// Registers the screens, the form and the save list.
-pub fn plugin(app: &mut App) {
-    app.init_state::<Screen>()
-        .init_resource::<NewGameForm>()
-        .init_resource::<SavesDir>()
-        .init_resource::<SaveList>()
-        .add_systems(OnEnter(Screen::Menu), refresh_saves);
-}
-
-/// The embedded data files under `folder` (e.g. `scenes/layouts/`), sorted.
-pub fn data_files(folder: &str) -> Vec<String> {
-    let mut v: Vec<String> = embedded_files()
-        .iter()
-        .map(|(p, _)| p.to_string())
-        .filter(|p| p.starts_with(folder) && p.ends_with(".ron"))
-        .collect();
-    v.sort();
-    v
-}
-
-/// The file name without folder and `.ron`, for the menu ("layout-1").
-pub fn short_name(path: &str) -> &str {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    name.strip_suffix(".ron").unwrap_or(name)
 }
 
 /// Writes the form's scene file into `saves`, starts the game on it with the form's seed (or
@@ -249,43 +148,58 @@ pub fn load_game(path: &Path) -> Result<StartedGame, String> {
     })
 }
 
-/// Every `*.save.ron` in `dir`, newest first, with the moment of the game it reached.
-pub fn list_saves(dir: &Path) -> Vec<SaveEntry> {
-    let Ok(read) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut files: Vec<(std::time::SystemTime, PathBuf)> = read
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.to_string_lossy().ends_with(".save.ron"))
-        .map(|p| {
-            let t = std::fs::metadata(&p)
-                .and_then(|m| m.modified())
-                .unwrap_or(std::time::UNIX_EPOCH);
-            (t, p)
-        })
+/// Asks the table screen to put a started game on the table (a new game, a loaded save, or
+/// the game given on the command line): see [`put_on_table_against`].
+#[derive(Message)]
+pub struct StartGame {
+    /// The game.
+    pub started: StartedGame,
+    /// The player the computer plays (0: nobody, a hot-seat game).
+    pub computer: u8,
+    /// The play state to show once it is on the table (a scripted start), if not a fresh one.
+    pub view: Option<PlayView>,
+}
+
+/// The game the command line asked for, put on the table at startup (inserted before the app
+/// runs, consumed by a Startup system that sends it as a [`StartGame`]).
+#[derive(Resource)]
+pub struct GameAtLaunch(pub StartGame);
+
+/// Registers the [`StartGame`] message and the system that answers it.
+pub fn plugin(app: &mut App) {
+    app.add_message::<StartGame>()
+        .add_systems(Startup, start_at_launch)
+        .add_systems(
+            Update,
+            start_games
+                .run_if(on_message::<StartGame>)
+                .in_set(crate::sim::battle::InputSystems),
+        );
+}
+
+fn start_at_launch(world: &mut World) {
+    if let Some(GameAtLaunch(start)) = world.remove_resource::<GameAtLaunch>() {
+        world.write_message(start);
+    }
+}
+
+/// Puts every requested game on the table (the last one stays).
+fn start_games(world: &mut World) {
+    let starts: Vec<StartGame> = world
+        .resource_mut::<Messages<StartGame>>()
+        .drain()
         .collect();
-    files.sort_by_key(|f| std::cmp::Reverse(f.0));
-    files
-        .into_iter()
-        .map(|(_, path)| match load_save(&path) {
-            Ok((game, save)) => SaveEntry {
-                label: format!(
-                    "{}: {} ({} commands)",
-                    game.scene.name,
-                    game.describe_now(),
-                    save.commands.len()
-                ),
-                path,
-                ok: true,
-            },
-            Err(e) => SaveEntry {
-                label: e.to_string().lines().next().unwrap_or_default().to_string(),
-                path,
-                ok: false,
-            },
-        })
-        .collect()
+    for StartGame {
+        started,
+        computer,
+        view,
+    } in starts
+    {
+        put_on_table_against(world, started, computer);
+        if let Some(view) = view {
+            view.insert(world);
+        }
+    }
 }
 
 /// Puts a started game on the table: the scene's entities, the game, its autosave, a fresh
@@ -300,30 +214,24 @@ pub fn put_on_table(world: &mut World, started: StartedGame) {
     } = started;
     world.insert_resource(ActiveScene(Some(origin.clone())));
     world.insert_resource(GameOrigin(Some(origin)));
-    let mut play = PlayState::default();
-    play.log.extend(events.iter().map(ToString::to_string));
-    world.insert_resource(play);
+    play::reset_play(world, events.iter().map(ToString::to_string).collect());
     world.insert_resource(ActiveGame {
         game: Some(game),
         save: Some(save),
         autosave: Some(autosave),
     });
     world.resource_mut::<NextState<Screen>>().set(Screen::Table);
-    world.remove_resource::<super::computer::Computer>();
-    world.remove_resource::<crate::sim::battle::ModelGlide>();
+    world.remove_resource::<Computer>();
+    world.remove_resource::<ModelGlide>();
 }
 
 /// [`put_on_table`], with the computer playing `computer` (0: nobody, a hot-seat game).
 pub fn put_on_table_against(world: &mut World, started: StartedGame, computer: u8) {
     put_on_table(world, started);
     if computer == 1 || computer == 2 {
-        world.insert_resource(super::computer::Computer::new(computer));
-        world.resource_mut::<PlayState>().hotseat = false;
+        world.insert_resource(Computer::new(computer));
+        world.resource_mut::<HandOver>().hotseat = false;
     }
-}
-
-fn refresh_saves(dir: Res<SavesDir>, mut list: ResMut<SaveList>) {
-    list.0 = list_saves(&dir.0);
 }
 
 fn unique_suffix(dir: &Path) -> String {

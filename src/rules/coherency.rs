@@ -5,11 +5,11 @@
 //! the unit must form one group. At the end of a turn, models are removed until a single
 //! coherent group remains.
 
-use super::body::ModelSolid;
-use super::measure::{horizontal_distance, vertical_distance};
-use crate::rules::constants::{
+use super::constants::{
     COHERENCY_HORIZONTAL_INCHES, COHERENCY_TWO_NEIGHBOURS_FROM_MODELS, COHERENCY_VERTICAL_INCHES,
 };
+use crate::geometry::body::ModelSolid;
+use crate::geometry::measure::{horizontal_distance, vertical_distance};
 
 /// The coherency report of a unit.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]

@@ -6,10 +6,10 @@
 //! visible), Plunging Fire (an attacker wholly within a ruin, 6" or more up, shooting a unit
 //! whose models are all on the ground improves AP by 1); shared/RULES.md.
 
-use super::TerrainCategory;
-use super::measure::outline_distance;
-use super::sight::{Blocker, ModelVisibility, Sampling, SeeThrough, SightIndex};
-use crate::rules::constants::{COVER_BARRICADE_RANGE_INCHES, PLUNGING_FIRE_MIN_HEIGHT_INCHES};
+use super::constants::{COVER_BARRICADE_RANGE_INCHES, PLUNGING_FIRE_MIN_HEIGHT_INCHES};
+use crate::geometry::measure::outline_distance;
+use crate::geometry::sight::{Blocker, ModelVisibility, Sampling, SeeThrough, SightIndex};
+use crate::geometry::{TerrainCategory, Vec3};
 
 /// The answer for an observing unit (or model) and a target unit (or model).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -24,7 +24,7 @@ pub struct UnitVisibility {
     /// Plunging Fire applies for some observer model that can see the target.
     pub plunging_fire: bool,
     /// A clear sight line, if any.
-    pub witness: Option<[super::Vec3; 2]>,
+    pub witness: Option<[Vec3; 2]>,
     /// What blocks sight when nothing is visible (from the first observer to the first target).
     pub blocked_by: Option<Blocker>,
 }

@@ -5,15 +5,14 @@
 //! horizontally and 5" vertically; Level of Control is the sum of the OC of a player's models in
 //! range; the higher sum controls, equal sums are contested).
 
-use super::Vec2;
-use super::body::ModelSolid;
-use super::measure::{horizontal_distance, vertical_distance};
-use super::polygon;
-use crate::rules::constants::{
+use super::constants::{
     BARRICADE_ENGAGEMENT_RANGE_INCHES, ENGAGEMENT_RANGE_HORIZONTAL_INCHES,
     ENGAGEMENT_RANGE_VERTICAL_INCHES, OBJECTIVE_MARKER_RADIUS_INCHES,
     OBJECTIVE_RANGE_HORIZONTAL_INCHES, OBJECTIVE_RANGE_VERTICAL_INCHES,
 };
+use crate::geometry::body::ModelSolid;
+use crate::geometry::measure::{horizontal_distance, vertical_distance};
+use crate::geometry::{Vec2, Vec3, polygon};
 
 /// True when the straight line between the two models' centres crosses a barricade footprint.
 pub fn across_barricade(a: &ModelSolid, b: &ModelSolid, barricades: &[Vec<Vec2>]) -> bool {
@@ -36,7 +35,7 @@ pub fn within_engagement_range(a: &ModelSolid, b: &ModelSolid, barricades: &[Vec
 
 /// True when the model is in range of the objective marker centred at `marker` (x, y, z in
 /// inches): within 3" horizontally of the marker's edge and 5" vertically.
-pub fn in_objective_range(model: &ModelSolid, marker: super::Vec3) -> bool {
+pub fn in_objective_range(model: &ModelSolid, marker: Vec3) -> bool {
     let radius = OBJECTIVE_MARKER_RADIUS_INCHES;
     let outline = model.outline();
     let horizontal = if polygon::contains(&outline, marker.truncate()) {

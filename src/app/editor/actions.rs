@@ -1,0 +1,75 @@
+//! The editor's actions, from the keys or the panels: turn, delete, undo, redo, save.
+
+use super::{Editor, Picked};
+use crate::design::edit::{put_piece, remove_objective, remove_piece, snap_rotation};
+use crate::design::normalize_degrees;
+
+/// Turns the selected piece by `degrees` (one undoable step).
+pub(super) fn turn(editor: &mut Editor, degrees: f32) {
+    let (snap, mirror) = (editor.snap, editor.mirror);
+    if let Some(Picked::Piece(i)) = editor.picked {
+        editor.edit(|d| {
+            let mut p = d.layout.pieces[i].clone();
+            p.rotation = if snap {
+                snap_rotation(p.rotation + degrees)
+            } else {
+                normalize_degrees(p.rotation + degrees)
+            };
+            put_piece(&mut d.layout, Some(i), p, mirror);
+        });
+    }
+}
+
+/// Deletes the selection (one undoable step).
+pub(super) fn delete(editor: &mut Editor) {
+    let mirror = editor.mirror;
+    match editor.picked.take() {
+        Some(Picked::Piece(i)) => editor.edit(|d| remove_piece(&mut d.layout, i, mirror)),
+        Some(Picked::Objective(i)) => editor.edit(|d| remove_objective(&mut d.layout, i, mirror)),
+        None => {}
+    }
+}
+
+/// Undoes (`back`) or redoes one step.
+fn step(editor: &mut Editor, back: bool) {
+    let Editor {
+        history, design, ..
+    } = editor;
+    let moved = if back {
+        history.undo(design)
+    } else {
+        history.redo(design)
+    };
+    if moved {
+        editor
+            .log
+            .push(if back { "undone" } else { "redone" }.into());
+    }
+    editor.clamp_pick();
+}
+
+/// Undoes one step.
+pub(super) fn undo(editor: &mut Editor) {
+    step(editor, true);
+}
+
+/// Redoes one step.
+pub(super) fn redo(editor: &mut Editor) {
+    step(editor, false);
+}
+
+/// Saves the layout and a scene on it into the scenes folder, under the editor's name.
+pub(super) fn save(editor: &mut Editor) {
+    match editor.design.save(&editor.scenes_dir, &editor.name) {
+        Ok((scene, layout)) => {
+            editor.log.push(format!(
+                "saved {} and {}",
+                scene.display(),
+                layout.display()
+            ));
+            editor.watched = Some(layout);
+            editor.handle = None;
+        }
+        Err(e) => editor.log.push(format!("not saved: {e}")),
+    }
+}

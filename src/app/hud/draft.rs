@@ -1,0 +1,84 @@
+//! The drafted move's window: distance used and allowed, the engine's verdict, Confirm, Into
+//! base contact and Cancel.
+
+use bevy_egui::egui;
+
+use super::{GREEN, Hud, RED};
+use crate::app::play::{self, Verdict, allowance, draft_distance};
+
+/// Draws the draft's window, when a move is drafted.
+pub(super) fn draft_window(ctx: &egui::Context, hud: &mut Hud) {
+    let Some(game) = hud.active.game.clone() else {
+        return;
+    };
+    let Some(draft) = hud.drafting.draft.clone() else {
+        return;
+    };
+    let used = draft_distance(&game, &draft);
+    let limit = allowance(&game, &draft, hud.drafting.move_mode);
+    egui::Window::new("Move")
+        .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 40.0))
+        .collapsible(false)
+        .resizable(false)
+        .show(ctx, |ui| {
+            let distance = match limit {
+                Some(l) => format!("{used:.1}\" used of {l:.1}\" ({:.1}\" left)", l - used),
+                None => format!("{used:.1}\" used"),
+            };
+            ui.label(format!(
+                "{} - {distance}",
+                game.unit_id(draft.army, draft.unit)
+            ));
+            match &hud.drafting.verdict {
+                Some(Verdict::Legal {
+                    advance_roll_needed,
+                }) => {
+                    let mut text = "Legal".to_string();
+                    if let Some(n) = advance_roll_needed {
+                        text.push_str(&format!(
+                            " if the Advance roll is {n}+ ({:.0}%)",
+                            (7 - (*n).min(7)) as f64 / 6.0 * 100.0
+                        ));
+                    }
+                    ui.colored_label(GREEN, text);
+                }
+                Some(Verdict::Illegal(r)) => {
+                    ui.colored_label(RED, format!("Refused - {r}"));
+                }
+                Some(Verdict::Nothing(why)) => {
+                    ui.colored_label(RED, why);
+                }
+                None => {}
+            }
+            ui.horizontal(|ui| {
+                let legal = hud.drafting.verdict.as_ref().is_some_and(Verdict::is_legal);
+                if ui
+                    .add_enabled(legal, egui::Button::new("Confirm (Enter)"))
+                    .clicked()
+                    && let Ok(c) = play::draft_command(&game, &draft, hud.drafting.move_mode)
+                {
+                    play::issue(&mut hud.writer, &mut hud.drafting, c);
+                }
+                // Charge, Pile-in and Consolidation moves: models that can touch an enemy
+                // model must; offer the same move with them sent into base contact.
+                if let Ok(c) = play::draft_command(&game, &draft, hud.drafting.move_mode)
+                    && game.missed_base_contact(&c).is_some()
+                    && ui
+                        .button("Into base contact")
+                        .on_hover_text(
+                            "The same move, each model that can reach an enemy model touching it",
+                        )
+                        .clicked()
+                {
+                    play::issue(
+                        &mut hud.writer,
+                        &mut hud.drafting,
+                        game.with_base_contact(&c),
+                    );
+                }
+                if ui.button("Cancel (Esc)").clicked() {
+                    hud.drafting.draft = None;
+                }
+            });
+        });
+}

@@ -1,0 +1,34 @@
+//! The F1 help: the mouse and keys, and what the colours mean.
+
+use bevy_egui::egui;
+
+/// Draws the help's contents.
+pub(super) fn help(ui: &mut egui::Ui) {
+    egui::Grid::new("help-keys").striped(true).show(ui, |ui| {
+        for (k, v) in [
+            (
+                "Left-click a model",
+                "select its unit (card and orders on the right)",
+            ),
+            ("Left-drag a model", "draft a move of its whole unit"),
+            ("Ctrl + left-drag", "draft a move of one model"),
+            ("Enter / Esc", "confirm / cancel the drafted move"),
+            ("Right-drag", "orbit the camera"),
+            ("Middle-drag, Shift+right-drag", "pan"),
+            ("Wheel", "zoom"),
+            ("WASD / arrows, Q/E, R/F", "pan, turn, tilt"),
+            ("Home", "reset the view"),
+            ("L", "line-of-sight tool for the selected unit"),
+            ("T", "measuring tape: click two models"),
+            ("V", "model's-eye view: picture-in-picture / full"),
+            ("Ctrl+Z", "undo the last command"),
+            ("F1", "this help"),
+        ] {
+            ui.strong(k);
+            ui.label(v);
+            ui.end_row();
+        }
+    });
+    ui.label("Green ghost: the engine accepts the move. Red: refused, with the rule broken.");
+    ui.label("LOS tint: green fully visible, amber visible, grey not visible. Hover an enemy model for the reason.");
+}

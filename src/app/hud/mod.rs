@@ -1,0 +1,201 @@
+//! The egui overlay of the game: main menu, phase bar, armies list, unit card with status, order
+//! panels (deploy, move, shoot with the odds, charge with the odds, fight), Stratagems, dice
+//! log, draft feedback, hand-over screen and the F1 help, one panel per file. Panels write
+//! commands through [`play::issue`]; the engine answers through the battle plugin.
+
+mod armies;
+mod attack;
+mod charge;
+mod dice_log;
+mod draft;
+mod eye_controls;
+mod fight;
+mod handover;
+mod help;
+mod los_hover;
+mod los_summary;
+mod menu;
+mod orders;
+mod phase_bar;
+mod preview_chart;
+mod scene_errors;
+mod stratagems;
+mod tape;
+mod unit_panel;
+
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use super::play::{
+    self, DiceLog, Drafting, HandOver, OrderPanels, SightTools, TableTools, Verdict,
+};
+use super::screens::Screen;
+use super::screens::menu::{NewGameForm, SaveList, SavesDir};
+use super::selection::Selection;
+use super::ui::PanelInsets;
+use crate::sim::battle::{ActiveGame, GameCommand, InputSystems, UndoRequested};
+use crate::sim::components::Unit;
+use crate::sim::{ActiveScene, SceneErrors};
+
+pub use armies::unit_status;
+pub use attack::PreviewCache;
+pub use preview_chart::preview_chart;
+
+const RED: egui::Color32 = egui::Color32::from_rgb(235, 90, 80);
+const GREEN: egui::Color32 = egui::Color32::from_rgb(90, 200, 110);
+const AMBER: egui::Color32 = egui::Color32::from_rgb(235, 190, 70);
+
+/// Registers the overlay, drawn on the menu and the table (the editor draws its own panels).
+pub fn plugin(app: &mut App) {
+    app.init_resource::<PanelInsets>()
+        .add_plugins(attack::plugin)
+        .add_systems(
+            EguiPrimaryContextPass,
+            overlay.run_if(not(in_state(Screen::Editor))),
+        )
+        .add_systems(
+            Update,
+            keys.run_if(not(in_state(Screen::Editor)))
+                .in_set(InputSystems),
+        );
+}
+
+/// Everything the overlay's panels read and write.
+#[derive(SystemParam)]
+struct Hud<'w, 's> {
+    scene: Res<'w, ActiveScene>,
+    errors: Res<'w, SceneErrors>,
+    selection: ResMut<'w, Selection>,
+    insets: ResMut<'w, PanelInsets>,
+    units: Query<'w, 's, (Entity, &'static Unit)>,
+    active: Res<'w, ActiveGame>,
+    drafting: ResMut<'w, Drafting>,
+    sight: ResMut<'w, SightTools>,
+    tools: ResMut<'w, TableTools>,
+    log: ResMut<'w, DiceLog>,
+    handover: ResMut<'w, HandOver>,
+    orders: ResMut<'w, OrderPanels>,
+    writer: MessageWriter<'w, GameCommand>,
+    undo: MessageWriter<'w, UndoRequested>,
+    screen: Res<'w, State<Screen>>,
+    next_screen: ResMut<'w, NextState<Screen>>,
+    form: ResMut<'w, NewGameForm>,
+    saves: Res<'w, SavesDir>,
+    save_list: Res<'w, SaveList>,
+    cache: ResMut<'w, PreviewCache>,
+    commands: Commands<'w, 's>,
+}
+
+/// The game's keys: F1 help, L line of sight, T tape, V eye view, Esc, Enter, Ctrl+Z.
+fn keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut drafting: ResMut<Drafting>,
+    mut sight: ResMut<SightTools>,
+    mut tools: ResMut<TableTools>,
+    active: Res<ActiveGame>,
+    mut writer: MessageWriter<GameCommand>,
+    mut undo: MessageWriter<UndoRequested>,
+) {
+    if keys.just_pressed(KeyCode::F1) {
+        tools.help = !tools.help;
+    }
+    if keys.just_pressed(KeyCode::KeyL) {
+        sight.los = !sight.los;
+    }
+    if keys.just_pressed(KeyCode::KeyT) {
+        tools.tape = if tools.tape.is_some() {
+            None
+        } else {
+            Some(play::Tape::default())
+        };
+    }
+    if keys.just_pressed(KeyCode::KeyV)
+        && let Some(eye) = sight.eye.as_mut()
+    {
+        eye.full = !eye.full;
+    }
+    if keys.just_pressed(KeyCode::Escape) {
+        drafting.draft = None;
+        sight.eye = None;
+    }
+    if keys.just_pressed(KeyCode::Enter)
+        && drafting.verdict.as_ref().is_some_and(Verdict::is_legal)
+        && let (Some(game), Some(draft)) = (&active.game, &drafting.draft)
+        && let Ok(c) = play::draft_command(game, draft, drafting.move_mode)
+    {
+        play::issue(&mut writer, &mut drafting, c);
+    }
+    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    if ctrl && keys.just_pressed(KeyCode::KeyZ) {
+        undo.write(UndoRequested);
+    }
+}
+
+/// Draws the game's overlay: the bars and side panels first (the space they cover is written
+/// to [`PanelInsets`] so the 3D view fits beside them), then the windows over the table.
+fn overlay(mut contexts: EguiContexts, mut hud: Hud) -> Result {
+    let ctx = contexts.ctx_mut()?.clone();
+    let mut covered = PanelInsets::default();
+    let mut root = egui::Ui::new(
+        ctx.clone(),
+        "wartable-overlay".into(),
+        egui::UiBuilder::new()
+            .layer_id(egui::LayerId::background())
+            .max_rect(ctx.viewport_rect()),
+    );
+    covered.top = egui::Panel::top("phase-bar")
+        .show(&mut root, |ui| phase_bar::phase_bar(ui, &mut hud))
+        .response
+        .rect
+        .height();
+    if hud.active.game.is_some() {
+        covered.bottom = egui::Panel::bottom("dice-log")
+            .resizable(true)
+            .default_size(120.0)
+            .show(&mut root, |ui| dice_log::dice_log(ui, &hud.log))
+            .response
+            .rect
+            .height();
+    }
+    covered.left = egui::Panel::left("armies")
+        .resizable(true)
+        .default_size(250.0)
+        .show(&mut root, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| armies::armies(ui, &mut hud));
+        })
+        .response
+        .rect
+        .width();
+    if hud.selection.unit.is_some() {
+        covered.right = egui::Panel::right("unit-card")
+            .resizable(true)
+            .default_size(360.0)
+            .show(&mut root, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| unit_panel::unit_panel(ui, &mut hud));
+            })
+            .response
+            .rect
+            .width();
+    }
+    hud.insets.set_if_neq(covered);
+    draft::draft_window(&ctx, &mut hud);
+    tape::tape_window(&ctx, &mut hud);
+    los_hover::los_hover(&ctx, &hud);
+    if *hud.screen.get() == Screen::Menu {
+        menu::menu_window(&ctx, &mut hud);
+    }
+    if let Some(player) = hud.handover.to {
+        handover::handover_screen(&ctx, &mut hud, player);
+    }
+    if hud.tools.help {
+        egui::Window::new("Help (F1)")
+            .collapsible(false)
+            .default_width(460.0)
+            .show(&ctx, help::help);
+    }
+    if !hud.errors.0.is_empty() {
+        scene_errors::scene_errors(&ctx, &hud.errors.0);
+    }
+    Ok(())
+}

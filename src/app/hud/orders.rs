@@ -1,0 +1,94 @@
+//! The order panels of the selected unit: Setup, Deployment, Movement, Shooting, Charge and
+//! Fight, as the moment of the game allows ([`play::panels`]).
+
+use bevy_egui::egui;
+
+use super::{AMBER, Hud, attack, charge, fight};
+use crate::app::play::{self, panels};
+use crate::game::{Command, Game, ReserveKind};
+use crate::rules::movement::MoveMode;
+use crate::rules::phase::{Phase, Stage};
+
+/// Draws the unit's order panels.
+pub(super) fn orders(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, army: usize, unit: usize) {
+    let p = panels(game, army, unit);
+    let player = game.player_of(army);
+    let root = game.combined(army, unit)[0];
+    let id = game.unit_id(army, root).to_string();
+    if p.reserves {
+        ui.strong("Setup");
+        ui.horizontal(|ui| {
+            for (label, kind) in [
+                ("Deep Strike", ReserveKind::DeepStrike),
+                ("Strategic Reserves", ReserveKind::StrategicReserves),
+            ] {
+                if ui.button(label).clicked() {
+                    let c = Command::DeclareReserves {
+                        player,
+                        unit: id.clone(),
+                        reserve: kind,
+                    };
+                    play::issue(&mut hud.writer, &mut hud.drafting, c);
+                }
+            }
+        });
+    }
+    if p.deploy {
+        ui.strong("Deployment");
+        ui.label("Drag the unit (Ctrl-drag one model) within your zone, then Confirm; or:");
+        if ui.button("Deploy where it stands").clicked() {
+            let c = Command::Deploy {
+                player,
+                unit: id.clone(),
+                models: Vec::new(),
+                transport: None,
+            };
+            play::issue(&mut hud.writer, &mut hud.drafting, c);
+        }
+    }
+    if p.movement {
+        ui.strong("Movement");
+        ui.horizontal(|ui| {
+            // A copy, so drawing the buttons does not mark the draft changed every frame.
+            let mut mode = hud.drafting.move_mode;
+            ui.radio_value(&mut mode, MoveMode::Normal, "Normal");
+            ui.radio_value(&mut mode, MoveMode::Advance, "Advance");
+            ui.radio_value(&mut mode, MoveMode::FallBack, "Fall Back");
+            if mode != hud.drafting.move_mode {
+                hud.drafting.move_mode = mode;
+            }
+        });
+        ui.label("Drag the unit (Ctrl-drag one model), then Enter / Confirm.");
+        if ui.button("Remain Stationary").clicked() {
+            let c = Command::RemainStationary {
+                player,
+                unit: id.clone(),
+            };
+            play::issue(&mut hud.writer, &mut hud.drafting, c);
+        }
+    }
+    if p.shooting {
+        ui.strong("Shooting");
+        attack::attack_panel(ui, hud, game, player, &id, false);
+    }
+    if p.charge {
+        ui.strong("Charge");
+        charge::charge_panel(ui, hud, game, army, root, &id);
+    }
+    if p.fight {
+        ui.strong("Fight");
+        fight::fight_panel(ui, hud, game, player, army, root, &id);
+    }
+    if game.stage == Stage::Battle
+        && game.phase == Phase::Fight
+        && let Some((picker, ids)) = game.next_to_fight()
+    {
+        ui.colored_label(
+            AMBER,
+            format!(
+                "Player {picker} selects a unit to fight: {}",
+                ids.join(", ")
+            ),
+        );
+    }
+}

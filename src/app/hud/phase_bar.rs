@@ -1,0 +1,109 @@
+//! The top bar: round, player and phase, CP and VP, End phase, Undo, the tool toggles and Menu.
+
+use bevy_egui::egui;
+
+use super::{AMBER, Hud, RED};
+use crate::app::play;
+use crate::app::screens::Screen;
+use crate::game::Command;
+use crate::rules::phase::Stage;
+
+/// Draws the phase bar.
+pub(super) fn phase_bar(ui: &mut egui::Ui, hud: &mut Hud) {
+    ui.horizontal_wrapped(|ui| {
+        let Some(game) = hud.active.game.as_ref() else {
+            if let Some(s) = &hud.scene.0 {
+                ui.strong(&s.name);
+                ui.separator();
+            }
+            ui.weak(
+                "No game: open the menu to start one.  Right-drag: orbit  Wheel: zoom  F1: help",
+            );
+            return;
+        };
+        let stage = match game.stage {
+            Stage::Battle => format!(
+                "Round {} | Player {} | {}{}",
+                game.battle_round,
+                game.active_player,
+                game.phase.name(),
+                game.fight
+                    .as_ref()
+                    .map(|f| format!(" ({:?}, player {} selects)", f.step, f.picker))
+                    .unwrap_or_default()
+            ),
+            _ => game.describe_now(),
+        };
+        ui.strong(stage);
+        ui.separator();
+        for p in [1u8, 2] {
+            let c = crate::app::table::PLAYER_COLOURS[usize::from(p - 1)].to_srgba();
+            ui.colored_label(
+                egui::Color32::from_rgb(
+                    (c.red * 255.0) as u8,
+                    (c.green * 255.0) as u8,
+                    (c.blue * 255.0) as u8,
+                ),
+                format!(
+                    "P{p}: {} CP {} VP",
+                    game.cp_of(p),
+                    game.vp[usize::from(p - 1)]
+                ),
+            );
+        }
+        ui.separator();
+        let acting = game.acting_player().unwrap_or(game.active_player);
+        if game.stage == Stage::Battle
+            && ui
+                .button(format!("End {}", game.phase.name()))
+                .on_hover_text("Ends the phase (its end steps run first)")
+                .clicked()
+        {
+            let c = Command::EndPhase {
+                player: game.active_player,
+            };
+            play::issue(&mut hud.writer, &mut hud.drafting, c);
+        }
+        if game.stage == Stage::GameOver {
+            ui.colored_label(
+                AMBER,
+                match game.winner {
+                    Some(w) => format!("Player {w} wins"),
+                    None => "A draw".into(),
+                },
+            );
+        } else {
+            ui.label(format!("Player {acting} to act"));
+        }
+        if let Some(e) = &hud.log.autosave_error {
+            ui.colored_label(RED, "Autosave failed")
+                .on_hover_text(format!("{e}\nThe game goes on; it is not being saved."));
+        }
+        if ui.button("Undo").on_hover_text("Ctrl+Z").clicked() {
+            hud.undo.write(crate::sim::battle::UndoRequested);
+        }
+        ui.separator();
+        // Copies, so drawing the toggles does not mark the tools changed every frame.
+        let mut los = hud.sight.los;
+        if ui.toggle_value(&mut los, "LOS (L)").changed() {
+            hud.sight.los = los;
+        }
+        let mut tape = hud.tools.tape.is_some();
+        if ui.toggle_value(&mut tape, "Tape (T)").changed() {
+            hud.tools.tape = tape.then(play::Tape::default);
+        }
+        for (i, name) in ["Move", "Weapons", "ER", "Coherency"].iter().enumerate() {
+            let mut on = hud.tools.rings[i];
+            if ui.toggle_value(&mut on, *name).changed() {
+                hud.tools.rings[i] = on;
+            }
+        }
+        if ui.button("Menu").clicked() {
+            hud.next_screen.set(Screen::Menu);
+        }
+        let mut help = hud.tools.help;
+        if ui.toggle_value(&mut help, "F1").changed() {
+            hud.tools.help = help;
+        }
+    });
+}

@@ -1,0 +1,61 @@
+//! The right panel of the selected unit: its orders, wounds and status, the line-of-sight
+//! summary, the eye view's controls, the Stratagems, then its datasheet card.
+
+use bevy_egui::egui;
+
+use super::armies::unit_status;
+use super::{AMBER, Hud, eye_controls, los_summary, orders, stratagems};
+use crate::app::ui::unit_card;
+use crate::game::Game;
+
+/// Draws the selected unit's panel.
+pub(super) fn unit_panel(ui: &mut egui::Ui, hud: &mut Hud) {
+    let Some((_, unit)) = hud.selection.unit.and_then(|e| hud.units.get(e).ok()) else {
+        return;
+    };
+    let unit = unit.clone();
+    if let Some(game) = hud.active.game.clone() {
+        orders::orders(ui, hud, &game, unit.army, unit.index);
+        ui.separator();
+        wounds_and_status(ui, &game, unit.army, unit.index);
+        if hud.sight.los && hud.sight.report.observer.is_some() {
+            los_summary::los_summary(ui, hud, &game);
+        }
+        eye_controls::eye_controls(ui, hud, &game);
+        stratagems::stratagems(ui, hud, &game, unit.army, unit.index);
+        ui.separator();
+    }
+    if let Some(data) = hud
+        .scene
+        .0
+        .as_ref()
+        .and_then(|s| s.armies.get(unit.army))
+        .and_then(|a| a.units.get(unit.index))
+    {
+        unit_card(ui, unit.player, data);
+    }
+}
+
+fn wounds_and_status(ui: &mut egui::Ui, game: &Game, army: usize, unit: usize) {
+    let st = unit_status(game, army, unit);
+    if !st.is_empty() {
+        ui.colored_label(AMBER, st.join(" | "));
+    }
+    let u = &game.scene.armies[army].units[unit];
+    let wounds: Vec<String> = game.units[army][unit]
+        .models
+        .iter()
+        .map(|m| {
+            if m.alive {
+                m.wounds.to_string()
+            } else {
+                "x".into()
+            }
+        })
+        .collect();
+    ui.label(format!(
+        "Wounds left per model (W{}): {}",
+        u.datasheet.wounds,
+        wounds.join(" ")
+    ));
+}

@@ -1,0 +1,280 @@
+//! Drafted moves: what a drag on the table would command at this moment of the game, whether
+//! the engine accepts it (tried on a copy), how far it goes and how far it may go.
+
+use bevy::prelude::*;
+
+use super::Drafting;
+use crate::game::sight::ModelRef;
+use crate::game::{Command, Game, ModelPath, Placement, Rejection};
+use crate::geometry::Vec3 as TableVec3;
+use crate::rules::constants::{CONSOLIDATE_INCHES, PILE_IN_INCHES};
+use crate::rules::movement::{MoveMode, path_length};
+use crate::rules::phase::{Phase, Stage};
+use crate::rules::rng::GameRng;
+use crate::sim::battle::ActiveGame;
+
+/// A move being drawn on the table: where each dragged model would end. Nothing is sent to the
+/// engine until the player confirms it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Draft {
+    /// The army of the unit.
+    pub army: usize,
+    /// The unit (its Bodyguard when a Leader is attached).
+    pub unit: usize,
+    /// Each dragged model and where its base would end (table inches, z the surface height).
+    pub ends: Vec<(ModelRef, TableVec3)>,
+}
+
+/// The engine's answer to a drafted move, computed on a copy of the game.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// The command would be accepted; for an Advance, the smallest Advance roll it needs.
+    Legal {
+        /// Smallest D6 the Advance needs (None when no roll matters).
+        advance_roll_needed: Option<u32>,
+    },
+    /// The command breaks a rule.
+    Illegal(Rejection),
+    /// Nothing can be moved now (wrong phase, or the unit is not the one acting).
+    Nothing(String),
+}
+
+impl Verdict {
+    /// True when the engine would accept the move.
+    pub fn is_legal(&self) -> bool {
+        matches!(self, Verdict::Legal { .. })
+    }
+}
+
+/// The starting position of a model (table inches, base underside).
+pub fn model_position(game: &Game, r: ModelRef) -> TableVec3 {
+    game.scene.armies[r.army].units[r.unit].models[r.model].position
+}
+
+/// The command a drafted move makes at this moment of `game`: a Deploy in deployment (every
+/// model placed), a Move in the Movement phase, the pending charge's Charge Move, a Pile In or
+/// a Consolidate; each model goes straight from where it stands to its end.
+///
+/// # Errors
+/// A sentence saying why nothing can move now.
+pub fn draft_command(game: &Game, draft: &Draft, mode: MoveMode) -> Result<Command, String> {
+    let (army, root) = (draft.army, game.combined(draft.army, draft.unit)[0]);
+    let player = game.player_of(army);
+    let id = game.unit_id(army, root).to_string();
+    let unit_field = |r: ModelRef| (r.unit != root).then(|| game.unit_id(army, r.unit).to_string());
+    let paths = || -> Vec<ModelPath> {
+        draft
+            .ends
+            .iter()
+            .map(|(r, end)| ModelPath {
+                model: r.model,
+                unit: unit_field(*r),
+                path: vec![(end.x, end.y, end.z)],
+            })
+            .collect()
+    };
+    match game.stage {
+        Stage::Setup | Stage::Deployment => {
+            let models = game
+                .live_models_anywhere(army, root)
+                .into_iter()
+                .filter(|r| r.unit == root || game.units[army][r.unit].leading == Some(root))
+                .map(|r| {
+                    let at = draft
+                        .ends
+                        .iter()
+                        .find(|(m, _)| *m == r)
+                        .map_or_else(|| model_position(game, r), |(_, e)| *e);
+                    Placement {
+                        model: r.model,
+                        unit: unit_field(r),
+                        x: at.x,
+                        y: at.y,
+                        z: at.z,
+                        facing: game.scene.armies[army].units[r.unit].models[r.model].facing,
+                    }
+                })
+                .collect();
+            Ok(Command::Deploy {
+                player,
+                unit: id,
+                models,
+                transport: None,
+            })
+        }
+        Stage::Battle => match game.phase {
+            Phase::Movement => Ok(Command::Move {
+                player,
+                unit: id,
+                mode,
+                paths: paths(),
+            }),
+            Phase::Charge
+                if game
+                    .charge
+                    .as_ref()
+                    .is_some_and(|c| c.army == army && c.unit == root) =>
+            {
+                Ok(Command::ChargeMove {
+                    player,
+                    unit: id,
+                    paths: paths(),
+                })
+            }
+            Phase::Fight => {
+                let fought = game
+                    .fight
+                    .as_ref()
+                    .and_then(|f| f.current)
+                    .is_some_and(|(a, u, attacked)| a == army && u == root && attacked);
+                Ok(if fought {
+                    Command::Consolidate {
+                        player,
+                        unit: id,
+                        paths: paths(),
+                    }
+                } else {
+                    Command::PileIn {
+                        player,
+                        unit: id,
+                        paths: paths(),
+                    }
+                })
+            }
+            phase => Err(format!("models do not move in the {}", phase.name())),
+        },
+        _ => Err(format!("models do not move during {}", game.describe_now())),
+    }
+}
+
+/// Whether the engine would accept `command`, tried on a copy of the game. An Advance is tried
+/// with the best Advance roll, so the answer does not reveal the dice; it says which roll the
+/// move needs instead.
+pub fn check(game: &Game, command: &Command, draft: Option<&Draft>) -> Verdict {
+    let mut copy = game.clone();
+    let advance = matches!(
+        command,
+        Command::Move {
+            mode: MoveMode::Advance,
+            ..
+        }
+    );
+    if advance {
+        copy.rng = GameRng::scripted(&[6]);
+    }
+    match copy.apply(command) {
+        Ok(_) => Verdict::Legal {
+            advance_roll_needed: advance
+                .then(|| draft.map(|d| advance_roll_needed(game, d)))
+                .flatten(),
+        },
+        Err(r) => Verdict::Illegal(r),
+    }
+}
+
+/// The longest straight path of a draft (inches, climbing counted).
+pub fn draft_distance(game: &Game, draft: &Draft) -> f32 {
+    draft
+        .ends
+        .iter()
+        .map(|(r, end)| path_length(model_position(game, *r), &[*end]))
+        .fold(0.0, f32::max)
+}
+
+/// The distance the moving unit may cover now (inches): its Move characteristic (the slowest
+/// model), the pending charge's roll, or 3" to Pile In or Consolidate; None when unknown
+/// before a roll (Advance) or when nothing moves.
+pub fn allowance(game: &Game, draft: &Draft, mode: MoveMode) -> Option<f32> {
+    let root = game.combined(draft.army, draft.unit)[0];
+    let movement = || {
+        game.combined(draft.army, root)
+            .iter()
+            .map(|&u| game.scene.armies[draft.army].units[u].datasheet.movement)
+            .fold(f32::INFINITY, f32::min)
+    };
+    match (game.stage, game.phase) {
+        (Stage::Battle, Phase::Movement) => (mode != MoveMode::Advance).then(movement),
+        (Stage::Battle, Phase::Charge) => game.charge.as_ref().map(|c| c.distance()),
+        (Stage::Battle, Phase::Fight) => {
+            let fought = game
+                .fight
+                .as_ref()
+                .and_then(|f| f.current)
+                .is_some_and(|(a, u, done)| a == draft.army && u == root && done);
+            Some(if fought {
+                CONSOLIDATE_INCHES
+            } else {
+                PILE_IN_INCHES
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The smallest Advance roll that covers the draft: the longest path less the Move
+/// characteristic, rounded up (at least 1).
+pub fn advance_roll_needed(game: &Game, draft: &Draft) -> u32 {
+    let m = allowance(game, draft, MoveMode::Normal).unwrap_or(0.0);
+    let over = draft_distance(game, draft) - m - crate::rules::constants::MEASURE_TOLERANCE_INCHES;
+    (over.max(0.0).ceil() as u32).max(1)
+}
+
+/// A draft moving every model of the combined unit by `delta` (inches) from where it stands
+/// (or from its drafted end, when `previous` drafts the same unit).
+pub fn drag_unit(
+    game: &Game,
+    previous: Option<&Draft>,
+    army: usize,
+    unit: usize,
+    delta: TableVec3,
+) -> Draft {
+    let root = game.combined(army, unit)[0];
+    let models = match game.stage {
+        Stage::Setup | Stage::Deployment => game.live_models_anywhere(army, root),
+        _ => game.live_models(army, root),
+    };
+    let from = |r: ModelRef| {
+        previous
+            .filter(|d| d.army == army && d.unit == root)
+            .and_then(|d| d.ends.iter().find(|(m, _)| *m == r).map(|(_, e)| *e))
+            .unwrap_or_else(|| model_position(game, r))
+    };
+    Draft {
+        army,
+        unit: root,
+        ends: models.into_iter().map(|r| (r, from(r) + delta)).collect(),
+    }
+}
+
+/// A draft with one model's end set to `to`, keeping the other drafted models of the unit.
+pub fn drag_model(game: &Game, previous: Option<&Draft>, model: ModelRef, to: TableVec3) -> Draft {
+    let root = game.combined(model.army, model.unit)[0];
+    let mut draft = previous
+        .filter(|d| d.army == model.army && d.unit == root)
+        .cloned()
+        .unwrap_or(Draft {
+            army: model.army,
+            unit: root,
+            ends: Vec::new(),
+        });
+    match draft.ends.iter_mut().find(|(m, _)| *m == model) {
+        Some(end) => end.1 = to,
+        None => draft.ends.push((model, to)),
+    }
+    draft
+}
+
+/// Recomputes the draft's verdict when the draft or the game changes (the system runs only
+/// then: see [`super::plugin`]).
+pub(super) fn check_draft_system(mut state: ResMut<Drafting>, active: Res<ActiveGame>) {
+    let verdict = match (&active.game, &state.draft) {
+        (Some(game), Some(draft)) => Some(match draft_command(game, draft, state.move_mode) {
+            Ok(c) => check(game, &c, Some(draft)),
+            Err(why) => Verdict::Nothing(why),
+        }),
+        _ => None,
+    };
+    if state.verdict != verdict {
+        state.verdict = verdict;
+    }
+}

@@ -1,0 +1,205 @@
+//! The hot-seat game in the window, without the drawing: what a drag would command and whether
+//! the engine accepts it (`draft`), which panels show for a unit (`panels`), the line-of-sight
+//! report the overlay tints from (`los`), undo (re-exported from the battle plugin), and the
+//! dice log (`record`). Everything
+//! here works headless; the egui panels (`hud`) and the gizmos (`overlay`) only read and write
+//! these resources.
+
+mod draft;
+mod los;
+mod panels;
+mod record;
+
+use std::collections::BTreeSet;
+
+use bevy::prelude::*;
+
+use super::screens::Screen;
+use crate::game::sight::ModelRef;
+use crate::game::{Command, Rejection};
+use crate::rules::movement::MoveMode;
+use crate::sim::battle::{ActiveGame, BattleSystems, GameCommand};
+
+pub use crate::sim::battle::{GameOrigin, undo};
+pub use draft::{
+    Draft, Verdict, advance_roll_needed, allowance, check, draft_command, draft_distance,
+    drag_model, drag_unit, model_position,
+};
+pub use los::{LosReport, SightStatus, TargetSight, los_report};
+pub use panels::{Panels, panels};
+pub use record::DICE_LOG_LINES;
+
+/// What the measuring tape holds: up to two models clicked in turn.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Tape {
+    /// The models picked, in order.
+    pub picks: Vec<ModelRef>,
+}
+
+/// The move being drawn and the engine's answer to it: the only resource the draft checker
+/// reads, so a change to the dice log or a tool does not re-check the draft.
+#[derive(Resource, Debug, Clone, PartialEq)]
+pub struct Drafting {
+    /// The move being drawn, if any.
+    pub draft: Option<Draft>,
+    /// The engine's answer to the draft.
+    pub verdict: Option<Verdict>,
+    /// The kind of move a drag makes in the Movement phase.
+    pub move_mode: MoveMode,
+}
+
+impl Default for Drafting {
+    fn default() -> Self {
+        Drafting {
+            draft: None,
+            verdict: None,
+            move_mode: MoveMode::Normal,
+        }
+    }
+}
+
+/// The sight tools: line of sight for the selected unit, the model under the cursor and the
+/// model's-eye view.
+#[derive(Resource, Debug, Clone, Default, PartialEq)]
+pub struct SightTools {
+    /// Line-of-sight tool on (tints enemy models for the selected unit).
+    pub los: bool,
+    /// The line-of-sight report for the selected unit (when the tool is on).
+    pub report: LosReport,
+    /// The model under the cursor.
+    pub hovered: Option<ModelRef>,
+    /// The model's-eye view: the observer and target models, and whether it fills the window.
+    pub eye: Option<EyeView>,
+}
+
+/// The table tools: range rings, the measuring tape and the F1 help.
+#[derive(Resource, Debug, Clone, Default, PartialEq)]
+pub struct TableTools {
+    /// Range rings: Move, weapon ranges, Engagement Range, Unit Coherency.
+    pub rings: [bool; 4],
+    /// The measuring tape, when on.
+    pub tape: Option<Tape>,
+    /// The F1 help overlay is open.
+    pub help: bool,
+}
+
+/// The dice log: every event of the game as text, the last refusal and a failed autosave.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct DiceLog {
+    /// Every event of the game, as text, newest last (at most [`DICE_LOG_LINES`]).
+    pub lines: Vec<String>,
+    /// The last rejected command (its kind) and why.
+    pub rejection: Option<(String, Rejection)>,
+    /// The last autosave that could not be written (file: reason), until one succeeds.
+    pub autosave_error: Option<String>,
+}
+
+/// The hand-over between hot-seat players.
+#[derive(Resource, Debug, Clone, PartialEq)]
+pub struct HandOver {
+    /// The player to hand the table to (a hand-over screen covers the table until they click).
+    pub to: Option<u8>,
+    /// Show the hand-over screen when the acting player changes (hot-seat).
+    pub hotseat: bool,
+}
+
+impl Default for HandOver {
+    fn default() -> Self {
+        HandOver {
+            to: None,
+            hotseat: true,
+        }
+    }
+}
+
+/// What the order panels hold between frames.
+#[derive(Resource, Debug, Clone, Default, PartialEq)]
+pub struct OrderPanels {
+    /// Weapon → target choices of the shooting / fight panel.
+    pub weapon_targets: Vec<(String, Option<String>)>,
+    /// Targets ticked in the charge panel.
+    pub charge_targets: BTreeSet<String>,
+}
+
+/// The play screen's state as a scripted start leaves it (see [`crate::app::scenario`]): every
+/// play resource but the dice log, which it keeps when inserted.
+#[derive(Debug, Clone, Default)]
+pub struct PlayView {
+    /// The hand-over (a scripted start plays without hand-over screens).
+    pub handover: HandOver,
+    /// The draft and its verdict.
+    pub drafting: Drafting,
+    /// The sight tools.
+    pub sight: SightTools,
+    /// The table tools.
+    pub tools: TableTools,
+    /// The order panels.
+    pub orders: OrderPanels,
+}
+
+impl PlayView {
+    /// Puts this view's resources into `world`.
+    pub fn insert(self, world: &mut World) {
+        world.insert_resource(self.handover);
+        world.insert_resource(self.drafting);
+        world.insert_resource(self.sight);
+        world.insert_resource(self.tools);
+        world.insert_resource(self.orders);
+    }
+}
+
+/// Puts a fresh play state into `world`: no draft, tools off, the dice log holding `lines`.
+pub fn reset_play(world: &mut World, lines: Vec<String>) {
+    PlayView::default().insert(world);
+    world.insert_resource(DiceLog {
+        lines,
+        ..DiceLog::default()
+    });
+}
+
+/// The model's-eye camera: from `observer`'s eye towards `target`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EyeView {
+    /// The model whose eye the camera is at.
+    pub observer: ModelRef,
+    /// The model looked at.
+    pub target: ModelRef,
+    /// Full view instead of picture-in-picture.
+    pub full: bool,
+}
+
+/// Registers the play state and the systems that keep it in step with the game: the dice log
+/// and the draft's verdict only while a game is on the table ([`Screen::Table`]; the screen
+/// state is initialised here too, so the plugin runs without the screens). The hand-over runs
+/// on every screen: it must see the game close (on entering the editor) to forget the last
+/// acting player.
+pub fn plugin(app: &mut App) {
+    app.init_state::<Screen>()
+        .init_resource::<Drafting>()
+        .init_resource::<SightTools>()
+        .init_resource::<TableTools>()
+        .init_resource::<DiceLog>()
+        .init_resource::<HandOver>()
+        .init_resource::<OrderPanels>()
+        .add_systems(
+            Update,
+            (
+                record::record_events.run_if(in_state(Screen::Table)),
+                record::hand_over,
+                // `and_then` short-circuits: a change made on another screen (a game put on the
+                // table from the menu) is still seen on the first frame on the table.
+                draft::check_draft_system.run_if(in_state(Screen::Table).and_then(
+                    resource_changed::<Drafting>.or_eager(resource_changed::<ActiveGame>),
+                )),
+            )
+                .chain()
+                .after(BattleSystems),
+        );
+}
+
+/// Sends `command` to the engine (through the battle plugin's messages).
+pub fn issue(writer: &mut MessageWriter<GameCommand>, drafting: &mut Drafting, command: Command) {
+    drafting.draft = None;
+    drafting.verdict = None;
+    writer.write(GameCommand(command));
+}

@@ -1,0 +1,182 @@
+//! Questions about the game that change nothing and draw no dice: would the engine accept a
+//! command ([`Game::check`]), which unit deploys next ([`Game::next_to_deploy`]) and the
+//! weapons a unit can use now with their profiles ([`Game::weapons_of`]).
+
+use super::command::{Command, WeaponTarget};
+use super::preview::WeaponOption;
+use super::rejection::Rejection;
+use super::state::{Game, Location};
+use crate::rules::WeaponProfile;
+use crate::rules::rng::GameRng;
+
+/// The dice a [`Game::check`] copy rolls first: sixes, the best Advance roll (and the best
+/// re-roll of it), so that the answer never depends on, nor reveals, the dice to come.
+const CHECK_DICE: [u8; 6] = [6; 6];
+
+/// One weapon of a unit's loadout now ([`Game::weapons_of`]) with its datasheet profiles:
+/// what a player chooses from when assigning weapons to targets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnitWeapon {
+    /// The loadout entry: the weapon's name, its profile names and the models that use it
+    /// (what a [`WeaponTarget`] names).
+    pub option: WeaponOption,
+    /// Its profiles (characteristics) in datasheet order, as on the datasheet of its first
+    /// model: one for most weapons, one per profile for a weapon with several.
+    pub profiles: Vec<WeaponProfile>,
+}
+
+impl UnitWeapon {
+    /// Each way to fire or fight with it: the profile name a [`WeaponTarget`] takes (None for
+    /// a weapon with one profile) and that profile's characteristics, in datasheet order.
+    pub fn choices(&self) -> Vec<(Option<&str>, &WeaponProfile)> {
+        self.option
+            .profile_choices()
+            .into_iter()
+            .filter_map(|choice| {
+                let stats = match choice {
+                    None => self.profiles.first(),
+                    Some(name) => self
+                        .profiles
+                        .iter()
+                        .find(|p| p.profile.as_deref() == Some(name)),
+                };
+                stats.map(|p| (choice, p))
+            })
+            .collect()
+    }
+
+    /// The assignment of this weapon at the enemy unit `target` with `profile` (one of
+    /// [`UnitWeapon::choices`]).
+    pub fn at(&self, target: &str, profile: Option<&str>) -> WeaponTarget {
+        self.option.at(target, profile)
+    }
+}
+
+impl Game {
+    /// Whether the engine would accept `command` now, and if not the [`Rejection`]
+    /// [`Game::apply`] would give, without changing the game or drawing its dice: the command
+    /// is carried out on a copy whose next dice are all 6s, and the copy is dropped.
+    ///
+    /// No rule refuses a command because of a roll made while carrying it out, save one: an
+    /// Advance, whose models may move their Move characteristic plus the Advance roll (Core
+    /// Rules: Advance moves). Check judges an Advance with the best roll (6), so the answer
+    /// does not reveal the roll to come: [`Game::apply`] can still refuse an Advance that
+    /// check accepts, when the real roll falls short, and when both refuse a path too long
+    /// for any roll, the rule is the same but the reason names the distance a 6 allows.
+    /// For every other command, check accepts exactly what apply accepts and refuses the
+    /// rest with the same [`Rejection`].
+    ///
+    /// # Errors
+    /// [`Rejection`]: the rule the command breaks and why.
+    pub fn check(&self, command: &Command) -> Result<(), Rejection> {
+        let mut copy = self.clone();
+        copy.rng = GameRng::scripted(&CHECK_DICE);
+        copy.execute(command, &mut Vec::new())
+    }
+
+    /// The unit `player` deploys next: the first unit in army order, with any Leaders
+    /// attached to it (its index is the Bodyguard's, [`Game::unit_roots`]), that waits to be
+    /// deployed: not set up, embarked or declared in Reserves. None when every unit is placed
+    /// or in Reserves, or `player` has no army. Whether it is the player's turn to deploy is
+    /// [`Game::active_player`] during [`Stage::Deployment`](crate::rules::phase::Stage).
+    ///
+    /// Core Rules: Deploy Armies (players alternate setting up one unit at a time).
+    pub fn next_to_deploy(&self, player: u8) -> Option<usize> {
+        let army = self.army_of(player)?;
+        self.unit_roots(army)
+            .into_iter()
+            .find(|&u| self.units[army][u].location == Location::NotDeployed)
+    }
+
+    /// The weapons the combined unit (`army`, `unit`, with its attached Leaders) can use now,
+    /// one per weapon of a loadout the rules allow, with their profiles: melee weapons for
+    /// the Fight phase (`melee`), else ranged weapons. Each model's strongest melee weapon
+    /// plus its EXTRA ATTACKS weapons; shooting, each model's ranged weapons, its other guns
+    /// rather than its Pistols unless it is within Engagement Range (a MONSTER or VEHICLE
+    /// fires both). Only live models on the table count. Targets are left to the caller
+    /// ([`Game::legal_targets`], [`Game::preview_attacks`]).
+    ///
+    /// Core Rules: Shooting phase (PISTOL), Fight phase (one melee weapon, EXTRA ATTACKS),
+    /// Datasheets (a weapon with several profiles fires one of them each time).
+    pub fn weapons_of(&self, army: usize, unit: usize, melee: bool) -> Vec<UnitWeapon> {
+        use crate::rules::WeaponAbility as A;
+        let engaged = self.engaged(army, unit);
+        let mut out: Vec<UnitWeapon> = Vec::new();
+        let live = self.live_models(army, unit);
+        for r in &live {
+            let u = &self.scene.armies[army].units[r.unit];
+            let sheet = &u.datasheet;
+            let big = sheet.has_keyword("MONSTER") || sheet.has_keyword("VEHICLE");
+            let profiles = |w: &str| sheet.profiles_of(w);
+            let mut chosen: Vec<&str> = u.models[r.model]
+                .weapons
+                .iter()
+                .map(String::as_str)
+                .filter(|w| profiles(w).first().is_some_and(|p| p.is_melee() == melee))
+                .collect();
+            let has = |w: &str, a: &A| profiles(w).iter().any(|p| p.has(a));
+            if melee {
+                let score = |w: &str| {
+                    profiles(w)
+                        .iter()
+                        .map(|p| {
+                            p.attacks.mean()
+                                * f32::from(p.strength)
+                                * p.damage.mean()
+                                * (1.0 + 0.5 * f32::from(-p.ap))
+                                * f32::from(7 - p.skill.unwrap_or(1).min(6))
+                        })
+                        .fold(0.0, f32::max)
+                };
+                let best = chosen
+                    .iter()
+                    .filter(|w| !has(w, &A::ExtraAttacks))
+                    .copied()
+                    .max_by(|a, b| score(a).total_cmp(&score(b)));
+                chosen.retain(|w| has(w, &A::ExtraAttacks) || Some(*w) == best);
+            } else if !big {
+                let pistols = chosen.iter().any(|w| has(w, &A::Pistol));
+                let others = chosen.iter().any(|w| !has(w, &A::Pistol));
+                if pistols && others {
+                    chosen.retain(|w| has(w, &A::Pistol) == engaged);
+                }
+            }
+            let name = self.model_name(*r);
+            for w in chosen {
+                match out
+                    .iter_mut()
+                    .find(|o| o.option.weapon.eq_ignore_ascii_case(w))
+                {
+                    Some(o) => o.option.models.push(name.clone()),
+                    None => {
+                        let stats: Vec<WeaponProfile> = profiles(w).into_iter().cloned().collect();
+                        out.push(UnitWeapon {
+                            option: WeaponOption {
+                                weapon: w.to_string(),
+                                profiles: stats.iter().filter_map(|p| p.profile.clone()).collect(),
+                                models: vec![name.clone()],
+                            },
+                            profiles: stats,
+                        });
+                    }
+                }
+            }
+        }
+        // Name the models only where some carrier of the weapon does not use it.
+        for o in &mut out {
+            let carriers = live
+                .iter()
+                .filter(|r| {
+                    self.scene.armies[army].units[r.unit].models[r.model]
+                        .weapons
+                        .iter()
+                        .any(|w| w.eq_ignore_ascii_case(&o.option.weapon))
+                })
+                .count();
+            if carriers == o.option.models.len() {
+                o.option.models.clear();
+            }
+        }
+        out
+    }
+}
