@@ -11,30 +11,16 @@ use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use wartable::data::load_scene;
-use wartable::game::{Command, Game, Location};
+use wartable::game::Game;
 use wartable::geometry::Vec3;
-use wartable::rules::phase::Stage;
 
 /// A game on the default scene with every unit deployed where the scene stands.
 fn deployed() -> Game {
     let scene = load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/default.ron"))
         .expect("the default scene loads");
     let (mut game, _) = Game::start(scene, 7);
-    while matches!(game.stage, Stage::Setup | Stage::Deployment) {
-        let p = game.active_player;
-        let army = game.army_of(p).expect("both players have an army");
-        let u = (0..game.units[army].len())
-            .find(|&u| game.units[army][u].location == Location::NotDeployed)
-            .expect("a unit is left to deploy");
-        let unit = game.unit_id(army, u).to_string();
-        game.apply(&Command::Deploy {
-            player: p,
-            unit,
-            models: vec![],
-            transport: None,
-        })
+    game.deploy_as_placed()
         .expect("deploying where the scene stands is legal");
-    }
     game
 }
 

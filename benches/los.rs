@@ -145,22 +145,7 @@ fn los(c: &mut Criterion) {
     // game's kept sight index, brought in step with the table; benches/game.rs measures that
     // upkeep).
     let (mut game, _) = wartable::game::Game::start(scene.clone(), 7);
-    while matches!(
-        game.stage,
-        wartable::rules::phase::Stage::Setup | wartable::rules::phase::Stage::Deployment
-    ) {
-        let p = game.active_player;
-        let army = game.army_of(p).unwrap();
-        let u = game.next_to_deploy(p).unwrap();
-        let unit = game.unit_id(army, u).to_string();
-        game.apply(&wartable::game::Command::Deploy {
-            player: p,
-            unit,
-            models: vec![],
-            transport: None,
-        })
-        .unwrap();
-    }
+    game.deploy_as_placed().unwrap();
     let army = game.army_of(1).unwrap();
     let observer = game.find_unit(army, "assault-intercessors").unwrap();
     let mut group = c.benchmark_group("e");

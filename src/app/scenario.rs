@@ -65,9 +65,7 @@ pub fn deploy_all(started: &mut StartedGame) -> Result<(), String> {
         let player = g.active_player;
         let army = g.army_of(player).ok_or("no army")?;
         let unit = g
-            .unit_roots(army)
-            .into_iter()
-            .find(|&u| g.units[army][u].location == crate::game::Location::NotDeployed)
+            .next_to_deploy(player)
             .ok_or_else(|| format!("player {player} has nothing left to deploy"))?;
         let id = g.unit_id(army, unit).to_string();
         push(

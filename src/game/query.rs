@@ -88,6 +88,34 @@ impl Game {
             .find(|&u| self.units[army][u].location == Location::NotDeployed)
     }
 
+    /// Deploys every unit still waiting where the scene stands, players alternating as the
+    /// engine asks (each one [`Game::next_to_deploy`] of the [`Game::active_player`]), until the
+    /// game leaves set-up and deployment. Returns the events of every Deploy in order.
+    ///
+    /// Errors: the first [`Rejection`] (a scene whose placements break a deployment rule); the
+    /// units deployed before it stay deployed.
+    ///
+    /// Core Rules: Deploy Armies.
+    pub fn deploy_as_placed(&mut self) -> Result<Vec<super::GameEvent>, Rejection> {
+        use crate::rules::phase::Stage;
+        let mut events = Vec::new();
+        while matches!(self.stage, Stage::Setup | Stage::Deployment) {
+            let player = self.active_player;
+            let (Some(army), Some(unit)) = (self.army_of(player), self.next_to_deploy(player))
+            else {
+                break;
+            };
+            let unit = self.unit_id(army, unit).to_string();
+            events.extend(self.apply(&Command::Deploy {
+                player,
+                unit,
+                models: Vec::new(),
+                transport: None,
+            })?);
+        }
+        Ok(events)
+    }
+
     /// The weapons the combined unit (`army`, `unit`, with its attached Leaders) can use now,
     /// one per weapon of a loadout the rules allow, with their profiles: melee weapons for
     /// the Fight phase (`melee`), else ranged weapons. Each model's strongest melee weapon

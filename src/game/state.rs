@@ -501,7 +501,6 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::game::Command;
     use crate::geometry::Vec3;
     use crate::geometry::sight::{Sampling, SeeThrough};
 
@@ -510,21 +509,7 @@ mod tests {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let scene = crate::data::load_scene(&root.join("scenes/default.ron")).unwrap();
         let (mut game, _) = Game::start(scene, 7);
-        while matches!(game.stage, Stage::Setup | Stage::Deployment) {
-            let p = game.active_player;
-            let army = game.army_of(p).unwrap();
-            let u = (0..game.units[army].len())
-                .find(|&u| game.units[army][u].location == Location::NotDeployed)
-                .unwrap();
-            let unit = game.unit_id(army, u).to_string();
-            game.apply(&Command::Deploy {
-                player: p,
-                unit,
-                models: vec![],
-                transport: None,
-            })
-            .unwrap();
-        }
+        game.deploy_as_placed().unwrap();
         game
     }
 

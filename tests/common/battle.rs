@@ -39,19 +39,11 @@ pub fn deployed_game(scene: Scene) -> Game {
 
 /// Deploys every unit where the scene stands, players alternating.
 pub fn deploy_all(game: &mut Game) {
-    while matches!(game.stage, Stage::Setup | Stage::Deployment) {
-        let p = game.active_player;
-        let army = game.army_of(p).unwrap();
-        let u = game.next_to_deploy(p).unwrap();
-        let unit = game.unit_id(army, u).to_string();
-        game.apply(&Command::Deploy {
-            player: p,
-            unit,
-            models: vec![],
-            transport: None,
-        })
-        .unwrap();
-    }
+    game.deploy_as_placed().unwrap();
+    assert!(
+        !matches!(game.stage, Stage::Setup | Stage::Deployment),
+        "every unit deployed"
+    );
 }
 
 /// Ends phases until it is `player`'s `phase`.
