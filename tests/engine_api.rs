@@ -413,7 +413,6 @@ fn rule_display_and_json_keep_the_rule_names() {
         assert_eq!(rule.to_string(), text);
         assert_eq!(rule.name(), text);
         assert_eq!(text.parse::<Rule>(), Ok(rule));
-        assert_eq!(Rule::from(text), rule);
     }
     assert_eq!(
         Rule::all().count(),
@@ -433,5 +432,4 @@ fn rule_display_and_json_keep_the_rule_names() {
         serde_json::to_value(&r).unwrap(),
         serde_json::json!({"rule": "Engagement Range", "reason": "too close"})
     );
-    assert_eq!(Rejection::new("Sequencing", "x").rule, Rule::Sequencing);
 }

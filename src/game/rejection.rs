@@ -171,17 +171,6 @@ impl FromStr for Rule {
     }
 }
 
-/// The rule named `name` exactly as displayed: kept so that code written when rules were
-/// strings (`Rejection::new("Sequencing", ...)`) still builds; new code names the variant.
-///
-/// # Panics
-/// When `name` is no rule's name (a programming error: the names are literals).
-impl From<&str> for Rule {
-    fn from(name: &str) -> Self {
-        name.parse().unwrap_or_else(|e| panic!("{e}"))
-    }
-}
-
 /// An illegal command, answered without changing anything: the rule it breaks and what is
 /// wrong ("model 3 would end within Engagement Range of boyz-mob"). Displayed as
 /// "rule: reason"; serialized as `{"rule": "<rule name>", "reason": "..."}`.

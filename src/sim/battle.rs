@@ -196,7 +196,7 @@ fn apply_commands(
         let Some(game) = game.as_mut() else {
             rejected.write(CommandRejected {
                 command: c.clone(),
-                rejection: Rejection::new("Sequencing", "no game is under way"),
+                rejection: Rejection::new(crate::game::Rule::Sequencing, "no game is under way"),
             });
             continue;
         };

@@ -52,30 +52,11 @@ fn refresh_targets(
     // profile row of a weapon may be given a target.
     let mut rows: Vec<(String, Vec<String>, WeaponTarget)> = Vec::new();
     for o in game.weapon_options(army, root, melee) {
-        for label in o.labels() {
-            let profile = label.strip_prefix(&format!("{} - ", o.weapon));
+        for profile in o.profile_choices() {
             let template = o.at("", profile);
-            // The enemy units this row's models can attack (one preview each).
-            let targets: Vec<String> = game
-                .army_of(crate::rules::phase::opponent(player))
-                .map(|enemy| {
-                    game.unit_roots(enemy)
-                        .into_iter()
-                        .filter(|&u| !game.live_models(enemy, u).is_empty())
-                        .map(|u| game.unit_id(enemy, u).to_string())
-                        .collect::<Vec<_>>()
-                })
-                .unwrap_or_default()
-                .into_iter()
-                .filter(|t| {
-                    let wt = WeaponTarget {
-                        target: t.clone(),
-                        ..template.clone()
-                    };
-                    game.preview_attacks(player, id, &[wt], melee).is_ok()
-                })
-                .collect();
-            rows.push((label, targets, template));
+            // The enemy units this row's models can attack.
+            let targets = game.legal_targets_of(player, id, &template, melee);
+            rows.push((o.label(profile), targets, template));
         }
     }
     cache.targets = rows;

@@ -10,7 +10,6 @@ use crate::geometry::Vec3 as TableVec3;
 use crate::rules::constants::{CONSOLIDATE_INCHES, PILE_IN_INCHES};
 use crate::rules::movement::{MoveMode, path_length};
 use crate::rules::phase::{Phase, Stage};
-use crate::rules::rng::GameRng;
 use crate::sim::battle::ActiveGame;
 
 /// A move being drawn on the table: where each dragged model would end. Nothing is sent to the
@@ -147,11 +146,10 @@ pub fn draft_command(game: &Game, draft: &Draft, mode: MoveMode) -> Result<Comma
     }
 }
 
-/// Whether the engine would accept `command`, tried on a copy of the game. An Advance is tried
-/// with the best Advance roll, so the answer does not reveal the dice; it says which roll the
-/// move needs instead.
+/// Whether the engine would accept `command` ([`Game::check`]: an Advance is judged with the
+/// best Advance roll, so the answer does not reveal the dice); for an Advance, the verdict
+/// says which roll the move needs.
 pub fn check(game: &Game, command: &Command, draft: Option<&Draft>) -> Verdict {
-    let mut copy = game.clone();
     let advance = matches!(
         command,
         Command::Move {
@@ -159,11 +157,8 @@ pub fn check(game: &Game, command: &Command, draft: Option<&Draft>) -> Verdict {
             ..
         }
     );
-    if advance {
-        copy.rng = GameRng::scripted(&[6]);
-    }
-    match copy.apply(command) {
-        Ok(_) => Verdict::Legal {
+    match game.check(command) {
+        Ok(()) => Verdict::Legal {
             advance_roll_needed: advance
                 .then(|| draft.map(|d| advance_roll_needed(game, d)))
                 .flatten(),
