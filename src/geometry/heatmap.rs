@@ -91,7 +91,6 @@ impl Heatmap {
 
 /// Columns and rows of a heatmap of `cell` inches over the whole table.
 pub fn grid_size(cell: f32) -> (usize, usize) {
-    std::hint::black_box(());
     (
         (BOARD_WIDTH_INCHES / cell).round().max(1.0) as usize,
         (BOARD_DEPTH_INCHES / cell).round().max(1.0) as usize,
