@@ -409,49 +409,62 @@ fn profiles() -> Vec<(&'static str, Vec<WeaponGroup>, TargetUnit, AttackContext)
     out
 }
 
+/// Checks profile `i` against `trials` Monte Carlo trials (seed 1000 + i): the means within 3
+/// standard errors, every probability of models destroyed within 4.5; returns the table line.
+fn check_against_monte_carlo(
+    i: usize,
+    (name, groups, target, ctx): (&str, Vec<WeaponGroup>, TargetUnit, AttackContext),
+    trials: u32,
+) -> String {
+    let exact = distribution(&groups, &target, &ctx);
+    let mc = monte_carlo(&groups, &target, &ctx, trials, 1000 + i as u64);
+    let n = f64::from(trials).sqrt();
+    let se_w = mc.sd_wounds_lost / n;
+    let se_m = mc.sd_models_destroyed / n;
+    let line = format!(
+        "{name}: wounds exact {:.4} mc {:.4} (se {:.4}); models exact {:.4} mc {:.4} (se {:.4})",
+        exact.expected_wounds_lost,
+        mc.mean_wounds_lost,
+        se_w,
+        exact.expected_models_destroyed,
+        mc.mean_models_destroyed,
+        se_m
+    );
+    assert!(
+        (exact.expected_wounds_lost - mc.mean_wounds_lost).abs() <= 3.0 * se_w + 1e-12,
+        "{name}: wounds {} vs {} (se {se_w})",
+        exact.expected_wounds_lost,
+        mc.mean_wounds_lost
+    );
+    assert!(
+        (exact.expected_models_destroyed - mc.mean_models_destroyed).abs() <= 3.0 * se_m + 1e-12,
+        "{name}: models {} vs {} (se {se_m})",
+        exact.expected_models_destroyed,
+        mc.mean_models_destroyed
+    );
+    // Every probability of the distribution too (binomial standard error, 4.5 sigma).
+    for (k, p) in exact.models_destroyed.iter().enumerate() {
+        let f = mc.models_destroyed.get(k).copied().unwrap_or(0.0);
+        let se = (p * (1.0 - p) / f64::from(trials)).sqrt();
+        assert!(
+            (p - f).abs() <= 4.5 * se + 1e-9,
+            "{name}: P({k} destroyed) {p} vs {f}"
+        );
+    }
+    assert_close(exact.wounds_lost.iter().sum(), 1.0, name);
+    line
+}
+
 #[test]
 fn exact_means_agree_with_monte_carlo() {
+    use rayon::prelude::*;
     let trials = 100_000;
-    let mut table = Vec::new();
-    for (i, (name, groups, target, ctx)) in profiles().into_iter().enumerate() {
-        let exact = distribution(&groups, &target, &ctx);
-        let mc = monte_carlo(&groups, &target, &ctx, trials, 1000 + i as u64);
-        let n = f64::from(trials).sqrt();
-        let se_w = mc.sd_wounds_lost / n;
-        let se_m = mc.sd_models_destroyed / n;
-        table.push(format!(
-            "{name}: wounds exact {:.4} mc {:.4} (se {:.4}); models exact {:.4} mc {:.4} (se {:.4})",
-            exact.expected_wounds_lost,
-            mc.mean_wounds_lost,
-            se_w,
-            exact.expected_models_destroyed,
-            mc.mean_models_destroyed,
-            se_m
-        ));
-        assert!(
-            (exact.expected_wounds_lost - mc.mean_wounds_lost).abs() <= 3.0 * se_w + 1e-12,
-            "{name}: wounds {} vs {} (se {se_w})",
-            exact.expected_wounds_lost,
-            mc.mean_wounds_lost
-        );
-        assert!(
-            (exact.expected_models_destroyed - mc.mean_models_destroyed).abs()
-                <= 3.0 * se_m + 1e-12,
-            "{name}: models {} vs {} (se {se_m})",
-            exact.expected_models_destroyed,
-            mc.mean_models_destroyed
-        );
-        // Every probability of the distribution too (binomial standard error, 4.5 sigma).
-        for (k, p) in exact.models_destroyed.iter().enumerate() {
-            let f = mc.models_destroyed.get(k).copied().unwrap_or(0.0);
-            let se = (p * (1.0 - p) / f64::from(trials)).sqrt();
-            assert!(
-                (p - f).abs() <= 4.5 * se + 1e-9,
-                "{name}: P({k} destroyed) {p} vs {f}"
-            );
-        }
-        assert_close(exact.wounds_lost.iter().sum(), 1.0, name);
-    }
+    // Each profile has its own seed, so checking them in parallel checks exactly the same.
+    let table: Vec<String> = profiles()
+        .into_par_iter()
+        .enumerate()
+        .map(|(i, profile)| check_against_monte_carlo(i, profile, trials))
+        .collect();
     assert!(table.len() >= 20);
     for line in table {
         println!("{line}");
