@@ -1416,7 +1416,10 @@ fn go_to_ground_answers_targets_just_selected() {
     // Only on a unit the attacks target.
     let r = rejected(&mut g, go_to_ground("nobz"));
     assert!(r.reason.contains("not a target"), "{r}");
+    // The engine lists the one answer it would accept (the Boyz have no SMOKE keyword).
+    assert_eq!(g.reaction_options(), vec![go_to_ground("shoota-boyz")]);
     accepted(&mut g, go_to_ground("shoota-boyz"));
+    assert_eq!(g.reaction_options(), Vec::new(), "once per phase");
     assert_eq!(g.cp[1], 4);
     let (a, u) = (
         g.army_of(2).unwrap(),

@@ -9,7 +9,6 @@
 
 use super::{trial, value_per_model};
 use crate::game::{Command, Game};
-use crate::rules::stratagem::Stratagem;
 
 /// Smallest expected saving (points of models not destroyed) for which [`super::Ai`] spends
 /// a Command point on Go to Ground or Smokescreen.
@@ -57,28 +56,21 @@ pub fn shroud_reaction(game: &Game, player: u8) -> Option<Command> {
         return None;
     }
     let army = game.army_of(player)?;
-    let targets = pending.targets();
     let mut best: Option<(f64, Command)> = None;
-    for target in targets {
+    for c in game.reaction_options() {
+        let Command::UseStratagem { unit: target, .. } = &c else {
+            continue;
+        };
         let before = expected_points_lost(game, command, target, army);
         if before < SHROUD_MIN_POINTS_SAVED {
             continue;
         }
-        for stratagem in [Stratagem::GoToGround, Stratagem::Smokescreen] {
-            let c = Command::UseStratagem {
-                player,
-                stratagem,
-                unit: target.to_string(),
-                target: None,
-                reroll: None,
-            };
-            let Some(after) = trial(game, &c) else {
-                continue;
-            };
-            let saved = before - expected_points_lost(&after, command, target, army);
-            if saved >= SHROUD_MIN_POINTS_SAVED && best.as_ref().is_none_or(|(b, _)| saved > *b) {
-                best = Some((saved, c));
-            }
+        let Some(after) = trial(game, &c) else {
+            continue;
+        };
+        let saved = before - expected_points_lost(&after, command, target, army);
+        if saved >= SHROUD_MIN_POINTS_SAVED && best.as_ref().is_none_or(|(b, _)| saved > *b) {
+            best = Some((saved, c));
         }
     }
     best.map(|(_, c)| c)

@@ -1,14 +1,18 @@
 //! What the play tools draw on the table: dragging models into a draft, the ghost of the draft
 //! (green when the engine accepts it, red when not), range rings, the measuring tape, the
-//! line-of-sight report with its witness lines, and the hover text naming the blocker.
+//! line-of-sight report with its witness lines, the ruin walls a drafted base would stand in
+//! (found through rapier's query pipeline on the base colliders), and the hover text naming the
+//! blocker.
 
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::input::egui_wants_any_pointer_input;
+use bevy_rapier3d::prelude::Collider;
 
 use super::camera::OrbitCamera;
+use super::pick::TablePicker;
 use super::play::{self, Drafting, SightStatus, SightTools, TableTools, Verdict};
 use super::screens::Screen;
 use super::selection::Selection;
@@ -17,7 +21,7 @@ use crate::game::sight::ModelRef;
 use crate::geometry::measure::model_distance;
 use crate::rules::constants::{COHERENCY_HORIZONTAL_INCHES, ENGAGEMENT_RANGE_HORIZONTAL_INCHES};
 use crate::sim::battle::ActiveGame;
-use crate::sim::components::{TableModel, Unit};
+use crate::sim::components::{TableModel, Unit, WallSolid};
 
 /// Shortest time between two line-of-sight reports while a draft is being dragged.
 pub const LOS_REFRESH_WHILE_DRAGGING: Duration = Duration::from_millis(100);
@@ -34,15 +38,26 @@ pub struct Grab {
     pub before: Option<play::Draft>,
 }
 
+/// The ruin wall solids that the drafted models' bases would overlap at their drafted ends,
+/// found by a rapier intersection query with each model's base collider
+/// ([`TablePicker::walls_touching`]) and outlined while the draft stands.
+#[derive(Resource, Debug, Clone, Default, PartialEq)]
+pub struct WallContacts {
+    /// The wall solid entities touched, each once.
+    pub walls: Vec<Entity>,
+}
+
 /// Registers dragging, the LOS report upkeep and the gizmos, run while a game is on the table
 /// ([`Screen::Table`]).
 pub fn plugin(app: &mut App) {
     app.init_resource::<Grab>()
+        .init_resource::<WallContacts>()
         .add_observer(observe_model)
         .add_systems(
             Update,
             (
                 drag.run_if(not(egui_wants_any_pointer_input)),
+                touch_walls.run_if(resource_changed::<Drafting>),
                 refresh_report,
                 draw,
             )
@@ -132,6 +147,30 @@ fn drag(
     if drafting.draft.as_ref() != Some(&draft) {
         drafting.draft = Some(draft);
     }
+}
+
+/// Refreshes [`WallContacts`] for the current draft: each drafted model's base collider is set
+/// at its drafted end (turned to its facing) and asked which wall solids it overlaps.
+fn touch_walls(
+    drafting: Res<Drafting>,
+    picker: TablePicker,
+    models: Query<(&TableModel, &Collider, &Transform)>,
+    mut contacts: ResMut<WallContacts>,
+) {
+    let mut walls = Vec::new();
+    if let Some(d) = &drafting.draft {
+        for (model, collider, transform) in &models {
+            let Some((_, end)) = d.ends.iter().find(|(r, _)| *r == model.0) else {
+                continue;
+            };
+            for wall in picker.walls_touching(collider, *end, transform.rotation) {
+                if !walls.contains(&wall) {
+                    walls.push(wall);
+                }
+            }
+        }
+    }
+    contacts.set_if_neq(WallContacts { walls });
 }
 
 /// The game with a draft's models standing at their drafted ends (for sight while dragging).
@@ -232,9 +271,18 @@ fn draw(
     active: Res<ActiveGame>,
     selection: Res<Selection>,
     units: Query<&Unit>,
+    contacts: Res<WallContacts>,
+    walls: Query<(&WallSolid, &GlobalTransform)>,
 ) {
     let Some(game) = &active.game else { return };
     let lift = Vec3::Z * 0.08;
+    for (solid, at) in contacts.walls.iter().filter_map(|e| walls.get(*e).ok()) {
+        let (_, rotation, centre) = at.to_scale_rotation_translation();
+        let outline = Transform::from_translation(centre)
+            .with_rotation(rotation)
+            .with_scale(solid.half_extents * 2.0 + Vec3::splat(0.1));
+        gizmos.cube(outline, Color::srgb(1.0, 0.45, 0.1));
+    }
     if let Some(d) = &drafting.draft {
         let colour = colour_of(drafting.verdict.as_ref());
         for (r, end) in &d.ends {

@@ -12,7 +12,6 @@ use super::play::{self, Drafting, HandOver};
 use super::screens::Screen;
 use crate::game::{Command, Game};
 use crate::rules::phase::opponent;
-use crate::rules::stratagem::Stratagem;
 use crate::sim::battle::{ActiveGame, BattleState, GameCommand};
 
 /// Registers the reaction window: on the table, during the battle rounds only
@@ -24,32 +23,26 @@ pub fn plugin(app: &mut App) {
     );
 }
 
-/// What the defending player may answer now, each with its button label: every Go to Ground
-/// or Smokescreen on a targeted unit that the engine would accept (tried on a copy of the
-/// game, so no die is rolled), then "No reaction". Empty when no attacks wait.
+/// What the defending player may answer now, each with its button label: the engine's
+/// [`Game::reaction_options`], then "No reaction". Empty when no attacks wait.
 pub fn reaction_choices(game: &Game) -> Vec<(String, Command)> {
     let Some(pending) = &game.pending_shot else {
         return Vec::new();
     };
     let player = opponent(pending.player);
-    let mut out = Vec::new();
-    for target in pending.targets() {
-        for stratagem in [Stratagem::GoToGround, Stratagem::Smokescreen] {
-            let c = Command::UseStratagem {
-                player,
-                stratagem,
-                unit: target.to_string(),
-                target: None,
-                reroll: None,
-            };
-            if game.clone().apply(&c).is_ok() {
-                out.push((
-                    format!("{} on {target} ({} CP)", stratagem.name(), stratagem.cost()),
-                    c,
-                ));
-            }
-        }
-    }
+    let mut out: Vec<(String, Command)> = game
+        .reaction_options()
+        .into_iter()
+        .filter_map(|c| match &c {
+            Command::UseStratagem {
+                stratagem, unit, ..
+            } => Some((
+                format!("{} on {unit} ({} CP)", stratagem.name(), stratagem.cost()),
+                c.clone(),
+            )),
+            _ => None,
+        })
+        .collect();
     out.push((
         "No reaction: resolve the attacks".to_string(),
         Command::Pass { player },

@@ -8,6 +8,7 @@ use super::rejection::Rejection;
 use super::state::{Game, Location};
 use crate::rules::WeaponProfile;
 use crate::rules::rng::GameRng;
+use crate::rules::stratagem::Stratagem;
 
 /// The dice a [`Game::check`] copy rolls first: sixes, the best Advance roll (and the best
 /// re-roll of it), so that the answer never depends on, nor reveals, the dice to come.
@@ -72,6 +73,37 @@ impl Game {
         let mut copy = self.clone();
         copy.rng = GameRng::scripted(&CHECK_DICE);
         copy.execute(command, &mut Vec::new())
+    }
+
+    /// The Stratagems the defending player may answer the waiting attacks with
+    /// ([`Game::pending_shot`]): Go to Ground and Smokescreen on each unit those attacks
+    /// target, in target order, each kept only when [`Game::check`] accepts it (CP, once per
+    /// phase, keywords, Battle-shock). Empty when no attacks wait. Passing
+    /// ([`Command::Pass`]) is always possible and is not listed.
+    ///
+    /// Core Rules: Stratagems (Go to Ground, Smokescreen: used just after an enemy unit has
+    /// selected its targets).
+    pub fn reaction_options(&self) -> Vec<Command> {
+        let Some(pending) = &self.pending_shot else {
+            return Vec::new();
+        };
+        let player = crate::rules::phase::opponent(pending.player);
+        let mut out = Vec::new();
+        for target in pending.targets() {
+            for stratagem in [Stratagem::GoToGround, Stratagem::Smokescreen] {
+                let command = Command::UseStratagem {
+                    player,
+                    stratagem,
+                    unit: target.to_string(),
+                    target: None,
+                    reroll: None,
+                };
+                if self.check(&command).is_ok() {
+                    out.push(command);
+                }
+            }
+        }
+        out
     }
 
     /// The unit `player` deploys next: the first unit in army order, with any Leaders

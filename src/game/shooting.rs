@@ -117,21 +117,9 @@ impl Game {
     }
 
     /// Whether the defending player could use Go to Ground or Smokescreen on a unit the
-    /// pending shot targets (CP, once per phase, keywords, Battle-shock), tried on copies.
+    /// pending shot targets ([`Game::reaction_options`]).
     fn shroud_possible(&self) -> bool {
-        let Some(p) = &self.pending_shot else {
-            return false;
-        };
-        let defender = crate::rules::phase::opponent(p.player);
-        p.targets().into_iter().any(|t| {
-            [Stratagem::GoToGround, Stratagem::Smokescreen]
-                .into_iter()
-                .any(|s| {
-                    self.clone()
-                        .use_stratagem(defender, s, t, None, None, &mut Vec::new())
-                        .is_ok()
-                })
-        })
+        !self.reaction_options().is_empty()
     }
 
     /// The defending player passes: the pending shot's attacks are resolved now.

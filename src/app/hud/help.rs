@@ -30,5 +30,6 @@ pub(super) fn help(ui: &mut egui::Ui) {
         }
     });
     ui.label("Green ghost: the engine accepts the move. Red: refused, with the rule broken.");
+    ui.label("Orange box: a ruin wall a drafted base would stand in.");
     ui.label("LOS tint: green fully visible, amber visible, grey not visible. Hover an enemy model for the reason.");
 }
