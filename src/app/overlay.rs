@@ -60,6 +60,7 @@ pub fn plugin(app: &mut App) {
                 touch_walls.run_if(resource_changed::<Drafting>),
                 refresh_report,
                 draw,
+                draw_wall_contacts,
             )
                 .chain()
                 .run_if(in_state(Screen::Table)),
@@ -263,6 +264,21 @@ fn colour_of(verdict: Option<&Verdict>) -> Color {
     }
 }
 
+/// Outlines in orange the wall solids in [`WallContacts`].
+fn draw_wall_contacts(
+    mut gizmos: Gizmos,
+    contacts: Res<WallContacts>,
+    walls: Query<(&WallSolid, &GlobalTransform)>,
+) {
+    for (solid, at) in contacts.walls.iter().filter_map(|e| walls.get(*e).ok()) {
+        let (_, rotation, centre) = at.to_scale_rotation_translation();
+        let outline = Transform::from_translation(centre)
+            .with_rotation(rotation)
+            .with_scale(solid.half_extents * 2.0 + Vec3::splat(0.1));
+        gizmos.cube(outline, Color::srgb(1.0, 0.45, 0.1));
+    }
+}
+
 fn draw(
     mut gizmos: Gizmos,
     drafting: Res<Drafting>,
@@ -271,18 +287,9 @@ fn draw(
     active: Res<ActiveGame>,
     selection: Res<Selection>,
     units: Query<&Unit>,
-    contacts: Res<WallContacts>,
-    walls: Query<(&WallSolid, &GlobalTransform)>,
 ) {
     let Some(game) = &active.game else { return };
     let lift = Vec3::Z * 0.08;
-    for (solid, at) in contacts.walls.iter().filter_map(|e| walls.get(*e).ok()) {
-        let (_, rotation, centre) = at.to_scale_rotation_translation();
-        let outline = Transform::from_translation(centre)
-            .with_rotation(rotation)
-            .with_scale(solid.half_extents * 2.0 + Vec3::splat(0.1));
-        gizmos.cube(outline, Color::srgb(1.0, 0.45, 0.1));
-    }
     if let Some(d) = &drafting.draft {
         let colour = colour_of(drafting.verdict.as_ref());
         for (r, end) in &d.ends {
