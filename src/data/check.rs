@@ -16,7 +16,8 @@ use crate::rules::constants::{
     MAX_WALL_THICKNESS_INCHES, MAX_WEAPON_RANGE_INCHES,
 };
 use crate::rules::deployment::DeploymentMap;
-use crate::rules::mission::{Mission, ObjectiveMarker, ScoringRule};
+use crate::rules::mission::{Mission, MissionSetup, ObjectiveMarker, ScoringRule};
+use crate::rules::secondary::SecondaryDeck;
 use crate::rules::{CoreAbility, Datasheet, WeaponAbility, WeaponProfile};
 
 /// Slack allowed on board-edge checks (inches).
@@ -604,7 +605,34 @@ pub fn deployment(file: &Path, data: &DeploymentMap) -> Vec<DataError> {
     r.errors
 }
 
-/// Checks a mission: battle rounds, objectives on the table, scoring rounds.
+/// Checks a secondary deck: at least one card, unique names, a hand of at least one, two
+/// Fixed-capable cards.
+pub fn secondary_deck(file: &Path, data: &SecondaryDeck) -> Vec<DataError> {
+    let mut r = Report {
+        file,
+        errors: Vec::new(),
+    };
+    if data.cards.is_empty() {
+        r.fail("a secondary deck needs at least one card");
+    }
+    if data.tactical_hand == 0 {
+        r.fail("tactical_hand must be at least 1");
+    }
+    for (i, c) in data.cards.iter().enumerate() {
+        if data.cards[..i]
+            .iter()
+            .any(|d| d.name.eq_ignore_ascii_case(&c.name))
+        {
+            r.fail(format!("two cards are named '{}'", c.name));
+        }
+    }
+    if data.cards.iter().filter(|c| c.fixed).count() < 2 {
+        r.fail("fewer than two cards carry the Fixed symbol: no player could play Fixed");
+    }
+    r.errors
+}
+
+/// Checks a mission file: battle rounds, objectives, scoring rounds, set-up rounds.
 pub fn mission(file: &Path, data: &Mission) -> Vec<DataError> {
     let mut r = Report {
         file,
@@ -617,11 +645,33 @@ pub fn mission(file: &Path, data: &Mission) -> Vec<DataError> {
     for rule in &data.scoring {
         let from = match rule {
             ScoringRule::HoldObjectives { from_round, .. }
-            | ScoringRule::HoldMore { from_round, .. } => *from_round,
+            | ScoringRule::HoldMore { from_round, .. }
+            | ScoringRule::HoldEach { from_round, .. }
+            | ScoringRule::HoldAtLeast { from_round, .. }
+            | ScoringRule::Linchpin { from_round, .. }
+            | ScoringRule::DestroyedThisRound { from_round, .. }
+            | ScoringRule::DestroyedMoreThisRound { from_round, .. }
+            | ScoringRule::Terraformed { from_round, .. } => *from_round,
+            ScoringRule::Burned { .. } => 2,
         };
         if from == 0 || from > data.battle_rounds {
             r.fail(format!(
                 "a scoring rule starts in battle round {from}, but the mission has rounds 1..{}",
+                data.battle_rounds
+            ));
+        }
+    }
+    for step in &data.setup {
+        if let MissionSetup::SupplyDrop {
+            first_removed,
+            second_removed,
+        } = step
+            && (*first_removed < 2
+                || *second_removed <= *first_removed
+                || *second_removed > data.battle_rounds)
+        {
+            r.fail(format!(
+                "Supply Drop removes objectives at the start of rounds {first_removed} and {second_removed}: they must be rising rounds from 2 to {}",
                 data.battle_rounds
             ));
         }

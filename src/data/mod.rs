@@ -29,17 +29,20 @@ pub enum FileKind {
     Mission,
     /// `Scene(...)`.
     Scene,
+    /// `SecondaryDeck(...)`.
+    SecondaryDeck,
 }
 
 impl FileKind {
     /// Every kind with its struct name.
-    pub const ALL: [(FileKind, &'static str); 6] = [
+    pub const ALL: [(FileKind, &'static str); 7] = [
         (FileKind::Datasheets, "Datasheets"),
         (FileKind::Army, "Army"),
         (FileKind::Layout, "Layout"),
         (FileKind::DeploymentMap, "DeploymentMap"),
         (FileKind::Mission, "Mission"),
         (FileKind::Scene, "Scene"),
+        (FileKind::SecondaryDeck, "SecondaryDeck"),
     ];
 
     /// Tells the kind from the first identifier of `text`, after comments and `#![...]`
@@ -156,10 +159,25 @@ pub fn validate_file(file: &Path) -> Result<Validated, DataErrors> {
         FileKind::Mission => {
             let m = resolve::load_mission(file)?;
             format!(
-                "mission '{}': {} battle rounds, {} objectives",
+                "mission '{}': {} battle rounds, {} objectives, {} scoring rules{}",
                 m.name,
                 m.battle_rounds,
-                m.objectives.len()
+                m.objectives.len(),
+                m.scoring.len(),
+                if m.secondary_deck.is_some() {
+                    ", with secondary missions"
+                } else {
+                    ""
+                }
+            )
+        }
+        FileKind::SecondaryDeck => {
+            let d = resolve::load_secondary_deck(file)?;
+            format!(
+                "secondary deck '{}': {} cards, {} with the Fixed symbol",
+                d.name,
+                d.cards.len(),
+                d.cards.iter().filter(|c| c.fixed).count()
             )
         }
         FileKind::Scene => {

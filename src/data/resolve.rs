@@ -16,6 +16,7 @@ use crate::rules::constants::{
 };
 use crate::rules::deployment::{DeploymentMap, SetupObstacles, set_up_unit};
 use crate::rules::mission::{Mission, ObjectiveMarker};
+use crate::rules::secondary::{SecondaryDeck, SecondaryMode};
 
 /// A terrain layout on the table.
 #[derive(Debug, Clone, PartialEq)]
@@ -91,6 +92,12 @@ pub struct Scene {
     pub options: SceneOptions,
     /// The two armies, player 1 first.
     pub armies: Vec<Army>,
+    /// The mission's secondary deck, loaded (None: the mission has none).
+    pub secondary_deck: Option<SecondaryDeck>,
+    /// How players 1 and 2 use the secondary deck.
+    pub secondaries: [SecondaryMode; 2],
+    /// Whether the armies of players 1 and 2 are Battle Ready.
+    pub battle_ready: [bool; 2],
 }
 
 impl Scene {
@@ -157,6 +164,18 @@ pub fn load_deployment(file: &Path) -> Result<DeploymentMap, DataErrors> {
 pub fn load_mission(file: &Path) -> Result<Mission, DataErrors> {
     let (data, text): (Mission, _) = load(file)?;
     fail_if_located(check::mission(file, &data), &text)?;
+    Ok(data)
+}
+
+/// Loads and checks a secondary mission deck file (Chapter Approved 2025-26: Secondary
+/// Missions).
+///
+/// # Errors
+/// Syntax or semantic problems (no cards, duplicate names, a zero hand size), each naming the
+/// file.
+pub fn load_secondary_deck(file: &Path) -> Result<SecondaryDeck, DataErrors> {
+    let (data, text): (SecondaryDeck, _) = load(file)?;
+    fail_if_located(check::secondary_deck(file, &data), &text)?;
     Ok(data)
 }
 
@@ -492,6 +511,64 @@ pub fn load_scene(file: &Path) -> Result<Scene, DataErrors> {
     .find(|list| !list.is_empty())
     .cloned()
     .unwrap_or_default();
+    let secondary_deck = match &mission.secondary_deck {
+        Some(deck) => {
+            let deck_file = sibling(&mission_file, deck);
+            let deck = load_secondary_deck(&deck_file).map_err(|e| {
+                let mut errors = vec![DataError::value(
+                    file,
+                    "mission".to_string(),
+                    format!(
+                        "the mission's secondary deck '{}' cannot be loaded",
+                        deck_file.display()
+                    ),
+                )];
+                locate(&mut errors, &text);
+                errors.extend(e.0);
+                DataErrors(errors)
+            })?;
+            Some(deck)
+        }
+        None => None,
+    };
+    let mode_of = |player: u8| {
+        data.armies
+            .iter()
+            .find(|a| a.player == player)
+            .map(|a| (a.secondaries.clone(), a.battle_ready))
+            .unwrap_or_default()
+    };
+    let (p1, p2) = (mode_of(1), mode_of(2));
+    if let Some(deck) = &secondary_deck {
+        let mut errors = Vec::new();
+        for (i, a) in data.armies.iter().enumerate() {
+            if let SecondaryMode::Fixed(x, y) = &a.secondaries {
+                for name in [x, y] {
+                    match deck.card(name) {
+                        Some(c) if c.fixed => {}
+                        Some(_) => errors.push(DataError::value(
+                            file,
+                            format!("armies[{i}].secondaries"),
+                            format!("'{name}' has no Fixed symbol: it can only be drawn in Tactical play"),
+                        )),
+                        None => errors.push(DataError::value(
+                            file,
+                            format!("armies[{i}].secondaries"),
+                            format!("'{name}' is not a card of the deck '{}'", deck.name),
+                        )),
+                    }
+                }
+                if x.eq_ignore_ascii_case(y) {
+                    errors.push(DataError::value(
+                        file,
+                        format!("armies[{i}].secondaries"),
+                        "the two Fixed cards must differ".to_string(),
+                    ));
+                }
+            }
+        }
+        fail_if_located(errors, &text)?;
+    }
     Ok(Scene {
         name: data.name,
         file: file.to_path_buf(),
@@ -501,6 +578,9 @@ pub fn load_scene(file: &Path) -> Result<Scene, DataErrors> {
         objectives,
         options: data.options,
         armies,
+        secondary_deck,
+        secondaries: [p1.0, p2.0],
+        battle_ready: [p1.1, p2.1],
     })
 }
 

@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::rules::secondary::SecondaryMode;
+
 /// Position of one model: table inches, facing in degrees counter-clockwise.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -30,7 +32,7 @@ pub struct Placement {
 }
 
 /// One player's army in a scene.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename = "SceneArmy", deny_unknown_fields)]
 pub struct SceneArmy {
     /// Player number: 1 or 2.
@@ -40,6 +42,14 @@ pub struct SceneArmy {
     /// Model positions; units left out are set up automatically in the player's zone.
     #[serde(default)]
     pub placements: Vec<Placement>,
+    /// How the player uses the mission's secondary deck (Tactical unless two Fixed cards are
+    /// named); ignored when the mission has no deck.
+    #[serde(default, skip_serializing_if = "SecondaryMode::is_tactical")]
+    pub secondaries: SecondaryMode,
+    /// The army is Battle Ready (painted and based): it scores the mission's Battle Ready VP
+    /// at the end of the battle.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub battle_ready: bool,
 }
 
 /// Table conventions a scene plays under.

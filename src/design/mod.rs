@@ -137,6 +137,9 @@ impl Design {
             objectives: self.objectives(),
             options: self.options,
             armies: Vec::new(),
+            secondary_deck: None,
+            secondaries: Default::default(),
+            battle_ready: [false; 2],
         }
     }
 
@@ -178,6 +181,7 @@ impl Design {
                     player: i as u8 + 1,
                     army: a.to_string(),
                     placements: Vec::new(),
+                    ..Default::default()
                 })
                 .collect(),
             options: self.options,

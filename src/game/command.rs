@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::rules::attack::CommandReroll;
+use crate::rules::mission::MissionAction;
 use crate::rules::movement::MoveMode;
 use crate::rules::stratagem::Stratagem;
 
@@ -269,6 +270,35 @@ pub enum Command {
         /// Player giving the command (the defending player).
         player: u8,
     },
+    /// In the player's Shooting phase, one of their units starts an action of the mission
+    /// instead of shooting (Chapter Approved 2025-26: Actions).
+    StartAction {
+        /// Player giving the command.
+        player: u8,
+        /// The unit performing it.
+        unit: String,
+        /// The action.
+        action: MissionAction,
+        /// The objective marker it is performed on, for actions that need one.
+        #[serde(default)]
+        objective: Option<String>,
+    },
+    /// A Tactical player marks an active secondary card to be discarded at the end of this
+    /// turn (1 CP at the end of their own turn, once; nothing in the opponent's turn).
+    DiscardSecondary {
+        /// Player giving the command.
+        player: u8,
+        /// The card's name.
+        card: String,
+    },
+    /// New Orders: in their Command phase a Tactical player discards an active secondary card
+    /// and draws another (its CP cost, once per turn).
+    NewOrders {
+        /// Player giving the command.
+        player: u8,
+        /// The card discarded.
+        card: String,
+    },
 }
 
 /// The roll a Command Re-roll is kept for (Core Stratagems: Command Re-roll, which re-rolls
@@ -353,7 +383,10 @@ impl Command {
             | Command::Fight { player, .. }
             | Command::Consolidate { player, .. }
             | Command::UseStratagem { player, .. }
-            | Command::Pass { player } => *player,
+            | Command::Pass { player }
+            | Command::StartAction { player, .. }
+            | Command::DiscardSecondary { player, .. }
+            | Command::NewOrders { player, .. } => *player,
         }
     }
 
@@ -375,8 +408,12 @@ impl Command {
             | Command::PileIn { unit, .. }
             | Command::Fight { unit, .. }
             | Command::Consolidate { unit, .. }
-            | Command::UseStratagem { unit, .. } => Some(unit),
-            Command::EndPhase { .. } | Command::Pass { .. } => None,
+            | Command::UseStratagem { unit, .. }
+            | Command::StartAction { unit, .. } => Some(unit),
+            Command::EndPhase { .. }
+            | Command::Pass { .. }
+            | Command::DiscardSecondary { .. }
+            | Command::NewOrders { .. } => None,
         }
     }
 
@@ -393,6 +430,9 @@ impl Command {
             Command::Disembark { .. } => "Disembark",
             Command::Shoot { .. } => "Shoot",
             Command::DeclareCharge { .. } => "DeclareCharge",
+            Command::StartAction { .. } => "StartAction",
+            Command::DiscardSecondary { .. } => "DiscardSecondary",
+            Command::NewOrders { .. } => "NewOrders",
             Command::ChargeMove { .. } => "ChargeMove",
             Command::PileIn { .. } => "PileIn",
             Command::Fight { .. } => "Fight",

@@ -381,6 +381,76 @@ pub enum GameEvent {
         /// Why.
         reason: String,
     },
+    /// An objective marker was removed from play (Supply Drop, Burn Objective).
+    ObjectiveRemoved {
+        /// Objective id.
+        objective: String,
+        /// Why.
+        reason: String,
+    },
+    /// A Tactical player drew a secondary card.
+    SecondaryDrawn {
+        /// Player.
+        player: u8,
+        /// Card name.
+        card: String,
+    },
+    /// A drawn card was shuffled back into the deck (its When Drawn rule) and another drawn.
+    SecondaryShuffledBack {
+        /// Player.
+        player: u8,
+        /// Card name.
+        card: String,
+    },
+    /// A player marked an active card to be discarded at the end of the turn.
+    SecondaryMarkedForDiscard {
+        /// Player.
+        player: u8,
+        /// Card name.
+        card: String,
+    },
+    /// An active secondary card was discarded.
+    SecondaryDiscarded {
+        /// Player.
+        player: u8,
+        /// Card name.
+        card: String,
+        /// It scored this turn (achieved) rather than being thrown away.
+        achieved: bool,
+    },
+    /// A unit started an action.
+    ActionStarted {
+        /// Player.
+        player: u8,
+        /// Unit id.
+        unit: String,
+        /// Action name.
+        action: String,
+        /// The objective it is performed on.
+        objective: Option<String>,
+    },
+    /// An action was completed.
+    ActionCompleted {
+        /// Player.
+        player: u8,
+        /// Unit id.
+        unit: String,
+        /// Action name.
+        action: String,
+        /// The objective it was performed on.
+        objective: Option<String>,
+    },
+    /// An action failed.
+    ActionFailed {
+        /// Player.
+        player: u8,
+        /// Unit id.
+        unit: String,
+        /// Action name.
+        action: String,
+        /// Why.
+        reason: String,
+    },
     /// A Reserves unit never arrived and counts as destroyed.
     DestroyedInReserves {
         /// Player.

@@ -15,7 +15,7 @@ use crate::rules::constants::{
     MAX_OTHER_CP_GAIN_PER_ROUND, MEASURE_TOLERANCE_INCHES,
 };
 use crate::rules::engagement::{Control, in_objective_range, level_of_control};
-use crate::rules::mission::{ScoringRule, ScoringTiming};
+use crate::rules::mission::ScoringTiming;
 use crate::rules::modifiers::unit_leadership;
 use crate::rules::movement::Moved;
 use crate::rules::phase::{FightStep, Phase, Stage, opponent};
@@ -214,6 +214,7 @@ impl Game {
                     }
                     self.units[army][u].insane_bravery = false;
                 }
+                self.mission_turn_begins(ev);
             }
             Phase::Fight => {
                 self.fight = Some(FightState {
@@ -251,7 +252,7 @@ impl Game {
         self.timed_abilities(crate::rules::abilities::Edge::End, ev);
         self.update_objectives(ev);
         if self.phase == Phase::Command {
-            self.score(ScoringTiming::EndOfCommandPhase, ev);
+            self.score_primary(ScoringTiming::EndOfCommandPhase, ev);
         }
         match self.phase.next() {
             Some(p) => {
@@ -317,7 +318,7 @@ impl Game {
             }
         }
         self.update_objectives(ev);
-        self.score(ScoringTiming::EndOfTurn, ev);
+        self.mission_turn_ends(ev);
         for army in &mut self.units {
             for u in army.iter_mut() {
                 u.moved = None;
@@ -330,12 +331,13 @@ impl Game {
         if self.active_player == self.first_player {
             self.active_player = opponent(self.first_player);
         } else {
-            self.score(ScoringTiming::EndOfBattleRound, ev);
+            self.score_primary(ScoringTiming::EndOfBattleRound, ev);
             if self.battle_round >= self.scene.mission.battle_rounds {
                 self.game_over("the last battle round ended", ev);
                 return;
             }
             self.battle_round += 1;
+            self.mission_round_begins(ev);
             self.active_player = self.first_player;
             self.cp_other_gain = [0; 2];
         }
@@ -354,6 +356,7 @@ impl Game {
         self.battle_round = 1;
         self.active_player = self.first_player;
         self.phase = Phase::Command;
+        self.mission_battle_begins();
         self.update_objectives(ev);
         self.begin_phase(ev);
     }
@@ -388,59 +391,6 @@ impl Game {
         }
     }
 
-    fn score(&mut self, timing: ScoringTiming, ev: &mut Vec<GameEvent>) {
-        let players: Vec<u8> = match timing {
-            ScoringTiming::EndOfBattleRound => vec![1, 2],
-            _ => vec![self.active_player],
-        };
-        let rules = self.scene.mission.scoring.clone();
-        for player in players {
-            let held = self
-                .objectives
-                .iter()
-                .filter(|c| **c == Some(player))
-                .count() as u32;
-            let theirs = self
-                .objectives
-                .iter()
-                .filter(|c| **c == Some(opponent(player)))
-                .count() as u32;
-            for rule in &rules {
-                let (vp, reason) = match *rule {
-                    ScoringRule::HoldObjectives {
-                        vp_per_objective,
-                        max_per_turn,
-                        from_round,
-                        timing: t,
-                    } if t == timing && self.battle_round >= from_round => (
-                        (held * vp_per_objective).min(max_per_turn),
-                        format!("holds {held} objective markers"),
-                    ),
-                    ScoringRule::HoldMore {
-                        vp,
-                        from_round,
-                        timing: t,
-                    } if t == timing && self.battle_round >= from_round && held > theirs => (
-                        vp,
-                        format!("holds more objective markers ({held} to {theirs})"),
-                    ),
-                    _ => continue,
-                };
-                if vp == 0 {
-                    continue;
-                }
-                let i = usize::from(player - 1);
-                self.vp[i] += vp;
-                ev.push(GameEvent::VictoryPoints {
-                    player,
-                    scored: vp,
-                    total: self.vp[i],
-                    reason,
-                });
-            }
-        }
-    }
-
     /// Ends the battle: Reserves units that never arrived count as destroyed, and the player
     /// with more VP wins.
     pub(super) fn game_over(&mut self, reason: &str, ev: &mut Vec<GameEvent>) {
@@ -455,6 +405,7 @@ impl Game {
                 }
             }
         }
+        self.mission_battle_ends(ev);
         self.stage = Stage::GameOver;
         self.winner = match self.vp[0].cmp(&self.vp[1]) {
             std::cmp::Ordering::Greater => Some(1),
@@ -504,6 +455,8 @@ impl Game {
         }
         m.alive = false;
         m.wounds = 0;
+        let unit_destroyed = !self.units[r.army][r.unit].models.iter().any(|m| m.alive);
+        self.note_destroyed(r, unit_destroyed);
         ev.push(GameEvent::ModelDestroyed {
             player,
             model: self.model_name(r),

@@ -16,6 +16,7 @@ pub mod event;
 mod fight;
 mod flow;
 mod last_shot;
+pub mod mission;
 mod movement;
 mod objective_control;
 pub mod preview;
@@ -140,6 +141,16 @@ impl Game {
                 ..
             } => self.use_stratagem(player, *stratagem, unit, target.as_deref(), *reroll, ev)?,
             Command::Pass { .. } => self.pass(player, ev)?,
+            Command::StartAction {
+                unit,
+                action,
+                objective,
+                ..
+            } => self.start_action(player, unit, *action, objective.as_deref(), ev)?,
+            Command::DiscardSecondary { card, .. } => {
+                self.discard_secondary_command(player, card, ev)?
+            }
+            Command::NewOrders { card, .. } => self.new_orders(player, card, ev)?,
         }
         self.resolve_last_shots(ev);
         self.open_trigger(command);

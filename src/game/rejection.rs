@@ -65,6 +65,10 @@ pub enum Rule {
     Consolidate,
     /// Battle-shock: a Battle-shocked unit cannot be affected by its player's Stratagems.
     BattleShock,
+    /// Actions: who may start one, when, where, and what stops it (Chapter Approved 2025-26).
+    Actions,
+    /// Secondary missions: Tactical draws, discards and New Orders; Fixed cards stay.
+    SecondaryMissions,
     /// A Core Stratagem's own restrictions (cost, timing, eligible units and targets).
     Stratagem(Stratagem),
 }
@@ -72,7 +76,7 @@ pub enum Rule {
 impl Rule {
     /// Every rule without a Stratagem, in declaration order (the Stratagems follow in
     /// [`Rule::all`]).
-    pub const GENERAL: [Rule; 26] = [
+    pub const GENERAL: [Rule; 28] = [
         Rule::Players,
         Rule::Units,
         Rule::Targets,
@@ -99,6 +103,8 @@ impl Rule {
         Rule::PileIn,
         Rule::Consolidate,
         Rule::BattleShock,
+        Rule::Actions,
+        Rule::SecondaryMissions,
     ];
 
     /// Every rule: [`Rule::GENERAL`], then one per Core Stratagem ([`Stratagem::ALL`]).
@@ -138,6 +144,8 @@ impl Rule {
             Rule::PileIn => "Pile In",
             Rule::Consolidate => "Consolidate",
             Rule::BattleShock => "Battle-shock",
+            Rule::Actions => "Actions",
+            Rule::SecondaryMissions => "Secondary missions",
             Rule::Stratagem(s) => s.name(),
         }
     }

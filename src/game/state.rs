@@ -219,6 +219,8 @@ pub struct Game {
     pub last_shots_done: Vec<ModelRef>,
     /// Winner once the game is over (None: a draw or not over).
     pub winner: Option<u8>,
+    /// The mission's running state: primary and secondary VP, secondary cards, actions.
+    pub mission: super::mission::MissionState,
     /// The sight index, kept between queries (see [`Game::sight`]).
     sight_cache: SightCache,
 }
@@ -268,7 +270,7 @@ impl Game {
             })
             .collect();
         let objectives = vec![None; scene.objectives.len()];
-        Game {
+        let mut game = Game {
             scene,
             seed,
             rng: GameRng::seeded(seed),
@@ -295,8 +297,11 @@ impl Game {
             last_shots: Vec::new(),
             last_shots_done: Vec::new(),
             winner: None,
+            mission: Default::default(),
             sight_cache: SightCache::default(),
-        }
+        };
+        game.set_up_mission();
+        game
     }
 
     /// The player who must act now, or None once the game is over: the defending player while

@@ -1,6 +1,9 @@
-//! Missions as data: objective markers, scoring rules and battle rounds.
+//! Missions as data: objective markers, primary scoring rules, mission set-up steps, the
+//! actions a mission allows, and battle rounds.
 //!
-//! Core Rules: Objective Markers (Objective Control, Level of Control); the Only War mission.
+//! Core Rules: Objective Markers (Objective Control, Level of Control); the Only War mission;
+//! Chapter Approved 2025-26 Mission Deck: primary missions (their mechanics, written in the
+//! project's own words in `scenes/missions/*.ron`).
 
 use serde::{Deserialize, Serialize};
 
@@ -54,6 +57,180 @@ pub enum ScoringRule {
         /// When it is checked.
         timing: ScoringTiming,
     },
+    /// `vp_each` VP for each objective of `which` the player controls, at most `max_per_turn`
+    /// VP each time; from round `from_round`, with `by_round` overriding `vp_each` from the
+    /// given rounds on (Supply Drop: 5, then 8 in round 4, 15 in round 5).
+    HoldEach {
+        /// Which objectives count.
+        which: ObjectiveSet,
+        /// VP per controlled objective.
+        vp_each: u32,
+        /// (first round, VP per objective) from that round on, in round order.
+        #[serde(default)]
+        by_round: Vec<(u8, u32)>,
+        /// Most VP scored by this rule each time it is checked (0: no cap).
+        #[serde(default)]
+        max_per_turn: u32,
+        /// First battle round in which it scores.
+        from_round: u8,
+        /// When it is checked.
+        timing: ScoringTiming,
+    },
+    /// `vp` VP when the player controls at least `count` objectives of `which` (Purge the Foe:
+    /// 1+ objective; Hidden Supplies: 1 and 2 objectives outside the own zone, each a rule).
+    HoldAtLeast {
+        /// Which objectives count.
+        which: ObjectiveSet,
+        /// How many the player must control.
+        count: u32,
+        /// VP scored.
+        vp: u32,
+        /// First battle round in which it scores.
+        from_round: u8,
+        /// When it is checked.
+        timing: ScoringTiming,
+    },
+    /// Linchpin: without the player's home objective (the one in their deployment zone)
+    /// `vp_without_home` per objective controlled; with it, `home_vp` for it and
+    /// `vp_with_home` for each other one; at most `max_per_turn` VP each time.
+    Linchpin {
+        /// VP for the home objective when it is held.
+        home_vp: u32,
+        /// VP per other objective when the home objective is held.
+        vp_with_home: u32,
+        /// VP per objective when the home objective is not held.
+        vp_without_home: u32,
+        /// Most VP each time (0: no cap).
+        max_per_turn: u32,
+        /// First battle round in which it scores.
+        from_round: u8,
+        /// When it is checked.
+        timing: ScoringTiming,
+    },
+    /// `vp` VP at the end of each battle round (from `from_round`) to each player who
+    /// destroyed at least one enemy unit in that round (Purge the Foe).
+    DestroyedThisRound {
+        /// VP scored.
+        vp: u32,
+        /// First battle round in which it scores.
+        from_round: u8,
+    },
+    /// `vp` VP at the end of each battle round (from `from_round`) to each player who
+    /// destroyed more enemy units than they lost in that round (Purge the Foe).
+    DestroyedMoreThisRound {
+        /// VP scored.
+        vp: u32,
+        /// First battle round in which it scores.
+        from_round: u8,
+    },
+    /// VP for burning an objective (Scorched Earth's Burn Objective action), scored when the
+    /// action completes: `no_mans_land` for a marker in No Man's Land, `enemy_zone` for one
+    /// in the opponent's deployment zone.
+    Burned {
+        /// VP for a No Man's Land objective.
+        no_mans_land: u32,
+        /// VP for an objective in the enemy zone.
+        enemy_zone: u32,
+    },
+    /// `vp_each` VP at the end of every turn (from `from_round`), to both players, for each
+    /// objective the player has terraformed (Terraform; see [`MissionAction::Terraform`]).
+    Terraformed {
+        /// VP per terraformed objective.
+        vp_each: u32,
+        /// First battle round in which it scores.
+        from_round: u8,
+    },
+}
+
+/// Which objective markers a scoring rule counts, seen from the scoring player. An objective
+/// is in a deployment zone when its centre is (Chapter Approved 2025-26 FAQ: measure to the
+/// centre of objective markers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum ObjectiveSet {
+    /// Every objective.
+    #[default]
+    All,
+    /// Those in no deployment zone (No Man's Land).
+    NoMansLand,
+    /// Those not in the player's own deployment zone.
+    OutsideOwnZone,
+    /// Those in the player's own deployment zone.
+    OwnZone,
+    /// Those in the opponent's deployment zone.
+    EnemyZone,
+}
+
+/// A step of the mission's set-up, done when the game is created (Place Objective Markers)
+/// or at the start of a battle round.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum MissionSetup {
+    /// Hidden Supplies: the centre objective moves `inches` straight toward a table corner (a
+    /// corner in No Man's Land if there is one, else a corner chosen by a roll-off: the
+    /// winner's choice is made by the engine as the corner nearest their zone), and a new
+    /// objective is placed `inches` from the centre toward the opposite corner.
+    HiddenSupplies {
+        /// How far the markers stand from the centre (inches).
+        inches: f32,
+    },
+    /// Supply Drop: at the start of the battle two different No Man's Land objectives other
+    /// than the centre are picked at random (dice); the first is removed at the start of
+    /// battle round `first_removed`, the second at the start of `second_removed`.
+    SupplyDrop {
+        /// Round whose start removes the first (Alpha) objective.
+        first_removed: u8,
+        /// Round whose start removes the second (Omega) objective.
+        second_removed: u8,
+    },
+}
+
+/// An action a unit may perform (Chapter Approved 2025-26: Actions): started in its Shooting
+/// phase instead of shooting, completed at the end of the turn (or of the opponent's next
+/// turn), with what it does on completion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum MissionAction {
+    /// Terraform (primary): in range of an objective outside the own zone; on completion, if
+    /// the player controls it, it becomes terraformed by them.
+    Terraform,
+    /// Burn Objective (Scorched Earth): from round 2, in range of an objective outside the own
+    /// zone; completes at the end of the opponent's next turn if the player controls it: the
+    /// objective is removed and scores 5 VP (No Man's Land) or 10 VP (enemy zone).
+    BurnObjective,
+    /// Establish Locus (secondary): anywhere; completes at the end of the turn within 6" of the
+    /// centre or in the enemy zone.
+    EstablishLocus,
+    /// Cleanse (secondary): in range of an objective outside the own zone; completes at the end
+    /// of the turn if the player controls it.
+    Cleanse,
+    /// Sabotage (secondary): a unit within a terrain feature, not in its own zone; completes at
+    /// the end of the opponent's next turn if it is still on the battlefield.
+    Sabotage,
+    /// Recover Assets (secondary): two or more units, each wholly within a different one of
+    /// the own zone, No Man's Land and the enemy zone; completes at the end of the turn.
+    RecoverAssets,
+}
+
+impl MissionAction {
+    /// The action's name as printed.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Terraform => "Terraform",
+            Self::BurnObjective => "Burn Objective",
+            Self::EstablishLocus => "Establish Locus",
+            Self::Cleanse => "Cleanse",
+            Self::Sabotage => "Sabotage",
+            Self::RecoverAssets => "Recover Assets",
+        }
+    }
+
+    /// True when the action needs an objective marker named.
+    pub fn needs_objective(self) -> bool {
+        matches!(self, Self::Terraform | Self::BurnObjective | Self::Cleanse)
+    }
+
+    /// True when it completes at the end of the opponent's next turn rather than this one.
+    pub fn completes_next_turn(self) -> bool {
+        matches!(self, Self::BurnObjective | Self::Sabotage)
+    }
 }
 
 /// A mission: battle rounds, objective markers and scoring.
@@ -71,9 +248,32 @@ pub struct Mission {
     /// Objective markers; empty means the deployment map's markers are used.
     #[serde(default)]
     pub objectives: Vec<ObjectiveMarker>,
-    /// Scoring rules.
+    /// Primary scoring rules.
     #[serde(default)]
     pub scoring: Vec<ScoringRule>,
+    /// In the last battle round the player going second scores the end-of-Command-phase rules
+    /// at the end of their turn instead (Chapter Approved 2025-26 primaries).
+    #[serde(default)]
+    pub last_round_second_player_scores_at_end_of_turn: bool,
+    /// Set-up steps (objectives moved, added or removed).
+    #[serde(default)]
+    pub setup: Vec<MissionSetup>,
+    /// Actions the primary mission lets units perform.
+    #[serde(default)]
+    pub actions: Vec<MissionAction>,
+    /// The secondary mission deck, relative to the mission file (None: no secondaries).
+    #[serde(default)]
+    pub secondary_deck: Option<String>,
+    /// VP for a Battle Ready army (painted, based), added at the end of the battle (10 in
+    /// Chapter Approved 2025-26; 0: not used).
+    #[serde(default)]
+    pub battle_ready_vp: u32,
+    /// Most primary VP a player may score in the battle (0: no cap).
+    #[serde(default)]
+    pub primary_cap: u32,
+    /// Most secondary VP a player may score in the battle (0: no cap).
+    #[serde(default)]
+    pub secondary_cap: u32,
 }
 
 fn default_rounds() -> u8 {

@@ -15,6 +15,7 @@ pub mod movement;
 pub mod phase;
 pub mod rng;
 pub mod roll_table;
+pub mod secondary;
 pub mod stratagem;
 pub mod weapon;
 

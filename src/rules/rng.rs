@@ -90,6 +90,31 @@ impl GameRng {
         self.d6().div_ceil(2)
     }
 
+    /// A uniform pick from `0..n` made of D6 rolls (read as base-6 digits, re-rolled above
+    /// the largest multiple of `n`), for shuffling a mission deck or picking objectives at
+    /// random. 0 when `n` is 0 or 1.
+    pub fn below(&mut self, n: u32) -> u32 {
+        if n <= 1 {
+            return 0;
+        }
+        let mut span = 1u64;
+        let mut digits = 0;
+        while span < u64::from(n) {
+            span *= 6;
+            digits += 1;
+        }
+        let limit = span - span % u64::from(n);
+        loop {
+            let mut v = 0u64;
+            for _ in 0..digits {
+                v = v * 6 + u64::from(self.d6() - 1);
+            }
+            if v < limit {
+                return (v % u64::from(n)) as u32;
+            }
+        }
+    }
+
     /// A D66: two D6 read as tens and units (Rules Commentary: D66), 11 to 66.
     pub fn d66(&mut self) -> u8 {
         let tens = self.d6();

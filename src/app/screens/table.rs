@@ -71,6 +71,7 @@ pub fn start_new_game(
                 player: i as u8 + 1,
                 army: rel(a),
                 placements: Vec::new(),
+                ..Default::default()
             })
             .collect(),
         options: crate::data::scene::SceneOptions {
