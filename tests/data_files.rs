@@ -70,9 +70,7 @@ fn every_scene_file_round_trips_through_serde() {
             FileKind::DeploymentMap => round_trip::<DeploymentMap>(&f),
             FileKind::Mission => round_trip::<Mission>(&f),
             FileKind::Scene => round_trip::<SceneFile>(&f),
-            FileKind::SecondaryDeck => {
-                round_trip::<wartable::rules::secondary::SecondaryDeck>(&f)
-            }
+            FileKind::SecondaryDeck => round_trip::<wartable::rules::secondary::SecondaryDeck>(&f),
         }
     }
     assert_eq!(kinds.len(), 7, "every kind is shipped: {kinds:?}");

@@ -339,10 +339,11 @@ fn a_new_game_autosaves_and_loads_back() {
     );
     assert_eq!(
         started.origin.deployment.name,
-        load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/layout-3.ron"))
-            .unwrap()
-            .deployment
-            .name,
+        wartable::data::resolve::load_deployment(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/deployments/dawn-of-war.ron")
+        )
+        .unwrap()
+        .name,
         "Dawn of War"
     );
     scenario::deploy_all(&mut started).unwrap();

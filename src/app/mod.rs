@@ -12,6 +12,7 @@ pub mod hud;
 mod launch;
 pub mod mesh;
 pub mod overlay;
+pub mod pairings;
 pub mod pick;
 pub mod play;
 pub mod reaction;

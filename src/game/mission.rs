@@ -271,6 +271,18 @@ impl Game {
         }
     }
 
+    /// The names of `player`'s active secondary cards (Tactical: those drawn; Fixed: the two
+    /// chosen); empty without a deck.
+    pub fn secondary_names(&self, player: u8) -> Vec<String> {
+        let Some(deck) = &self.scene.secondary_deck else {
+            return Vec::new();
+        };
+        self.mission.active[pi(player)]
+            .iter()
+            .map(|c| deck.cards[c.card].name.clone())
+            .collect()
+    }
+
     // ----- geometry of the mission ---------------------------------------------------------
 
     /// The player whose deployment zone contains `p` (None: No Man's Land).

@@ -264,6 +264,7 @@ impl Game {
                 .filter(|u| u.location != Location::Destroyed && u.models.iter().any(|m| m.alive))
                 .count()
         };
+        let secondaries = [self.secondary_names(1), self.secondary_names(2)];
         json!({
             "stage": format!("{:?}", self.stage),
             "battle_round": self.battle_round,
@@ -271,6 +272,10 @@ impl Game {
             "active_player": self.active_player,
             "cp": self.cp,
             "vp": self.vp,
+            "primary_vp": self.mission.primary_vp,
+            "secondary_vp": self.mission.secondary_vp,
+            "battle_ready_vp": self.mission.battle_ready_vp,
+            "secondaries": secondaries,
             "units_alive": [alive(1), alive(2)],
             "winner": self.winner,
             "state_hash": self.state_hash(),

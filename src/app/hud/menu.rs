@@ -1,15 +1,20 @@
-//! The main menu's window: a new game (layout, deployment map, mission, armies, seed,
-//! opponent), the saves to load, the layout editor and the way back to the game.
+//! The main menu's window: a new game (tournament pairings or a free choice of layout,
+//! deployment map and mission; armies; secondary missions; seed; opponent), the saves to load,
+//! the layout editor and the way back to the game.
 
 use bevy::prelude::*;
 use bevy_egui::egui;
 
+use std::sync::Arc;
+
 use super::{Hud, RED};
 use crate::app::editor::Editor;
+use crate::app::pairings::{check_secondaries, default_fixed, fixed_choices, mission_deck};
 use crate::app::screens::Screen;
 use crate::app::screens::editor::OpenEditor;
-use crate::app::screens::menu::{data_files, short_name};
+use crate::app::screens::menu::{NewGameForm, data_files, short_name};
 use crate::app::screens::table::{StartGame, load_game, start_new_game};
+use crate::rules::secondary::{SecondaryDeck, SecondaryMode};
 
 /// Draws the main menu's window.
 pub(super) fn menu_window(ctx: &egui::Context, hud: &mut Hud) {
@@ -31,16 +36,40 @@ pub(super) fn menu_window(ctx: &egui::Context, hud: &mut Hud) {
                         }
                     });
             };
-            combo(ui, "Layout", &mut form.layout, "scenes/layouts/");
-            combo(
+            if ui
+                .checkbox(&mut form.tournament, "Tournament pairings only")
+                .on_hover_text(
+                    "Only the Tournament Companion's pairings of layout, deployment map and \
+                     primary mission (Chapter Approved 2025-26)",
+                )
+                .changed()
+            {
+                form.settle(true);
+            }
+            let (paired, rest) = form.layout_choices();
+            let other = "other layouts (change the deployment map):";
+            if let Some(l) = pick(ui, "Layout", &form.layout, &paired, &rest, other) {
+                form.choose_layout(l);
+            }
+            let (paired, rest) = form.deployment_choices();
+            let other = "other deployment maps (change the layout):";
+            if let Some(d) = pick(
                 ui,
                 "Deployment map",
-                &mut form.deployment,
-                "scenes/deployments/",
-            );
-            combo(ui, "Mission", &mut form.mission, "scenes/missions/");
+                &form.deployment,
+                &paired,
+                &rest,
+                other,
+            ) {
+                form.choose_deployment(d);
+            }
+            let missions = form.mission_choices();
+            if let Some(m) = pick(ui, "Mission", &form.mission, &missions, &[], "") {
+                form.mission = m;
+            }
             combo(ui, "Player 1 army", &mut form.armies[0], "scenes/armies/");
             combo(ui, "Player 2 army", &mut form.armies[1], "scenes/armies/");
+            let ready = secondaries(ui, form);
             ui.horizontal(|ui| {
                 ui.checkbox(&mut form.random_seed, "Random dice seed");
                 ui.add_enabled(
@@ -58,7 +87,10 @@ pub(super) fn menu_window(ctx: &egui::Context, hud: &mut Hud) {
                     ui.radio_value(&mut form.computer, value, label);
                 }
             });
-            if ui.button("Start game").clicked() {
+            if ui
+                .add_enabled(ready, egui::Button::new("Start game"))
+                .clicked()
+            {
                 let random = std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
                     .map_or(1, |d| d.as_nanos() as u64);
@@ -139,4 +171,101 @@ pub(super) fn menu_window(ctx: &egui::Context, hud: &mut Hud) {
                 ui.colored_label(RED, last);
             }
         });
+}
+
+/// A combo box offering `paired` and, after a separator and the note `other`, `rest`; the
+/// file picked this frame, if one was.
+fn pick(
+    ui: &mut egui::Ui,
+    label: &str,
+    current: &str,
+    paired: &[String],
+    rest: &[String],
+    other: &str,
+) -> Option<String> {
+    let mut picked = None;
+    egui::ComboBox::from_label(label)
+        .selected_text(short_name(current).to_string())
+        .show_ui(ui, |ui| {
+            for f in paired {
+                if ui.selectable_label(f == current, short_name(f)).clicked() {
+                    picked = Some(f.clone());
+                }
+            }
+            if !rest.is_empty() {
+                ui.separator();
+                ui.weak(other);
+                for f in rest {
+                    if ui.selectable_label(false, short_name(f)).clicked() {
+                        picked = Some(f.clone());
+                    }
+                }
+            }
+        });
+    picked
+}
+
+/// The mission's secondary deck, loaded once per mission file and kept in egui's memory.
+#[derive(Clone)]
+struct DeckCache(String, Arc<Result<Option<SecondaryDeck>, String>>);
+
+fn deck_of(ui: &egui::Ui, mission: &str) -> Arc<Result<Option<SecondaryDeck>, String>> {
+    let id = egui::Id::new("wartable-menu-secondary-deck");
+    if let Some(DeckCache(m, deck)) = ui.data(|d| d.get_temp::<DeckCache>(id))
+        && m == mission
+    {
+        return deck;
+    }
+    let deck = Arc::new(mission_deck(mission));
+    ui.data_mut(|d| d.insert_temp(id, DeckCache(mission.to_string(), deck.clone())));
+    deck
+}
+
+/// Each player's secondary missions (Tactical, or two Fixed cards), shown when the mission has
+/// a secondary deck. False when a choice is not allowed (the game cannot start).
+fn secondaries(ui: &mut egui::Ui, form: &mut NewGameForm) -> bool {
+    let deck = deck_of(ui, &form.mission);
+    let deck = match deck.as_ref() {
+        Ok(Some(deck)) => deck,
+        Ok(None) => return true,
+        Err(e) => {
+            ui.colored_label(RED, format!("mission: {e}"));
+            return false;
+        }
+    };
+    let choices = fixed_choices(deck, form.tournament);
+    let mut ready = true;
+    for (i, mode) in form.secondaries.iter_mut().enumerate() {
+        ui.horizontal(|ui| {
+            ui.label(format!("Player {} secondaries", i + 1));
+            let tactical = mode.is_tactical();
+            if ui.radio(tactical, "Tactical").clicked() {
+                *mode = SecondaryMode::Tactical;
+            }
+            if ui
+                .radio(!tactical, "Fixed")
+                .on_hover_text("Two cards with the Fixed symbol, kept all battle")
+                .clicked()
+                && tactical
+            {
+                *mode = default_fixed(deck, form.tournament);
+            }
+            if let SecondaryMode::Fixed(a, b) = mode {
+                for (j, card) in [a, b].into_iter().enumerate() {
+                    egui::ComboBox::from_id_salt(("fixed-card", i, j))
+                        .selected_text(card.as_str())
+                        .show_ui(ui, |ui| {
+                            for c in &choices {
+                                ui.selectable_value(card, c.clone(), c);
+                            }
+                        });
+                }
+            }
+        });
+        if let Err(e) = check_secondaries(deck, form.tournament, mode) {
+            ui.colored_label(RED, format!("Player {}: {e}", i + 1));
+            ready = false;
+        }
+    }
+    ready
 }

@@ -1,11 +1,13 @@
-//! The top bar: round, player and phase, CP and VP, End phase, Undo, the tool toggles and Menu.
+//! The top bar: round, player and phase, CP and VP (primary and secondary apart when the
+//! mission has a secondary deck), the active secondary cards of the player whose turn it is,
+//! End phase, Undo, the tool toggles and Menu.
 
 use bevy_egui::egui;
 
 use super::{AMBER, Hud, RED};
 use crate::app::play;
 use crate::app::screens::Screen;
-use crate::game::Command;
+use crate::game::{Command, Game};
 use crate::rules::phase::Stage;
 
 /// Draws the phase bar.
@@ -44,12 +46,32 @@ pub(super) fn phase_bar(ui: &mut egui::Ui, hud: &mut Hud) {
                     (c.green * 255.0) as u8,
                     (c.blue * 255.0) as u8,
                 ),
-                format!(
-                    "P{p}: {} CP {} VP",
-                    game.cp_of(p),
-                    game.vp[usize::from(p - 1)]
-                ),
+                format!("P{p}: {} CP {}", game.cp_of(p), vp_text(game, p)),
             );
+        }
+        if let Some(deck) = &game.scene.secondary_deck {
+            let p = game.active_player;
+            let cards = &game.mission.active[usize::from(p - 1)];
+            let names: Vec<&str> = cards
+                .iter()
+                .filter_map(|c| deck.cards.get(c.card))
+                .map(|c| c.name.as_str())
+                .collect();
+            let tip: Vec<String> = cards
+                .iter()
+                .filter_map(|c| deck.cards.get(c.card).map(|d| (c, d)))
+                .map(|(c, d)| format!("{} ({} VP so far): {}", d.name, c.scored, d.summary))
+                .collect();
+            let text = if names.is_empty() {
+                format!("P{p} secondaries: none active")
+            } else {
+                format!("P{p} secondaries: {}", names.join(", "))
+            };
+            ui.weak(text).on_hover_text(if tip.is_empty() {
+                "No active secondary cards".to_string()
+            } else {
+                tip.join("\n")
+            });
         }
         ui.separator();
         let acting = game.acting_player().unwrap_or(game.active_player);
@@ -106,4 +128,24 @@ pub(super) fn phase_bar(ui: &mut egui::Ui, hud: &mut Hud) {
             hud.tools.help = help;
         }
     });
+}
+
+/// Player `p`'s VP for the bar: "VP 23", or with a secondary deck "VP 23 (primary 15,
+/// secondary 8)", with ", Battle Ready 10" once those are given.
+fn vp_text(game: &Game, p: u8) -> String {
+    let i = usize::from(p - 1);
+    let total = game.vp[i];
+    if game.scene.secondary_deck.is_none() {
+        return format!("VP {total}");
+    }
+    let m = &game.mission;
+    let ready = if m.battle_ready_vp[i] > 0 {
+        format!(", Battle Ready {}", m.battle_ready_vp[i])
+    } else {
+        String::new()
+    };
+    format!(
+        "VP {total} (primary {}, secondary {}{ready})",
+        m.primary_vp[i], m.secondary_vp[i]
+    )
 }

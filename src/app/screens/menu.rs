@@ -1,5 +1,5 @@
-//! The main menu: the new-game form (layout, deployment map, mission, two armies, dice seed,
-//! opponent) and the saves that can be loaded. The window itself is drawn by the HUD
+//! The main menu: the new-game form (layout, deployment map, mission, two armies, their
+//! secondary missions, dice seed, opponent) and the saves that can be loaded. The window itself is drawn by the HUD
 //! (`hud::menu`); starting the chosen game is [`super::table`].
 
 use std::path::{Path, PathBuf};
@@ -8,8 +8,10 @@ use bevy::prelude::*;
 
 /// The screen state, also reachable as `app::menu::Screen` (the path tests/ai.rs uses).
 pub use super::Screen;
+use crate::app::pairings;
 use crate::data::source::embedded_files;
 use crate::game::save::load_save;
+use crate::rules::secondary::SecondaryMode;
 
 /// The folder autosaves go to (default `saves/` in the working directory).
 #[derive(Resource, Debug, Clone)]
@@ -22,7 +24,8 @@ impl Default for SavesDir {
 }
 
 /// The new-game form: data files by their path under `scenes/` (layout, deployment map,
-/// mission, the armies of players 1 and 2), the seed and whether it is random.
+/// mission, the armies of players 1 and 2), whether only tournament pairings are offered, each
+/// player's secondary missions, the seed and whether it is random.
 #[derive(Resource, Debug, Clone, PartialEq)]
 pub struct NewGameForm {
     /// Layout file, e.g. `scenes/layouts/layout-1.ron`.
@@ -39,16 +42,22 @@ pub struct NewGameForm {
     pub random_seed: bool,
     /// The player the computer plays (0: none, a hot-seat game).
     pub computer: u8,
+    /// Offer only the Tournament Companion's pairings of layout, deployment map and primary
+    /// mission ([`pairings::PAIRINGS`]), and no Fixed card barred from tournaments.
+    pub tournament: bool,
+    /// Players 1 and 2: Tactical or two Fixed secondary cards (used when the mission has a
+    /// secondary deck).
+    pub secondaries: [SecondaryMode; 2],
 }
 
 impl Default for NewGameForm {
-    /// The default scene's choices: layout 1, Search and Destroy, Only War, Ultramarines
-    /// against Orks.
+    /// Layout 1, Search and Destroy, Take and Hold (a tournament pairing), Ultramarines
+    /// against Orks, both Tactical.
     fn default() -> Self {
         NewGameForm {
             layout: "scenes/layouts/layout-1.ron".into(),
             deployment: "scenes/deployments/search-and-destroy.ron".into(),
-            mission: "scenes/missions/only-war.ron".into(),
+            mission: "scenes/missions/take-and-hold.ron".into(),
             armies: [
                 "scenes/armies/ultramarines.ron".into(),
                 "scenes/armies/orks.ron".into(),
@@ -56,6 +65,94 @@ impl Default for NewGameForm {
             seed: 7,
             random_seed: false,
             computer: 0,
+            tournament: true,
+            secondaries: [SecondaryMode::Tactical, SecondaryMode::Tactical],
+        }
+    }
+}
+
+impl NewGameForm {
+    /// The layouts to offer: under the tournament toggle, first those paired with the chosen
+    /// deployment map, then the other tournament layouts (choosing one of those changes the
+    /// deployment map, [`Self::choose_layout`]); otherwise every layout file, all first.
+    pub fn layout_choices(&self) -> (Vec<String>, Vec<String>) {
+        if !self.tournament {
+            return (data_files("scenes/layouts/"), Vec::new());
+        }
+        let paired = pairings::layouts_for_deployment(&self.deployment);
+        let rest = pairings::tournament_layouts()
+            .into_iter()
+            .filter(|l| !paired.contains(l))
+            .collect();
+        (paired, rest)
+    }
+
+    /// The deployment maps to offer, as [`Self::layout_choices`]: under the tournament toggle,
+    /// those paired with the chosen layout, then the other tournament maps.
+    pub fn deployment_choices(&self) -> (Vec<String>, Vec<String>) {
+        if !self.tournament {
+            return (data_files("scenes/deployments/"), Vec::new());
+        }
+        let paired = pairings::deployments_for_layout(&self.layout);
+        let rest = pairings::tournament_deployments()
+            .into_iter()
+            .filter(|d| !paired.contains(d))
+            .collect();
+        (paired, rest)
+    }
+
+    /// The missions to offer: the deployment map's primaries under the tournament toggle,
+    /// otherwise every mission file.
+    pub fn mission_choices(&self) -> Vec<String> {
+        if self.tournament {
+            pairings::missions_for_deployment(&self.deployment)
+        } else {
+            pairings::mission_files()
+        }
+    }
+
+    /// Chooses `layout`, then (under the tournament toggle) keeps the choices a pairing:
+    /// [`Self::settle`] with the layout kept.
+    pub fn choose_layout(&mut self, layout: String) {
+        self.layout = layout;
+        self.settle(true);
+    }
+
+    /// Chooses `deployment`, then keeps the choices a pairing with the deployment map kept.
+    pub fn choose_deployment(&mut self, deployment: String) {
+        self.deployment = deployment;
+        self.settle(false);
+    }
+
+    /// Under the tournament toggle, makes layout, deployment map and mission a pairing,
+    /// changing as little as it can: the layout (`keep_layout`) or the deployment map stays
+    /// when it is in the pool, the other gives way to its first partner, and a mission that
+    /// is not one of the map's primaries gives way to the first that is. Nothing changes
+    /// with the toggle off.
+    pub fn settle(&mut self, keep_layout: bool) {
+        if !self.tournament {
+            return;
+        }
+        if keep_layout {
+            if pairings::deployments_for_layout(&self.layout).is_empty() {
+                self.layout = pairings::layout_file(1);
+            }
+            let ds = pairings::deployments_for_layout(&self.layout);
+            if !ds.contains(&self.deployment) {
+                self.deployment = ds[0].clone();
+            }
+        } else {
+            if pairings::layouts_for_deployment(&self.deployment).is_empty() {
+                self.deployment = pairings::PAIRINGS[0].deployment.to_string();
+            }
+            let ls = pairings::layouts_for_deployment(&self.deployment);
+            if !ls.contains(&self.layout) {
+                self.layout = ls[0].clone();
+            }
+        }
+        let ms = pairings::missions_for_deployment(&self.deployment);
+        if !ms.contains(&self.mission) {
+            self.mission = ms[0].clone();
         }
     }
 }

@@ -9,11 +9,13 @@ use bevy::prelude::*;
 use super::Screen;
 use super::menu::{NewGameForm, short_name};
 use crate::app::computer::Computer;
+use crate::app::pairings;
 use crate::app::play::{self, HandOver, PlayView};
 use crate::data::scene::{SceneArmy, SceneFile};
 use crate::data::{Scene, load_scene};
 use crate::game::save::{SaveFile, load_save, relative_path, write_save};
 use crate::game::{Game, GameEvent};
+use crate::rules::secondary::SecondaryMode;
 use crate::sim::ActiveScene;
 use crate::sim::battle::{ActiveGame, GameOrigin, ModelGlide};
 
@@ -31,17 +33,55 @@ pub struct StartedGame {
     pub events: Vec<GameEvent>,
 }
 
-/// Writes the form's scene file into `saves`, starts the game on it with the form's seed (or
-/// `random` when the form asks for a random one) and writes the first autosave.
+/// The two armies of a new game's scene file: players 1 and 2 with their army files (as the
+/// scene file spells them), their secondary missions, no placements (set up automatically),
+/// and Battle Ready.
+pub fn scene_armies(armies: [String; 2], secondaries: [SecondaryMode; 2]) -> Vec<SceneArmy> {
+    armies
+        .into_iter()
+        .zip(secondaries)
+        .enumerate()
+        .map(|(i, (army, secondaries))| SceneArmy {
+            player: i as u8 + 1,
+            army,
+            placements: Vec::new(),
+            secondaries,
+            battle_ready: true,
+        })
+        .collect()
+}
+
+/// The secondary missions the form's game is played with: the form's choices when its
+/// mission has a secondary deck (checked against it, [`pairings::check_secondaries`]),
+/// Tactical for both otherwise.
 ///
 /// # Errors
-/// The scene does not load (each problem naming its file), or the saves folder cannot be
-/// written.
+/// The mission or its deck does not load, or a player's Fixed cards are not allowed
+/// ("player 2: the two Fixed cards must differ").
+pub fn form_secondaries(form: &NewGameForm) -> Result<[SecondaryMode; 2], String> {
+    let Some(deck) = pairings::mission_deck(&form.mission)? else {
+        return Ok([SecondaryMode::Tactical, SecondaryMode::Tactical]);
+    };
+    for (i, mode) in form.secondaries.iter().enumerate() {
+        pairings::check_secondaries(&deck, form.tournament, mode)
+            .map_err(|e| format!("player {}: {e}", i + 1))?;
+    }
+    Ok(form.secondaries.clone())
+}
+
+/// Writes the form's scene file into `saves`, starts the game on it with the form's seed (or
+/// `random` when the form asks for a random one) and writes the first autosave. The armies
+/// carry their secondary missions ([`form_secondaries`]) and are Battle Ready.
+///
+/// # Errors
+/// The scene does not load (each problem naming its file), a Fixed secondary choice is not
+/// allowed, or the saves folder cannot be written.
 pub fn start_new_game(
     form: &NewGameForm,
     saves: &Path,
     random: u64,
 ) -> Result<StartedGame, String> {
+    let secondaries = form_secondaries(form)?;
     std::fs::create_dir_all(saves).map_err(|e| format!("{}: {e}", saves.display()))?;
     let seed = if form.random_seed { random } else { form.seed };
     let stem = format!(
@@ -56,24 +96,15 @@ pub fn start_new_game(
     let rel = |p: &str| relative_path(&crate::data::source::shipped(p), saves);
     let data = SceneFile {
         name: format!(
-            "{} - {}",
+            "{} - {} - {}",
             title_case(short_name(&form.layout)),
-            title_case(short_name(&form.deployment))
+            title_case(short_name(&form.deployment)),
+            title_case(short_name(&form.mission))
         ),
         layout: rel(&form.layout),
         deployment: rel(&form.deployment),
         mission: rel(&form.mission),
-        armies: form
-            .armies
-            .iter()
-            .enumerate()
-            .map(|(i, a)| SceneArmy {
-                player: i as u8 + 1,
-                army: rel(a),
-                placements: Vec::new(),
-                ..Default::default()
-            })
-            .collect(),
+        armies: scene_armies(form.armies.clone().map(|a| rel(&a)), secondaries),
         options: crate::data::scene::SceneOptions {
             ground_floor_windows_closed: true,
         },
