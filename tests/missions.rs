@@ -969,3 +969,54 @@ fn a_whole_game_on_each_primary_scores_primary_and_secondary_vp() {
         );
     }
 }
+
+#[test]
+fn the_computer_player_performs_the_missions_actions_and_discards_for_cp() {
+    use wartable::ai::{Ai, Brain};
+    let mut g = mission_game("terraform");
+    clear(&mut g, &[(1, "intercessors")]);
+    to_round_2(&mut g);
+    block(&mut g, 1, "intercessors", 46.0, 10.0);
+    // Player 2's only unit, the Battlewagon, out of the Intercessors' reach: with nothing to
+    // shoot at, they terraform the objective they stand on.
+    put(&mut g, 2, "battlewagon", 0, 54.0, 40.0);
+    advance_to(&mut g, 1, Phase::Shooting);
+    let mut ai = Ai::new();
+    let mut started = None;
+    for _ in 0..10 {
+        let c = ai.next(&g, 1);
+        if let Command::StartAction {
+            unit,
+            action,
+            objective,
+            ..
+        } = &c
+        {
+            started = Some((unit.clone(), *action, objective.clone()));
+            break;
+        }
+        if c == (Command::EndPhase { player: 1 }) {
+            break;
+        }
+        g.apply(&c).unwrap();
+        while g.pending_shot.is_some() {
+            g.apply(&Command::Pass { player: 2 }).unwrap();
+        }
+    }
+    assert_eq!(
+        started,
+        Some((
+            "intercessors".to_string(),
+            MissionAction::Terraform,
+            Some("south-east".to_string())
+        ))
+    );
+    // At the end of its turn, a Tactical card that will not score is discarded for a CP.
+    let mut g = mission_game("take-and-hold");
+    advance_to(&mut g, 1, Phase::Fight);
+    let c = Ai::new().next(&g, 1);
+    assert!(
+        matches!(c, Command::DiscardSecondary { player: 1, .. }),
+        "{c:?}"
+    );
+}

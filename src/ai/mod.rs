@@ -16,6 +16,7 @@
 //! whole game between two of them.
 
 pub mod cover;
+pub mod mission;
 pub mod react;
 
 use std::collections::HashSet;
@@ -548,6 +549,10 @@ impl Ai {
             };
             let picked = accepted_prefix(game, picked, make);
             if picked.is_empty() {
+                // Nothing to shoot at: an action of the mission instead, if one is possible.
+                if let Some(action) = mission::action_for(game, player, &id) {
+                    return action;
+                }
                 self.passed.insert(key(game, player, &id));
                 continue;
             }
@@ -687,15 +692,25 @@ impl Brain for Ai {
             Phase::Movement => self.movement(game, player),
             Phase::Shooting => self.shooting(game, player),
             Phase::Charge => self.charge(game, player),
-            Phase::Fight => fight_step(game, |g, p, id, weapons, _| {
-                let picked = Ai::best_targets(g, p, id, weapons, true);
-                let make = |weapons| Command::Fight {
-                    player: p,
-                    unit: id.to_string(),
-                    weapons,
-                };
-                accepted_prefix(g, picked, make)
-            }),
+            Phase::Fight => {
+                let c = fight_step(game, |g, p, id, weapons, _| {
+                    let picked = Ai::best_targets(g, p, id, weapons, true);
+                    let make = |weapons| Command::Fight {
+                        player: p,
+                        unit: id.to_string(),
+                        weapons,
+                    };
+                    accepted_prefix(g, picked, make)
+                });
+                // The turn is about to end: a Tactical card that will not score goes for a CP.
+                if c == (Command::EndPhase { player })
+                    && game.active_player == player
+                    && let Some(discard) = mission::discard_for_cp(game, player)
+                {
+                    return discard;
+                }
+                c
+            }
             Phase::Command => Command::EndPhase { player },
         }
     }

@@ -49,7 +49,9 @@ pub(super) fn phase_bar(ui: &mut egui::Ui, hud: &mut Hud) {
                 format!("P{p}: {} CP {}", game.cp_of(p), vp_text(game, p)),
             );
         }
-        if let Some(deck) = &game.scene.secondary_deck {
+        if let Some(deck) = &game.scene.secondary_deck
+            && matches!(game.stage, Stage::Battle | Stage::GameOver)
+        {
             let p = game.active_player;
             let cards = &game.mission.active[usize::from(p - 1)];
             let names: Vec<&str> = cards
