@@ -59,15 +59,7 @@ fn hold(g: &mut Game, player: u8, card: &str, fixed: bool) {
     } else {
         SecondaryMode::Tactical
     };
-    g.mission.active[i] = vec![ActiveCard {
-        card: index,
-        scored: 0,
-        scored_this_turn: 0,
-        discard: false,
-        alphas: Vec::new(),
-        gamma: None,
-        objective: None,
-    }];
+    g.mission.active[i] = vec![ActiveCard::new(index)];
 }
 
 /// VP scored by `player` with the reason starting `what`.

@@ -184,45 +184,21 @@ pub fn mission_deck_at(path: &Path) -> Result<Option<SecondaryDeck>, String> {
     }
 }
 
-/// The cards a player may choose as Fixed: those with the Fixed symbol, less (in tournament
-/// play) those that may not be Fixed in tournaments (No Prisoners). Names as printed.
+/// The cards a player may choose as Fixed ([`SecondaryDeck::fixed_choices`]).
 pub fn fixed_choices(deck: &SecondaryDeck, tournament: bool) -> Vec<String> {
-    deck.cards
-        .iter()
-        .filter(|c| c.fixed && !(tournament && c.not_fixed_in_tournaments))
-        .map(|c| c.name.clone())
-        .collect()
+    deck.fixed_choices(tournament)
 }
 
-/// Checks a player's secondary choice against `deck`: Tactical always stands; Fixed needs two
-/// different cards from [`fixed_choices`].
+/// Checks a player's secondary choice against `deck` ([`SecondaryDeck::check_mode`]).
 ///
 /// # Errors
-/// Why the choice is not allowed ("'Sabotage' cannot be a Fixed card", "the two Fixed cards
-/// must differ").
+/// Why the choice is not allowed ("the two Fixed cards must differ").
 pub fn check_secondaries(
     deck: &SecondaryDeck,
     tournament: bool,
     mode: &SecondaryMode,
 ) -> Result<(), String> {
-    let SecondaryMode::Fixed(a, b) = mode else {
-        return Ok(());
-    };
-    let allowed = fixed_choices(deck, tournament);
-    for name in [a, b] {
-        if !allowed.iter().any(|c| c.eq_ignore_ascii_case(name)) {
-            let why = if tournament && deck.card(name).is_some_and(|c| c.fixed) {
-                " in tournament play"
-            } else {
-                ""
-            };
-            return Err(format!("'{name}' cannot be a Fixed card{why}"));
-        }
-    }
-    if a.eq_ignore_ascii_case(b) {
-        return Err("the two Fixed cards must differ".into());
-    }
-    Ok(())
+    deck.check_mode(mode, tournament)
 }
 
 /// The first two allowed Fixed cards, the choice offered when a player switches to Fixed

@@ -542,29 +542,12 @@ pub fn load_scene(file: &Path) -> Result<Scene, DataErrors> {
     if let Some(deck) = &secondary_deck {
         let mut errors = Vec::new();
         for (i, a) in data.armies.iter().enumerate() {
-            if let SecondaryMode::Fixed(x, y) = &a.secondaries {
-                for name in [x, y] {
-                    match deck.card(name) {
-                        Some(c) if c.fixed => {}
-                        Some(_) => errors.push(DataError::value(
-                            file,
-                            format!("armies[{i}].secondaries"),
-                            format!("'{name}' has no Fixed symbol: it can only be drawn in Tactical play"),
-                        )),
-                        None => errors.push(DataError::value(
-                            file,
-                            format!("armies[{i}].secondaries"),
-                            format!("'{name}' is not a card of the deck '{}'", deck.name),
-                        )),
-                    }
-                }
-                if x.eq_ignore_ascii_case(y) {
-                    errors.push(DataError::value(
-                        file,
-                        format!("armies[{i}].secondaries"),
-                        "the two Fixed cards must differ".to_string(),
-                    ));
-                }
+            if let Err(why) = deck.check_mode(&a.secondaries, false) {
+                errors.push(DataError::value(
+                    file,
+                    format!("armies[{i}].secondaries"),
+                    why,
+                ));
             }
         }
         fail_if_located(errors, &text)?;

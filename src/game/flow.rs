@@ -23,7 +23,7 @@ use crate::rules::rng::leadership_test;
 
 impl Game {
     /// A roll-off: a D6 each, re-rolled on a tie; returns the last dice and the winner.
-    fn roll_off_dice(&mut self) -> ([u8; 2], u8) {
+    pub(super) fn roll_off_dice(&mut self) -> ([u8; 2], u8) {
         let dice = loop {
             let d = [self.rng.d6(), self.rng.d6()];
             if d[0] != d[1] {

@@ -8,9 +8,10 @@
 use super::event::{GameEvent, reject};
 use super::rejection::Rejection;
 use super::rejection::Rule;
-use super::state::{Game, Location};
+use super::state::Game;
 use crate::game::sight::ModelRef;
 use crate::geometry::{Vec2, Vec3, polygon};
+use crate::rules::constants::{BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES};
 use crate::rules::engagement::in_objective_range;
 use crate::rules::mission::{
     MissionAction, MissionSetup, ObjectiveSet, ScoringRule, ScoringTiming,
@@ -36,6 +37,22 @@ pub struct ActiveCard {
     pub gamma: Option<(usize, usize)>,
     /// A Tempting Target: the objective picked when drawn.
     pub objective: Option<String>,
+}
+
+impl ActiveCard {
+    /// Card `card` (its index in the deck file) just drawn or chosen: nothing scored, no
+    /// targets picked.
+    pub fn new(card: usize) -> Self {
+        ActiveCard {
+            card,
+            scored: 0,
+            scored_this_turn: 0,
+            discard: false,
+            alphas: Vec::new(),
+            gamma: None,
+            objective: None,
+        }
+    }
 }
 
 /// An action under way.
@@ -120,6 +137,21 @@ pub struct MissionState {
     pub removals: Vec<(u8, String)>,
 }
 
+/// The centre of the battlefield (inches).
+fn board_centre() -> Vec2 {
+    Vec2::new(BOARD_WIDTH_INCHES / 2.0, BOARD_DEPTH_INCHES / 2.0)
+}
+
+/// The four corners of the battlefield (inches), counter-clockwise from (0, 0).
+fn board_corners() -> [Vec2; 4] {
+    [
+        Vec2::ZERO,
+        Vec2::new(BOARD_WIDTH_INCHES, 0.0),
+        Vec2::new(BOARD_WIDTH_INCHES, BOARD_DEPTH_INCHES),
+        Vec2::new(0.0, BOARD_DEPTH_INCHES),
+    ]
+}
+
 fn pi(player: u8) -> usize {
     usize::from(player - 1)
 }
@@ -159,7 +191,7 @@ impl Game {
                             .iter()
                             .position(|c| c.name.eq_ignore_ascii_case(&name))
                         {
-                            self.mission.active[i].push(new_card(card));
+                            self.mission.active[i].push(ActiveCard::new(card));
                         }
                     }
                 }
@@ -168,7 +200,7 @@ impl Game {
     }
 
     fn hidden_supplies(&mut self, inches: f32) {
-        let centre = Vec2::new(30.0, 22.0);
+        let centre = board_centre();
         let Some(c) = self
             .scene
             .objectives
@@ -177,12 +209,7 @@ impl Game {
         else {
             return;
         };
-        let corners = [
-            Vec2::new(0.0, 0.0),
-            Vec2::new(60.0, 0.0),
-            Vec2::new(60.0, 44.0),
-            Vec2::new(0.0, 44.0),
-        ];
+        let corners = board_corners();
         let inset = |k: Vec2| k + (centre - k).normalize() * 0.5;
         let open: Vec<Vec2> = corners
             .iter()
@@ -193,12 +220,7 @@ impl Game {
             k
         } else {
             // Roll-off; the winner moves the marker toward the corner of their own zone.
-            let winner = loop {
-                let (a, b) = (self.rng.d6(), self.rng.d6());
-                if a != b {
-                    break if a > b { 1 } else { 2 };
-                }
-            };
+            let (_, winner) = self.roll_off_dice();
             corners
                 .iter()
                 .copied()
@@ -230,7 +252,7 @@ impl Game {
                     .enumerate()
                     .filter(|(i, o)| {
                         self.objective_zone(*i).is_none()
-                            && (Vec2::new(o.at.0, o.at.1) - Vec2::new(30.0, 22.0)).length() > 0.5
+                            && (o.at.vec() - board_centre()).length() > 0.5
                     })
                     .map(|(_, o)| o.id.clone())
                     .collect();
@@ -318,18 +340,9 @@ impl Game {
             .count() as u32
     }
 
-    /// The live models of the combined unit rooted at (`army`, `unit`) on the battlefield.
-    fn unit_models(&self, army: usize, unit: usize) -> Vec<ModelRef> {
-        self.combined(army, unit)
-            .into_iter()
-            .filter(|&u| self.units[army][u].location == Location::OnTable)
-            .flat_map(|u| self.live_models(army, u))
-            .collect()
-    }
-
     /// Every model of the unit wholly within `area`.
     fn unit_wholly_within(&self, army: usize, unit: usize, area: &[Vec2]) -> bool {
-        let models = self.unit_models(army, unit);
+        let models = self.live_models(army, unit);
         !models.is_empty()
             && models.iter().all(|r| {
                 let s = self.solid(*r);
@@ -340,7 +353,7 @@ impl Game {
     /// Every model of the unit wholly outside both deployment zones (wholly within No Man's
     /// Land).
     fn unit_wholly_in_no_mans_land(&self, army: usize, unit: usize) -> bool {
-        let models = self.unit_models(army, unit);
+        let models = self.live_models(army, unit);
         let zones: Vec<Vec<Vec2>> = [1u8, 2]
             .iter()
             .filter_map(|&p| self.scene.deployment.zone_of(p))
@@ -359,7 +372,7 @@ impl Game {
     /// Closest distance from the unit's models to the point `p` (inches; infinity with no
     /// models on the battlefield).
     fn unit_distance_to(&self, army: usize, unit: usize, p: Vec2) -> f32 {
-        self.unit_models(army, unit)
+        self.live_models(army, unit)
             .iter()
             .map(|r| {
                 let s = self.solid(*r);
@@ -377,7 +390,7 @@ impl Game {
         self.unit_roots(army)
             .into_iter()
             .filter(|&u| {
-                !self.unit_models(army, u).is_empty()
+                !self.live_models(army, u).is_empty()
                     && !self.units[army][u].battle_shocked
                     && !self.scene.armies[army].units[u]
                         .datasheet
@@ -390,7 +403,7 @@ impl Game {
     fn unit_in_range_of(&self, army: usize, unit: usize, i: usize) -> bool {
         let o = &self.scene.objectives[i];
         let marker = Vec3::new(o.at.0, o.at.1, o.z);
-        self.unit_models(army, unit)
+        self.live_models(army, unit)
             .iter()
             .any(|r| in_objective_range(&self.solid(*r), marker))
     }
@@ -455,7 +468,7 @@ impl Game {
                 shuffled_back.push(card);
                 continue;
             }
-            let mut active = new_card(card);
+            let mut active = ActiveCard::new(card);
             self.pick_card_targets(player, &c.kind, &mut active);
             ev.push(GameEvent::SecondaryDrawn {
                 player,
@@ -476,7 +489,7 @@ impl Game {
             return false;
         };
         self.unit_roots(enemy).into_iter().any(|u| {
-            if self.unit_models(enemy, u).is_empty() {
+            if self.live_models(enemy, u).is_empty() {
                 return false;
             }
             let d = &self.scene.armies[enemy].units[u].datasheet;
@@ -514,7 +527,7 @@ impl Game {
                 let mut units: Vec<(usize, u32)> = self
                     .unit_roots(enemy)
                     .into_iter()
-                    .filter(|&u| !self.unit_models(enemy, u).is_empty())
+                    .filter(|&u| !self.live_models(enemy, u).is_empty())
                     .map(|u| (u, self.wounds_left(enemy, u)))
                     .collect();
                 // The opponent names their sturdiest units as Alphas.
@@ -607,8 +620,8 @@ impl Game {
         self.discard_secondaries(ev);
     }
 
-    /// The end of the battle: Battle Ready VP, and actions still under way that complete "at
-    /// the end of the battle" at the latest.
+    /// The end of the battle: Battle Ready VP (actions still under way completed at the last
+    /// turn's end, [`Game::mission_turn_ends`]).
     pub(super) fn mission_battle_ends(&mut self, ev: &mut Vec<GameEvent>) {
         let vp = self.scene.mission.battle_ready_vp;
         for player in [1u8, 2] {
@@ -863,7 +876,7 @@ impl Game {
         let enemy = opponent(player);
         let enemy_army = self.army_of(enemy)?;
         let killed = self.units_destroyed_this_turn(enemy);
-        let centre = Vec2::new(30.0, 22.0);
+        let centre = board_centre();
         let out: (u32, String) = match kind {
             CardKind::BehindEnemyLines { one, two } if own_turn => {
                 let zone = self.scene.deployment.zone_of(enemy)?;
@@ -909,12 +922,8 @@ impl Game {
                 centre_inches,
                 by_quarters,
             } if own_turn => {
-                let quarters = [
-                    (Vec2::new(0.0, 0.0), Vec2::new(30.0, 22.0)),
-                    (Vec2::new(30.0, 0.0), Vec2::new(60.0, 22.0)),
-                    (Vec2::new(0.0, 22.0), Vec2::new(30.0, 44.0)),
-                    (Vec2::new(30.0, 22.0), Vec2::new(60.0, 44.0)),
-                ];
+                // Each quarter as its (low, high) corners: a corner of the table and the centre.
+                let quarters = board_corners().map(|k| (k.min(centre), k.max(centre)));
                 let units = self.present_units(player);
                 let n = quarters
                     .iter()
@@ -1405,7 +1414,7 @@ impl Game {
         let (army, root) = self.own_root(player, unit)?;
         let state = &self.units[army][root];
         let d = &self.scene.armies[army].units[root].datasheet;
-        let why = if self.unit_models(army, root).is_empty() {
+        let why = if self.live_models(army, root).is_empty() {
             Some("it is not on the battlefield")
         } else if d.has_keyword("AIRCRAFT") {
             Some("AIRCRAFT units cannot perform actions")
@@ -1421,7 +1430,7 @@ impl Game {
         } else if self.engaged(army, root) {
             Some("it is within Engagement Range of an enemy unit")
         } else if self
-            .unit_models(army, root)
+            .live_models(army, root)
             .iter()
             .all(|r| self.objective_control(*r) == 0)
         {
@@ -1545,7 +1554,7 @@ impl Game {
         match action {
             MissionAction::Sabotage => {
                 let own = self.scene.deployment.zone_of(player).unwrap_or_default();
-                let models = self.unit_models(army, root);
+                let models = self.live_models(army, root);
                 let in_own = models
                     .iter()
                     .any(|r| polygon::contains(&own, self.solid(*r).centre));
@@ -1614,7 +1623,7 @@ impl Game {
             .iter()
             .filter(|a| {
                 a.action == MissionAction::RecoverAssets
-                    && !self.unit_models(a.army, a.unit).is_empty()
+                    && !self.live_models(a.army, a.unit).is_empty()
             })
             .count();
         for a in due {
@@ -1640,8 +1649,7 @@ impl Game {
                 action: a.action,
                 unit: (a.army, a.unit),
                 objective: a.objective.clone(),
-                near_centre: self.unit_distance_to(a.army, a.unit, Vec2::new(30.0, 22.0))
-                    <= locus_inches,
+                near_centre: self.unit_distance_to(a.army, a.unit, board_centre()) <= locus_inches,
                 in_enemy_zone: self.unit_wholly_within(a.army, a.unit, &enemy_zone),
             };
             ev.push(GameEvent::ActionCompleted {
@@ -1699,7 +1707,7 @@ impl Game {
 
     /// Why an action due now fails, if it does.
     fn action_fails(&self, a: &ActionUnderWay, recovering: usize) -> Option<String> {
-        if self.unit_models(a.army, a.unit).is_empty() {
+        if self.live_models(a.army, a.unit).is_empty() {
             return Some("the unit is no longer on the battlefield".into());
         }
         if let Some(id) = &a.objective {
@@ -1720,8 +1728,8 @@ impl Game {
                     .deployment
                     .zone_of(opponent(a.player))
                     .unwrap_or_default();
-                let near = self.unit_distance_to(a.army, a.unit, Vec2::new(30.0, 22.0))
-                    <= self.locus_inches();
+                let near =
+                    self.unit_distance_to(a.army, a.unit, board_centre()) <= self.locus_inches();
                 if !near && !self.unit_wholly_within(a.army, a.unit, &enemy) {
                     return Some(
                         "the unit is neither near the centre nor in the enemy zone".into(),
@@ -1734,17 +1742,5 @@ impl Game {
             _ => {}
         }
         None
-    }
-}
-
-fn new_card(card: usize) -> ActiveCard {
-    ActiveCard {
-        card,
-        scored: 0,
-        scored_this_turn: 0,
-        discard: false,
-        alphas: Vec::new(),
-        gamma: None,
-        objective: None,
     }
 }

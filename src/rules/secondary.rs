@@ -39,6 +39,53 @@ impl SecondaryDeck {
             .iter()
             .find(|c| c.name.eq_ignore_ascii_case(name))
     }
+
+    /// The cards a player may choose as Fixed: those with the Fixed symbol, less (in
+    /// tournament play) those that may not be Fixed in tournaments (No Prisoners). Names as
+    /// printed.
+    pub fn fixed_choices(&self, tournament: bool) -> Vec<String> {
+        self.cards
+            .iter()
+            .filter(|c| c.fixed && !(tournament && c.not_fixed_in_tournaments))
+            .map(|c| c.name.clone())
+            .collect()
+    }
+
+    /// Checks a player's choice: Tactical always stands; Fixed needs two different cards of
+    /// this deck with the Fixed symbol (in tournament play, not one barred there).
+    ///
+    /// # Errors
+    /// What is wrong, naming the card ("'Sabotage' has no Fixed symbol: ...").
+    pub fn check_mode(&self, mode: &SecondaryMode, tournament: bool) -> Result<(), String> {
+        let SecondaryMode::Fixed(a, b) = mode else {
+            return Ok(());
+        };
+        for name in [a, b] {
+            match self.card(name) {
+                None => {
+                    return Err(format!(
+                        "'{name}' is not a card of the deck '{}'",
+                        self.name
+                    ));
+                }
+                Some(c) if !c.fixed => {
+                    return Err(format!(
+                        "'{name}' has no Fixed symbol: it can only be drawn in Tactical play"
+                    ));
+                }
+                Some(c) if tournament && c.not_fixed_in_tournaments => {
+                    return Err(format!(
+                        "'{name}' cannot be a Fixed card in tournament play"
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+        if a.eq_ignore_ascii_case(b) {
+            return Err("the two Fixed cards must differ".into());
+        }
+        Ok(())
+    }
 }
 
 /// One secondary mission card.
