@@ -86,15 +86,18 @@ pub fn validate(pieces: &[TerrainPiece], objectives: &[ObjectiveMarker]) -> Vec<
             });
         }
         for p in pieces {
-            let hit = p.walls.iter().position(|w| {
-                polygon::distance_to_segment(at, w.start, w.end) < w.thickness / 2.0 + radius
+            let hit = p.walls.iter().enumerate().find_map(|(k, w)| {
+                let distance = polygon::distance_to_segment(at, w.start, w.end);
+                let clear = w.thickness / 2.0 + radius;
+                (distance < clear).then_some((k, distance, clear))
             });
-            if let Some(k) = hit {
+            if let Some((k, distance, clear)) = hit {
                 out.push(Problem {
                     kind: ProblemKind::ObjectiveInWall,
                     ids: vec![o.id.clone(), p.id.clone()],
                     message: format!(
-                        "objective '{}' at ({:.1}, {:.1}) stands in wall {} of piece '{}'",
+                        "objective '{}' at ({:.1}, {:.1}) stands in wall {} of piece '{}' \
+                         ({distance:.2}\" from the wall's centre line; the marker needs {clear:.2}\")",
                         o.id,
                         at.x,
                         at.y,
