@@ -536,3 +536,51 @@ fn a_model_base_set_on_a_wall_touches_that_wall() {
         .unwrap();
     assert!(touching.is_empty());
 }
+
+/// The objective marker entities follow the game's markers: Hidden Supplies moves the centre
+/// marker and adds a sixth when the game is set up, and a marker the game removes (Supply
+/// Drop, Burn Objective) leaves the table.
+#[test]
+fn objective_marker_entities_follow_the_games_markers() {
+    use wartable::sim::battle::ActiveGame;
+    let data = scene("chapter-approved/layout-1-hammer-and-anvil.ron");
+    assert_eq!(data.mission.name, "Hidden Supplies");
+    let mut app = headless_app(data.clone());
+    assert_eq!(count::<With<ObjectiveMarker>>(&mut app), 5);
+    let mut game = deployed(data);
+    let markers = |app: &mut App| {
+        let mut out: Vec<(String, Vec2)> = app
+            .world_mut()
+            .query::<(&ObjectiveMarker, &Transform)>()
+            .iter(app.world())
+            .map(|(m, t)| (m.id.clone(), t.translation.truncate()))
+            .collect();
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
+    };
+    let expected = |game: &wartable::game::Game| {
+        let mut out: Vec<(String, Vec2)> = game
+            .scene
+            .objectives
+            .iter()
+            .map(|o| (o.id.clone(), Vec2::new(o.at.0, o.at.1)))
+            .collect();
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
+    };
+    assert_eq!(game.scene.objectives.len(), 6);
+    let want = expected(&game);
+    app.world_mut().resource_mut::<ActiveGame>().game = Some(game.clone());
+    app.update();
+    app.update();
+    assert_eq!(markers(&mut app), want);
+    // A marker taken out of play leaves the table.
+    game.scene.objectives.retain(|o| o.id != "centre");
+    game.objectives.pop();
+    let want = expected(&game);
+    app.world_mut().resource_mut::<ActiveGame>().game = Some(game);
+    app.update();
+    app.update();
+    assert_eq!(markers(&mut app), want);
+    assert_eq!(count::<With<ObjectiveMarker>>(&mut app), 5);
+}

@@ -84,7 +84,19 @@ fn the_pairing_table_matches_the_companion() {
         !missions.iter().any(|m| m.contains("secondary-deck")),
         "{missions:?}"
     );
-    assert_eq!(missions.len(), 8);
+    // Ten Chapter Approved 2025-26 primaries and Only War.
+    assert_eq!(missions.len(), 11);
+    // The three not in the Tournament Companion's pool are offered only as a free choice.
+    for m in ["burden-of-trust", "unexploded-ordnance", "the-ritual"] {
+        let path = format!("scenes/missions/{m}.ron");
+        assert!(missions.contains(&path), "{m}");
+        assert!(
+            !pairings::PAIRINGS
+                .iter()
+                .any(|p| p.missions.contains(&path.as_str())),
+            "{m} is not in the pool"
+        );
+    }
 }
 
 #[test]

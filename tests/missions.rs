@@ -208,6 +208,7 @@ fn scorched_earth_burns_an_objective_for_5_or_10() {
         unit: "intercessors".into(),
         action: MissionAction::BurnObjective,
         objective: Some("south-east".into()),
+        to: None,
     };
     assert_eq!(rejected(&mut g, burn.clone()).rule, Rule::Actions);
     to_round_2(&mut g);
@@ -251,6 +252,7 @@ fn terraform_scores_terraformed_objectives_every_turn() {
                 unit: u.into(),
                 action: MissionAction::Terraform,
                 objective: Some(o.into()),
+                to: None,
             },
         );
     }
@@ -302,6 +304,218 @@ fn hidden_supplies_moves_the_centre_and_scores_objectives_outside_the_zone() {
     block(&mut g, 1, "hellblasters", 14.0, 34.0);
     let ev = accepted(&mut g, Command::EndPhase { player: 1 });
     assert_eq!(vp(&ev, 1, "Hidden Supplies"), vec![5, 5, 5], "{ev:?}");
+}
+
+#[test]
+fn burden_of_trust_scores_objectives_outside_the_zone_and_guards() {
+    let mut g = mission_game("burden-of-trust");
+    clear(&mut g, &[(1, "intercessors"), (1, "hellblasters")]);
+    block(&mut g, 1, "intercessors", 46.0, 10.0);
+    block(&mut g, 1, "hellblasters", 14.0, 10.0);
+    // Round 1: south-east is not held yet when the Command phase starts (control changes at
+    // the end of a phase), so no guard can be picked for it...
+    let r = rejected(
+        &mut g,
+        Command::Guard {
+            player: 1,
+            unit: "intercessors".into(),
+            objective: "south-east".into(),
+        },
+    );
+    assert_eq!(r.rule, Rule::Actions);
+    assert!(r.reason.contains("does not control"), "{}", r.reason);
+    // ...but at the end of the phase both held objectives get a guard.
+    let ev = accepted(&mut g, Command::EndPhase { player: 1 });
+    let guards: Vec<(&str, &str)> = ev
+        .iter()
+        .filter_map(|e| match e {
+            GameEvent::Guarding {
+                unit, objective, ..
+            } => Some((unit.as_str(), objective.as_str())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        guards,
+        vec![
+            ("hellblasters", "attacker-home"),
+            ("intercessors", "south-east")
+        ],
+        "{ev:?}"
+    );
+    // The guards score at the end of the opponent's turn, from round 1 (the pack's FAQ),
+    // and not at the end of their own player's turn.
+    let ev = end_turn(&mut g);
+    assert!(vp(&ev, 1, "Burden of Trust").is_empty(), "{ev:?}");
+    let ev = end_turn(&mut g);
+    assert_eq!(
+        vp(&ev, 1, "Burden of Trust: 2 units guarding"),
+        vec![4],
+        "{ev:?}"
+    );
+    // Round 2: the old guards are gone; a guard is picked by command, one out of range is not.
+    assert_eq!((g.battle_round, g.active_player), (2, 1));
+    assert!(g.mission.guards.is_empty());
+    let r = rejected(
+        &mut g,
+        Command::Guard {
+            player: 1,
+            unit: "intercessors".into(),
+            objective: "attacker-home".into(),
+        },
+    );
+    assert!(r.reason.contains("not within range"), "{}", r.reason);
+    accepted(
+        &mut g,
+        Command::Guard {
+            player: 1,
+            unit: "hellblasters".into(),
+            objective: "attacker-home".into(),
+        },
+    );
+    // 4 VP for the objective outside the own zone (south-east), not for the home objective.
+    let ev = accepted(&mut g, Command::EndPhase { player: 1 });
+    assert_eq!(
+        vp(
+            &ev,
+            1,
+            "Burden of Trust: holds 1 objective markers (OutsideOwnZone)"
+        ),
+        vec![4],
+        "{ev:?}"
+    );
+    assert_eq!(g.mission.guards.len(), 2);
+    // A Battle-shocked guard does not score.
+    end_turn(&mut g);
+    let (a, u) = unit(&g, 1, "hellblasters");
+    g.units[a][u].battle_shocked = true;
+    let ev = end_turn(&mut g);
+    assert_eq!(
+        vp(&ev, 1, "Burden of Trust: 1 units guarding"),
+        vec![2],
+        "{ev:?}"
+    );
+}
+
+#[test]
+fn unexploded_ordnance_scores_hazards_by_how_near_the_enemy_zone_they_are() {
+    use wartable::geometry::Point;
+    let mut g = mission_game("unexploded-ordnance");
+    let mut hazards = g.mission.hazards.clone();
+    hazards.sort();
+    assert_eq!(hazards, vec!["centre", "north-west", "south-east"]);
+    clear(&mut g, &[(1, "intercessors")]);
+    block(&mut g, 1, "intercessors", 46.0, 10.0);
+    advance_to(&mut g, 1, Phase::Shooting);
+    let start = |to: (f32, f32)| Command::StartAction {
+        player: 1,
+        unit: "intercessors".into(),
+        action: MissionAction::MoveHazard,
+        objective: Some("south-east".into()),
+        to: Some(Point(to.0, to.1)),
+    };
+    // At most 6", not onto a model.
+    let r = rejected(&mut g, start((46.0, 17.0)));
+    assert!(r.reason.contains("more than 6"), "{}", r.reason);
+    let r = rejected(&mut g, start((44.0, 10.0)));
+    assert!(r.reason.contains("on a model"), "{}", r.reason);
+    let none = Command::StartAction {
+        player: 1,
+        unit: "intercessors".into(),
+        action: MissionAction::MoveHazard,
+        objective: Some("south-east".into()),
+        to: None,
+    };
+    assert!(rejected(&mut g, none).reason.contains("name where"));
+    accepted(&mut g, start((46.0, 16.0)));
+    let ev = end_turn(&mut g);
+    assert!(
+        ev.iter().any(
+            |e| matches!(e, GameEvent::ObjectiveMoved { objective, to, .. }
+            if objective == "south-east" && *to == (46.0, 16.0))
+        ),
+        "{ev:?}"
+    );
+    // Round 2: the marker goes on to 0.1" short of player 2's zone (its edge at y 22).
+    to_round_2(&mut g);
+    block(&mut g, 1, "intercessors", 46.0, 16.0);
+    advance_to(&mut g, 1, Phase::Shooting);
+    accepted(
+        &mut g,
+        Command::StartAction {
+            player: 1,
+            unit: "intercessors".into(),
+            action: MissionAction::MoveHazard,
+            objective: Some("south-east".into()),
+            to: Some(Point(46.0, 21.9)),
+        },
+    );
+    // South-east is now wholly within 6" of the enemy zone (5 VP) and the centre, 9" from it,
+    // wholly within 12" (2 VP); north-west, 16" away, scores nothing.
+    let ev = end_turn(&mut g);
+    assert_eq!(vp(&ev, 1, "Unexploded Ordnance"), vec![7], "{ev:?}");
+    // A marker wholly within the enemy zone: 8 VP.
+    end_turn(&mut g);
+    let i = g
+        .scene
+        .objectives
+        .iter()
+        .position(|o| o.id == "south-east")
+        .unwrap();
+    g.scene.objectives[i].at = Point(50.0, 30.0);
+    let ev = end_turn(&mut g);
+    assert_eq!(vp(&ev, 1, "Unexploded Ordnance"), vec![10], "{ev:?}");
+}
+
+#[test]
+fn the_ritual_places_a_marker_12_inches_from_another_and_scores_no_mans_land() {
+    use wartable::geometry::Point;
+    let mut g = mission_game("the-ritual");
+    clear(&mut g, &[(1, "intercessors"), (1, "hellblasters")]);
+    put_line(&mut g, 1, "intercessors", 30.5, 13.6, 1.3);
+    block(&mut g, 1, "hellblasters", 20.0, 28.0);
+    advance_to(&mut g, 1, Phase::Shooting);
+    let ritual = |unit: &str, to: (f32, f32)| Command::StartAction {
+        player: 1,
+        unit: unit.into(),
+        action: MissionAction::Ritual,
+        objective: None,
+        to: Some(Point(to.0, to.1)),
+    };
+    // 12" from the centre at -60 degrees: (36, 11.61), wholly in No Man's Land, 10.1" from
+    // south-east, 0.6" from the nearest Intercessor (none of which is in range of south-east).
+    let spot = (30.0 + 6.0, 22.0 - 12.0 * 60f32.to_radians().sin());
+    let r = rejected(&mut g, ritual("intercessors", (35.5, 12.0)));
+    assert!(r.reason.contains("exactly 12"), "{}", r.reason);
+    let r = rejected(&mut g, ritual("intercessors", (30.0, 10.0)));
+    assert!(r.reason.contains("No Man's Land"), "{}", r.reason);
+    let r = rejected(&mut g, ritual("hellblasters", spot));
+    assert!(r.reason.contains("from the unit"), "{}", r.reason);
+    accepted(&mut g, ritual("intercessors", spot));
+    // One unit at a time.
+    let r = rejected(&mut g, ritual("hellblasters", (18.0, 28.0)));
+    assert!(
+        r.reason.contains("already performing the Ritual"),
+        "{}",
+        r.reason
+    );
+    let ev = end_turn(&mut g);
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, GameEvent::ObjectivePlaced { objective, .. }
+            if objective == "ritual-1")),
+        "{ev:?}"
+    );
+    assert_eq!(g.scene.objectives.len(), 6);
+    assert_eq!(g.objectives.len(), 6);
+    // Round 2: the new marker is a No Man's Land objective the Intercessors hold: 5 VP.
+    to_round_2(&mut g);
+    let ev = accepted(&mut g, Command::EndPhase { player: 1 });
+    assert_eq!(
+        vp(&ev, 1, "The Ritual: holds 1 objective markers (NoMansLand)"),
+        vec![5],
+        "{ev:?}"
+    );
 }
 
 #[test]
@@ -461,6 +675,7 @@ fn establish_locus_scores_2_near_the_centre_and_4_in_the_enemy_zone() {
                 unit: "hellblasters".into(),
                 action: MissionAction::EstablishLocus,
                 objective: None,
+                to: None,
             },
         );
         let ev = end_turn(&mut g);
@@ -485,6 +700,7 @@ fn cleanse_scores_2_for_one_objective_and_more_for_two() {
                     unit: u.into(),
                     action: MissionAction::Cleanse,
                     objective: Some(o.into()),
+                    to: None,
                 },
             );
         }
@@ -638,6 +854,7 @@ fn sabotage_completes_at_the_end_of_the_opponents_turn() {
         unit: "eliminators".into(),
         action: MissionAction::Sabotage,
         objective: None,
+        to: None,
     };
     let r = rejected(&mut g, sabotage.clone());
     assert_eq!(r.rule, Rule::Actions);
@@ -686,6 +903,7 @@ fn recover_assets_needs_two_units_in_different_areas() {
         unit: u.into(),
         action: MissionAction::RecoverAssets,
         objective: None,
+        to: None,
     };
     for u in ["intercessors", "hellblasters", "eliminators"] {
         accepted(&mut g, start(u));
@@ -884,6 +1102,7 @@ fn actions_follow_the_mission_pack_rules() {
         unit: u.into(),
         action: MissionAction::Terraform,
         objective: Some(o.into()),
+        to: None,
     };
     // Only in the Shooting phase.
     let r = rejected(&mut g, terraform("intercessors", "south-east"));
@@ -902,6 +1121,7 @@ fn actions_follow_the_mission_pack_rules() {
             unit: "hellblasters".into(),
             action: MissionAction::Sabotage,
             objective: None,
+            to: None,
         },
     );
     assert!(r.reason.contains("offers"), "{r}");
@@ -938,6 +1158,9 @@ fn a_whole_game_on_each_primary_scores_primary_and_secondary_vp() {
         "terraform",
         "hidden-supplies",
         "supply-drop",
+        "burden-of-trust",
+        "unexploded-ordnance",
+        "the-ritual",
     ] {
         let mut scene = open_field();
         scene.mission =

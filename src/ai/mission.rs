@@ -4,7 +4,9 @@
 //! Chapter Approved 2025-26 Mission Deck: Actions, Tactical secondary missions.
 
 use crate::game::{Command, Game, GameEvent};
-use crate::rules::mission::MissionAction;
+use crate::geometry::{Point, Vec2, polygon};
+use crate::rules::mission::{MissionAction, MissionSetup};
+use crate::rules::phase::opponent;
 use crate::rules::secondary::SecondaryMode;
 
 /// The actions `player` may perform now: the primary's and those of their active cards.
@@ -37,14 +39,17 @@ pub fn action_for(game: &Game, player: u8, unit: &str) -> Option<Command> {
             vec![None]
         };
         for objective in objectives {
-            let c = Command::StartAction {
-                player,
-                unit: unit.to_string(),
-                action,
-                objective,
-            };
-            if game.check(&c).is_ok() {
-                return Some(c);
+            for to in places(game, player, unit, action, objective.as_deref()) {
+                let c = Command::StartAction {
+                    player,
+                    unit: unit.to_string(),
+                    action,
+                    objective: objective.clone(),
+                    to,
+                };
+                if game.check(&c).is_ok() {
+                    return Some(c);
+                }
             }
         }
     }
@@ -81,4 +86,96 @@ pub fn discard_for_cp(game: &Game, player: u8) -> Option<Command> {
         .find(|name| !scoring.contains(&name.as_str()))?;
     let c = Command::DiscardSecondary { player, card };
     game.check(&c).is_ok().then_some(c)
+}
+
+/// Where the action might put its marker, best first (None alone for actions that place
+/// nothing): Move Hazard tries the furthest move straight toward the enemy zone's centre, then
+/// shorter and turned ones; the Ritual tries the points exactly the mission's distance from a
+/// No Man's Land objective, on the line toward each of the unit's models and a little either
+/// side of it. The engine's check picks the first legal one.
+fn places(
+    game: &Game,
+    player: u8,
+    unit: &str,
+    action: MissionAction,
+    objective: Option<&str>,
+) -> Vec<Option<Point>> {
+    if !action.needs_place() {
+        return vec![None];
+    }
+    let mut out = Vec::new();
+    let setup = &game.scene.mission.setup;
+    match action {
+        MissionAction::MoveHazard => {
+            let inches = setup
+                .iter()
+                .find_map(|s| match *s {
+                    MissionSetup::Hazards { move_inches } => Some(move_inches),
+                    _ => None,
+                })
+                .unwrap_or(0.0);
+            let Some(from) = game
+                .scene
+                .objectives
+                .iter()
+                .find(|o| Some(o.id.as_str()) == objective)
+                .map(|o| o.at.vec())
+            else {
+                return out;
+            };
+            let Some(zone) = game.scene.deployment.zone_of(opponent(player)) else {
+                return out;
+            };
+            let toward = (polygon::centroid(&zone) - from).normalize_or_zero();
+            for step in [1.0, 0.8, 0.6, 0.4, 0.2] {
+                for turn in [0.0_f32, 20.0, -20.0, 45.0, -45.0] {
+                    let (sin, cos) = turn.to_radians().sin_cos();
+                    let dir = Vec2::new(
+                        toward.x * cos - toward.y * sin,
+                        toward.x * sin + toward.y * cos,
+                    );
+                    let at = from + dir * inches * step;
+                    out.push(Some(Point(at.x, at.y)));
+                }
+            }
+        }
+        MissionAction::Ritual => {
+            let exactly = setup
+                .iter()
+                .find_map(|s| match *s {
+                    MissionSetup::Ritual { exactly_inches, .. } => Some(exactly_inches),
+                    _ => None,
+                })
+                .unwrap_or(12.0);
+            let Some(army) = game.army_of(player) else {
+                return out;
+            };
+            let Some(u) = game.find_unit(army, unit) else {
+                return out;
+            };
+            let models: Vec<Vec2> = game
+                .live_models(army, u)
+                .iter()
+                .map(|r| game.solid(*r).centre)
+                .collect();
+            for (i, o) in game.scene.objectives.iter().enumerate() {
+                if game.objective_zone(i).is_some() {
+                    continue;
+                }
+                let centre = o.at.vec();
+                for &m in &models {
+                    let base = (m - centre).normalize_or_zero();
+                    for turn in [0.0_f32, 3.0, -3.0, 6.0, -6.0] {
+                        let (sin, cos) = turn.to_radians().sin_cos();
+                        let dir =
+                            Vec2::new(base.x * cos - base.y * sin, base.x * sin + base.y * cos);
+                        let at = centre + dir * exactly;
+                        out.push(Some(Point(at.x, at.y)));
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    out
 }

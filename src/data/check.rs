@@ -651,9 +651,18 @@ pub fn mission(file: &Path, data: &Mission) -> Vec<DataError> {
             | ScoringRule::Linchpin { from_round, .. }
             | ScoringRule::DestroyedThisRound { from_round, .. }
             | ScoringRule::DestroyedMoreThisRound { from_round, .. }
-            | ScoringRule::Terraformed { from_round, .. } => *from_round,
+            | ScoringRule::Terraformed { from_round, .. }
+            | ScoringRule::Guarding { from_round, .. }
+            | ScoringRule::Hazards { from_round, .. } => *from_round,
             ScoringRule::Burned { .. } => 2,
         };
+        if let ScoringRule::Hazards { bands, .. } = rule
+            && (bands.is_empty()
+                || bands.windows(2).any(|w| w[1].0 <= w[0].0)
+                || bands.iter().any(|b| b.0 < 0.0))
+        {
+            r.fail("Hazards bands must be (inches, VP) pairs with rising distances from 0");
+        }
         if from == 0 || from > data.battle_rounds {
             r.fail(format!(
                 "a scoring rule starts in battle round {from}, but the mission has rounds 1..{}",
@@ -662,6 +671,19 @@ pub fn mission(file: &Path, data: &Mission) -> Vec<DataError> {
         }
     }
     for step in &data.setup {
+        match *step {
+            MissionSetup::Hazards { move_inches } if move_inches <= 0.0 => {
+                r.fail("Hazards move_inches must be more than 0");
+            }
+            MissionSetup::Ritual {
+                within_inches,
+                exactly_inches,
+                clear_inches,
+            } if within_inches < 0.0 || exactly_inches <= clear_inches || clear_inches < 0.0 => {
+                r.fail("Ritual distances: within_inches 0 or more, exactly_inches more than clear_inches");
+            }
+            _ => {}
+        }
         if let MissionSetup::SupplyDrop {
             first_removed,
             second_removed,

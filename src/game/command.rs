@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::geometry::Point;
 use crate::rules::attack::CommandReroll;
 use crate::rules::mission::MissionAction;
 use crate::rules::movement::MoveMode;
@@ -282,6 +283,23 @@ pub enum Command {
         /// The objective marker it is performed on, for actions that need one.
         #[serde(default)]
         objective: Option<String>,
+        /// Where the action puts a marker when it completes (inches), for the actions that
+        /// need a place: Move Hazard (the marker's new centre), Ritual (the new marker's).
+        #[serde(default)]
+        to: Option<Point>,
+    },
+    /// Burden of Trust: in their own Command phase the player picks one of their units within
+    /// range of an objective they control to guard it (one unit per objective; picking
+    /// another replaces it) until the start of their next turn. Objectives they control and
+    /// leave unguarded get a guard at the end of the Command phase (the eligible unit with the
+    /// most Objective Control there).
+    Guard {
+        /// Player giving the command.
+        player: u8,
+        /// The guarding unit.
+        unit: String,
+        /// The objective marker it guards.
+        objective: String,
     },
     /// A Tactical player marks an active secondary card to be discarded at the end of this
     /// turn (1 CP at the end of their own turn, once; nothing in the opponent's turn).
@@ -385,6 +403,7 @@ impl Command {
             | Command::UseStratagem { player, .. }
             | Command::Pass { player }
             | Command::StartAction { player, .. }
+            | Command::Guard { player, .. }
             | Command::DiscardSecondary { player, .. }
             | Command::NewOrders { player, .. } => *player,
         }
@@ -409,7 +428,8 @@ impl Command {
             | Command::Fight { unit, .. }
             | Command::Consolidate { unit, .. }
             | Command::UseStratagem { unit, .. }
-            | Command::StartAction { unit, .. } => Some(unit),
+            | Command::StartAction { unit, .. }
+            | Command::Guard { unit, .. } => Some(unit),
             Command::EndPhase { .. }
             | Command::Pass { .. }
             | Command::DiscardSecondary { .. }
@@ -431,6 +451,7 @@ impl Command {
             Command::Shoot { .. } => "Shoot",
             Command::DeclareCharge { .. } => "DeclareCharge",
             Command::StartAction { .. } => "StartAction",
+            Command::Guard { .. } => "Guard",
             Command::DiscardSecondary { .. } => "DiscardSecondary",
             Command::NewOrders { .. } => "NewOrders",
             Command::ChargeMove { .. } => "ChargeMove",

@@ -388,6 +388,34 @@ pub enum GameEvent {
         /// Why.
         reason: String,
     },
+    /// An objective marker was moved (Unexploded Ordnance's Move Hazard).
+    ObjectiveMoved {
+        /// Objective id.
+        objective: String,
+        /// Its new centre (inches).
+        to: (f32, f32),
+        /// Why.
+        reason: String,
+    },
+    /// A new objective marker was placed (The Ritual).
+    ObjectivePlaced {
+        /// Objective id.
+        objective: String,
+        /// Its centre (inches).
+        at: (f32, f32),
+        /// Why.
+        reason: String,
+    },
+    /// A unit now guards an objective marker (Burden of Trust) until the start of its
+    /// player's next turn.
+    Guarding {
+        /// Player.
+        player: u8,
+        /// Unit id.
+        unit: String,
+        /// Objective id.
+        objective: String,
+    },
     /// A Tactical player drew a secondary card.
     SecondaryDrawn {
         /// Player.

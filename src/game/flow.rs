@@ -253,6 +253,7 @@ impl Game {
         self.update_objectives(ev);
         if self.phase == Phase::Command {
             self.score_primary(ScoringTiming::EndOfCommandPhase, ev);
+            self.post_remaining_guards(ev);
         }
         match self.phase.next() {
             Some(p) => {

@@ -10,11 +10,14 @@ use super::rejection::Rejection;
 use super::rejection::Rule;
 use super::state::Game;
 use crate::game::sight::ModelRef;
-use crate::geometry::{Vec2, Vec3, polygon};
-use crate::rules::constants::{BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES};
+use crate::geometry::{Point, Vec2, Vec3, polygon};
+use crate::rules::constants::{
+    BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES, OBJECTIVE_MARKER_RADIUS_INCHES,
+    RITUAL_EXACT_TOLERANCE_INCHES,
+};
 use crate::rules::engagement::in_objective_range;
 use crate::rules::mission::{
-    MissionAction, MissionSetup, ObjectiveSet, ScoringRule, ScoringTiming,
+    MissionAction, MissionSetup, ObjectiveMarker, ObjectiveSet, ScoringRule, ScoringTiming,
 };
 use crate::rules::movement::{MoveMode, Moved};
 use crate::rules::phase::{Phase, Stage, opponent};
@@ -68,8 +71,21 @@ pub struct ActionUnderWay {
     pub unit: usize,
     /// The objective it is performed on.
     pub objective: Option<String>,
+    /// Where it puts a marker on completion (Move Hazard, Ritual), inches.
+    pub to: Option<Vec2>,
     /// It completes at the end of the turn of this player in battle round `round`.
     pub completes: (u8, u8),
+}
+
+/// A unit guarding an objective (Burden of Trust) until the start of its player's next turn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GuardPost {
+    /// The guarding player.
+    pub player: u8,
+    /// The unit (army, unit index of its root).
+    pub unit: (usize, usize),
+    /// The objective guarded.
+    pub objective: String,
 }
 
 /// An action completed this turn: (player, action, unit id, objective, where it stood).
@@ -135,6 +151,12 @@ pub struct MissionState {
     pub on_objective_at_turn_start: Vec<(usize, usize)>,
     /// Supply Drop: (round whose start removes it, objective id).
     pub removals: Vec<(u8, String)>,
+    /// Burden of Trust: the units guarding objectives.
+    pub guards: Vec<GuardPost>,
+    /// Unexploded Ordnance: the Hazard objectives (ids).
+    pub hazards: Vec<String>,
+    /// The Ritual: markers placed so far (for their ids).
+    pub placed: u32,
 }
 
 /// The centre of the battlefield (inches).
@@ -237,8 +259,21 @@ impl Game {
         self.scene.objectives.push(marker);
     }
 
-    /// At the start of the battle: Supply Drop picks its two objectives.
+    /// At the start of the battle: Supply Drop picks its two objectives; Unexploded Ordnance's
+    /// No Man's Land objectives become Hazard objectives.
     pub(super) fn mission_battle_begins(&mut self) {
+        if self
+            .scene
+            .mission
+            .setup
+            .iter()
+            .any(|s| matches!(s, MissionSetup::Hazards { .. }))
+        {
+            self.mission.hazards = (0..self.scene.objectives.len())
+                .filter(|&i| self.objective_zone(i).is_none())
+                .map(|i| self.scene.objectives[i].id.clone())
+                .collect();
+        }
         for step in self.scene.mission.setup.clone() {
             if let MissionSetup::SupplyDrop {
                 first_removed,
@@ -286,6 +321,8 @@ impl Game {
             self.scene.objectives.remove(i);
             self.objectives.remove(i);
             self.mission.terraformed.retain(|(o, _)| o != id);
+            self.mission.hazards.retain(|o| o != id);
+            self.mission.guards.retain(|g| g.objective != id);
             ev.push(GameEvent::ObjectiveRemoved {
                 objective: id.to_string(),
                 reason: reason.to_string(),
@@ -414,6 +451,8 @@ impl Game {
     /// Tactical player draws up to the hand size.
     pub(super) fn mission_turn_begins(&mut self, ev: &mut Vec<GameEvent>) {
         self.mission.new_orders_used = false;
+        let player = self.active_player;
+        self.mission.guards.retain(|g| g.player != player);
         self.mission.completed.clear();
         self.mission.control_at_turn_start = self
             .scene
@@ -776,6 +815,41 @@ impl Game {
                     "destroyed more enemy units than it lost this round".into(),
                 )
             }
+            ScoringRule::Guarding {
+                vp_each,
+                from_round,
+            } if timing == ScoringTiming::EndOfTurn
+                && round >= from_round
+                && player != self.active_player =>
+            {
+                let n = self.standing_guards(player);
+                (n * vp_each, format!("{n} units guarding objective markers"))
+            }
+            ScoringRule::Hazards {
+                ref bands,
+                from_round,
+            } if timing == ScoringTiming::EndOfTurn
+                && round >= from_round
+                && player == self.active_player =>
+            {
+                let mut vp = 0;
+                let mut parts = Vec::new();
+                for id in &self.mission.hazards {
+                    let Some(o) = self.scene.objectives.iter().find(|o| o.id == *id) else {
+                        continue;
+                    };
+                    let reach = self.reach_into_zone(o.at.vec(), opponent(player));
+                    if let Some(&(inches, v)) = bands.iter().find(|(inches, _)| reach <= *inches) {
+                        vp += v;
+                        parts.push(if inches == 0.0 {
+                            format!("'{id}' in the enemy zone")
+                        } else {
+                            format!("'{id}' within {inches}\" of the enemy zone")
+                        });
+                    }
+                }
+                (vp, format!("Hazard objectives: {}", parts.join(", ")))
+            }
             ScoringRule::Terraformed {
                 vp_each,
                 from_round,
@@ -801,6 +875,46 @@ impl Game {
                 d.round == self.battle_round && d.owner == owner && d.character_wounds.is_none()
             })
             .count()
+    }
+
+    /// Burden of Trust: `player`'s guards that score now: on the battlefield, not
+    /// Battle-shocked, within range of the objective they guard, which `player` controls.
+    fn standing_guards(&self, player: u8) -> u32 {
+        self.mission
+            .guards
+            .iter()
+            .filter(|g| g.player == player)
+            .filter(|g| {
+                let (army, unit) = g.unit;
+                let Some(i) = self
+                    .scene
+                    .objectives
+                    .iter()
+                    .position(|o| o.id == g.objective)
+                else {
+                    return false;
+                };
+                !self.units[army][unit].battle_shocked
+                    && self.unit_in_range_of(army, unit, i)
+                    && self.objectives[i] == Some(player)
+            })
+            .count() as u32
+    }
+
+    /// How far an objective marker centred at `at` reaches from `player`'s deployment zone:
+    /// 0 when the whole marker is within the zone, else the distance (inches) from the zone
+    /// to the marker's far edge (the marker is wholly within that distance of the zone).
+    fn reach_into_zone(&self, at: Vec2, player: u8) -> f32 {
+        let Some(zone) = self.scene.deployment.zone_of(player) else {
+            return f32::INFINITY;
+        };
+        let r = OBJECTIVE_MARKER_RADIUS_INCHES;
+        let edge = polygon::distance_to_boundary(&zone, at);
+        if polygon::contains(&zone, at) {
+            if edge >= r - 1e-4 { 0.0 } else { r - edge }
+        } else {
+            edge + r
+        }
     }
 
     fn add_primary(&mut self, player: u8, vp: u32, reason: String, ev: &mut Vec<GameEvent>) {
@@ -1385,6 +1499,7 @@ impl Game {
         unit: &str,
         action: MissionAction,
         objective: Option<&str>,
+        to: Option<Point>,
         ev: &mut Vec<GameEvent>,
     ) -> Result<(), Rejection> {
         if self.stage != Stage::Battle
@@ -1453,6 +1568,31 @@ impl Game {
         }
         let objective = self.action_objective(player, army, root, action, objective)?;
         self.action_place(player, army, root, action)?;
+        let to = to.map(Point::vec);
+        if action.needs_place() {
+            let Some(at) = to else {
+                return reject(
+                    Rule::Actions,
+                    format!(
+                        "{} puts a marker on the table: name where (`to`)",
+                        action.name()
+                    ),
+                );
+            };
+            if let Some(why) =
+                self.marker_place_problem(action, army, root, objective.as_deref(), at)
+            {
+                return reject(
+                    Rule::Actions,
+                    format!(
+                        "{} cannot put the marker at ({:.2}, {:.2}): {why}",
+                        action.name(),
+                        at.x,
+                        at.y
+                    ),
+                );
+            }
+        }
         let completes = if action.completes_next_turn() {
             if player == self.first_player {
                 (opponent(player), self.battle_round)
@@ -1478,6 +1618,7 @@ impl Game {
             army,
             unit: root,
             objective: objective.clone(),
+            to,
             completes,
         });
         ev.push(GameEvent::ActionStarted {
@@ -1515,7 +1656,17 @@ impl Game {
                 format!("there is no objective marker '{id}'"),
             );
         };
-        if self.objective_zone(i) == Some(player) {
+        if action == MissionAction::MoveHazard {
+            if !self.mission.hazards.iter().any(|h| h == id) {
+                return reject(Rule::Actions, format!("'{id}' is not a Hazard objective"));
+            }
+            if self.objectives[i] != Some(player) {
+                return reject(
+                    Rule::Actions,
+                    format!("player {player} does not control '{id}'"),
+                );
+            }
+        } else if self.objective_zone(i) == Some(player) {
             return reject(
                 Rule::Actions,
                 format!("'{id}' is in player {player}'s own deployment zone"),
@@ -1572,6 +1723,18 @@ impl Game {
                         "Sabotage needs a unit within a terrain feature and outside its own deployment zone",
                     );
                 }
+            }
+            MissionAction::Ritual
+                if self
+                    .mission
+                    .actions
+                    .iter()
+                    .any(|a| a.player == player && a.action == action) =>
+            {
+                return reject(
+                    Rule::Actions,
+                    "another unit is already performing the Ritual",
+                );
             }
             MissionAction::RecoverAssets => {
                 let Some(area) = self.area_of(player, army, root) else {
@@ -1686,6 +1849,34 @@ impl Game {
                         self.remove_objective(&id, "burned", ev);
                     }
                 }
+                MissionAction::MoveHazard => {
+                    let id = a.objective.clone().expect("checked");
+                    let at = a.to.expect("checked");
+                    if let Some(o) = self.scene.objectives.iter_mut().find(|o| o.id == id) {
+                        o.at = Point(at.x, at.y);
+                        ev.push(GameEvent::ObjectiveMoved {
+                            objective: id,
+                            to: (at.x, at.y),
+                            reason: "Move Hazard".into(),
+                        });
+                    }
+                }
+                MissionAction::Ritual => {
+                    let at = a.to.expect("checked");
+                    self.mission.placed += 1;
+                    let id = format!("ritual-{}", self.mission.placed);
+                    self.scene.objectives.push(ObjectiveMarker {
+                        id: id.clone(),
+                        at: Point(at.x, at.y),
+                        z: 0.0,
+                    });
+                    self.objectives.push(None);
+                    ev.push(GameEvent::ObjectivePlaced {
+                        objective: id,
+                        at: (at.x, at.y),
+                        reason: "Ritual".into(),
+                    });
+                }
                 _ => {}
             }
             self.mission.completed.push(done);
@@ -1739,8 +1930,280 @@ impl Game {
             MissionAction::RecoverAssets if recovering < 2 => {
                 return Some("fewer than two units recovered assets".into());
             }
+            MissionAction::MoveHazard | MissionAction::Ritual => {
+                let at = a.to?;
+                let why =
+                    self.marker_place_problem(a.action, a.army, a.unit, a.objective.as_deref(), at);
+                if let Some(why) = why {
+                    return Some(format!(
+                        "the marker cannot go to ({:.2}, {:.2}): {why}",
+                        at.x, at.y
+                    ));
+                }
+            }
             _ => {}
         }
         None
+    }
+
+    /// Why a marker cannot go to `at` for `action` by the unit (army, root): Move Hazard moves
+    /// `objective` at most the mission's distance; the Ritual's marker stands wholly in No
+    /// Man's Land near the unit, exactly the mission's distance from one other No Man's Land
+    /// objective and clear of the rest. Neither may stand off the table, on a model, on
+    /// another marker or in a wall. None when it can.
+    pub(super) fn marker_place_problem(
+        &self,
+        action: MissionAction,
+        army: usize,
+        root: usize,
+        objective: Option<&str>,
+        at: Vec2,
+    ) -> Option<String> {
+        let r = OBJECTIVE_MARKER_RADIUS_INCHES;
+        if at.x < r || at.y < r || at.x > BOARD_WIDTH_INCHES - r || at.y > BOARD_DEPTH_INCHES - r {
+            return Some("the marker would not be wholly on the table".into());
+        }
+        let others: Vec<(usize, Vec2)> = self
+            .scene
+            .objectives
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| Some(o.id.as_str()) != objective)
+            .map(|(i, o)| (i, o.at.vec()))
+            .collect();
+        if others.iter().any(|(_, o)| o.distance(at) < 2.0 * r) {
+            return Some("it would stand on another objective marker".into());
+        }
+        let on_model = self.units.iter().enumerate().any(|(a, units)| {
+            (0..units.len()).any(|u| {
+                self.live_models(a, u).iter().any(|m| {
+                    let s = self.solid(*m);
+                    let outline = s.outline();
+                    polygon::contains(&outline, at)
+                        || polygon::distance_to_boundary(&outline, at) < r
+                })
+            })
+        });
+        if on_model {
+            return Some("it would stand on a model".into());
+        }
+        let in_wall = self.scene.layout.pieces.iter().any(|p| {
+            p.walls
+                .iter()
+                .any(|w| polygon::distance_to_segment(at, w.start, w.end) < w.thickness / 2.0 + r)
+        });
+        if in_wall {
+            return Some("it would stand in a wall".into());
+        }
+        let setup = self.scene.mission.setup.clone();
+        match action {
+            MissionAction::MoveHazard => {
+                let inches = setup
+                    .iter()
+                    .find_map(|s| match *s {
+                        MissionSetup::Hazards { move_inches } => Some(move_inches),
+                        _ => None,
+                    })
+                    .unwrap_or(0.0);
+                let from = self
+                    .scene
+                    .objectives
+                    .iter()
+                    .find(|o| Some(o.id.as_str()) == objective)?
+                    .at
+                    .vec();
+                if from.distance(at) > inches + 1e-3 {
+                    return Some(format!(
+                        "it is {:.2}\" from where the marker stands, more than {inches}\"",
+                        from.distance(at)
+                    ));
+                }
+            }
+            MissionAction::Ritual => {
+                let (within, exactly, clear) = setup
+                    .iter()
+                    .find_map(|s| match *s {
+                        MissionSetup::Ritual {
+                            within_inches,
+                            exactly_inches,
+                            clear_inches,
+                        } => Some((within_inches, exactly_inches, clear_inches)),
+                        _ => None,
+                    })
+                    .unwrap_or((1.0, 12.0, 6.0));
+                if [1u8, 2]
+                    .iter()
+                    .any(|&p| self.reach_into_zone(at, p) < 2.0 * r - 1e-4)
+                {
+                    return Some("it would not be wholly in No Man's Land".into());
+                }
+                let near = self.unit_distance_to(army, root, at) - r;
+                if near > within + 1e-3 {
+                    return Some(format!(
+                        "it would be {near:.2}\" from the unit, more than {within}\""
+                    ));
+                }
+                let anchor = others.iter().find(|(i, o)| {
+                    self.objective_zone(*i).is_none()
+                        && (o.distance(at) - exactly).abs() <= RITUAL_EXACT_TOLERANCE_INCHES
+                });
+                let Some(&(anchor, _)) = anchor else {
+                    return Some(format!(
+                        "no other No Man's Land objective is exactly {exactly}\" away"
+                    ));
+                };
+                if let Some((i, o)) = others
+                    .iter()
+                    .find(|(i, o)| *i != anchor && o.distance(at) < clear)
+                {
+                    return Some(format!(
+                        "it would be {:.2}\" from '{}', within {clear}\"",
+                        o.distance(at),
+                        self.scene.objectives[*i].id
+                    ));
+                }
+            }
+            _ => {}
+        }
+        None
+    }
+
+    /// [`Command::Guard`](super::Command::Guard): Burden of Trust's guard picked in the
+    /// player's Command phase.
+    pub(super) fn guard(
+        &mut self,
+        player: u8,
+        unit: &str,
+        objective: &str,
+        ev: &mut Vec<GameEvent>,
+    ) -> Result<(), Rejection> {
+        if !self
+            .scene
+            .mission
+            .scoring
+            .iter()
+            .any(|r| matches!(r, ScoringRule::Guarding { .. }))
+        {
+            return reject(Rule::Actions, "the mission has no guards (Burden of Trust)");
+        }
+        if self.stage != Stage::Battle
+            || player != self.active_player
+            || self.phase != Phase::Command
+        {
+            return reject(
+                Rule::Actions,
+                "guards are picked in the player's own Command phase",
+            );
+        }
+        let (army, root) = self.own_root(player, unit)?;
+        let Some(i) = self.scene.objectives.iter().position(|o| o.id == objective) else {
+            return reject(
+                Rule::Actions,
+                format!("there is no objective marker '{objective}'"),
+            );
+        };
+        if self.objectives[i] != Some(player) {
+            return reject(
+                Rule::Actions,
+                format!("player {player} does not control '{objective}'"),
+            );
+        }
+        if let Some(why) = self.guard_problem(army, root, i) {
+            return reject(
+                Rule::Actions,
+                format!("'{unit}' cannot guard '{objective}': {why}"),
+            );
+        }
+        self.post_guard(player, (army, root), objective, ev);
+        Ok(())
+    }
+
+    /// Why the unit cannot guard objective `i`, if it cannot.
+    fn guard_problem(&self, army: usize, root: usize, i: usize) -> Option<&'static str> {
+        if self.live_models(army, root).is_empty() {
+            Some("it is not on the battlefield")
+        } else if self.scene.armies[army].units[root]
+            .datasheet
+            .has_keyword("AIRCRAFT")
+        {
+            Some("AIRCRAFT cannot guard")
+        } else if !self.unit_in_range_of(army, root, i) {
+            Some("it is not within range of the objective")
+        } else {
+            None
+        }
+    }
+
+    fn post_guard(
+        &mut self,
+        player: u8,
+        unit: (usize, usize),
+        objective: &str,
+        ev: &mut Vec<GameEvent>,
+    ) {
+        self.mission
+            .guards
+            .retain(|g| !(g.player == player && (g.objective == objective || g.unit == unit)));
+        self.mission.guards.push(GuardPost {
+            player,
+            unit,
+            objective: objective.to_string(),
+        });
+        ev.push(GameEvent::Guarding {
+            player,
+            unit: self.unit_id(unit.0, unit.1).to_string(),
+            objective: objective.to_string(),
+        });
+    }
+
+    /// At the end of the active player's Command phase (Burden of Trust): each objective
+    /// they control and have not picked a guard for gets one, the eligible unit not yet
+    /// guarding with the most Objective Control within its range.
+    pub(super) fn post_remaining_guards(&mut self, ev: &mut Vec<GameEvent>) {
+        if !self
+            .scene
+            .mission
+            .scoring
+            .iter()
+            .any(|r| matches!(r, ScoringRule::Guarding { .. }))
+        {
+            return;
+        }
+        let player = self.active_player;
+        let Some(army) = self.army_of(player) else {
+            return;
+        };
+        for i in 0..self.scene.objectives.len() {
+            let id = self.scene.objectives[i].id.clone();
+            if self.objectives[i] != Some(player)
+                || self
+                    .mission
+                    .guards
+                    .iter()
+                    .any(|g| g.player == player && g.objective == id)
+            {
+                continue;
+            }
+            let best = self
+                .unit_roots(army)
+                .into_iter()
+                .filter(|&u| {
+                    self.guard_problem(army, u, i).is_none()
+                        && !self
+                            .mission
+                            .guards
+                            .iter()
+                            .any(|g| g.player == player && g.unit == (army, u))
+                })
+                .max_by_key(|&u| {
+                    self.live_models(army, u)
+                        .iter()
+                        .map(|r| self.objective_control(*r))
+                        .sum::<u32>()
+                });
+            if let Some(u) = best {
+                self.post_guard(player, (army, u), &id, ev);
+            }
+        }
     }
 }

@@ -145,8 +145,12 @@ impl Game {
                 unit,
                 action,
                 objective,
+                to,
                 ..
-            } => self.start_action(player, unit, *action, objective.as_deref(), ev)?,
+            } => self.start_action(player, unit, *action, objective.as_deref(), *to, ev)?,
+            Command::Guard {
+                unit, objective, ..
+            } => self.guard(player, unit, objective, ev)?,
             Command::DiscardSecondary { card, .. } => {
                 self.discard_secondary_command(player, card, ev)?
             }

@@ -27,6 +27,9 @@ pub const COHERENCY_TWO_NEIGHBOURS_FROM_MODELS: usize = 7;
 pub const OBJECTIVE_MARKER_DIAMETER_MM: f32 = 40.0;
 /// Radius of an objective marker (inches): the one conversion of [`OBJECTIVE_MARKER_DIAMETER_MM`].
 pub const OBJECTIVE_MARKER_RADIUS_INCHES: f32 = OBJECTIVE_MARKER_DIAMETER_MM / MM_PER_INCH / 2.0;
+/// How close to "exactly" a distance must be when a rule asks for an exact one (The Ritual's
+/// new marker exactly 12" from another), inches: a tenth of an inch, what a tape measure reads.
+pub const RITUAL_EXACT_TOLERANCE_INCHES: f32 = 0.1;
 /// A model is in range of an objective within this horizontal distance (inches).
 pub const OBJECTIVE_RANGE_HORIZONTAL_INCHES: f32 = 3.0;
 /// A model is in range of an objective within this vertical distance (inches).

@@ -132,6 +132,26 @@ pub enum ScoringRule {
         /// VP for an objective in the enemy zone.
         enemy_zone: u32,
     },
+    /// Burden of Trust: at the end of every turn from `from_round`, the player whose turn it is
+    /// *not* scores `vp_each` VP for each of their units guarding an objective (see
+    /// [`Command::Guard`](crate::game::Command::Guard)) that is not Battle-shocked, is still
+    /// within range of that objective, and whose player controls it.
+    Guarding {
+        /// VP per guarding unit.
+        vp_each: u32,
+        /// First battle round in which it scores.
+        from_round: u8,
+    },
+    /// Unexploded Ordnance: at the end of the player's own turn from `from_round`, VP for each
+    /// Hazard objective by how close it is to the opponent's deployment zone: `bands` are
+    /// (inches, VP), nearest first; a marker scores the VP of the first band it is wholly
+    /// within (inches 0: wholly within the zone itself), or nothing.
+    Hazards {
+        /// (distance from the opponent's zone in inches, VP), nearest first.
+        bands: Vec<(f32, u32)>,
+        /// First battle round in which it scores.
+        from_round: u8,
+    },
     /// `vp_each` VP at the end of every turn (from `from_round`), to both players, for each
     /// objective the player has terraformed (Terraform; see [`MissionAction::Terraform`]).
     Terraformed {
@@ -181,6 +201,24 @@ pub enum MissionSetup {
         /// Round whose start removes the second (Omega) objective.
         second_removed: u8,
     },
+    /// Unexploded Ordnance: at the start of the battle every No Man's Land objective becomes
+    /// a Hazard objective; [`MissionAction::MoveHazard`] moves one up to `move_inches`.
+    Hazards {
+        /// Furthest a Hazard objective moves when the action completes (inches).
+        move_inches: f32,
+    },
+    /// The Ritual: [`MissionAction::Ritual`] places a new objective wholly in No Man's Land,
+    /// within `within_inches` of the unit, exactly `exactly_inches` from another No Man's
+    /// Land objective and more than `clear_inches` from every other objective (centre to
+    /// centre).
+    Ritual {
+        /// Furthest the new marker stands from the performing unit (inches, edge to base).
+        within_inches: f32,
+        /// Its distance from one other No Man's Land objective (inches).
+        exactly_inches: f32,
+        /// Its least distance from every other objective (inches).
+        clear_inches: f32,
+    },
 }
 
 /// An action a unit may perform (Chapter Approved 2025-26: Actions): started in its Shooting
@@ -207,6 +245,14 @@ pub enum MissionAction {
     /// Recover Assets (secondary): two or more units, each wholly within a different one of
     /// the own zone, No Man's Land and the enemy zone; completes at the end of the turn.
     RecoverAssets,
+    /// Move Hazard (Unexploded Ordnance): in range of a Hazard objective the player controls
+    /// (one unit per objective); completes at the end of the turn if the player still controls
+    /// it: the marker moves to the place named with the command (at most the mission's
+    /// distance, not onto another marker, a model or a wall).
+    MoveHazard,
+    /// Ritual (The Ritual): one unit at a time; completes at the end of the turn: a new
+    /// objective marker is placed where the command names (see [`MissionSetup::Ritual`]).
+    Ritual,
 }
 
 impl MissionAction {
@@ -219,12 +265,22 @@ impl MissionAction {
             Self::Cleanse => "Cleanse",
             Self::Sabotage => "Sabotage",
             Self::RecoverAssets => "Recover Assets",
+            Self::MoveHazard => "Move Hazard",
+            Self::Ritual => "Ritual",
         }
     }
 
     /// True when the action needs an objective marker named.
     pub fn needs_objective(self) -> bool {
-        matches!(self, Self::Terraform | Self::BurnObjective | Self::Cleanse)
+        matches!(
+            self,
+            Self::Terraform | Self::BurnObjective | Self::Cleanse | Self::MoveHazard
+        )
+    }
+
+    /// True when the command must name a place on the table (`to`): where the marker goes.
+    pub fn needs_place(self) -> bool {
+        matches!(self, Self::MoveHazard | Self::Ritual)
     }
 
     /// True when it completes at the end of the opponent's next turn rather than this one.

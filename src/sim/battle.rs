@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 
-use super::components::TableModel;
+use super::components::{ObjectiveMarker, TableModel};
 use crate::data::Scene;
 use crate::game::save::{SaveFile, replay, write_save};
 use crate::game::{Command, Game, GameEvent, Rejection};
@@ -170,6 +170,7 @@ pub fn plugin(app: &mut App) {
                 close_game,
                 sync_states,
                 sync_models,
+                sync_objectives,
                 glide_models,
             )
                 .chain()
@@ -325,6 +326,41 @@ fn sync_models(
     let Some(game) = &active.game else { return };
     for item in &mut models {
         sync_model(&mut cmd, game, glide.as_deref(), item);
+    }
+}
+
+/// Brings the objective marker entities in step with the game's markers when the game changes:
+/// a marker moved (Unexploded Ordnance), placed (The Ritual, Hidden Supplies) or removed
+/// (Supply Drop, Burn Objective) is moved, spawned or despawned on the table.
+fn sync_objectives(
+    mut cmd: Commands,
+    active: Res<ActiveGame>,
+    mut markers: Query<(Entity, &ObjectiveMarker, &mut Transform)>,
+) {
+    if !active.is_changed() {
+        return;
+    }
+    let Some(game) = &active.game else { return };
+    let mut shown = Vec::new();
+    for (e, marker, mut transform) in &mut markers {
+        match game.scene.objectives.iter().find(|o| o.id == marker.id) {
+            Some(o) => {
+                let at = Vec3::new(o.at.0, o.at.1, o.z);
+                if transform.translation != at {
+                    transform.translation = at;
+                }
+                shown.push(marker.id.clone());
+            }
+            None => cmd.entity(e).despawn(),
+        }
+    }
+    for o in game
+        .scene
+        .objectives
+        .iter()
+        .filter(|o| !shown.contains(&o.id))
+    {
+        cmd.spawn(super::scene::objective_bundle(o));
     }
 }
 

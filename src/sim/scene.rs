@@ -135,18 +135,7 @@ pub fn spawn_scene(commands: &mut Commands, scene: &Scene) {
         });
     }
     for objective in &scene.objectives {
-        commands.spawn((
-            SceneEntity,
-            ObjectiveMarker {
-                id: objective.id.clone(),
-            },
-            Transform::from_xyz(objective.at.0, objective.at.1, objective.z),
-            Collider::convex_hull(&disc_points(
-                OBJECTIVE_MARKER_RADIUS_INCHES,
-                OBJECTIVE_MARKER_HEIGHT_INCHES,
-            ))
-            .expect("a disc has volume"),
-        ));
+        commands.spawn(objective_bundle(objective));
     }
     for zone in &scene.deployment.zones {
         commands.spawn((
@@ -198,6 +187,25 @@ pub fn spawn_scene(commands: &mut Commands, scene: &Scene) {
             }
         }
     }
+}
+
+/// The components of an objective marker's entity: the marker, where it stands, and its 40 mm
+/// disc collider (Core Rules: Objective Markers).
+pub fn objective_bundle(
+    objective: &crate::rules::mission::ObjectiveMarker,
+) -> (SceneEntity, ObjectiveMarker, Transform, Collider) {
+    (
+        SceneEntity,
+        ObjectiveMarker {
+            id: objective.id.clone(),
+        },
+        Transform::from_xyz(objective.at.0, objective.at.1, objective.z),
+        Collider::convex_hull(&disc_points(
+            OBJECTIVE_MARKER_RADIUS_INCHES,
+            OBJECTIVE_MARKER_HEIGHT_INCHES,
+        ))
+        .expect("a disc has volume"),
+    )
 }
 
 fn disc_points(radius: f32, height: f32) -> Vec<Vec3> {
