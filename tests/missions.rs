@@ -827,6 +827,92 @@ fn marked_for_death_targets_are_picked_when_drawn() {
     assert!(held.gamma.is_some() && !held.alphas.contains(&held.gamma.unwrap()));
 }
 
+/// Player 2's next draw is `card` (Tactical), made at the start of their Command phase.
+fn draw_next(g: &mut Game, card: &str) -> usize {
+    let deck = g.scene.secondary_deck.clone().unwrap();
+    let k = deck.cards.iter().position(|c| c.name == card).unwrap();
+    g.mission.active[1].clear();
+    g.mission.decks[1].retain(|&c| c != k);
+    g.mission.decks[1].push(k);
+    end_turn(g);
+    assert_eq!((g.active_player, g.phase), (2, Phase::Command));
+    k
+}
+
+#[test]
+fn marked_for_death_targets_are_the_players_choice() {
+    let mut g = mission_game("take-and-hold");
+    let k = draw_next(&mut g, "Marked for Death");
+    let army = g.army_of(1).unwrap();
+    let ids: Vec<String> = g
+        .unit_roots(army)
+        .into_iter()
+        .filter(|&u| !g.live_models(army, u).is_empty())
+        .map(|u| g.unit_id(army, u).to_string())
+        .collect();
+    let alphas: Vec<String> = ids[ids.len() - 3..].to_vec();
+    let choose = |player: u8, units: &[String]| Command::ChooseTargets {
+        player,
+        card: "Marked for Death".into(),
+        units: units.to_vec(),
+        objective: None,
+    };
+    // The opponent (player 1) names the Alphas: exactly three of their own units.
+    let r = rejected(&mut g, choose(1, &alphas[..2]));
+    assert!(r.reason.contains("name 3"), "{}", r.reason);
+    let ev = accepted(&mut g, choose(1, &alphas));
+    assert!(
+        ev.iter().any(
+            |e| matches!(e, GameEvent::TargetsChosen { player: 1, alphas: a, .. } if *a == alphas)
+        ),
+        "{ev:?}"
+    );
+    let held = |g: &Game| {
+        g.mission.active[1]
+            .iter()
+            .find(|c| c.card == k)
+            .unwrap()
+            .clone()
+    };
+    let named: Vec<String> = held(&g)
+        .alphas
+        .iter()
+        .map(|&(a, u)| g.unit_id(a, u).to_string())
+        .collect();
+    assert_eq!(named, alphas);
+    let gamma = held(&g).gamma.expect("a Gamma target stays picked");
+    assert!(!held(&g).alphas.contains(&gamma));
+    // The holder names the Gamma: one enemy unit, not an Alpha.
+    let r = rejected(&mut g, choose(2, &alphas[..1]));
+    assert!(r.reason.contains("not an Alpha"), "{}", r.reason);
+    accepted(&mut g, choose(2, &ids[..1]));
+    let (a, u) = held(&g).gamma.unwrap();
+    assert_eq!(g.unit_id(a, u), ids[0]);
+    // Only in the Command phase the card was drawn in.
+    accepted(&mut g, Command::EndPhase { player: 2 });
+    let r = rejected(&mut g, choose(2, &ids[1..2]));
+    assert!(r.reason.contains("drawn in"), "{}", r.reason);
+}
+
+#[test]
+fn a_tempting_target_is_the_opponents_choice_of_a_no_mans_land_objective() {
+    let mut g = mission_game("take-and-hold");
+    let k = draw_next(&mut g, "A Tempting Target");
+    let choose = |player: u8, objective: &str| Command::ChooseTargets {
+        player,
+        card: "A Tempting Target".into(),
+        units: Vec::new(),
+        objective: Some(objective.into()),
+    };
+    let r = rejected(&mut g, choose(1, "defender-home"));
+    assert!(r.reason.contains("not in No Man's Land"), "{}", r.reason);
+    let r = rejected(&mut g, choose(2, "north-west"));
+    assert!(r.reason.contains("no choice"), "{}", r.reason);
+    accepted(&mut g, choose(1, "north-west"));
+    let held = g.mission.active[1].iter().find(|c| c.card == k).unwrap();
+    assert_eq!(held.objective.as_deref(), Some("north-west"));
+}
+
 #[test]
 fn secure_no_mans_land_scores_2_then_5() {
     let mut g = mission_game("take-and-hold");

@@ -288,6 +288,24 @@ pub enum Command {
         #[serde(default)]
         to: Option<Point>,
     },
+    /// The choices a secondary card drawn this Command phase leaves to the players, made
+    /// instead of the engine's defaults (which stand until then): for Marked for Death the
+    /// card holder's opponent names their own units as the Alpha targets (`units`, as many as
+    /// the card asks or all they have on the battlefield) and the holder names one enemy unit
+    /// as the Gamma target (`units`, one); for A Tempting Target the opponent names a No Man's
+    /// Land objective (`objective`).
+    ChooseTargets {
+        /// Player giving the command (the holder or the opponent, as above).
+        player: u8,
+        /// The card's name.
+        card: String,
+        /// Unit ids.
+        #[serde(default)]
+        units: Vec<String>,
+        /// Objective id.
+        #[serde(default)]
+        objective: Option<String>,
+    },
     /// Burden of Trust: in their own Command phase the player picks one of their units within
     /// range of an objective they control to guard it (one unit per objective; picking
     /// another replaces it) until the start of their next turn. Objectives they control and
@@ -404,6 +422,7 @@ impl Command {
             | Command::Pass { player }
             | Command::StartAction { player, .. }
             | Command::Guard { player, .. }
+            | Command::ChooseTargets { player, .. }
             | Command::DiscardSecondary { player, .. }
             | Command::NewOrders { player, .. } => *player,
         }
@@ -433,6 +452,7 @@ impl Command {
             Command::EndPhase { .. }
             | Command::Pass { .. }
             | Command::DiscardSecondary { .. }
+            | Command::ChooseTargets { .. }
             | Command::NewOrders { .. } => None,
         }
     }
@@ -452,6 +472,7 @@ impl Command {
             Command::DeclareCharge { .. } => "DeclareCharge",
             Command::StartAction { .. } => "StartAction",
             Command::Guard { .. } => "Guard",
+            Command::ChooseTargets { .. } => "ChooseTargets",
             Command::DiscardSecondary { .. } => "DiscardSecondary",
             Command::NewOrders { .. } => "NewOrders",
             Command::ChargeMove { .. } => "ChargeMove",

@@ -416,6 +416,19 @@ pub enum GameEvent {
         /// Objective id.
         objective: String,
     },
+    /// The targets of a secondary card were chosen (Marked for Death, A Tempting Target).
+    TargetsChosen {
+        /// The player who chose.
+        player: u8,
+        /// Card name.
+        card: String,
+        /// Marked for Death: the Alpha targets (unit ids).
+        alphas: Vec<String>,
+        /// Marked for Death: the Gamma target.
+        gamma: Option<String>,
+        /// A Tempting Target: the objective.
+        objective: Option<String>,
+    },
     /// A Tactical player drew a secondary card.
     SecondaryDrawn {
         /// Player.

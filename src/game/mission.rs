@@ -40,6 +40,9 @@ pub struct ActiveCard {
     pub gamma: Option<(usize, usize)>,
     /// A Tempting Target: the objective picked when drawn.
     pub objective: Option<String>,
+    /// Tactical: (battle round, player) of the Command phase it was drawn in; None for a
+    /// Fixed card.
+    pub drawn: Option<(u8, u8)>,
 }
 
 impl ActiveCard {
@@ -54,6 +57,7 @@ impl ActiveCard {
             alphas: Vec::new(),
             gamma: None,
             objective: None,
+            drawn: None,
         }
     }
 }
@@ -508,6 +512,7 @@ impl Game {
                 continue;
             }
             let mut active = ActiveCard::new(card);
+            active.drawn = Some((self.battle_round, player));
             self.pick_card_targets(player, &c.kind, &mut active);
             ev.push(GameEvent::SecondaryDrawn {
                 player,
@@ -2066,6 +2071,166 @@ impl Game {
             _ => {}
         }
         None
+    }
+
+    /// [`Command::ChooseTargets`](super::Command::ChooseTargets): the choices a card drawn this
+    /// Command phase leaves to the players, made instead of the engine's defaults. Marked for
+    /// Death: the card holder's opponent names the Alpha units (their own), the holder the
+    /// Gamma unit; A Tempting Target: the opponent names the No Man's Land objective.
+    pub(super) fn choose_targets(
+        &mut self,
+        player: u8,
+        card: &str,
+        units: &[String],
+        objective: Option<&str>,
+        ev: &mut Vec<GameEvent>,
+    ) -> Result<(), Rejection> {
+        let Some(deck) = self.scene.secondary_deck.clone() else {
+            return reject(Rule::SecondaryMissions, "the mission has no secondary deck");
+        };
+        let holder = self.active_player;
+        let k = self.mission.active[pi(holder)]
+            .iter()
+            .position(|c| deck.cards[c.card].name.eq_ignore_ascii_case(card));
+        let Some(k) = k else {
+            return reject(
+                Rule::SecondaryMissions,
+                format!("player {holder} holds no active card '{card}'"),
+            );
+        };
+        if self.stage != Stage::Battle
+            || self.phase != Phase::Command
+            || self.mission.active[pi(holder)][k].drawn != Some((self.battle_round, holder))
+        {
+            return reject(
+                Rule::SecondaryMissions,
+                format!("the targets of '{card}' are chosen in the Command phase it is drawn in"),
+            );
+        }
+        let kind = deck.cards[self.mission.active[pi(holder)][k].card]
+            .kind
+            .clone();
+        let enemy = opponent(holder);
+        let mut chosen = self.mission.active[pi(holder)][k].clone();
+        match kind {
+            CardKind::MarkedForDeath { alphas, .. } if player == enemy => {
+                let Some(army) = self.army_of(enemy) else {
+                    return reject(Rule::SecondaryMissions, "no enemy army");
+                };
+                let on_table = self
+                    .unit_roots(army)
+                    .into_iter()
+                    .filter(|&u| !self.live_models(army, u).is_empty())
+                    .count();
+                let want = alphas.min(on_table);
+                let mut picked = Vec::new();
+                for id in units {
+                    let (a, root) = self.own_root(player, id)?;
+                    if self.find_unit(a, id) != Some(root) {
+                        return reject(
+                            Rule::SecondaryMissions,
+                            format!("'{id}' leads a unit: name the unit it is attached to"),
+                        );
+                    }
+                    if self.live_models(a, root).is_empty() {
+                        return reject(
+                            Rule::SecondaryMissions,
+                            format!("'{id}' is not on the battlefield"),
+                        );
+                    }
+                    if picked.contains(&(a, root)) {
+                        return reject(Rule::SecondaryMissions, format!("'{id}' is named twice"));
+                    }
+                    picked.push((a, root));
+                }
+                if picked.len() != want {
+                    return reject(
+                        Rule::SecondaryMissions,
+                        format!("name {want} of your units on the battlefield as Alpha targets"),
+                    );
+                }
+                chosen.alphas = picked;
+                if chosen.gamma.is_some_and(|g| chosen.alphas.contains(&g)) {
+                    // The holder's Gamma was named an Alpha: the engine names another.
+                    chosen.gamma = self
+                        .unit_roots(army)
+                        .into_iter()
+                        .filter(|&u| {
+                            !self.live_models(army, u).is_empty()
+                                && !chosen.alphas.contains(&(army, u))
+                        })
+                        .min_by_key(|&u| (self.wounds_left(army, u), u))
+                        .map(|u| (army, u));
+                }
+            }
+            CardKind::MarkedForDeath { .. } if player == holder => {
+                let [id] = units else {
+                    return reject(
+                        Rule::SecondaryMissions,
+                        "name one enemy unit as the Gamma target",
+                    );
+                };
+                let Some(army) = self.army_of(enemy) else {
+                    return reject(Rule::SecondaryMissions, "no enemy army");
+                };
+                let Some(u) = self.find_unit(army, id) else {
+                    return reject(
+                        Rule::SecondaryMissions,
+                        format!("player {enemy} has no unit '{id}'"),
+                    );
+                };
+                if self.live_models(army, u).is_empty()
+                    || chosen.alphas.contains(&(army, u))
+                    || self.unit_roots(army).iter().all(|&r| r != u)
+                {
+                    return reject(
+                        Rule::SecondaryMissions,
+                        format!(
+                            "'{id}' is not an enemy unit on the battlefield that is not an Alpha target"
+                        ),
+                    );
+                }
+                chosen.gamma = Some((army, u));
+            }
+            CardKind::TemptingTarget { .. } if player == enemy => {
+                let Some(id) = objective else {
+                    return reject(Rule::SecondaryMissions, "name a No Man's Land objective");
+                };
+                let Some(i) = self.scene.objectives.iter().position(|o| o.id == id) else {
+                    return reject(
+                        Rule::SecondaryMissions,
+                        format!("there is no objective marker '{id}'"),
+                    );
+                };
+                if self.objective_zone(i).is_some() {
+                    return reject(
+                        Rule::SecondaryMissions,
+                        format!("'{id}' is not in No Man's Land"),
+                    );
+                }
+                chosen.objective = Some(id.to_string());
+            }
+            _ => {
+                return reject(
+                    Rule::SecondaryMissions,
+                    format!("player {player} has no choice to make for '{card}'"),
+                );
+            }
+        }
+        let names = |v: &[(usize, usize)]| -> Vec<String> {
+            v.iter()
+                .map(|&(a, u)| self.unit_id(a, u).to_string())
+                .collect()
+        };
+        ev.push(GameEvent::TargetsChosen {
+            player,
+            card: deck.cards[chosen.card].name.clone(),
+            alphas: names(&chosen.alphas),
+            gamma: chosen.gamma.map(|(a, u)| self.unit_id(a, u).to_string()),
+            objective: chosen.objective.clone(),
+        });
+        self.mission.active[pi(holder)][k] = chosen;
+        Ok(())
     }
 
     /// [`Command::Guard`](super::Command::Guard): Burden of Trust's guard picked in the

@@ -151,6 +151,12 @@ impl Game {
             Command::Guard {
                 unit, objective, ..
             } => self.guard(player, unit, objective, ev)?,
+            Command::ChooseTargets {
+                card,
+                units,
+                objective,
+                ..
+            } => self.choose_targets(player, card, units, objective.as_deref(), ev)?,
             Command::DiscardSecondary { card, .. } => {
                 self.discard_secondary_command(player, card, ev)?
             }
