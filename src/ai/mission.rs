@@ -5,7 +5,7 @@
 
 use crate::game::{Command, Game, GameEvent};
 use crate::geometry::{Point, Vec2, polygon};
-use crate::rules::mission::{MissionAction, MissionSetup};
+use crate::rules::mission::MissionAction;
 use crate::rules::phase::opponent;
 use crate::rules::secondary::SecondaryMode;
 
@@ -104,16 +104,9 @@ fn places(
         return vec![None];
     }
     let mut out = Vec::new();
-    let setup = &game.scene.mission.setup;
     match action {
         MissionAction::MoveHazard => {
-            let inches = setup
-                .iter()
-                .find_map(|s| match *s {
-                    MissionSetup::Hazards { move_inches } => Some(move_inches),
-                    _ => None,
-                })
-                .unwrap_or(0.0);
+            let inches = game.scene.mission.hazard_move_inches().unwrap_or(0.0);
             let Some(from) = game
                 .scene
                 .objectives
@@ -140,13 +133,9 @@ fn places(
             }
         }
         MissionAction::Ritual => {
-            let exactly = setup
-                .iter()
-                .find_map(|s| match *s {
-                    MissionSetup::Ritual { exactly_inches, .. } => Some(exactly_inches),
-                    _ => None,
-                })
-                .unwrap_or(12.0);
+            let Some((_, exactly, _)) = game.scene.mission.ritual_distances() else {
+                return out;
+            };
             let Some(army) = game.army_of(player) else {
                 return out;
             };

@@ -266,13 +266,7 @@ impl Game {
     /// At the start of the battle: Supply Drop picks its two objectives; Unexploded Ordnance's
     /// No Man's Land objectives become Hazard objectives.
     pub(super) fn mission_battle_begins(&mut self) {
-        if self
-            .scene
-            .mission
-            .setup
-            .iter()
-            .any(|s| matches!(s, MissionSetup::Hazards { .. }))
-        {
+        if self.scene.mission.hazard_move_inches().is_some() {
             self.mission.hazards = (0..self.scene.objectives.len())
                 .filter(|&i| self.objective_zone(i).is_none())
                 .map(|i| self.scene.objectives[i].id.clone())
@@ -2000,16 +1994,9 @@ impl Game {
         if in_wall {
             return Some("it would stand in a wall".into());
         }
-        let setup = self.scene.mission.setup.clone();
         match action {
             MissionAction::MoveHazard => {
-                let inches = setup
-                    .iter()
-                    .find_map(|s| match *s {
-                        MissionSetup::Hazards { move_inches } => Some(move_inches),
-                        _ => None,
-                    })
-                    .unwrap_or(0.0);
+                let inches = self.scene.mission.hazard_move_inches().unwrap_or(0.0);
                 let from = self
                     .scene
                     .objectives
@@ -2025,17 +2012,9 @@ impl Game {
                 }
             }
             MissionAction::Ritual => {
-                let (within, exactly, clear) = setup
-                    .iter()
-                    .find_map(|s| match *s {
-                        MissionSetup::Ritual {
-                            within_inches,
-                            exactly_inches,
-                            clear_inches,
-                        } => Some((within_inches, exactly_inches, clear_inches)),
-                        _ => None,
-                    })
-                    .unwrap_or((1.0, 12.0, 6.0));
+                let Some((within, exactly, clear)) = self.scene.mission.ritual_distances() else {
+                    return Some("the mission has no Ritual".into());
+                };
                 if [1u8, 2]
                     .iter()
                     .any(|&p| self.reach_into_zone(at, p) < 2.0 * r - 1e-4)
@@ -2242,13 +2221,7 @@ impl Game {
         objective: &str,
         ev: &mut Vec<GameEvent>,
     ) -> Result<(), Rejection> {
-        if !self
-            .scene
-            .mission
-            .scoring
-            .iter()
-            .any(|r| matches!(r, ScoringRule::Guarding { .. }))
-        {
+        if !self.scene.mission.has_guards() {
             return reject(Rule::Actions, "the mission has no guards (Burden of Trust)");
         }
         if self.stage != Stage::Battle
@@ -2325,13 +2298,7 @@ impl Game {
     /// they control and have not picked a guard for gets one, the eligible unit not yet
     /// guarding with the most Objective Control within its range.
     pub(super) fn post_remaining_guards(&mut self, ev: &mut Vec<GameEvent>) {
-        if !self
-            .scene
-            .mission
-            .scoring
-            .iter()
-            .any(|r| matches!(r, ScoringRule::Guarding { .. }))
-        {
+        if !self.scene.mission.has_guards() {
             return;
         }
         let player = self.active_player;

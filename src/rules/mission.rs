@@ -332,6 +332,36 @@ pub struct Mission {
     pub secondary_cap: u32,
 }
 
+impl Mission {
+    /// Unexploded Ordnance: how far a Hazard objective moves (inches), if the mission has
+    /// Hazard objectives.
+    pub fn hazard_move_inches(&self) -> Option<f32> {
+        self.setup.iter().find_map(|s| match *s {
+            MissionSetup::Hazards { move_inches } => Some(move_inches),
+            _ => None,
+        })
+    }
+
+    /// The Ritual: (within, exactly, clear) inches for the new marker, if the mission has it.
+    pub fn ritual_distances(&self) -> Option<(f32, f32, f32)> {
+        self.setup.iter().find_map(|s| match *s {
+            MissionSetup::Ritual {
+                within_inches,
+                exactly_inches,
+                clear_inches,
+            } => Some((within_inches, exactly_inches, clear_inches)),
+            _ => None,
+        })
+    }
+
+    /// Burden of Trust: true when units guard objectives (a [`ScoringRule::Guarding`] rule).
+    pub fn has_guards(&self) -> bool {
+        self.scoring
+            .iter()
+            .any(|r| matches!(r, ScoringRule::Guarding { .. }))
+    }
+}
+
 fn default_rounds() -> u8 {
     super::constants::BATTLE_ROUNDS
 }
