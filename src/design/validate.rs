@@ -87,8 +87,7 @@ pub fn validate(pieces: &[TerrainPiece], objectives: &[ObjectiveMarker]) -> Vec<
         }
         for p in pieces {
             let hit = p.walls.iter().enumerate().find_map(|(k, w)| {
-                let distance = polygon::distance_to_segment(at, w.start, w.end);
-                let clear = w.thickness / 2.0 + radius;
+                let (distance, clear) = w.disc_clearance(at, radius);
                 (distance < clear).then_some((k, distance, clear))
             });
             if let Some((k, distance, clear)) = hit {

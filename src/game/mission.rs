@@ -576,11 +576,7 @@ impl Game {
                     .map(|&(u, _)| (enemy, u))
                     .collect();
                 // The drawing player names the easiest other unit as Gamma.
-                card.gamma = units
-                    .iter()
-                    .skip(*alphas)
-                    .min_by_key(|&&(u, w)| (w, u))
-                    .map(|&(u, _)| (enemy, u));
+                card.gamma = self.easiest_other(enemy, &card.alphas);
             }
             CardKind::TemptingTarget { .. } => {
                 let Some(army) = self.army_of(player) else {
@@ -604,6 +600,16 @@ impl Game {
             }
             _ => {}
         }
+    }
+
+    /// Marked for Death's default Gamma: the unit of army `enemy` on the battlefield, not one
+    /// of `alphas`, with the fewest wounds left.
+    fn easiest_other(&self, enemy: usize, alphas: &[(usize, usize)]) -> Option<(usize, usize)> {
+        self.unit_roots(enemy)
+            .into_iter()
+            .filter(|&u| !self.live_models(enemy, u).is_empty() && !alphas.contains(&(enemy, u)))
+            .min_by_key(|&u| (self.wounds_left(enemy, u), u))
+            .map(|u| (enemy, u))
     }
 
     /// A model was destroyed: the cards that count units and CHARACTER models hear of it.
@@ -1987,9 +1993,10 @@ impl Game {
             return Some("it would stand on a model".into());
         }
         let in_wall = self.scene.layout.pieces.iter().any(|p| {
-            p.walls
-                .iter()
-                .any(|w| polygon::distance_to_segment(at, w.start, w.end) < w.thickness / 2.0 + r)
+            p.walls.iter().any(|w| {
+                let (distance, clear) = w.disc_clearance(at, r);
+                distance < clear
+            })
         });
         if in_wall {
             return Some("it would stand in a wall".into());
@@ -2131,15 +2138,7 @@ impl Game {
                 chosen.alphas = picked;
                 if chosen.gamma.is_some_and(|g| chosen.alphas.contains(&g)) {
                     // The holder's Gamma was named an Alpha: the engine names another.
-                    chosen.gamma = self
-                        .unit_roots(army)
-                        .into_iter()
-                        .filter(|&u| {
-                            !self.live_models(army, u).is_empty()
-                                && !chosen.alphas.contains(&(army, u))
-                        })
-                        .min_by_key(|&u| (self.wounds_left(army, u), u))
-                        .map(|u| (army, u));
+                    chosen.gamma = self.easiest_other(army, &chosen.alphas);
                 }
             }
             CardKind::MarkedForDeath { .. } if player == holder => {

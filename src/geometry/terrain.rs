@@ -123,6 +123,17 @@ impl Wall {
         self.start.distance(self.end)
     }
 
+    /// How far the disc centred at `centre` (table inches) stands from the wall's centre line,
+    /// and how far it must stand to clear the wall: `radius` plus half the wall's thickness.
+    /// The disc crosses the wall when the first is less than the second (an objective marker
+    /// standing in a wall).
+    pub fn disc_clearance(&self, centre: Vec2, radius: f32) -> (f32, f32) {
+        (
+            super::polygon::distance_to_segment(centre, self.start, self.end),
+            self.thickness / 2.0 + radius,
+        )
+    }
+
     /// The wall as solid boxes, split around its openings. Openings whose sill is below
     /// `closed_below` inches (the "ground-floor windows closed" convention) are left solid.
     pub fn solid_boxes(&self, closed_below: Option<f32>) -> Vec<SolidBox> {

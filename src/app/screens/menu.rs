@@ -71,6 +71,12 @@ impl Default for NewGameForm {
     }
 }
 
+/// `paired`, then the rest of `all`.
+fn paired_first(paired: Vec<String>, all: Vec<String>) -> (Vec<String>, Vec<String>) {
+    let rest = all.into_iter().filter(|x| !paired.contains(x)).collect();
+    (paired, rest)
+}
+
 impl NewGameForm {
     /// The layouts to offer: under the tournament toggle, first those paired with the chosen
     /// deployment map, then the other tournament layouts (choosing one of those changes the
@@ -79,12 +85,10 @@ impl NewGameForm {
         if !self.tournament {
             return (data_files("scenes/layouts/"), Vec::new());
         }
-        let paired = pairings::layouts_for_deployment(&self.deployment);
-        let rest = pairings::tournament_layouts()
-            .into_iter()
-            .filter(|l| !paired.contains(l))
-            .collect();
-        (paired, rest)
+        paired_first(
+            pairings::layouts_for_deployment(&self.deployment),
+            pairings::tournament_layouts(),
+        )
     }
 
     /// The deployment maps to offer, as [`Self::layout_choices`]: under the tournament toggle,
@@ -93,12 +97,10 @@ impl NewGameForm {
         if !self.tournament {
             return (data_files("scenes/deployments/"), Vec::new());
         }
-        let paired = pairings::deployments_for_layout(&self.layout);
-        let rest = pairings::tournament_deployments()
-            .into_iter()
-            .filter(|d| !paired.contains(d))
-            .collect();
-        (paired, rest)
+        paired_first(
+            pairings::deployments_for_layout(&self.layout),
+            pairings::tournament_deployments(),
+        )
     }
 
     /// The missions to offer: the deployment map's primaries under the tournament toggle,
