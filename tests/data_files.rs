@@ -111,8 +111,8 @@ fn every_scene_sets_each_model_wholly_within_its_zone_without_overlaps() {
         for army in &scene.armies {
             let zone = scene.deployment.zone_of(army.player).unwrap();
             for unit in &army.units {
-                let base = unit.datasheet.base;
                 for m in &unit.models {
+                    let base = m.characteristics.base;
                     let c = m.position.truncate();
                     assert!(
                         base.wholly_within(c, m.facing, &zone),

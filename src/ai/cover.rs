@@ -65,7 +65,7 @@ fn sight_model(game: &Game, r: ModelRef, shift: Vec3, unit_number: usize) -> Sig
     }
     SightModel {
         unit: unit_number,
-        solid: ModelSolid::new(d.base, at, m.facing, here.height),
+        solid: ModelSolid::new(m.characteristics.base, at, m.facing, here.height),
         towering: d.has_keyword("TOWERING"),
         aircraft: d.has_keyword("AIRCRAFT"),
         infantry: d.has_keyword("INFANTRY"),

@@ -162,8 +162,8 @@ impl UnitJson {
                     index: i,
                     position: m.position.to_array(),
                     facing: m.facing,
-                    base: d.base,
-                    height: d.model_height_inches(),
+                    base: m.characteristics.base,
+                    height: m.characteristics.height,
                     weapons: m.weapons.clone(),
                 })
                 .collect(),

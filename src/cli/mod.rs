@@ -250,6 +250,9 @@ fn validate(files: &[PathBuf]) -> ExitCode {
                 if let Err(e) = write_stdout(&format!("{}: ok: {}", f.display(), v.summary)) {
                     return output_failed(&e);
                 }
+                for w in &v.warnings {
+                    eprintln!("{}: warning: {w}", f.display());
+                }
             }
             Err(errors) => {
                 failed += 1;

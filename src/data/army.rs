@@ -27,12 +27,38 @@ pub struct UnitEntry {
     pub datasheet: String,
     /// Number of models (within the datasheet's unit size).
     pub models: u32,
-    /// Wargear as (weapon, number of models carrying it); empty: the datasheet's default.
+    /// The old way of giving wargear: (weapon, number of models carrying it), the first
+    /// models carrying each; empty: the datasheet's default. `validate` warns where a model
+    /// gets two weapons of a kind this way: write `loadouts` instead.
     #[serde(default)]
     pub wargear: Vec<(String, u32)>,
+    /// Which models the unit has and what each carries: groups of models with one model
+    /// profile and one set of weapons, in order (the first group's models come first). Their
+    /// models add up to `models`. Empty: `wargear` or the datasheet's default decide.
+    #[serde(default)]
+    pub loadouts: Vec<Loadout>,
     /// For a Leader: the id of the bodyguard unit it is attached to (Core Rules: Leader).
     #[serde(default)]
     pub attached_to: Option<String>,
+    /// Roster choices kept by name ("Warlord", "Enhancement: Da Killa Klaw"); the engine
+    /// does not apply them.
+    #[serde(default)]
+    pub notes: Vec<String>,
+}
+
+/// A group of models of one unit with the same model profile and the same weapons.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Loadout", deny_unknown_fields)]
+pub struct Loadout {
+    /// Number of models in the group.
+    pub models: u32,
+    /// Their model profile (one of the datasheet's `model_profiles`); unset: the datasheet's
+    /// own line.
+    #[serde(default)]
+    pub profile: Option<String>,
+    /// The weapons each of them carries (the datasheet's weapon names; a weapon with several
+    /// profiles is named once).
+    pub wargear: Vec<String>,
 }
 
 /// An army list.
@@ -48,4 +74,11 @@ pub struct ArmyFile {
     pub datasheets: Vec<String>,
     /// The units.
     pub units: Vec<UnitEntry>,
+    /// Where the list came from (an imported roster: its file and format), if anywhere.
+    #[serde(default)]
+    pub source: Option<String>,
+    /// The Detachment, enhancements, Warlord and other roster choices kept by name (the
+    /// engine does not apply them).
+    #[serde(default)]
+    pub notes: Vec<String>,
 }

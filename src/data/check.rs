@@ -152,6 +152,81 @@ pub fn datasheets(file: &Path, data: &DatasheetsFile) -> Vec<DataError> {
     r.errors
 }
 
+/// Checks a datasheet's other model profiles: names unique and not the datasheet's own,
+/// characteristics in the datasheet's ranges, counts within the unit size.
+fn model_profiles(r: &mut Report, at: &str, d: &Datasheet) {
+    let n = &d.name;
+    r.unique(
+        &format!("model profile of '{n}'"),
+        d.model_profiles.iter().map(|m| m.name.as_str()),
+    );
+    for (i, m) in d.model_profiles.iter().enumerate() {
+        let at = format!("{at}.model_profiles[{i}]");
+        let p = &m.name;
+        if p.eq_ignore_ascii_case(n) {
+            r.fail_at(
+                &format!("{at}.name"),
+                format!("datasheet '{n}': a model profile cannot have the datasheet's own name"),
+            );
+        }
+        let mut range = |field: &str, what: &str, v: Option<u8>, lo: u8, hi: u8| {
+            if let Some(v) = v
+                && !(lo..=hi).contains(&v)
+            {
+                r.fail_at(
+                    &format!("{at}.{field}"),
+                    format!("datasheet '{n}', model '{p}': {what} {v} is outside {lo}..{hi}"),
+                );
+            }
+        };
+        range("toughness", "Toughness", m.toughness, 1, 20);
+        range("save", "Save", m.save, 2, 7);
+        range("wounds", "Wounds", m.wounds, 1, 60);
+        range("leadership", "Leadership", m.leadership, 2, 12);
+        range(
+            "objective_control",
+            "OC",
+            m.objective_control,
+            0,
+            MAX_OBJECTIVE_CONTROL,
+        );
+        range("invulnerable_save", "invulnerable save", m.invulnerable_save, 2, 6);
+        if let Some(mv) = m.movement {
+            r.number(
+                &format!("{at}.movement"),
+                &format!("datasheet '{n}', model '{p}': Move"),
+                mv,
+                (0.0, MAX_MOVE_INCHES),
+                "\"",
+            );
+        }
+        if let Some(b) = &m.base {
+            base(r, &at, n, b);
+        }
+        if let Some(h) = m.height
+            && !(h > 0.0 && h.is_finite() && h <= MAX_MODEL_HEIGHT_INCHES)
+        {
+            r.fail_at(
+                &format!("{at}.height"),
+                format!(
+                    "datasheet '{n}', model '{p}': height is {h}\"; it must be a finite number above 0 and at most {MAX_MODEL_HEIGHT_INCHES}\""
+                ),
+            );
+        }
+        if let Some((lo, hi)) = m.count
+            && (lo > hi || hi > d.unit_size.1)
+        {
+            r.fail_at(
+                &format!("{at}.count"),
+                format!(
+                    "datasheet '{n}', model '{p}': count ({lo}, {hi}) must have its fewest no more than its most, and its most no more than the unit's {}",
+                    d.unit_size.1
+                ),
+            );
+        }
+    }
+}
+
 fn datasheet(r: &mut Report, at: &str, d: &Datasheet) {
     let n = &d.name;
     let mut range = |field: &str, what: &str, v: u8, lo: u8, hi: u8| {
@@ -186,7 +261,10 @@ fn datasheet(r: &mut Report, at: &str, d: &Datasheet) {
         (0.0, MAX_MOVE_INCHES),
         "\"",
     );
-    base(r, at, n, &d.base);
+    if let Some(b) = &d.base {
+        base(r, at, n, b);
+    }
+    model_profiles(r, at, d);
     if let Some(h) = d.height
         && !(h > 0.0 && h.is_finite() && h <= MAX_MODEL_HEIGHT_INCHES)
     {

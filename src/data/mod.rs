@@ -113,6 +113,9 @@ pub struct Validated {
     pub kind: FileKind,
     /// A one-line summary, e.g. "layout 'X': 12 pieces".
     pub summary: String,
+    /// What is allowed but worth knowing: a datasheet with no known base size (an army cannot
+    /// field it), an army still in the old `wargear` form.
+    pub warnings: Vec<String>,
 }
 
 /// Checks any data file: syntax, then the semantic rules of its kind (a scene or army also
@@ -123,10 +126,17 @@ pub struct Validated {
 pub fn validate_file(file: &Path) -> Result<Validated, DataErrors> {
     let text = source::read(file)?;
     let kind = FileKind::sniff(file, &text)?;
+    let mut warnings = Vec::new();
     let summary = match kind {
         FileKind::Datasheets => {
             // Loaded as the game loads it: core abilities named under `abilities` are checked too.
             let d = resolve::load_datasheets(file)?;
+            warnings.extend(d.datasheets.iter().filter(|s| s.base.is_none()).map(|s| {
+                format!(
+                    "datasheet '{}' has no base size: an army cannot field it until its `base` is given",
+                    s.name
+                )
+            }));
             format!(
                 "datasheets '{}': {} datasheets",
                 d.faction,
@@ -135,6 +145,7 @@ pub fn validate_file(file: &Path) -> Result<Validated, DataErrors> {
         }
         FileKind::Army => {
             let a = load_army(file, 1)?;
+            warnings.extend(a.warnings.iter().cloned());
             // Summed wide: no number of units can overflow it.
             let points: u64 = a.units.iter().filter_map(|u| u.points).map(u64::from).sum();
             format!(
@@ -182,6 +193,7 @@ pub fn validate_file(file: &Path) -> Result<Validated, DataErrors> {
         }
         FileKind::Scene => {
             let s = load_scene(file)?;
+            warnings.extend(s.armies.iter().flat_map(|a| a.warnings.iter().cloned()));
             let models: usize = s
                 .armies
                 .iter()
@@ -196,5 +208,9 @@ pub fn validate_file(file: &Path) -> Result<Validated, DataErrors> {
             )
         }
     };
-    Ok(Validated { kind, summary })
+    Ok(Validated {
+        kind,
+        summary,
+        warnings,
+    })
 }

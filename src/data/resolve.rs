@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::army::{ArmyFile, DatasheetsFile};
+use super::army::{ArmyFile, DatasheetsFile, UnitEntry};
 use super::check;
 use super::error::{DataError, DataErrors, locate};
 use super::layout::LayoutFile;
@@ -41,6 +41,8 @@ pub struct Model {
     /// Weapons it carries (its datasheet's weapon names; a weapon with several profiles is
     /// one weapon).
     pub weapons: Vec<String>,
+    /// Its characteristics: its datasheet's line with its model profile applied.
+    pub characteristics: crate::rules::Characteristics,
 }
 
 /// One unit on the table.
@@ -71,6 +73,9 @@ pub struct Army {
     pub faction: String,
     /// Units, in list order.
     pub units: Vec<Unit>,
+    /// What the army file does that still works but should change (the old `wargear` form
+    /// giving a model two weapons of a kind), for `validate` to print.
+    pub warnings: Vec<String>,
 }
 
 /// A scene ready to put on the table: every reference loaded and checked, every model placed.
@@ -244,6 +249,7 @@ pub fn load_army(file: &Path, player: u8) -> Result<Army, DataErrors> {
     let find = |name: &str| sheets.iter().find(|d| d.name.eq_ignore_ascii_case(name));
     let mut sizes = Vec::new();
     let mut units = Vec::new();
+    let mut warnings = Vec::new();
     for (index, u) in data.units.iter().enumerate() {
         let Some(sheet) = find(&u.datasheet) else {
             let known: Vec<&str> = sheets.iter().map(|d| d.name.as_str()).collect();
@@ -284,6 +290,22 @@ pub fn load_army(file: &Path, player: u8) -> Result<Army, DataErrors> {
                 ));
             }
         }
+        let models = if size_ok {
+            match unit_models(sheet, u) {
+                Ok((models, warning)) => {
+                    warnings.extend(warning);
+                    models
+                }
+                Err(problems) => {
+                    for p in problems {
+                        fail(format!("unit '{}': {p}", u.id));
+                    }
+                    Vec::new()
+                }
+            }
+        } else {
+            Vec::new()
+        };
         if let Some(target) = &u.attached_to {
             match seen.get(target.as_str()) {
                 None => fail(format!(
@@ -321,7 +343,7 @@ pub fn load_army(file: &Path, player: u8) -> Result<Army, DataErrors> {
                 }
             }
         }
-        if !size_ok {
+        if !size_ok || models.len() != u.models as usize {
             continue;
         }
         units.push(Unit {
@@ -330,13 +352,7 @@ pub fn load_army(file: &Path, player: u8) -> Result<Army, DataErrors> {
             datasheet: sheet.clone(),
             attached_to: u.attached_to.clone(),
             points: sheet.points_for(u.models),
-            models: (0..u.models as usize)
-                .map(|i| Model {
-                    position: Vec3::ZERO,
-                    facing: 0.0,
-                    weapons: loadout(sheet, &u.wargear, i),
-                })
-                .collect(),
+            models,
         });
     }
     for (bodyguard, leaders) in leaders_per_bodyguard(&data) {
@@ -355,6 +371,7 @@ pub fn load_army(file: &Path, player: u8) -> Result<Army, DataErrors> {
         name: data.name,
         faction: data.faction,
         units,
+        warnings,
     })
 }
 
@@ -377,41 +394,234 @@ fn leaders_per_bodyguard(data: &ArmyFile) -> Vec<(&str, Vec<&str>)> {
     out
 }
 
-/// The weapons model `index` carries: the first `count` models carry each listed weapon.
-fn loadout(sheet: &Datasheet, wargear: &[(String, u32)], index: usize) -> Vec<String> {
-    if wargear.is_empty() {
-        let names: Vec<String> = if sheet.default_wargear.is_empty() {
-            sheet.weapons().map(|w| w.name.clone()).collect()
-        } else {
-            sheet
-                .default_wargear
-                .iter()
-                .map(|w| {
-                    sheet
-                        .weapon(w)
-                        .map_or_else(|| w.clone(), |p| p.name.clone())
-                })
-                .collect()
-        };
-        let mut carried: Vec<String> = Vec::new();
-        for n in names {
-            if !carried.contains(&n) {
-                carried.push(n);
+/// The models of the army entry `u` of datasheet `sheet` (not yet placed): each with its
+/// model profile's characteristics and its weapons, from `loadouts`, else the old `wargear`
+/// form, else the datasheet's default wargear (profiles that need a least number of models
+/// go to the first models). Also a warning when the old form gives a model two weapons of a
+/// kind.
+///
+/// # Errors
+/// Every problem with the entry: loadouts that do not add up to the unit's models, an
+/// unknown profile or weapon, a profile on too few or too many models, no base size.
+fn unit_models(sheet: &Datasheet, u: &UnitEntry) -> Result<(Vec<Model>, Option<String>), Vec<String>> {
+    let mut problems = Vec::new();
+    let mut groups: Vec<(Option<String>, Vec<String>, u32)> = Vec::new();
+    let mut warning = None;
+    if !u.loadouts.is_empty() {
+        if !u.wargear.is_empty() {
+            problems.push("give either `loadouts` or the old `wargear`, not both".to_string());
+        }
+        let total: u64 = u.loadouts.iter().map(|l| u64::from(l.models)).sum();
+        if total != u64::from(u.models) {
+            problems.push(format!(
+                "its loadouts hold {total} models but the unit has {}",
+                u.models
+            ));
+        }
+        for (i, l) in u.loadouts.iter().enumerate() {
+            if let Some(p) = &l.profile
+                && !p.eq_ignore_ascii_case(&sheet.name)
+                && sheet.model_profile(p).is_none()
+            {
+                let mut names = vec![sheet.name.clone()];
+                names.extend(sheet.model_profiles.iter().map(|m| m.name.clone()));
+                problems.push(format!(
+                    "loadouts[{i}]: {} has no model profile '{p}' (profiles: {})",
+                    sheet.name,
+                    names.join(", ")
+                ));
+            }
+            let mut carried: Vec<String> = Vec::new();
+            for w in &l.wargear {
+                match sheet.weapon(w) {
+                    None => problems.push(format!(
+                        "loadouts[{i}]: '{w}' is not a weapon of {} (its weapons: {})",
+                        sheet.name,
+                        weapon_names(sheet)
+                    )),
+                    Some(p) => {
+                        if !carried.iter().any(|c| c.eq_ignore_ascii_case(&p.name)) {
+                            carried.push(p.name.clone());
+                        }
+                    }
+                }
+            }
+            groups.push((l.profile.clone(), carried, l.models));
+        }
+    } else if !u.wargear.is_empty() {
+        let (per_model, doubled) = old_wargear(sheet, &u.wargear, u.models);
+        if let Some(d) = doubled {
+            warning = Some(format!(
+                "unit '{}': the old `wargear` form gives the first models every weapon listed ({d}); write `loadouts` to say which models carry what",
+                u.id
+            ));
+        }
+        groups.extend(per_model.into_iter().map(|w| (None, w, 1)));
+    } else {
+        groups.push((None, default_loadout(sheet), u.models));
+    }
+    if u.loadouts.is_empty() {
+        // The profiles a unit must have (a Boss Nob, a Sergeant) go to its first models.
+        let mut first = 0u32;
+        let mut assigned: Vec<(Option<String>, Vec<String>, u32)> = Vec::new();
+        for m in &sheet.model_profiles {
+            let least = m.count.map_or(0, |c| c.0);
+            for _ in 0..least {
+                if first >= u.models {
+                    break;
+                }
+                let w = weapons_of_model(&groups, first);
+                assigned.push((Some(m.name.clone()), w, 1));
+                first += 1;
             }
         }
-        return carried;
+        if first > 0 {
+            let rest: Vec<_> = (first..u.models)
+                .map(|i| (None, weapons_of_model(&groups, i), 1))
+                .collect();
+            assigned.extend(rest);
+            groups = assigned;
+        }
     }
-    // A weapon is carried once, whichever of its profiles the list names.
+    for m in &sheet.model_profiles {
+        let Some((lo, hi)) = m.count else { continue };
+        let n: u32 = groups
+            .iter()
+            .filter(|(p, _, _)| p.as_deref().is_some_and(|p| p.eq_ignore_ascii_case(&m.name)))
+            .map(|g| g.2)
+            .sum();
+        if n < lo.min(u.models) || n > hi {
+            problems.push(format!(
+                "{n} models have the profile '{}'; {} takes {lo} to {hi}",
+                m.name, sheet.name
+            ));
+        }
+    }
+    let mut models = Vec::new();
+    for (profile, weapons, n) in groups {
+        match sheet.characteristics(profile.as_deref()) {
+            Ok(c) => models.extend((0..n).map(|_| Model {
+                position: Vec3::ZERO,
+                facing: 0.0,
+                weapons: weapons.clone(),
+                characteristics: c.clone(),
+            })),
+            Err(e) => {
+                if !problems.contains(&e) {
+                    problems.push(e);
+                }
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok((models, warning))
+    } else {
+        Err(problems)
+    }
+}
+
+/// The weapons of model `index` of `groups` (each group `n` models alike).
+fn weapons_of_model(groups: &[(Option<String>, Vec<String>, u32)], index: u32) -> Vec<String> {
+    let mut left = index;
+    for (_, w, n) in groups {
+        if left < *n {
+            return w.clone();
+        }
+        left -= n;
+    }
+    Vec::new()
+}
+
+/// The datasheet's weapon names, for messages.
+fn weapon_names(sheet: &Datasheet) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for w in sheet.weapons() {
+        if !names.contains(&w.name.as_str()) {
+            names.push(&w.name);
+        }
+    }
+    names.join(", ")
+}
+
+/// What every model carries when the list gives no wargear: the datasheet's default wargear,
+/// or every weapon when it names none.
+fn default_loadout(sheet: &Datasheet) -> Vec<String> {
+    let names: Vec<String> = if sheet.default_wargear.is_empty() {
+        sheet.weapons().map(|w| w.name.clone()).collect()
+    } else {
+        sheet
+            .default_wargear
+            .iter()
+            .map(|w| {
+                sheet
+                    .weapon(w)
+                    .map_or_else(|| w.clone(), |p| p.name.clone())
+            })
+            .collect()
+    };
     let mut carried: Vec<String> = Vec::new();
-    for (w, _) in wargear.iter().filter(|(_, count)| index < *count as usize) {
-        let name = sheet
-            .weapon(w)
-            .map_or_else(|| w.clone(), |p| p.name.clone());
-        if !carried.iter().any(|c| c.eq_ignore_ascii_case(&name)) {
-            carried.push(name);
+    for n in names {
+        if !carried.contains(&n) {
+            carried.push(n);
         }
     }
     carried
+}
+
+/// The old `wargear` form: the first `count` models carry each listed weapon. Returns each
+/// model's weapons and, where a model gets two melee weapons without Extra Attacks this way
+/// that are not on every model, their names (for the warning).
+fn old_wargear(
+    sheet: &Datasheet,
+    wargear: &[(String, u32)],
+    models: u32,
+) -> (Vec<Vec<String>>, Option<String>) {
+    let mut doubled = None;
+    let per_model = (0..models as usize)
+        .map(|index| {
+            // A weapon is carried once, whichever of its profiles the list names.
+            let mut carried: Vec<String> = Vec::new();
+            for (w, _) in wargear.iter().filter(|(_, count)| index < *count as usize) {
+                let name = sheet
+                    .weapon(w)
+                    .map_or_else(|| w.clone(), |p| p.name.clone());
+                if !carried.iter().any(|c| c.eq_ignore_ascii_case(&name)) {
+                    carried.push(name);
+                }
+            }
+            // Two melee weapons on one model are meant as alternatives when neither is on
+            // every model (a unit's models all carrying both, like a Dreadnought's, is fine).
+            let on_every_model = |c: &str| {
+                wargear.iter().any(|(w, n)| {
+                    *n >= models
+                        && sheet
+                            .weapon(w)
+                            .is_some_and(|p| p.name.eq_ignore_ascii_case(c))
+                })
+            };
+            let melee: Vec<&String> = carried
+                .iter()
+                .filter(|c| {
+                    !on_every_model(c)
+                        && sheet.melee_weapons.iter().any(|w| {
+                            w.name.eq_ignore_ascii_case(c)
+                                && !w.abilities.contains(&crate::rules::WeaponAbility::ExtraAttacks)
+                        })
+                })
+                .collect();
+            if melee.len() > 1 && doubled.is_none() {
+                doubled = Some(
+                    melee
+                        .iter()
+                        .map(|s| s.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" and "),
+                );
+            }
+            carried
+        })
+        .collect();
+    (per_model, doubled)
 }
 
 /// Loads a scene file and everything it refers to, checks it, and places every model:
@@ -643,12 +853,12 @@ fn place_models(
                 ));
                 continue;
             }
-            let base = unit.datasheet.base;
             let climbs = ["INFANTRY", "BEAST", "FLY"]
                 .iter()
                 .any(|k| unit.datasheet.has_keyword(k));
             for (i, (m, pose)) in unit.models.iter_mut().zip(&p.models).enumerate() {
                 let ModelPose { x, y, z, facing } = *pose;
+                let base = m.characteristics.base;
                 let path = format!("{at}.models[{i}]");
                 let what = format!("player {}: model {} of '{}'", army.player, i + 1, unit.id);
                 if let Some(e) = pose_error(layout, &what, pose, climbs) {
@@ -730,9 +940,14 @@ fn place_models(
         let bulk = |g: &Vec<usize>| {
             g.iter()
                 .map(|&ui| {
-                    let u = &army.units[ui];
-                    u.models.len() as f32 * u.datasheet.base.bounding_radius_inches().powi(2)
-                        + u.datasheet.base.bounding_radius_inches() * 100.0
+                    army.units[ui]
+                        .models
+                        .iter()
+                        .map(|m| {
+                            let r = m.characteristics.base.bounding_radius_inches();
+                            r * r + r * 100.0 / army.units[ui].models.len() as f32
+                        })
+                        .sum::<f32>()
                 })
                 .sum::<f32>()
         };
@@ -740,7 +955,7 @@ fn place_models(
         for group in groups {
             let bases: Vec<Base> = group
                 .iter()
-                .flat_map(|&ui| vec![army.units[ui].datasheet.base; army.units[ui].models.len()])
+                .flat_map(|&ui| army.units[ui].models.iter().map(|m| m.characteristics.base))
                 .collect();
             match set_up_unit(&zone, &bases, &mut obstacles) {
                 Ok(spots) => {

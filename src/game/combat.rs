@@ -43,13 +43,14 @@ pub fn target_unit(scene: &Scene, sight: &SceneSight, entries: &[usize]) -> Targ
         }
         every_model_stealthy &= d.has_core(&CoreAbility::Stealth);
         let leader = unit.attached_to.is_some();
-        toughness.push((d.toughness, !leader));
+        let c = &unit.models[r.model].characteristics;
+        toughness.push((c.toughness, !leader));
         models.push(TargetModel {
             name: format!("{}#{}", unit.id, r.model),
-            wounds: d.wounds,
-            wounds_remaining: d.wounds,
-            save: d.save,
-            invulnerable_save: d.invulnerable_save,
+            wounds: c.wounds,
+            wounds_remaining: c.wounds,
+            save: c.save,
+            invulnerable_save: c.invulnerable_save,
             feel_no_pain: d.feel_no_pain,
             leader: unit.attached_to.is_some(),
             has_cover: false,

@@ -275,7 +275,8 @@ impl Game {
             let ld = unit_leadership(
                 combined
                     .iter()
-                    .map(|&x| self.scene.armies[army].units[x].datasheet.leadership),
+                    .flat_map(|&x| &self.scene.armies[army].units[x].models)
+                    .map(|m| m.characteristics.leadership),
             )
             .unwrap_or(7);
             let test = leadership_test(&mut self.rng, ld);

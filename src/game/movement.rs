@@ -101,7 +101,12 @@ impl Game {
         });
         let bonus = f32::from(advance_roll.unwrap_or(0));
         let scene = &self.scene;
-        let allowance = |r: ModelRef| scene.armies[r.army].units[r.unit].datasheet.movement + bonus;
+        let allowance = |r: ModelRef| {
+            scene.armies[r.army].units[r.unit].models[r.model]
+                .characteristics
+                .movement
+                + bonus
+        };
         let kind = if mode == MoveMode::FallBack {
             MoveKind::FallBack
         } else {

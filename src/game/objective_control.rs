@@ -15,7 +15,7 @@ impl Game {
     /// The Objective Control of model `r` as it counts towards a Level of Control now (Core
     /// Rules: Objective Markers; Rules Commentary: Modifiers).
     ///
-    /// From its datasheet OC: set to 0 when its unit is Battle-shocked; halved when its unit
+    /// From its OC (its model profile's): set to 0 when its unit is Battle-shocked; halved when its unit
     /// is within Engagement Range of an enemy unit with
     /// [`ObjectiveControlEffect::HalveEngagedEnemies`]; +X for each living Leader of its
     /// Attached unit with [`ObjectiveControlEffect::WhileLeadingPlus`]. The modifiers apply in
@@ -23,8 +23,8 @@ impl Game {
     /// (+1) and engaged with Rippers has OC 2/2 + 1 = 2, and 0/2 + 1 = 1 when Battle-shocked.
     pub fn objective_control(&self, r: ModelRef) -> u32 {
         let base = i32::from(
-            self.scene.armies[r.army].units[r.unit]
-                .datasheet
+            self.scene.armies[r.army].units[r.unit].models[r.model]
+                .characteristics
                 .objective_control,
         );
         let combined = self.combined(r.army, r.unit);

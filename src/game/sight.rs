@@ -80,10 +80,10 @@ pub fn model_solid(scene: &Scene, r: ModelRef) -> ModelSolid {
     let unit = &scene.armies[r.army].units[r.unit];
     let m = &unit.models[r.model];
     ModelSolid::new(
-        unit.datasheet.base,
+        m.characteristics.base,
         m.position,
         m.facing,
-        unit.datasheet.model_height_inches(),
+        m.characteristics.height,
     )
 }
 

@@ -238,13 +238,14 @@ impl Game {
                     .iter()
                     .map(|u| UnitState {
                         location: Location::NotDeployed,
-                        models: vec![
-                            ModelState {
+                        models: u
+                            .models
+                            .iter()
+                            .map(|m| ModelState {
                                 alive: true,
-                                wounds: u.datasheet.wounds,
-                            };
-                            u.models.len()
-                        ],
+                                wounds: m.characteristics.wounds,
+                            })
+                            .collect(),
                         leading: None,
                         moved: None,
                         shot: false,
@@ -489,7 +490,9 @@ impl Game {
         let live = self.live_models(army, unit);
         if start == 1 {
             let Some(r) = live.first() else { return true };
-            let w = self.scene.armies[army].units[r.unit].datasheet.wounds;
+            let w = self.scene.armies[army].units[r.unit].models[r.model]
+                .characteristics
+                .wounds;
             return u32::from(self.units[army][r.unit].models[r.model].wounds) * 2 < u32::from(w);
         }
         live.len() * 2 < start

@@ -47,8 +47,10 @@ impl Game {
         n: u8,
         ev: &mut Vec<GameEvent>,
     ) {
-        let full = self.scene.armies[army].units[unit].datasheet.wounds;
         for model in 0..self.units[army][unit].models.len() {
+            let full = self.scene.armies[army].units[unit].models[model]
+                .characteristics
+                .wounds;
             let r = ModelRef { army, unit, model };
             if !self.on_table(r) {
                 continue;

@@ -51,8 +51,11 @@ pub struct Datasheet {
     /// Faction keywords (ADEPTUS ASTARTES, ORKS...).
     #[serde(default)]
     pub faction_keywords: Vec<String>,
-    /// Base (round or oval, millimetres) or hull (inches) of each model.
-    pub base: Base,
+    /// Base (round or oval, millimetres) or hull (inches) of each model; `None` where no base
+    /// size is known (a datasheet converted from data without one): `validate` warns, and an
+    /// army cannot field it until a base is given.
+    #[serde(default)]
+    pub base: Option<Base>,
     /// Height of the model above its base, inches; defaults by keyword.
     #[serde(default)]
     pub height: Option<f32>,
@@ -98,6 +101,79 @@ pub struct Datasheet {
     /// TRANSPORT capacity in models, if the unit carries others (Core Rules: Transports).
     #[serde(default)]
     pub transport_capacity: Option<u32>,
+    /// The unit's other model profiles, where its models differ (a Boss Nob with more
+    /// Wounds, a vehicle with several model profiles): each changes some characteristics of
+    /// the datasheet's own line, which is the profile of every other model (Core Rules:
+    /// Datasheets, a datasheet with several profiles).
+    #[serde(default)]
+    pub model_profiles: Vec<ModelProfile>,
+}
+
+/// One model profile of a datasheet whose models differ: the characteristics it changes from
+/// the datasheet's own line (unset: the same), and how many models of a unit may have it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelProfile {
+    /// The model's name ("Boss Nob", "Intercessor Sergeant").
+    pub name: String,
+    /// Move (M), inches.
+    #[serde(default)]
+    pub movement: Option<f32>,
+    /// Toughness (T).
+    #[serde(default)]
+    pub toughness: Option<u8>,
+    /// Save (Sv): 3 for 3+.
+    #[serde(default)]
+    pub save: Option<u8>,
+    /// Invulnerable save: 4 for 4+.
+    #[serde(default)]
+    pub invulnerable_save: Option<u8>,
+    /// Wounds (W).
+    #[serde(default)]
+    pub wounds: Option<u8>,
+    /// Leadership (Ld): 6 for 6+.
+    #[serde(default)]
+    pub leadership: Option<u8>,
+    /// Objective Control (OC).
+    #[serde(default)]
+    pub objective_control: Option<u8>,
+    /// Base (round or oval, millimetres) or hull (inches).
+    #[serde(default)]
+    pub base: Option<Base>,
+    /// Height above the base, inches.
+    #[serde(default)]
+    pub height: Option<f32>,
+    /// Fewest and most models of a unit with this profile; unset: none to all. A unit built
+    /// without saying which models are which gives the fewest this profile (the first models).
+    #[serde(default)]
+    pub count: Option<(u32, u32)>,
+}
+
+/// One model's characteristics: its datasheet's line with its model profile applied.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Characteristics {
+    /// The model profile's name: the datasheet's name for the datasheet's own line.
+    pub profile: String,
+    /// Move (M), inches.
+    pub movement: f32,
+    /// Toughness (T).
+    pub toughness: u8,
+    /// Save (Sv): 3 for 3+.
+    pub save: u8,
+    /// Invulnerable save: 4 for 4+, if any.
+    pub invulnerable_save: Option<u8>,
+    /// Wounds (W).
+    pub wounds: u8,
+    /// Leadership (Ld): 6 for 6+.
+    pub leadership: u8,
+    /// Objective Control (OC).
+    pub objective_control: u8,
+    /// Feel No Pain X+, if any (the datasheet's: it is an ability of the unit).
+    pub feel_no_pain: Option<u8>,
+    /// Base or hull.
+    pub base: Base,
+    /// Height above the base, inches.
+    pub height: f32,
 }
 
 impl Datasheet {
@@ -106,6 +182,61 @@ impl Datasheet {
         self.keywords
             .iter()
             .any(|k| k.eq_ignore_ascii_case(keyword))
+    }
+
+    /// The characteristics of a model with the model profile `profile` (its name,
+    /// case-insensitive; `None` or the datasheet's own name: the datasheet's line).
+    ///
+    /// # Errors
+    /// No such model profile (the message names those there are), or no base size known for
+    /// the model.
+    pub fn characteristics(&self, profile: Option<&str>) -> Result<Characteristics, String> {
+        let own = |p: &str| p.eq_ignore_ascii_case(&self.name);
+        let extra = match profile {
+            None => None,
+            Some(p) if own(p) && self.model_profile(p).is_none() => None,
+            Some(p) => Some(self.model_profile(p).ok_or_else(|| {
+                let mut names = vec![self.name.clone()];
+                names.extend(self.model_profiles.iter().map(|m| m.name.clone()));
+                format!(
+                    "{} has no model profile '{p}' (profiles: {})",
+                    self.name,
+                    names.join(", ")
+                )
+            })?),
+        };
+        let base = extra.and_then(|m| m.base).or(self.base).ok_or_else(|| {
+            format!(
+                "{} has no base size: give its datasheet a `base` (the base supplied in the kit)",
+                self.name
+            )
+        })?;
+        Ok(Characteristics {
+            profile: extra.map_or_else(|| self.name.clone(), |m| m.name.clone()),
+            movement: extra.and_then(|m| m.movement).unwrap_or(self.movement),
+            toughness: extra.and_then(|m| m.toughness).unwrap_or(self.toughness),
+            save: extra.and_then(|m| m.save).unwrap_or(self.save),
+            invulnerable_save: extra
+                .and_then(|m| m.invulnerable_save)
+                .or(self.invulnerable_save),
+            wounds: extra.and_then(|m| m.wounds).unwrap_or(self.wounds),
+            leadership: extra.and_then(|m| m.leadership).unwrap_or(self.leadership),
+            objective_control: extra
+                .and_then(|m| m.objective_control)
+                .unwrap_or(self.objective_control),
+            feel_no_pain: self.feel_no_pain,
+            base,
+            height: extra
+                .and_then(|m| m.height)
+                .unwrap_or_else(|| self.model_height_inches()),
+        })
+    }
+
+    /// The model profile called `name` (case-insensitive), if the datasheet has one.
+    pub fn model_profile(&self, name: &str) -> Option<&ModelProfile> {
+        self.model_profiles
+            .iter()
+            .find(|m| m.name.eq_ignore_ascii_case(name))
     }
 
     /// The model's height in inches: the datasheet's, or a default by keyword.

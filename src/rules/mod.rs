@@ -20,6 +20,6 @@ pub mod stratagem;
 pub mod weapon;
 
 pub use abilities::{CoreAbility, TimedAbility};
-pub use datasheet::{Ability, Datasheet};
+pub use datasheet::{Ability, Characteristics, Datasheet, ModelProfile};
 pub use dice::DiceExpr;
 pub use weapon::{WeaponAbility, WeaponProfile};

@@ -159,13 +159,13 @@ pub fn spawn_scene(commands: &mut Commands, scene: &Scene) {
                     },
                 ))
                 .id();
-            let body = ModelBody {
-                base: unit.datasheet.base,
-                height: unit.datasheet.model_height_inches(),
-            };
-            let outline = body.base.outline(Vec2::ZERO, 0.0);
-            let collider = prism_collider(&outline, body.height).expect("bases have area");
             for (i, model) in unit.models.iter().enumerate() {
+                let body = ModelBody {
+                    base: model.characteristics.base,
+                    height: model.characteristics.height,
+                };
+                let outline = body.base.outline(Vec2::ZERO, 0.0);
+                let collider = prism_collider(&outline, body.height).expect("bases have area");
                 commands.spawn((
                     SceneEntity,
                     Model {
@@ -182,7 +182,7 @@ pub fn spawn_scene(commands: &mut Commands, scene: &Scene) {
                     Transform::from_translation(model.position)
                         .with_rotation(Quat::from_rotation_z(model.facing.to_radians())),
                     Visibility::default(),
-                    collider.clone(),
+                    collider,
                 ));
             }
         }
