@@ -1073,7 +1073,8 @@ fn a_leader_stands_alone_when_its_bodyguard_is_destroyed() {
     put(&mut g, 2, "warboss", 0, 10.0, 22.6);
     let a = g.army_of(2).unwrap();
     let mob = g.find_unit(a, "boyz-mob").unwrap();
-    for m in 1..20 {
+    // The last Boy standing is a 1-Wound Boy (model 0 is the 2-Wound Boss Nob).
+    for m in 0..19 {
         g.units[a][mob].models[m].alive = false;
     }
     // Six 6s for the Grenade: 6 mortal wounds; 1 kills the last Boy, 5 carry over to the Warboss.

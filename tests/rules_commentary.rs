@@ -1068,6 +1068,13 @@ fn target_example_blast_counts_the_models_when_the_target_is_selected() {
     put_line(&mut g, 1, "intercessors", 8.0, 10.0, 1.5);
     put(&mut g, 1, "captain", 0, 8.0, 8.4);
     put_line(&mut g, 2, "shoota-boyz", 8.0, 30.0, 1.3);
+    // The example's Boyz all have 1 Wound: the Boss Nob's second is taken away.
+    let (a, u) = (
+        g.army_of(2).unwrap(),
+        g.find_unit(g.army_of(2).unwrap(), "shoota-boyz").unwrap(),
+    );
+    g.scene.armies[a].units[u].models[0].characteristics.wounds = 1;
+    g.units[a][u].models[0].wounds = 1;
     advance_to(&mut g, 1, Phase::Shooting);
     // Bolt rifles: 20 Hit rolls (six 4s hit, fourteen 1s miss), six Wound rolls of 5 (S4
     // against T5), six failed saves; then the launchers' D3 Attacks: 2 and 4, that is 1 and 2.

@@ -451,7 +451,7 @@ fn consolidation_cannot_step_out_of_combat_towards_an_objective() {
         fight(
             2,
             "nobz",
-            vec![WeaponTarget::new("Big choppa", "hellblasters")],
+            vec![WeaponTarget::new("Power klaw", "hellblasters")],
         ),
     );
     let away: Vec<ModelPath> = (0..5)
@@ -1598,9 +1598,8 @@ fn firing_deck_lets_embarked_models_shoot_from_the_transport() {
             2,
             "trukk",
             vec![
-                deck(0..2),
-                WeaponTarget::new("Big shoota", "intercessors")
-                    .by_models(vec!["shoota-boyz#0".into()]),
+                deck(2..4),
+                WeaponTarget::new("Shoota", "intercessors").by_models(vec!["shoota-boyz#3".into()]),
             ],
         ),
     );
@@ -1611,14 +1610,15 @@ fn firing_deck_lets_embarked_models_shoot_from_the_transport() {
         .datasheet
         .core_abilities
         .retain(|c| !matches!(c, CoreAbility::FiringDeck(_)));
-    let r = rejected(&mut bare, shoot(2, "trukk", vec![deck(1..6)]));
+    // Model 0 is the Boss Nob (slugga), model 1 carries the big shoota, 2-9 shootas.
+    let r = rejected(&mut bare, shoot(2, "trukk", vec![deck(2..7)]));
     assert!(r.reason.contains("Firing Deck"), "{r}");
     let ev = shot(
         &mut g,
         shoot(
             2,
             "trukk",
-            vec![WeaponTarget::new("Big shoota", "intercessors"), deck(1..6)],
+            vec![WeaponTarget::new("Big shoota", "intercessors"), deck(2..7)],
         ),
     );
     assert_eq!(

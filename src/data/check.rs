@@ -190,7 +190,13 @@ fn model_profiles(r: &mut Report, at: &str, d: &Datasheet) {
             0,
             MAX_OBJECTIVE_CONTROL,
         );
-        range("invulnerable_save", "invulnerable save", m.invulnerable_save, 2, 6);
+        range(
+            "invulnerable_save",
+            "invulnerable save",
+            m.invulnerable_save,
+            2,
+            6,
+        );
         if let Some(mv) = m.movement {
             r.number(
                 &format!("{at}.movement"),

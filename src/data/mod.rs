@@ -6,6 +6,7 @@ pub mod check;
 pub mod error;
 pub mod layout;
 pub mod resolve;
+pub mod roster;
 pub mod scene;
 pub mod source;
 

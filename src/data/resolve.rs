@@ -403,7 +403,10 @@ fn leaders_per_bodyguard(data: &ArmyFile) -> Vec<(&str, Vec<&str>)> {
 /// # Errors
 /// Every problem with the entry: loadouts that do not add up to the unit's models, an
 /// unknown profile or weapon, a profile on too few or too many models, no base size.
-fn unit_models(sheet: &Datasheet, u: &UnitEntry) -> Result<(Vec<Model>, Option<String>), Vec<String>> {
+fn unit_models(
+    sheet: &Datasheet,
+    u: &UnitEntry,
+) -> Result<(Vec<Model>, Option<String>), Vec<String>> {
     let mut problems = Vec::new();
     let mut groups: Vec<(Option<String>, Vec<String>, u32)> = Vec::new();
     let mut warning = None;
@@ -487,7 +490,10 @@ fn unit_models(sheet: &Datasheet, u: &UnitEntry) -> Result<(Vec<Model>, Option<S
         let Some((lo, hi)) = m.count else { continue };
         let n: u32 = groups
             .iter()
-            .filter(|(p, _, _)| p.as_deref().is_some_and(|p| p.eq_ignore_ascii_case(&m.name)))
+            .filter(|(p, _, _)| {
+                p.as_deref()
+                    .is_some_and(|p| p.eq_ignore_ascii_case(&m.name))
+            })
             .map(|g| g.2)
             .sum();
         if n < lo.min(u.models) || n > hi {
@@ -605,7 +611,9 @@ fn old_wargear(
                     !on_every_model(c)
                         && sheet.melee_weapons.iter().any(|w| {
                             w.name.eq_ignore_ascii_case(c)
-                                && !w.abilities.contains(&crate::rules::WeaponAbility::ExtraAttacks)
+                                && !w
+                                    .abilities
+                                    .contains(&crate::rules::WeaponAbility::ExtraAttacks)
                         })
                 })
                 .collect();

@@ -73,6 +73,10 @@ pub struct Datasheet {
     /// Weapons every model carries unless the army lists other wargear; empty means all.
     #[serde(default)]
     pub default_wargear: Vec<String>,
+    /// Wargear with no weapon profile the unit may take (a storm shield, an icon, a drone), by
+    /// name: a roster naming it is understood; the engine applies none of it.
+    #[serde(default)]
+    pub other_wargear: Vec<String>,
     /// Datasheets this CHARACTER can lead as an Attached unit (Core Rules: Leader).
     #[serde(default)]
     pub leader_of: Vec<String>,

@@ -1,0 +1,176 @@
+//! Roster import: the lists players hold, read into the project's army format.
+//!
+//! Four formats: BattleScribe rosters (`.ros`, XML; `.rosz`, a zip holding one `.ros`), New
+//! Recruit's JSON (the same tree, values under `$text`), and the official Warhammer 40,000
+//! app's text export. Each is read into a [`Roster`] (names and counts, as the file gives
+//! them), then [`resolve`]d against the datasheets: every unit to a datasheet, every model to
+//! a model profile, every weapon to a datasheet weapon, and each model's wargear worked out
+//! from the counts (see [`loadouts`]). What cannot be resolved is listed by name with the
+//! closest names the datasheets have.
+
+pub mod resolve;
+pub mod text;
+pub mod tree;
+
+use std::fmt;
+use std::path::Path;
+
+pub use resolve::{Catalog, Imported, Unresolved, loadouts, resolve};
+
+/// A roster as read from its file, before it is resolved against datasheets.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Roster {
+    /// The list's name.
+    pub name: String,
+    /// Its faction as the file names it ("Orks", "Xenos - Orks", "Space Marines").
+    pub faction: String,
+    /// Its points, as the file totals them.
+    pub points: Option<u32>,
+    /// Detachment, battle size and other choices, kept by name.
+    pub notes: Vec<String>,
+    /// Its units, in list order.
+    pub units: Vec<RosterUnit>,
+}
+
+/// One unit of a roster.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RosterUnit {
+    /// Its datasheet's name as the file gives it.
+    pub datasheet: String,
+    /// A name the player gave it, if any.
+    pub custom_name: Option<String>,
+    /// Its points, as the file gives them.
+    pub points: Option<u32>,
+    /// Its models, wargear and notes, in file order.
+    pub items: Vec<Item>,
+    /// For the app's "Attached unit N" groups: N (the units of one group form an Attached
+    /// unit).
+    pub group: Option<usize>,
+    /// The line of the file it starts on (text exports), for messages; 0 when unknown.
+    pub line: usize,
+}
+
+/// One thing a roster lists under a unit.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Item {
+    /// `N x Name` whose kind the file does not say (the app's text): a model or a weapon,
+    /// told by the datasheet.
+    Count {
+        /// How many.
+        count: u32,
+        /// The name.
+        name: String,
+        /// The text column it starts at (indentation), for messages.
+        column: usize,
+        /// Its line in the file.
+        line: usize,
+    },
+    /// `count` models called `name` (a model profile).
+    Model {
+        /// How many models.
+        count: u32,
+        /// The model's name.
+        name: String,
+    },
+    /// A weapon: `count` of them among the models of the group it is listed under.
+    Weapon {
+        /// How many, in all, in its group.
+        count: u32,
+        /// The weapon's name (with its profile for a weapon with several).
+        name: String,
+    },
+    /// Wargear with no weapon profile (a storm shield, an icon) or an upgrade: kept by name.
+    Upgrade(String),
+    /// A note kept by name: "Warlord", "Enhancement: X".
+    Note(String),
+    /// The later app's "Attached as: Leader (Character)".
+    Attached(String),
+}
+
+/// What went wrong reading a roster file.
+#[derive(Debug, thiserror::Error)]
+pub enum RosterError {
+    /// The file cannot be read.
+    #[error("{file}: cannot be read: {source}")]
+    Io {
+        /// The file.
+        file: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not a roster of the format it claims, or is damaged.
+    #[error("{0}")]
+    Format(String),
+}
+
+/// The formats [`read`] knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RosterFormat {
+    /// BattleScribe `.ros` (XML).
+    Ros,
+    /// BattleScribe `.rosz` (a zip holding one `.ros`).
+    Rosz,
+    /// New Recruit's JSON export.
+    NewRecruitJson,
+    /// The official app's text export.
+    AppText,
+}
+
+impl fmt::Display for RosterFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RosterFormat::Ros => "BattleScribe roster (.ros)",
+            RosterFormat::Rosz => "BattleScribe roster (.rosz)",
+            RosterFormat::NewRecruitJson => "New Recruit JSON",
+            RosterFormat::AppText => "Warhammer 40,000 app text export",
+        })
+    }
+}
+
+/// Reads the roster in `bytes` (from a file called `name`, whose extension is a hint), in
+/// whichever of the four formats it is: a zip is `.rosz`, text starting with `<` is `.ros`,
+/// with `{` New Recruit JSON, anything else the app's text.
+///
+/// # Errors
+/// The file is damaged or not a roster; the message names the format tried and what is wrong
+/// (a truncated XML file's line and column, a zip with two entries).
+pub fn read(name: &str, bytes: &[u8]) -> Result<(Roster, RosterFormat), RosterError> {
+    let label = |e: RosterError, f: RosterFormat| match e {
+        RosterError::Format(m) => RosterError::Format(format!("{name}: {f}: {m}")),
+        other => other,
+    };
+    if bytes.starts_with(b"PK") || name.to_ascii_lowercase().ends_with(".rosz") {
+        let f = RosterFormat::Rosz;
+        return tree::read_rosz(bytes)
+            .map(|r| (r, f))
+            .map_err(|e| label(e, f));
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        RosterError::Format(format!(
+            "{name}: not a zip and not UTF-8 text (byte {}): not a roster",
+            e.valid_up_to()
+        ))
+    })?;
+    let text = text.trim_start_matches('\u{feff}');
+    let start = text.trim_start();
+    let (result, f) = if start.starts_with('<') {
+        (tree::read_ros(text), RosterFormat::Ros)
+    } else if start.starts_with('{') {
+        (tree::read_json(text), RosterFormat::NewRecruitJson)
+    } else {
+        (text::parse(text), RosterFormat::AppText)
+    };
+    result.map(|r| (r, f)).map_err(|e| label(e, f))
+}
+
+/// Reads the roster file `file` (see [`read`]).
+///
+/// # Errors
+/// The file cannot be read, or [`read`]'s errors.
+pub fn read_file(file: &Path) -> Result<(Roster, RosterFormat), RosterError> {
+    let bytes = std::fs::read(file).map_err(|source| RosterError::Io {
+        file: file.display().to_string(),
+        source,
+    })?;
+    read(&file.display().to_string(), &bytes)
+}
