@@ -9,8 +9,10 @@
 
 pub mod analyze_cmd;
 pub mod attack_cmd;
+pub mod datasheets_cmd;
 pub mod game_cmds;
 pub mod geometry_cmds;
+pub mod import_cmd;
 pub mod json;
 pub mod png_check;
 pub mod simulate_cmd;
@@ -121,6 +123,12 @@ pub enum Command {
     Analyze(analyze_cmd::AnalyzeArgs),
     /// AI-vs-AI games headless in parallel: win rates, mean VP and mean points destroyed.
     Simulate(simulate_cmd::SimulateArgs),
+    /// Datasheets for every faction from a checkout of the BSData wh40k-10e catalogues: one
+    /// RON file per faction, with base sizes from the base-size table.
+    Datasheets(datasheets_cmd::DatasheetsArgs),
+    /// Import a roster (BattleScribe .ros/.rosz, New Recruit JSON, or the official app's text
+    /// export) as an army file, resolved against the datasheets.
+    Import(import_cmd::ImportArgs),
     /// Check that a PNG exists and is not blank (near-zero pixel variance); for CI.
     PngCheck {
         /// The PNG file.
@@ -202,6 +210,8 @@ pub fn run(cli: Cli) -> Result<ExitCode, Box<PlayArgs>> {
         None => Err(Box::default()),
         Some(Command::Play(args)) => Err(Box::new(args)),
         Some(Command::Validate { files }) => Ok(validate(&files)),
+        Some(Command::Datasheets(args)) => Ok(datasheets_cmd::run(&args)),
+        Some(Command::Import(args)) => Ok(import_cmd::run(&args)),
         Some(Command::Scene { scene, json: _ }) => Ok(scene_json(&scene_path(Some(&scene)))),
         Some(Command::PngCheck { file, min_stddev }) => Ok(png_check::run(&file, min_stddev)),
         Some(Command::Run(args)) => Ok(game_cmds::run(&args)),

@@ -120,7 +120,7 @@ fn item(body: &str, column: usize, line: usize) -> Item {
         .strip_prefix("Enhancements:")
         .or_else(|| body.strip_prefix("Enhancement:"))
     {
-        return Item::Note(format!("Enhancement: {}", rest.trim()));
+        return Item::Note(format!("Enhancement: {}", clean_name(rest)));
     }
     if let Some(rest) = body.strip_prefix("Attached as:") {
         return Item::Attached(rest.trim().to_string());
