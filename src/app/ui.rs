@@ -54,23 +54,54 @@ pub fn unit_card(ui: &mut egui::Ui, player: u8, unit: &UnitData) {
             .map(|p| format!(", {p} pts"))
             .unwrap_or_default()
     ));
+    // One row per model profile the unit's models have, with how many have it.
+    let mut profiles: Vec<(&crate::rules::Characteristics, usize)> = Vec::new();
+    for m in &unit.models {
+        let c = &m.characteristics;
+        match profiles.iter_mut().find(|(p, _)| *p == c) {
+            Some(row) => row.1 += 1,
+            None => profiles.push((c, 1)),
+        }
+    }
     egui::Grid::new("characteristics")
         .striped(true)
         .show(ui, |ui| {
-            for h in ["M", "T", "Sv", "W", "Ld", "OC"] {
+            for h in ["", "M", "T", "Sv", "W", "Ld", "OC"] {
                 ui.strong(h);
             }
             ui.end_row();
-            ui.label(format!("{}\"", d.movement));
-            ui.label(d.toughness.to_string());
-            ui.label(format!("{}+", d.save));
-            ui.label(d.wounds.to_string());
-            ui.label(format!("{}+", d.leadership));
-            ui.label(d.objective_control.to_string());
-            ui.end_row();
+            for (c, n) in &profiles {
+                ui.label(if profiles.len() > 1 {
+                    format!("{n}x {}", c.profile)
+                } else {
+                    c.profile.clone()
+                });
+                ui.label(format!("{}\"", c.movement));
+                ui.label(c.toughness.to_string());
+                ui.label(format!("{}+", c.save));
+                ui.label(c.wounds.to_string());
+                ui.label(format!("{}+", c.leadership));
+                ui.label(c.objective_control.to_string());
+                ui.end_row();
+            }
         });
-    if let Some(i) = d.invulnerable_save {
-        ui.label(format!("Invulnerable save {i}+"));
+    for (c, _) in &profiles {
+        if let Some(i) = c.invulnerable_save {
+            ui.label(format!("{}: invulnerable save {i}+", c.profile));
+        }
+    }
+    // Per-model wargear: each distinct loadout with how many models carry it.
+    let mut loadouts: Vec<(&[String], usize)> = Vec::new();
+    for m in &unit.models {
+        match loadouts.iter_mut().find(|(w, _)| *w == m.weapons.as_slice()) {
+            Some(row) => row.1 += 1,
+            None => loadouts.push((&m.weapons, 1)),
+        }
+    }
+    if loadouts.len() > 1 {
+        for (w, n) in &loadouts {
+            ui.weak(format!("{n}x {}", w.join(", ")));
+        }
     }
     if let Some(f) = d.feel_no_pain {
         ui.label(format!("Feel No Pain {f}+"));

@@ -16,6 +16,57 @@ use crate::app::screens::menu::{NewGameForm, data_files, short_name};
 use crate::app::screens::table::{StartGame, load_game, start_new_game};
 use crate::rules::secondary::{SecondaryDeck, SecondaryMode};
 
+/// The "Import army..." panel: paste a roster or give a file's path; the army written is
+/// chosen for player 1.
+fn import_panel(
+    ui: &mut egui::Ui,
+    import: &mut crate::app::screens::menu::ArmyImport,
+    form: &mut NewGameForm,
+) {
+    if ui.button("Import army...").clicked() {
+        import.open = !import.open;
+    }
+    if !import.open {
+        return;
+    }
+    ui.group(|ui| {
+        ui.label(
+            "Paste the Warhammer 40,000 app's text export (or a .ros / New Recruit JSON), \
+             or give a roster file's path (.ros, .rosz, .json, .txt):",
+        );
+        ui.horizontal(|ui| {
+            ui.label("File");
+            ui.text_edit_singleline(&mut import.path);
+        });
+        egui::ScrollArea::vertical()
+            .max_height(120.0)
+            .show(ui, |ui| {
+                ui.add(
+                    egui::TextEdit::multiline(&mut import.text)
+                        .desired_rows(5)
+                        .hint_text("paste the roster here"),
+                );
+            });
+        ui.checkbox(
+            &mut import.allow_partial,
+            "Leave out units that cannot be resolved",
+        );
+        if ui.button("Import").clicked() {
+            match import.import() {
+                Ok(file) => {
+                    import.message = format!("written {file}: chosen for player 1");
+                    form.armies[0] = file;
+                    import.text.clear();
+                }
+                Err(e) => import.message = e,
+            }
+        }
+        if !import.message.is_empty() {
+            ui.label(&import.message);
+        }
+    });
+}
+
 /// Draws the main menu's window.
 pub(super) fn menu_window(ctx: &egui::Context, hud: &mut Hud) {
     egui::Window::new("wartable")
@@ -67,8 +118,13 @@ pub(super) fn menu_window(ctx: &egui::Context, hud: &mut Hud) {
             if let Some(m) = pick(ui, "Mission", &form.mission, &missions, &[], "") {
                 form.mission = m;
             }
-            combo(ui, "Player 1 army", &mut form.armies[0], "scenes/armies/");
-            combo(ui, "Player 2 army", &mut form.armies[1], "scenes/armies/");
+            for (i, label) in ["Player 1 army", "Player 2 army"].into_iter().enumerate() {
+                ui.horizontal(|ui| {
+                    combo(ui, label, &mut form.armies[i], "scenes/armies/");
+                    ui.weak(hud.import.summary(&form.armies[i]).to_string());
+                });
+            }
+            import_panel(ui, hud.import.as_mut(), form);
             let ready = secondaries(ui, form);
             ui.horizontal(|ui| {
                 ui.checkbox(&mut form.random_seed, "Random dice seed");

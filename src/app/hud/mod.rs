@@ -81,6 +81,7 @@ struct Hud<'w, 's> {
     screen: Res<'w, State<Screen>>,
     next_screen: ResMut<'w, NextState<Screen>>,
     form: ResMut<'w, NewGameForm>,
+    import: ResMut<'w, crate::app::screens::menu::ArmyImport>,
     saves: Res<'w, SavesDir>,
     save_list: Res<'w, SaveList>,
     cache: ResMut<'w, PreviewCache>,

@@ -53,9 +53,14 @@ fn wounds_and_status(ui: &mut egui::Ui, game: &Game, army: usize, unit: usize) {
             }
         })
         .collect();
+    let most = u
+        .models
+        .iter()
+        .map(|m| m.characteristics.wounds)
+        .max()
+        .unwrap_or(u.datasheet.wounds);
     ui.label(format!(
-        "Wounds left per model (W{}): {}",
-        u.datasheet.wounds,
+        "Wounds left per model (W{most}): {}",
         wounds.join(" ")
     ));
 }

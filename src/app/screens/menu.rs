@@ -178,6 +178,7 @@ pub struct SaveList(pub Vec<SaveEntry>);
 /// Registers the form, the saves folder and the save list (refreshed when the menu opens).
 pub fn plugin(app: &mut App) {
     app.init_resource::<NewGameForm>()
+        .init_resource::<ArmyImport>()
         .init_resource::<SavesDir>()
         .init_resource::<SaveList>()
         .add_systems(OnEnter(Screen::Menu), refresh_saves);
@@ -241,4 +242,70 @@ pub fn list_saves(dir: &Path) -> Vec<SaveEntry> {
 
 fn refresh_saves(dir: Res<SavesDir>, mut list: ResMut<SaveList>) {
     list.0 = list_saves(&dir.0);
+}
+
+/// The menu's "Import army..." panel and the armies' summaries it shows: a roster pasted as
+/// text (the app's export, or a .ros / New Recruit JSON) or a roster file's path, imported
+/// into `scenes/armies/` with [`crate::data::roster::import`].
+#[derive(Resource, Debug, Default)]
+pub struct ArmyImport {
+    /// The panel is open.
+    pub open: bool,
+    /// A roster file's path.
+    pub path: String,
+    /// Pasted roster text.
+    pub text: String,
+    /// Write the army even when some units do not resolve (they are left out).
+    pub allow_partial: bool,
+    /// What the last import said (the file written, or what could not be resolved).
+    pub message: String,
+    /// Each army file's summary ("8 units, 995 points", or why it does not load), by path.
+    pub summaries: std::collections::HashMap<String, String>,
+}
+
+impl ArmyImport {
+    /// The summary of the army file `path`, loaded once: its units and points, or the first
+    /// line of why it does not load.
+    pub fn summary(&mut self, path: &str) -> &str {
+        self.summaries
+            .entry(path.to_string())
+            .or_insert_with(|| match crate::data::load_army(Path::new(path), 1) {
+                Ok(a) => {
+                    let points: u64 = a.units.iter().filter_map(|u| u.points).map(u64::from).sum();
+                    let models: usize = a.units.iter().map(|u| u.models.len()).sum();
+                    format!("{} units, {models} models, {points} points", a.units.len())
+                }
+                Err(e) => format!(
+                    "does not load: {}",
+                    e.to_string().lines().next().unwrap_or_default()
+                ),
+            })
+    }
+
+    /// Imports the pasted text, or else the file at `path`, into `scenes/armies/`; returns the
+    /// army file written.
+    ///
+    /// # Errors
+    /// Nothing to import, the file cannot be read, or the import's own errors.
+    pub fn import(&mut self) -> Result<String, String> {
+        let (name, bytes) = if !self.text.trim().is_empty() {
+            ("pasted roster".to_string(), self.text.clone().into_bytes())
+        } else if !self.path.trim().is_empty() {
+            let p = self.path.trim();
+            let bytes = std::fs::read(p).map_err(|e| format!("{p}: cannot be read: {e}"))?;
+            (p.to_string(), bytes)
+        } else {
+            return Err("paste a roster or give a roster file's path".into());
+        };
+        let done = crate::data::roster::import(
+            &name,
+            &bytes,
+            Path::new("scenes/datasheets"),
+            None,
+            self.allow_partial,
+        )?;
+        let file = done.file.display().to_string();
+        self.summaries.remove(&file);
+        Ok(file)
+    }
 }

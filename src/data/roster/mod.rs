@@ -13,7 +13,7 @@ pub mod text;
 pub mod tree;
 
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub use resolve::{Catalog, Imported, Unresolved, loadouts, resolve};
 
@@ -174,3 +174,114 @@ pub fn read_file(file: &Path) -> Result<(Roster, RosterFormat), RosterError> {
     })?;
     read(&file.display().to_string(), &bytes)
 }
+
+/// The army file name (without `.ron`) for a roster called `name`: lower case, words joined by '-'.
+pub fn file_stem(name: &str) -> String {
+    let mut s: String = name
+        .to_lowercase()
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c } else { '-' })
+        .collect();
+    while s.contains("--") {
+        s = s.replace("--", "-");
+    }
+    let s = s.trim_matches('-').to_string();
+    if s.is_empty() { "imported".into() } else { s }
+}
+
+/// A roster imported and written.
+#[derive(Debug, Clone)]
+pub struct ImportDone {
+    /// What was resolved (and what was not, with `allow_partial`).
+    pub imported: Imported,
+    /// The army file written.
+    pub file: PathBuf,
+    /// The roster's format.
+    pub format: RosterFormat,
+}
+
+/// Imports the roster in `bytes` (from a file or a paste called `name`): read, resolved
+/// against the datasheet files under `datasheets`, and written as an army file at `out`
+/// (default `scenes/armies/NAME.ron`, NAME from the roster's name), whole or not at all; the
+/// file written is loaded back as an army to make sure it plays.
+///
+/// # Errors
+/// The roster cannot be read; names are unresolved (unless `allow_partial`): the message
+/// lists each with the closest names; no unit resolved; the file cannot be written or does
+/// not load.
+pub fn import(
+    name: &str,
+    bytes: &[u8],
+    datasheets: &Path,
+    out: Option<&Path>,
+    allow_partial: bool,
+) -> Result<ImportDone, String> {
+    let (roster, format) = read(name, bytes).map_err(|e| e.to_string())?;
+    let catalog = Catalog::load(datasheets)?;
+    let out = out.map_or_else(
+        || Path::new("scenes/armies").join(format!("{}.ron", file_stem(&roster.name))),
+        Path::to_path_buf,
+    );
+    let mut imported = resolve(&roster, &catalog, &out);
+    imported.army.source = Some(format!("{name} ({format})"));
+    if !imported.unresolved.is_empty() && !allow_partial {
+        let mut lines = vec![format!(
+            "{name}: {} name(s) could not be resolved against {}; nothing written (allow partial imports to write the rest):",
+            imported.unresolved.len(),
+            datasheets.display()
+        )];
+        lines.extend(imported.unresolved.iter().map(|u| format!("  {u}")));
+        return Err(lines.join("\n"));
+    }
+    if imported.army.units.is_empty() {
+        return Err(format!("{name}: no unit could be resolved; nothing written"));
+    }
+    let text = army_text(&imported, &out)?;
+    write_whole(&out, &text)?;
+    // What was written must load as an army: checked now, so a bad import is never silent.
+    if let Err(e) = crate::data::load_army(&out, 1) {
+        return Err(format!(
+            "{name}: the army written at {} does not load: {e}",
+            out.display()
+        ));
+    }
+    Ok(ImportDone {
+        imported,
+        file: out,
+        format,
+    })
+}
+
+/// The army file's text: a comment naming where it came from, then the RON.
+fn army_text(imported: &Imported, out: &Path) -> Result<String, String> {
+    let config = ron::ser::PrettyConfig::new()
+        .depth_limit(4)
+        .struct_names(true)
+        .separate_tuple_members(false);
+    let body = ron::ser::to_string_pretty(&imported.army, config)
+        .map_err(|e| format!("{}: cannot be written: {e}", out.display()))?;
+    Ok(format!(
+        "// Imported by `wartable import` from {}.\n// {} units, {} models; roster total {} points.\n{body}\n",
+        imported.army.source.as_deref().unwrap_or("a roster"),
+        imported.army.units.len(),
+        imported.models,
+        imported
+            .roster_points
+            .map_or_else(|| "unknown".to_string(), |p| p.to_string())
+    ))
+}
+
+/// Writes `text` to `file` whole: into a temporary file beside it, then renamed over it.
+fn write_whole(file: &Path, text: &str) -> Result<(), String> {
+    let dir = file.parent().filter(|d| !d.as_os_str().is_empty());
+    if let Some(d) = dir {
+        std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
+    }
+    let tmp = file.with_extension("ron.part");
+    std::fs::write(&tmp, text).map_err(|e| format!("{}: cannot be written: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, file).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("{}: cannot be written: {e}", file.display())
+    })
+}
+
