@@ -71,9 +71,10 @@ fn every_scene_file_round_trips_through_serde() {
             FileKind::Mission => round_trip::<Mission>(&f),
             FileKind::Scene => round_trip::<SceneFile>(&f),
             FileKind::SecondaryDeck => round_trip::<wartable::rules::secondary::SecondaryDeck>(&f),
+            FileKind::BaseSizes => round_trip::<wartable::data::bsdata::BaseSizes>(&f),
         }
     }
-    assert_eq!(kinds.len(), 7, "every kind is shipped: {kinds:?}");
+    assert_eq!(kinds.len(), 8, "every kind is shipped: {kinds:?}");
 }
 
 #[test]

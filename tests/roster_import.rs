@@ -49,7 +49,12 @@ fn app_text_exports_give_their_units_in_both_dialects() {
     // file's army-name line and battle-size line.
     for (file, faction, units, points) in [
         ("space-wolves-1990.txt", "Space Marines", 11, 1990),
-        ("genestealer-cults-2000-android.txt", "Genestealer Cults", 24, 2000),
+        (
+            "genestealer-cults-2000-android.txt",
+            "Genestealer Cults",
+            24,
+            2000,
+        ),
         ("tau-empire-2000.txt", "T’au Empire", 20, 2000),
     ] {
         let (r, f) = read(file);
@@ -94,10 +99,10 @@ fn app_text_exports_give_their_units_in_both_dialects() {
         .find(|u| u.datasheet == "Ragnar Blackmane")
         .unwrap();
     assert!(ragnar.items.contains(&Item::Note("Warlord".into())));
-    let leader = r
-        .units
-        .iter()
-        .find(|u| u.items.contains(&Item::Note("Enhancement: Hunter's Guile".into())));
+    let leader = r.units.iter().find(|u| {
+        u.items
+            .contains(&Item::Note("Enhancement: Hunter's Guile".into()))
+    });
     assert!(leader.is_some(), "the enhancement is kept by name");
 }
 
@@ -203,7 +208,10 @@ fn damaged_rosters_are_refused_with_what_is_wrong() {
     let e = roster::read("cut.ros", cut.as_bytes())
         .unwrap_err()
         .to_string();
-    assert!(e.starts_with("cut.ros: BattleScribe roster (.ros): malformed XML"), "{e}");
+    assert!(
+        e.starts_with("cut.ros: BattleScribe roster (.ros): malformed XML"),
+        "{e}"
+    );
     assert!(e.contains("at line "), "a position: {e}");
     // A zip with two entries.
     let dir = temp_dir("zip2");
@@ -236,4 +244,204 @@ fn damaged_rosters_are_refused_with_what_is_wrong() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("not the app's text export"), "{e}");
+}
+
+/// The converted datasheets of every faction, beside the shipped ones.
+fn datasheets() -> PathBuf {
+    root().join("scenes/datasheets")
+}
+
+/// The names of each sample that the converted BSData datasheets (June 2026) do not have,
+/// because the roster was made with older data: the Leagues of Votann and Necrons rosters in
+/// 2023 (the Silent King's Menhirs had a "Scythe of Dust" then), the T'au export with app
+/// v1.29 (Stealth Battlesuits were then 3 to 6 models). Each is
+/// reported with the closest names; the rest of its unit imports (a unit size the datasheet
+/// does not allow leaves the unit out).
+const KNOWN_MISMATCHES: [(&str, &str); 12] = [
+    ("necrons-1205.ros", "Scythe of Dust"),
+    ("necrons-1205.ros", "Close combat weapon"),
+    ("genestealer-cults-2000-android.txt", "Armoured hull"),
+    (
+        "genestealer-cults-2000-android.txt",
+        "Leader's cult weapons",
+    ),
+    ("leagues-of-votann-965.rosz", "Concussion hammer"),
+    (
+        "leagues-of-votann-965.rosz",
+        "Hearthkyn Warrior w/ heavy weapon",
+    ),
+    ("leagues-of-votann-965.rosz", "Etacarn plasma pistol"),
+    ("tau-empire-2000.txt", "Battlesuit Support System"),
+    ("tau-empire-2000.txt", "Advanced Guardian Drone"),
+    ("tau-empire-2000.txt", "Command-link Drone (Aura)"),
+    ("tau-empire-2000.txt", "3 models"),
+    ("tau-empire-2000.txt", "Pathfinder"),
+];
+
+/// Imports a sample into `dir` with partial imports allowed: only units the datasheets cannot
+/// field (no base size known) and the known mismatches may be left out.
+fn import_sample(file: &str, dir: &Path) -> roster::ImportDone {
+    let bytes = std::fs::read(sample(file)).unwrap();
+    let out = dir.join(format!("{}.ron", file.split('.').next().unwrap()));
+    let done = roster::import(file, &bytes, &datasheets(), Some(&out), true)
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
+    for u in &done.imported.unresolved {
+        eprintln!("{file}: {u}");
+    }
+    let unexpected: Vec<String> = done
+        .imported
+        .unresolved
+        .iter()
+        .filter(|u| {
+            !u.what.starts_with("base size") && !KNOWN_MISMATCHES.contains(&(file, u.name.as_str()))
+        })
+        .map(|u| u.to_string())
+        .collect();
+    assert!(
+        unexpected.is_empty(),
+        "{file}: unresolved names: {unexpected:#?}"
+    );
+    done
+}
+
+#[test]
+fn every_sample_imports_to_an_army_that_loads_with_its_models_and_wargear() {
+    let dir = temp_dir("samples");
+    for file in [
+        "space-wolves-1990.txt",
+        "genestealer-cults-2000-android.txt",
+        "tau-empire-2000.txt",
+        "leagues-of-votann-965.rosz",
+        "necrons-1205.ros",
+    ] {
+        let done = import_sample(file, &dir);
+        let army = wartable::data::load_army(&done.file, 1)
+            .unwrap_or_else(|e| panic!("{file}: the written army does not load: {e}"));
+        let left_out = done
+            .imported
+            .unresolved
+            .iter()
+            .filter(|u| u.leaves_unit_out())
+            .count();
+        let (roster, _) = read(file);
+        assert_eq!(
+            army.units.len() + left_out,
+            roster.units.len(),
+            "{file}: every unit is imported or listed as left out"
+        );
+        let models: usize = army.units.iter().map(|u| u.models.len()).sum();
+        assert_eq!(models as u32, done.imported.models, "{file}");
+        // Every model carries at least one weapon, and no model two melee weapons unless
+        // every model of its group has them (the squad-gets-everything bug).
+        for u in &army.units {
+            for (i, m) in u.models.iter().enumerate() {
+                assert!(
+                    !m.weapons.is_empty() || u.datasheet.weapons().next().is_none(),
+                    "{file}: {}#{i} carries nothing",
+                    u.id
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_blood_claws_pack_leader_alone_carries_the_plasma_pistol() {
+    let dir = temp_dir("claws");
+    let done = import_sample("space-wolves-1990.txt", &dir);
+    let army = wartable::data::load_army(&done.file, 1).unwrap();
+    let claws = army
+        .units
+        .iter()
+        .find(|u| u.datasheet.name == "Blood Claws")
+        .unwrap();
+    assert_eq!(claws.models.len(), 20);
+    let plasma: Vec<usize> = claws
+        .models
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| {
+            m.weapons
+                .iter()
+                .any(|w| w.eq_ignore_ascii_case("Plasma pistol"))
+        })
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(plasma, vec![0], "one plasma pistol, on the Pack Leader");
+    assert_eq!(
+        claws.models[0].characteristics.profile, "Blood Claw Pack Leader",
+        "the first model is the Pack Leader"
+    );
+    let chainswords = claws
+        .models
+        .iter()
+        .filter(|m| {
+            m.weapons
+                .iter()
+                .any(|w| w.eq_ignore_ascii_case("Astartes chainsword"))
+        })
+        .count();
+    assert_eq!(chainswords, 19);
+}
+
+#[test]
+fn an_unknown_faction_or_datasheet_fails_with_the_closest_names() {
+    let text = "Test (100 Points)\n\nSquats of the Void\nStrike Force (2,000 Points)\n\nBATTLELINE\n\nHearthkin Warriors (100 Points)\n  • 10x Hearthkyn Warrior\n";
+    let dir = temp_dir("unknown");
+    let out = dir.join("x.ron");
+    let e = roster::import(
+        "squats.txt",
+        text.as_bytes(),
+        &datasheets(),
+        Some(&out),
+        false,
+    )
+    .unwrap_err();
+    assert!(e.contains("unknown faction 'Squats of the Void'"), "{e}");
+    assert!(
+        e.contains("unknown datasheet 'Hearthkin Warriors' (closest: Hearthkyn Warriors"),
+        "{e}"
+    );
+    assert!(!out.exists(), "nothing is written");
+}
+
+#[test]
+fn an_imported_army_plays_a_whole_game_headless_without_a_refused_command() {
+    let dir = temp_dir("game");
+    let done = import_sample("leagues-of-votann-965.rosz", &dir);
+    let scenes = root().join("scenes");
+    let scene = dir.join("imported.ron");
+    std::fs::write(
+        &scene,
+        format!(
+            "Scene(name: \"Imported\", layout: \"{}\", deployment: \"{}\", mission: \"{}\",\n  armies: [SceneArmy(player: 1, army: \"{}\"), SceneArmy(player: 2, army: \"{}\")])\n",
+            scenes.join("layouts/layout-1.ron").display(),
+            scenes.join("deployments/search-and-destroy.ron").display(),
+            scenes.join("missions/take-and-hold.ron").display(),
+            done.file.display(),
+            scenes.join("armies/orks.ron").display(),
+        ),
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wartable"))
+        .args([
+            "simulate",
+            "--games",
+            "1",
+            "--json",
+            "--quiet",
+            "--threads",
+            "1",
+        ])
+        .arg(&scene)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["games"], 1);
+    assert_eq!(v["rejected_commands"], 0, "{v}");
 }

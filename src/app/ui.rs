@@ -93,7 +93,10 @@ pub fn unit_card(ui: &mut egui::Ui, player: u8, unit: &UnitData) {
     // Per-model wargear: each distinct loadout with how many models carry it.
     let mut loadouts: Vec<(&[String], usize)> = Vec::new();
     for m in &unit.models {
-        match loadouts.iter_mut().find(|(w, _)| *w == m.weapons.as_slice()) {
+        match loadouts
+            .iter_mut()
+            .find(|(w, _)| *w == m.weapons.as_slice())
+        {
             Some(row) => row.1 += 1,
             None => loadouts.push((&m.weapons, 1)),
         }

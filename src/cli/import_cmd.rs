@@ -58,7 +58,12 @@ fn import(args: &ImportArgs) -> Result<String, String> {
         args.out.as_deref(),
         args.allow_partial,
     )?;
-    Ok(report(args, &done.imported, &done.file, &done.format.to_string()))
+    Ok(report(
+        args,
+        &done.imported,
+        &done.file,
+        &done.format.to_string(),
+    ))
 }
 
 fn report(args: &ImportArgs, imported: &Imported, out: &Path, format: &str) -> String {

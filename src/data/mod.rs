@@ -2,6 +2,7 @@
 //! See docs/formats.md for every format.
 
 pub mod army;
+pub mod bsdata;
 pub mod check;
 pub mod error;
 pub mod layout;
@@ -32,11 +33,13 @@ pub enum FileKind {
     Scene,
     /// `SecondaryDeck(...)`.
     SecondaryDeck,
+    /// `BaseSizes(...)`: the base-size table the datasheet converter reads.
+    BaseSizes,
 }
 
 impl FileKind {
     /// Every kind with its struct name.
-    pub const ALL: [(FileKind, &'static str); 7] = [
+    pub const ALL: [(FileKind, &'static str); 8] = [
         (FileKind::Datasheets, "Datasheets"),
         (FileKind::Army, "Army"),
         (FileKind::Layout, "Layout"),
@@ -44,6 +47,7 @@ impl FileKind {
         (FileKind::Mission, "Mission"),
         (FileKind::Scene, "Scene"),
         (FileKind::SecondaryDeck, "SecondaryDeck"),
+        (FileKind::BaseSizes, "BaseSizes"),
     ];
 
     /// Tells the kind from the first identifier of `text`, after comments and `#![...]`
@@ -181,6 +185,14 @@ pub fn validate_file(file: &Path) -> Result<Validated, DataErrors> {
                 } else {
                     ""
                 }
+            )
+        }
+        FileKind::BaseSizes => {
+            let b: bsdata::BaseSizes = source::parse(file, &text)?;
+            format!(
+                "base-size table: {} datasheets ({})",
+                b.bases.len(),
+                b.licence
             )
         }
         FileKind::SecondaryDeck => {

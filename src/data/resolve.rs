@@ -486,6 +486,12 @@ fn unit_models(
             groups = assigned;
         }
     }
+    // Models on the datasheet's own line may be of any profile that needs more models.
+    let unnamed: u32 = groups
+        .iter()
+        .filter(|(p, _, _)| p.is_none())
+        .map(|g| g.2)
+        .sum();
     for m in &sheet.model_profiles {
         let Some((lo, hi)) = m.count else { continue };
         let n: u32 = groups
@@ -496,7 +502,7 @@ fn unit_models(
             })
             .map(|g| g.2)
             .sum();
-        if n < lo.min(u.models) || n > hi {
+        if n + unnamed < lo.min(u.models) || n > hi {
             problems.push(format!(
                 "{n} models have the profile '{}'; {} takes {lo} to {hi}",
                 m.name, sheet.name

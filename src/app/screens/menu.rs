@@ -267,9 +267,8 @@ impl ArmyImport {
     /// The summary of the army file `path`, loaded once: its units and points, or the first
     /// line of why it does not load.
     pub fn summary(&mut self, path: &str) -> &str {
-        self.summaries
-            .entry(path.to_string())
-            .or_insert_with(|| match crate::data::load_army(Path::new(path), 1) {
+        self.summaries.entry(path.to_string()).or_insert_with(|| {
+            match crate::data::load_army(Path::new(path), 1) {
                 Ok(a) => {
                     let points: u64 = a.units.iter().filter_map(|u| u.points).map(u64::from).sum();
                     let models: usize = a.units.iter().map(|u| u.models.len()).sum();
@@ -279,7 +278,8 @@ impl ArmyImport {
                     "does not load: {}",
                     e.to_string().lines().next().unwrap_or_default()
                 ),
-            })
+            }
+        })
     }
 
     /// Imports the pasted text, or else the file at `path`, into `scenes/armies/`; returns the

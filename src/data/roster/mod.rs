@@ -234,7 +234,9 @@ pub fn import(
         return Err(lines.join("\n"));
     }
     if imported.army.units.is_empty() {
-        return Err(format!("{name}: no unit could be resolved; nothing written"));
+        return Err(format!(
+            "{name}: no unit could be resolved; nothing written"
+        ));
     }
     let text = army_text(&imported, &out)?;
     write_whole(&out, &text)?;
@@ -284,4 +286,3 @@ fn write_whole(file: &Path, text: &str) -> Result<(), String> {
         format!("{}: cannot be written: {e}", file.display())
     })
 }
-

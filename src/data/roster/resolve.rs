@@ -48,9 +48,15 @@ impl Catalog {
     }
 
     /// The files whose faction matches the roster's `faction` ("Xenos - Orks", "Orks",
-    /// "Space Marines"): names compared without the catalogue's "Imperium - " style prefix.
+    /// "Space Marines"): names compared without the catalogue's "Imperium - " style prefix,
+    /// and the app's army names read as the faction keywords they stand for
+    /// ([`FACTION_ALIASES`]).
     fn matching(&self, faction: &str) -> Vec<usize> {
-        let want = faction_key(faction);
+        let key = faction_key(faction);
+        let want = FACTION_ALIASES
+            .iter()
+            .find(|(a, _)| faction_key(a) == key)
+            .map_or(key, |(_, k)| faction_key(k));
         self.files
             .iter()
             .enumerate()
@@ -63,13 +69,30 @@ impl Catalog {
     }
 }
 
+/// The names the app and roster tools give armies whose datasheets carry another faction
+/// keyword: (army name, faction keyword).
+pub const FACTION_ALIASES: [(&str, &str); 6] = [
+    ("Space Marines", "Adeptus Astartes"),
+    ("Chaos Space Marines", "Heretic Astartes"),
+    ("Chaos Daemons", "Legiones Daemonica"),
+    ("Aeldari", "Asuryani"),
+    ("Craftworlds", "Asuryani"),
+    ("Imperial Agents", "Agents of the Imperium"),
+];
+
 fn collect_ron(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for e in std::fs::read_dir(dir)? {
         let p = e?.path();
         if p.is_dir() {
             collect_ron(&p, out)?;
         } else if p.extension().is_some_and(|x| x == "ron") {
-            out.push(p);
+            // Only datasheet files: the base-size table and others beside them are skipped.
+            let kind = std::fs::read_to_string(&p)
+                .ok()
+                .and_then(|t| crate::data::FileKind::sniff(&p, &t).ok());
+            if kind == Some(crate::data::FileKind::Datasheets) {
+                out.push(p);
+            }
         }
     }
     Ok(())
@@ -108,6 +131,17 @@ pub struct Unresolved {
     pub line: usize,
     /// The closest names the datasheets have, best first.
     pub suggestions: Vec<String>,
+}
+
+impl Unresolved {
+    /// True when the unit it is in cannot be imported without it (an unknown faction does
+    /// not count: its units are looked for in every file): an unknown datasheet, no base
+    /// size, a unit size the datasheet does not allow. An unknown weapon or wargear name
+    /// leaves out only itself; an unknown model keeps the datasheet's own line.
+    pub fn leaves_unit_out(&self) -> bool {
+        !self.unit.is_empty()
+            && !matches!(self.what.as_str(), "weapon" | "model or weapon" | "model")
+    }
 }
 
 impl std::fmt::Display for Unresolved {
@@ -180,7 +214,16 @@ struct Group {
 pub fn resolve(roster: &Roster, catalog: &Catalog, out: &Path) -> Imported {
     let mut unresolved = Vec::new();
     let mut used_files: Vec<usize> = Vec::new();
-    let preferred = catalog.matching(&roster.faction);
+    // The roster's faction's files, then those of its sub-faction (the app's line after the
+    // faction: "Space Wolves" under "Space Marines").
+    let mut preferred = catalog.matching(&roster.faction);
+    for sub in roster.notes.iter().filter_map(|n| n.strip_prefix("Army: ")) {
+        for i in catalog.matching(sub) {
+            if !preferred.contains(&i) {
+                preferred.insert(0, i);
+            }
+        }
+    }
     if preferred.is_empty() && !roster.faction.trim().is_empty() {
         unresolved.push(Unresolved {
             unit: String::new(),
@@ -228,7 +271,9 @@ pub fn resolve(roster: &Roster, catalog: &Catalog, out: &Path) -> Imported {
         };
         let before = unresolved.len();
         let (groups, notes) = groups_of(ru, sheet, &mut unresolved);
-        if unresolved.len() > before {
+        // An unknown model leaves the unit out (its size is unknown); an unknown weapon or
+        // piece of wargear only itself.
+        if unresolved[before..].iter().any(Unresolved::leaves_unit_out) {
             continue;
         }
         if sheet.base.is_none() && sheet.model_profiles.iter().all(|m| m.base.is_none()) {
@@ -389,13 +434,22 @@ fn groups_of(
                     models: *count,
                     ..Group::default()
                 }),
-                None => unresolved.push(Unresolved {
-                    unit: ru.datasheet.clone(),
-                    what: "model".into(),
-                    name: name.clone(),
-                    line: ru.line,
-                    suggestions: closest(name, model_names.iter().copied()),
-                }),
+                // A model name the datasheets do not have (an older roster's): listed, and
+                // its models keep the datasheet's own line.
+                None => {
+                    unresolved.push(Unresolved {
+                        unit: ru.datasheet.clone(),
+                        what: "model".into(),
+                        name: name.clone(),
+                        line: ru.line,
+                        suggestions: closest(name, model_names.iter().copied()),
+                    });
+                    groups.push(Group {
+                        profile: None,
+                        models: *count,
+                        ..Group::default()
+                    });
+                }
             },
             Item::Weapon { count, name } => match weapon_of(name) {
                 Some((w, melee)) => add_weapon(&mut groups, w, melee, *count),
@@ -423,6 +477,14 @@ fn groups_of(
                     });
                 } else if let Some(o) = other_of(name) {
                     notes.push(format!("Wargear: {count}x {o}"));
+                } else if normalise(&sheet.name).starts_with(&normalise(name)) {
+                    // The app names a unit's models by the start of its name ("10x
+                    // Pathfinder" in a Pathfinder Team): the datasheet's own line.
+                    groups.push(Group {
+                        profile: None,
+                        models: *count,
+                        ..Group::default()
+                    });
                 } else if sheet.model_profiles.is_empty()
                     && groups.is_empty()
                     && sheet.unit_size.0 > 1

@@ -177,9 +177,11 @@ fn attached_group_number(line: &str) -> Option<usize> {
 
 /// A name as the app writes it, with typographic apostrophes made plain.
 pub fn clean_name(name: &str) -> String {
+    // A trailing '*' is a roster tool's footnote mark ("L7 missile launcher*").
     name.trim()
         .replace(['’', '‘'], "'")
         .trim_start_matches('➤')
+        .trim_end_matches('*')
         .trim()
         .to_string()
 }

@@ -74,14 +74,13 @@ pub fn read_rosz(bytes: &[u8]) -> Result<Roster, RosterError> {
 /// # Errors
 /// Malformed XML (line and column), or no `roster` element.
 pub fn read_ros(text: &str) -> Result<Roster, RosterError> {
-    let doc = roxmltree::Document::parse(text)
-        .map_err(|e| {
-            let at = e.pos();
-            RosterError::Format(format!(
-                "malformed XML at line {}, column {}: {e}",
-                at.row, at.col
-            ))
-        })?;
+    let doc = roxmltree::Document::parse(text).map_err(|e| {
+        let at = e.pos();
+        RosterError::Format(format!(
+            "malformed XML at line {}, column {}: {e}",
+            at.row, at.col
+        ))
+    })?;
     let root = doc.root_element();
     if root.tag_name().name() != "roster" {
         return Err(RosterError::Format(format!(
