@@ -169,33 +169,19 @@ fn model_profiles(r: &mut Report, at: &str, d: &Datasheet) {
                 format!("datasheet '{n}': a model profile cannot have the datasheet's own name"),
             );
         }
-        let mut range = |field: &str, what: &str, v: Option<u8>, lo: u8, hi: u8| {
-            if let Some(v) = v
-                && !(lo..=hi).contains(&v)
-            {
-                r.fail_at(
-                    &format!("{at}.{field}"),
-                    format!("datasheet '{n}', model '{p}': {what} {v} is outside {lo}..{hi}"),
-                );
-            }
-        };
-        range("toughness", "Toughness", m.toughness, 1, 20);
-        range("save", "Save", m.save, 2, 7);
-        range("wounds", "Wounds", m.wounds, 1, 60);
-        range("leadership", "Leadership", m.leadership, 2, 12);
-        range(
-            "objective_control",
-            "OC",
-            m.objective_control,
-            0,
-            MAX_OBJECTIVE_CONTROL,
-        );
-        range(
-            "invulnerable_save",
-            "invulnerable save",
-            m.invulnerable_save,
-            2,
-            6,
+        characteristic_ranges(
+            r,
+            &at,
+            &format!("datasheet '{n}', model '{p}'"),
+            [
+                m.toughness,
+                m.save,
+                m.wounds,
+                m.leadership,
+                m.objective_control,
+                m.invulnerable_save,
+                None,
+            ],
         );
         if let Some(mv) = m.movement {
             r.number(
@@ -233,33 +219,49 @@ fn model_profiles(r: &mut Report, at: &str, d: &Datasheet) {
     }
 }
 
-fn datasheet(r: &mut Report, at: &str, d: &Datasheet) {
-    let n = &d.name;
-    let mut range = |field: &str, what: &str, v: u8, lo: u8, hi: u8| {
-        if !(lo..=hi).contains(&v) {
+/// The characteristics [`characteristic_ranges`] checks, in its order: field, name, fewest,
+/// most.
+const CHARACTERISTIC_RANGES: [(&str, &str, u8, u8); 7] = [
+    ("toughness", "Toughness", 1, 20),
+    ("save", "Save", 2, 7),
+    ("wounds", "Wounds", 1, 60),
+    ("leadership", "Leadership", 2, 12),
+    ("objective_control", "OC", 0, MAX_OBJECTIVE_CONTROL),
+    ("invulnerable_save", "invulnerable save", 2, 6),
+    ("feel_no_pain", "Feel No Pain", 2, 6),
+];
+
+/// Checks the characteristics `values` (T, Sv, W, Ld, OC, invulnerable save, Feel No Pain;
+/// `None`: not given) of `who` against [`CHARACTERISTIC_RANGES`].
+fn characteristic_ranges(r: &mut Report, at: &str, who: &str, values: [Option<u8>; 7]) {
+    for ((field, what, lo, hi), v) in CHARACTERISTIC_RANGES.iter().zip(values) {
+        if let Some(v) = v
+            && !(*lo..=*hi).contains(&v)
+        {
             r.fail_at(
                 &format!("{at}.{field}"),
-                format!("datasheet '{n}': {what} {v} is outside {lo}..{hi}"),
+                format!("{who}: {what} {v} is outside {lo}..{hi}"),
             );
         }
-    };
-    range("toughness", "Toughness", d.toughness, 1, 20);
-    range("save", "Save", d.save, 2, 7);
-    range("wounds", "Wounds", d.wounds, 1, 60);
-    range("leadership", "Leadership", d.leadership, 2, 12);
-    range(
-        "objective_control",
-        "OC",
-        d.objective_control,
-        0,
-        MAX_OBJECTIVE_CONTROL,
+    }
+}
+
+fn datasheet(r: &mut Report, at: &str, d: &Datasheet) {
+    let n = &d.name;
+    characteristic_ranges(
+        r,
+        at,
+        &format!("datasheet '{n}'"),
+        [
+            Some(d.toughness),
+            Some(d.save),
+            Some(d.wounds),
+            Some(d.leadership),
+            Some(d.objective_control),
+            d.invulnerable_save,
+            d.feel_no_pain,
+        ],
     );
-    if let Some(i) = d.invulnerable_save {
-        range("invulnerable_save", "invulnerable save", i, 2, 6);
-    }
-    if let Some(f) = d.feel_no_pain {
-        range("feel_no_pain", "Feel No Pain", f, 2, 6);
-    }
     r.number(
         &format!("{at}.movement"),
         &format!("datasheet '{n}': Move"),
