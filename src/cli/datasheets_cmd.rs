@@ -64,7 +64,7 @@ fn convert_and_write(args: &DatasheetsArgs) -> Result<String, String> {
             "{}{body}",
             header(file, &commit, &bases_path, &bases, &conversion)
         );
-        write_whole(&out, &text)?;
+        crate::data::source::write_whole(&out, &text)?;
     }
     Ok(summary(&conversion, &args.out))
 }
@@ -166,14 +166,4 @@ fn summary(c: &Conversion, out: &Path) -> String {
         r.crucible,
         r.skipped.len()
     )
-}
-
-/// Writes `text` to `file` whole: into a temporary file beside it, then renamed over it.
-fn write_whole(file: &Path, text: &str) -> Result<(), String> {
-    let tmp = file.with_extension("ron.tmp");
-    std::fs::write(&tmp, text).map_err(|e| format!("{}: cannot be written: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, file).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("{}: cannot be written: {e}", file.display())
-    })
 }

@@ -163,9 +163,9 @@ fn loose_name(name: &str) -> String {
     n.strip_prefix("the ").map(str::to_string).unwrap_or(n)
 }
 
-/// A name as compared between sources: lower case, apostrophes dropped, dashes as spaces,
-/// single spaces.
-fn normalise_name(name: &str) -> String {
+/// A name as compared between sources (the base-size table, rosters): lower case,
+/// apostrophes dropped, dashes as spaces, single spaces.
+pub fn normalise_name(name: &str) -> String {
     let mapped: String = name
         .chars()
         .filter(|c| !matches!(c, '\'' | '\u{2019}' | '\u{2018}' | '`' | '\u{b4}'))

@@ -195,16 +195,7 @@ fn model_profiles(r: &mut Report, at: &str, d: &Datasheet) {
         if let Some(b) = &m.base {
             base(r, &at, n, b);
         }
-        if let Some(h) = m.height
-            && !(h > 0.0 && h.is_finite() && h <= MAX_MODEL_HEIGHT_INCHES)
-        {
-            r.fail_at(
-                &format!("{at}.height"),
-                format!(
-                    "datasheet '{n}', model '{p}': height is {h}\"; it must be a finite number above 0 and at most {MAX_MODEL_HEIGHT_INCHES}\""
-                ),
-            );
-        }
+        model_height(r, &at, &format!("datasheet '{n}', model '{p}'"), m.height);
         if let Some((lo, hi)) = m.count
             && (lo > hi || hi > d.unit_size.1)
         {
@@ -246,6 +237,21 @@ fn characteristic_ranges(r: &mut Report, at: &str, who: &str, values: [Option<u8
     }
 }
 
+/// Checks a model height of `who`, if given: finite, above 0, at most
+/// [`MAX_MODEL_HEIGHT_INCHES`].
+fn model_height(r: &mut Report, at: &str, who: &str, height: Option<f32>) {
+    if let Some(h) = height
+        && !(h > 0.0 && h.is_finite() && h <= MAX_MODEL_HEIGHT_INCHES)
+    {
+        r.fail_at(
+            &format!("{at}.height"),
+            format!(
+                "{who}: height is {h}\"; it must be a finite number above 0 and at most {MAX_MODEL_HEIGHT_INCHES}\""
+            ),
+        );
+    }
+}
+
 fn datasheet(r: &mut Report, at: &str, d: &Datasheet) {
     let n = &d.name;
     characteristic_ranges(
@@ -273,16 +279,7 @@ fn datasheet(r: &mut Report, at: &str, d: &Datasheet) {
         base(r, at, n, b);
     }
     model_profiles(r, at, d);
-    if let Some(h) = d.height
-        && !(h > 0.0 && h.is_finite() && h <= MAX_MODEL_HEIGHT_INCHES)
-    {
-        r.fail_at(
-            &format!("{at}.height"),
-            format!(
-                "datasheet '{n}': height is {h}\"; it must be a finite number above 0 and at most {MAX_MODEL_HEIGHT_INCHES}\""
-            ),
-        );
-    }
+    model_height(r, at, &format!("datasheet '{n}'"), d.height);
     if d.unit_size.0 == 0 || d.unit_size.0 > d.unit_size.1 {
         r.fail_at(
             &format!("{at}.unit_size"),

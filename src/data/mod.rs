@@ -151,8 +151,7 @@ pub fn validate_file(file: &Path) -> Result<Validated, DataErrors> {
         FileKind::Army => {
             let a = load_army(file, 1)?;
             warnings.extend(a.warnings.iter().cloned());
-            // Summed wide: no number of units can overflow it.
-            let points: u64 = a.units.iter().filter_map(|u| u.points).map(u64::from).sum();
+            let points = a.points();
             format!(
                 "army '{}': {} units, {points} points",
                 a.name,

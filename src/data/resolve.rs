@@ -78,6 +78,18 @@ pub struct Army {
     pub warnings: Vec<String>,
 }
 
+impl Army {
+    /// The army's points: the sum of its units' (units whose size has no price count 0),
+    /// summed wide so no number of units can overflow it.
+    pub fn points(&self) -> u64 {
+        self.units
+            .iter()
+            .filter_map(|u| u.points)
+            .map(u64::from)
+            .sum()
+    }
+}
+
 /// A scene ready to put on the table: every reference loaded and checked, every model placed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scene {

@@ -258,6 +258,54 @@ pub fn relative_path(target: &Path, from: &Path) -> String {
     out.to_string_lossy().replace('\\', "/")
 }
 
+/// A file name or id from a display name: ASCII lower-case letters and digits, every other
+/// run of characters one `-`; `fallback` when nothing is left.
+pub fn slug(name: &str, fallback: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let out = out.trim_matches('-').to_string();
+    if out.is_empty() {
+        fallback.to_string()
+    } else {
+        out
+    }
+}
+
+/// An id not yet used by `taken`: `wanted`, else `wanted-2`, `wanted-3`...
+pub fn unique_id<'a>(wanted: &str, taken: impl Iterator<Item = &'a str> + Clone) -> String {
+    let free = |c: &str| !taken.clone().any(|t| t == c);
+    if free(wanted) {
+        return wanted.to_string();
+    }
+    (2..)
+        .map(|n| format!("{wanted}-{n}"))
+        .find(|c| free(c))
+        .expect("some suffix is free")
+}
+
+/// Writes `text` to `file` whole or not at all: its folder made if missing, the text written
+/// to a temporary file beside it, then renamed over it.
+///
+/// # Errors
+/// The folder, the temporary file or the rename fails; the message names the path.
+pub fn write_whole(file: &Path, text: &str) -> Result<(), String> {
+    if let Some(d) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
+    }
+    let tmp = file.with_extension("ron.part");
+    std::fs::write(&tmp, text).map_err(|e| format!("{}: cannot be written: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, file).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("{}: cannot be written: {e}", file.display())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

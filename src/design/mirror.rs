@@ -46,17 +46,7 @@ pub fn mirror_id(id: &str) -> String {
         .map_or_else(|| format!("{id}-m"), str::to_string)
 }
 
-/// An id not yet used by `taken`: `wanted`, else `wanted-2`, `wanted-3`...
-pub fn unique_id<'a>(wanted: &str, taken: impl Iterator<Item = &'a str> + Clone) -> String {
-    let free = |c: &str| !taken.clone().any(|t| t == c);
-    if free(wanted) {
-        return wanted.to_string();
-    }
-    (2..)
-        .map(|n| format!("{wanted}-{n}"))
-        .find(|c| free(c))
-        .expect("some suffix is free")
-}
+pub use crate::data::source::unique_id;
 
 fn near(a: Vec2, b: Vec2) -> bool {
     a.distance(b) <= MIRROR_TOLERANCE_INCHES

@@ -223,18 +223,5 @@ pub fn input_of(scene: &Scene) -> AnalysisInput {
 
 /// A file name from a layout name: lower case letters and digits, other runs as `-`.
 pub fn slug(name: &str) -> String {
-    let mut out = String::new();
-    for c in name.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    let out = out.trim_matches('-').to_string();
-    if out.is_empty() {
-        "layout".to_string()
-    } else {
-        out
-    }
+    crate::data::source::slug(name, "layout")
 }

@@ -270,7 +270,7 @@ impl ArmyImport {
         self.summaries.entry(path.to_string()).or_insert_with(|| {
             match crate::data::load_army(Path::new(path), 1) {
                 Ok(a) => {
-                    let points: u64 = a.units.iter().filter_map(|u| u.points).map(u64::from).sum();
+                    let points = a.points();
                     let models: usize = a.units.iter().map(|u| u.models.len()).sum();
                     format!("{} units, {models} models, {points} points", a.units.len())
                 }

@@ -177,16 +177,7 @@ pub fn read_file(file: &Path) -> Result<(Roster, RosterFormat), RosterError> {
 
 /// The army file name (without `.ron`) for a roster called `name`: lower case, words joined by '-'.
 pub fn file_stem(name: &str) -> String {
-    let mut s: String = name
-        .to_lowercase()
-        .chars()
-        .map(|c| if c.is_alphanumeric() { c } else { '-' })
-        .collect();
-    while s.contains("--") {
-        s = s.replace("--", "-");
-    }
-    let s = s.trim_matches('-').to_string();
-    if s.is_empty() { "imported".into() } else { s }
+    crate::data::source::slug(name, "imported")
 }
 
 /// A roster imported and written.
@@ -222,6 +213,10 @@ pub fn import(
         || Path::new("scenes/armies").join(format!("{}.ron", file_stem(&roster.name))),
         Path::to_path_buf,
     );
+    // The army's folder must exist for its datasheet paths to be written relative to it.
+    if let Some(d) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
+    }
     let mut imported = resolve(&roster, &catalog, &out);
     imported.army.source = Some(format!("{name} ({format})"));
     if !imported.unresolved.is_empty() && !allow_partial {
@@ -239,7 +234,7 @@ pub fn import(
         ));
     }
     let text = army_text(&imported, &out)?;
-    write_whole(&out, &text)?;
+    crate::data::source::write_whole(&out, &text)?;
     // What was written must load as an army: checked now, so a bad import is never silent.
     if let Err(e) = crate::data::load_army(&out, 1) {
         return Err(format!(
@@ -271,18 +266,4 @@ fn army_text(imported: &Imported, out: &Path) -> Result<String, String> {
             .roster_points
             .map_or_else(|| "unknown".to_string(), |p| p.to_string())
     ))
-}
-
-/// Writes `text` to `file` whole: into a temporary file beside it, then renamed over it.
-fn write_whole(file: &Path, text: &str) -> Result<(), String> {
-    let dir = file.parent().filter(|d| !d.as_os_str().is_empty());
-    if let Some(d) = dir {
-        std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
-    }
-    let tmp = file.with_extension("ron.part");
-    std::fs::write(&tmp, text).map_err(|e| format!("{}: cannot be written: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, file).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("{}: cannot be written: {e}", file.display())
-    })
 }

@@ -107,16 +107,9 @@ fn faction_key(faction: &str) -> String {
     normalise(&f)
 }
 
-/// A name for comparing: lower case, apostrophes plain, runs of spaces and dashes made one
-/// space.
-pub fn normalise(name: &str) -> String {
-    let lower = name.to_lowercase().replace(['’', '‘', '`'], "'");
-    lower
-        .split(|c: char| c.is_whitespace() || c == '-' || c == '–')
-        .filter(|s| !s.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
+/// A name for comparing: lower case, apostrophes dropped, dashes as spaces, single spaces
+/// (the converter's [`normalise_name`](crate::data::bsdata::normalise_name)).
+pub use crate::data::bsdata::normalise_name as normalise;
 
 /// One name a roster gives that the datasheets do not have.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -315,7 +308,10 @@ pub fn resolve(roster: &Roster, catalog: &Catalog, out: &Path) -> Imported {
             .iter()
             .map(|l| l.models * l.wargear.len() as u32)
             .sum::<u32>();
-        let id = unique_id(&ru.datasheet, &ids);
+        let id = crate::data::source::unique_id(
+            &crate::data::source::slug(&ru.datasheet, "unit"),
+            ids.iter().map(String::as_str),
+        );
         ids.push(id.clone());
         units.push((
             ru.group,
@@ -351,7 +347,7 @@ pub fn resolve(roster: &Roster, catalog: &Catalog, out: &Path) -> Imported {
             faction,
             datasheets: used_files
                 .iter()
-                .map(|&i| relative(&catalog.files[i].0, dir))
+                .map(|&i| crate::data::source::relative_path(&catalog.files[i].0, dir))
                 .collect(),
             units: units.into_iter().map(|(_, _, u)| u).collect(),
             source: None,
@@ -418,7 +414,6 @@ fn groups_of(
             g.melee.push(melee);
         }
     };
-    let single = |groups: &Vec<Group>| groups.len() == 1 && groups[0].models == 1;
     for item in &ru.items {
         match item {
             Item::Model { count, name } => match profile_of(name) {
@@ -488,7 +483,6 @@ fn groups_of(
                 } else if sheet.model_profiles.is_empty()
                     && groups.is_empty()
                     && sheet.unit_size.0 > 1
-                    && !single(&groups)
                 {
                     // A unit whose datasheet names no models: its one model line.
                     groups.push(Group {
@@ -618,43 +612,6 @@ fn attach_groups(units: &mut [(Option<usize>, Option<String>, UnitEntry)]) {
             }
         }
     }
-}
-
-/// A unit id from its datasheet name ("Intercessor Squad" -> "intercessor-squad"), made
-/// unique with "-2", "-3"...
-fn unique_id(name: &str, taken: &[String]) -> String {
-    let mut base: String = normalise(name)
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    while base.contains("--") {
-        base = base.replace("--", "-");
-    }
-    let base = base.trim_matches('-').to_string();
-    let base = if base.is_empty() { "unit".into() } else { base };
-    if !taken.contains(&base) {
-        return base;
-    }
-    (2..)
-        .map(|i| format!("{base}-{i}"))
-        .find(|c| !taken.contains(c))
-        .expect("some number is free")
-}
-
-/// `target` relative to `dir` (both made absolute where they can be), with '/' separators.
-fn relative(target: &Path, dir: &Path) -> String {
-    let abs = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-    let (t, d) = (abs(target), abs(dir));
-    let tc: Vec<_> = t.components().collect();
-    let dc: Vec<_> = d.components().collect();
-    let common = tc.iter().zip(&dc).take_while(|(a, b)| a == b).count();
-    let mut parts: Vec<String> = vec!["..".into(); dc.len() - common];
-    parts.extend(
-        tc[common..]
-            .iter()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
-    );
-    parts.join("/")
 }
 
 #[cfg(test)]

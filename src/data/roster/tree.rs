@@ -261,10 +261,8 @@ fn add_selections(roster: &mut Roster, selections: Vec<Selection>) {
                         count: s.number.max(1),
                         name: unit.datasheet.clone(),
                     });
-                    items_of(&s.children, &mut unit.items, 1);
-                } else {
-                    items_of(&s.children, &mut unit.items, 1);
                 }
+                items_of(&s.children, &mut unit.items);
                 roster.units.push(unit);
             }
             _ => {
@@ -280,15 +278,13 @@ fn add_selections(roster: &mut Roster, selections: Vec<Selection>) {
 }
 
 /// The items under a unit or model: models (their wargear after them), weapons, upgrades.
-/// `multiplier` is how many of the parent there are: a weapon under an upgrade picked
-/// twice counts twice.
-fn items_of(children: &[Selection], items: &mut Vec<Item>, multiplier: u32) {
+fn items_of(children: &[Selection], items: &mut Vec<Item>) {
     // Models first, each followed by its own wargear; then the unit's loose wargear (which
     // the resolver gives to the models listed before it).
     let (models, others): (Vec<&Selection>, Vec<&Selection>) =
         children.iter().partition(|c| c.kind == "model");
     for s in others {
-        upgrade(s, items, multiplier);
+        upgrade(s, items, 1);
     }
     for m in models {
         items.push(Item::Model {
