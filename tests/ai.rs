@@ -170,7 +170,7 @@ fn the_computer_plays_its_side_of_a_desktop_game() {
             save: None,
             autosave: None,
         })
-        .insert_resource(Computer::new(2));
+        .insert_resource(Computer::new(2, wartable::ai::Level::Easy));
     app.world_mut()
         .resource_mut::<NextState<Screen>>()
         .set(Screen::Table);

@@ -16,8 +16,15 @@
 //! whole game between two of them.
 
 pub mod cover;
+pub mod level;
 pub mod mission;
+pub mod plan;
 pub mod react;
+pub mod stats;
+pub mod tactics;
+
+pub use level::Level;
+pub use stats::GameStats;
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -40,6 +47,10 @@ pub const CHARGE_ODDS_THRESHOLD: f64 = 0.4;
 /// Most commands in one game before [`play_game`] gives up (a safety net).
 pub const COMMAND_LIMIT: usize = 6000;
 
+/// Most reactions [`play_game`] asks for after one command (a Stratagem and the commands
+/// that complete it, such as Rapid Ingress and the unit's arrival).
+pub const MAX_REACTIONS_PER_COMMAND: usize = 3;
+
 /// Inches of distance that being seen in the open by every enemy shooter at a move's end is
 /// worth to [`Ai`] (by half of them: half as much): a tie-breaker that prefers cover without
 /// giving up ground towards an objective. Chosen by 100-game matches against a copy that
@@ -50,6 +61,15 @@ pub const COVER_WEIGHT_INCHES: f32 = 1.0;
 pub trait Brain {
     /// The next command for `player`, who must act now in `game`.
     fn next(&mut self, game: &Game, player: u8) -> Command;
+
+    /// A reactive Stratagem `player` uses now although the other player is acting (Fire
+    /// Overwatch after an enemy unit moves or declares a charge, Heroic Intervention after
+    /// an enemy charge move, Counter-offensive after an enemy unit has fought, Rapid
+    /// Ingress at the end of the opponent's Movement phase, and the command that follows it),
+    /// or None to let the game go on. Asked after each command the other player gives.
+    fn react(&mut self, _game: &Game, _player: u8) -> Option<Command> {
+        None
+    }
 }
 
 /// The game after `command`, carried out on a copy whose first dice are scripted high rolls
@@ -295,9 +315,11 @@ fn accepted_prefix(
     picked
 }
 
-/// The computer opponent.
+/// The computer opponent, at one of the difficulty [`Level`]s.
 #[derive(Debug, Clone)]
 pub struct Ai {
+    /// How strongly it plays.
+    pub level: Level,
     /// Inches of distance that being seen by every enemy shooter at a move's end is worth
     /// ([`COVER_WEIGHT_INCHES`]; 0 ignores cover).
     pub cover_weight_inches: f32,
@@ -309,6 +331,7 @@ pub struct Ai {
 impl Default for Ai {
     fn default() -> Self {
         Ai {
+            level: Level::Easy,
             cover_weight_inches: COVER_WEIGHT_INCHES,
             passed: HashSet::new(),
             exposure: None,
@@ -317,9 +340,17 @@ impl Default for Ai {
 }
 
 impl Ai {
-    /// A new opponent.
+    /// A new opponent at the `easy` level (the first computer player).
     pub fn new() -> Self {
         Ai::default()
+    }
+
+    /// A new opponent at `level`.
+    pub fn with_level(level: Level) -> Self {
+        Ai {
+            level,
+            ..Ai::default()
+        }
     }
 
     /// An opponent that weighs enemy sight of its moves' ends by `inches` when every shooter
@@ -340,8 +371,19 @@ impl Ai {
         options: &[WeaponOption],
         melee: bool,
     ) -> Vec<WeaponTarget> {
+        Self::scored_targets(game, player, id, options, melee).1
+    }
+
+    /// [`Ai::best_targets`] with the sum of the chosen assignments' expected points.
+    fn scored_targets(
+        game: &Game,
+        player: u8,
+        id: &str,
+        options: &[WeaponOption],
+        melee: bool,
+    ) -> (f64, Vec<WeaponTarget>) {
         let Some(earmy) = game.army_of(opponent(player)) else {
-            return Vec::new();
+            return (0.0, Vec::new());
         };
         let targets: Vec<(usize, String)> = game
             .unit_roots(earmy)
@@ -350,6 +392,7 @@ impl Ai {
             .map(|u| (u, game.unit_id(earmy, u).to_string()))
             .collect();
         let mut out = Vec::new();
+        let mut total = 0.0;
         for o in options {
             let profiles = o.profile_choices();
             let best = targets
@@ -370,10 +413,11 @@ impl Ai {
             if let Some((score, wt)) = best
                 && score > 0.0
             {
+                total += score;
                 out.push(wt);
             }
         }
-        out
+        (total, out)
     }
 
     /// Objectives claimed by this player's units this phase (by index).
@@ -415,9 +459,23 @@ impl Ai {
         &mut self,
         game: &Game,
         player: u8,
+        unit: (usize, usize),
+        to: Vec3,
+        stop: (f32, f32),
+    ) -> Option<Command> {
+        self.move_towards_with(game, player, unit, to, stop, None)
+    }
+
+    /// [`Ai::move_towards`] with `penalty`: inches added to each candidate's score for the
+    /// unit's shift (the `hard` player's lookahead); None adds nothing.
+    fn move_towards_with(
+        &mut self,
+        game: &Game,
+        player: u8,
         (army, u): (usize, usize),
         to: Vec3,
         (stop_short, close_enough): (f32, f32),
+        penalty: Option<&dyn Fn(Vec3) -> f32>,
     ) -> Option<Command> {
         let from = centre(game, army, u);
         let dir = (to - from).truncate();
@@ -458,12 +516,15 @@ impl Ai {
             if !legal(game, &cmd) {
                 continue;
             }
-            let score = if self.cover_weight_inches > 0.0 {
+            let mut score = if self.cover_weight_inches > 0.0 {
                 let seen = exposure.seen_by(game, army, u, v.extend(0.0));
                 left + self.cover_weight_inches * seen as f32 / exposure.shooters().max(1) as f32
             } else {
                 left
             };
+            if let Some(p) = penalty {
+                score += p(v.extend(0.0));
+            }
             if best.as_ref().is_none_or(|(b, _)| score < *b) {
                 best = Some((score, cmd));
             }
@@ -685,6 +746,11 @@ impl Brain for Ai {
         if game.pending_shot.is_some() {
             return react::shroud_reaction(game, player).unwrap_or(Command::Pass { player });
         }
+        if self.level > Level::Easy {
+            if let Some(c) = self.next_plus(game, player) {
+                return c;
+            }
+        }
         if let Some(c) = common(game, player) {
             return c;
         }
@@ -692,27 +758,73 @@ impl Brain for Ai {
             Phase::Movement => self.movement(game, player),
             Phase::Shooting => self.shooting(game, player),
             Phase::Charge => self.charge(game, player),
-            Phase::Fight => {
-                let c = fight_step(game, |g, p, id, weapons, _| {
-                    let picked = Ai::best_targets(g, p, id, weapons, true);
-                    let make = |weapons| Command::Fight {
-                        player: p,
-                        unit: id.to_string(),
-                        weapons,
-                    };
-                    accepted_prefix(g, picked, make)
-                });
-                // The turn is about to end: a Tactical card that will not score goes for a CP.
-                if c == (Command::EndPhase { player })
-                    && game.active_player == player
-                    && let Some(discard) = mission::discard_for_cp(game, player)
-                {
-                    return discard;
-                }
-                c
-            }
+            Phase::Fight => self.fight(game, player),
             Phase::Command => Command::EndPhase { player },
         }
+    }
+
+    fn react(&mut self, game: &Game, player: u8) -> Option<Command> {
+        if self.level == Level::Easy || game.pending_shot.is_some() {
+            return None;
+        }
+        self.react_plus(game, player)
+    }
+}
+
+impl Ai {
+    /// The Fight phase: Pile In, fight with the best weapons at the best targets (`hard`:
+    /// [`plan::focused_targets`]), Consolidate; before ending its turn, a Tactical card that
+    /// will not score is discarded for a CP.
+    fn fight(&mut self, game: &Game, player: u8) -> Command {
+        let hard = self.level == Level::Hard;
+        let c = fight_step(game, |g, p, id, weapons, _| {
+            let picked = if hard {
+                plan::focused_targets(g, p, id, weapons, true).1
+            } else {
+                Ai::best_targets(g, p, id, weapons, true)
+            };
+            let make = |weapons| Command::Fight {
+                player: p,
+                unit: id.to_string(),
+                weapons,
+            };
+            accepted_prefix(g, picked, make)
+        });
+        // The turn is about to end: a Tactical card that will not score goes for a CP.
+        if c == (Command::EndPhase { player })
+            && game.active_player == player
+            && let Some(discard) = mission::discard_for_cp(game, player)
+        {
+            return discard;
+        }
+        c
+    }
+
+    /// What `normal` and `hard` do differently from `easy`; None where they play alike.
+    fn next_plus(&mut self, game: &Game, player: u8) -> Option<Command> {
+        match game.stage {
+            Stage::Setup | Stage::Deployment => return Some(self.setup_plus(game, player)),
+            Stage::Battle => {}
+            Stage::Scouts | Stage::GameOver => return None,
+        }
+        Some(match game.phase {
+            Phase::Command => {
+                tactics::insane_bravery(game, player).unwrap_or(Command::EndPhase { player })
+            }
+            Phase::Movement => self.movement_plus(game, player),
+            Phase::Shooting => self.shooting_plus(game, player),
+            Phase::Charge => self.charge_plus(game, player),
+            Phase::Fight => {
+                // An Epic Challenge for a CHARACTER about to fight an Attached unit.
+                if let Some((army, unit, false)) = game.fight.as_ref().and_then(|f| f.current)
+                    && game.player_of(army) == player
+                    && let Some(c) = tactics::epic_challenge(game, player, (army, unit))
+                {
+                    return Some(c);
+                }
+                self.fight(game, player)
+            }
+        })
     }
 }
 
@@ -852,12 +964,16 @@ pub struct GameRecord {
     pub rejected: Vec<String>,
     /// The final state hash.
     pub state_hash: String,
+    /// What happened: charges, Command points, Stratagems, objectives per round.
+    pub stats: GameStats,
 }
 
-/// Plays a whole game on `scene` with dice seed `seed`, `brains[0]` as player 1.
+/// Plays a whole game on `scene` with dice seed `seed`, `brains[0]` as player 1. Before each
+/// command the player not acting may react ([`Brain::react`]).
 pub fn play_game(scene: Scene, seed: u64, brains: [&mut dyn Brain; 2]) -> (Game, GameRecord) {
-    let (mut game, _) = Game::start(scene, seed);
-    let [b1, b2] = brains;
+    let (mut game, start_events) = Game::start(scene, seed);
+    let mut stats = GameStats::default();
+    stats.record(&game, &start_events);
     let mut commands = 0;
     let mut reactions = 0;
     let mut rejected = Vec::new();
@@ -866,11 +982,36 @@ pub fn play_game(scene: Scene, seed: u64, brains: [&mut dyn Brain; 2]) -> (Game,
             rejected.push("command limit reached".to_string());
             break;
         }
-        let brain: &mut dyn Brain = if player == 1 { &mut *b1 } else { &mut *b2 };
-        let c = brain.next(&game, player);
+        // The other player's reactions first (a Stratagem and what follows it, Reserves in
+        // set-up), a few at most.
+        for _ in 0..MAX_REACTIONS_PER_COMMAND {
+            let other = opponent(player);
+            let Some(r) = brains[usize::from(other - 1)].react(&game, other) else {
+                break;
+            };
+            match game.apply(&r) {
+                Ok(events) => {
+                    stats.record(&game, &events);
+                    commands += 1;
+                    reactions += 1;
+                }
+                Err(why) => {
+                    rejected.push(format!("{} ({}): {why}", r.kind(), game.describe_now()));
+                    break;
+                }
+            }
+            if game.acting_player() != Some(player) {
+                break;
+            }
+        }
+        let Some(player) = game.acting_player() else {
+            break;
+        };
+        let c = brains[usize::from(player - 1)].next(&game, player);
         let reaction = game.pending_shot.is_some() && matches!(c, Command::UseStratagem { .. });
         match game.apply(&c) {
-            Ok(_) => {
+            Ok(events) => {
+                stats.record(&game, &events);
                 commands += 1;
                 reactions += usize::from(reaction);
             }
@@ -884,6 +1025,7 @@ pub fn play_game(scene: Scene, seed: u64, brains: [&mut dyn Brain; 2]) -> (Game,
             }
         }
     }
+    stats.finish(&game);
     let destroyed = |player: u8| -> u32 {
         game.army_of(player).map_or(0, |a| {
             (0..game.units[a].len())
@@ -901,6 +1043,7 @@ pub fn play_game(scene: Scene, seed: u64, brains: [&mut dyn Brain; 2]) -> (Game,
         reactions,
         rejected,
         state_hash: game.state_hash(),
+        stats,
     };
     (game, record)
 }

@@ -37,6 +37,9 @@ pub struct PlayArgs {
     /// Play against the computer: it plays this player (1 or 2).
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
     pub computer: Option<u8>,
+    /// How strongly the computer plays: easy, normal or hard.
+    #[arg(long, value_enum, default_value_t = crate::ai::Level::Hard)]
+    pub ai: crate::ai::Level,
     /// Open the layout editor on the scene's layout and deployment map.
     #[arg(long)]
     pub editor: bool,

@@ -8,7 +8,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::play::DiceLog;
 use super::screens::Screen;
-use crate::ai::{Ai, Brain};
+use crate::ai::{Ai, Brain, Level};
 use crate::game::Command;
 use crate::sim::battle::{ActiveGame, CommandRejected, GameCommand, InputSystems, ModelGlide};
 
@@ -27,6 +27,8 @@ pub struct Computer {
     pub skip: bool,
     /// Commands it has sent this game.
     pub sent: usize,
+    /// How strongly it plays.
+    pub level: Level,
     brain: Ai,
     wait: Timer,
     /// A command was sent and the game has not answered yet.
@@ -34,13 +36,14 @@ pub struct Computer {
 }
 
 impl Computer {
-    /// The computer playing `player`.
-    pub fn new(player: u8) -> Self {
+    /// The computer playing `player` at `level`.
+    pub fn new(player: u8, level: Level) -> Self {
         Computer {
             player,
             skip: false,
             sent: 0,
-            brain: Ai::new(),
+            level,
+            brain: Ai::with_level(level),
             wait: Timer::from_seconds(COMPUTER_PACE_SECONDS, TimerMode::Once),
             waiting: false,
         }
@@ -124,7 +127,21 @@ fn computer_turn(
     let Some(game) = &active.game else { return };
     if game.acting_player() != Some(computer.player) {
         computer.skip = false;
+        // While the person acts: a reaction when the game has just changed (Fire Overwatch
+        // after a move, Heroic Intervention after a charge move...), one per change.
+        if computer.waiting && !active.is_changed() && !refused {
+            return;
+        }
         computer.waiting = false;
+        if active.is_changed() && !refused && game.acting_player().is_some() {
+            let player = computer.player;
+            if let Some(r) = computer.brain.react(game, player) {
+                log.lines.push(describe(&r));
+                computer.waiting = true;
+                computer.sent += 1;
+                writer.write(GameCommand(r));
+            }
+        }
         return;
     }
     if keys.just_pressed(KeyCode::Space) {

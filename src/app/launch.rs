@@ -112,6 +112,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
         app.insert_resource(screens::table::GameAtLaunch(screens::table::StartGame {
             started: st,
             computer: args.computer.unwrap_or(0),
+            level: args.ai,
             view: view.as_mut().map(|v| std::mem::take(&mut v.play)),
         }));
     }

@@ -36,6 +36,9 @@ pub struct RunArgs {
     /// listed attack with Go to Ground or Smokescreen. Its commands go into the save.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
     pub computer: Option<u8>,
+    /// How strongly the computer plays: easy, normal or hard.
+    #[arg(long, value_enum, default_value_t = crate::ai::Level::Hard)]
+    pub ai: crate::ai::Level,
     /// Print every unit's live models (centre positions, inches) and the objective markers
     /// at the end (with `--json`: a "board" entry).
     #[arg(long)]
@@ -48,7 +51,8 @@ pub struct RunArgs {
 /// A command applied (true) or refused, reported under `label`.
 type Outcome<'a> = dyn FnMut(&mut Game, &Command, String, &mut SaveFile) -> bool + 'a;
 
-/// The computer's turn in `wartable run --computer`: its commands while its player must act
+/// The computer's turn in `wartable run --computer`: its reactions while the other player
+/// acts (Fire Overwatch, Heroic Intervention...), then its commands while its player must act
 /// (after three refusals it stops, in case it and the engine disagree).
 fn computer_plays(
     game: &mut Game,
@@ -61,6 +65,17 @@ fn computer_plays(
         return;
     };
     let mut refused = 0;
+    for _ in 0..crate::ai::MAX_REACTIONS_PER_COMMAND {
+        if game.acting_player().is_none_or(|a| a == *p) || stopped() {
+            break;
+        }
+        let Some(r) = ai.react(game, *p) else {
+            break;
+        };
+        if !outcome(game, &r, "  AI".into(), save) {
+            break;
+        }
+    }
     while game.acting_player() == Some(*p) && refused < 3 && !stopped() {
         let c = ai.next(game, *p);
         if !outcome(game, &c, "  AI".into(), save) {
@@ -146,7 +161,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
         text.extend(start_events.iter().map(ToString::to_string));
     }
     let mut rejected = 0;
-    let mut computer = args.computer.map(|p| (p, Ai::new()));
+    let mut computer = args.computer.map(|p| (p, Ai::with_level(args.ai)));
     // Set when the autosave fails: the run stops at once.
     let save_failed = std::cell::RefCell::new(None::<String>);
     let stopped = || save_failed.borrow().is_some();

@@ -15,6 +15,7 @@ pub mod geometry_cmds;
 pub mod import_cmd;
 pub mod json;
 pub mod png_check;
+pub mod report;
 pub mod simulate_cmd;
 
 use std::io::{self, Write};

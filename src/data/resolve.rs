@@ -804,7 +804,7 @@ pub fn load_scene(file: &Path) -> Result<Scene, DataErrors> {
 }
 
 /// Wall outlines on the table, padded slightly, for set-up.
-fn wall_outlines(layout: &Layout) -> Vec<Vec<Vec2>> {
+pub(crate) fn wall_outlines(layout: &Layout) -> Vec<Vec<Vec2>> {
     layout
         .pieces
         .iter()

@@ -143,6 +143,14 @@ pub(super) fn menu_window(ctx: &egui::Context, hud: &mut Hud) {
                     ui.radio_value(&mut form.computer, value, label);
                 }
             });
+            if form.computer != 0 {
+                ui.horizontal(|ui| {
+                    ui.label("Computer level");
+                    for level in crate::ai::Level::ALL {
+                        ui.radio_value(&mut form.computer_level, level, level.name());
+                    }
+                });
+            }
             if ui
                 .add_enabled(ready, egui::Button::new("Start game"))
                 .clicked()
@@ -156,6 +164,7 @@ pub(super) fn menu_window(ctx: &egui::Context, hud: &mut Hud) {
                         hud.commands.write_message(StartGame {
                             started,
                             computer,
+                            level: form.computer_level,
                             view: None,
                         });
                         hud.selection.unit = None;
@@ -187,6 +196,7 @@ pub(super) fn menu_window(ctx: &egui::Context, hud: &mut Hud) {
                                     hud.commands.write_message(StartGame {
                                         started,
                                         computer: 0,
+                                        level: crate::ai::Level::Hard,
                                         view: None,
                                     });
                                     hud.selection.unit = None;

@@ -42,6 +42,8 @@ pub struct NewGameForm {
     pub random_seed: bool,
     /// The player the computer plays (0: none, a hot-seat game).
     pub computer: u8,
+    /// How strongly the computer plays.
+    pub computer_level: crate::ai::Level,
     /// Offer only the Tournament Companion's pairings of layout, deployment map and primary
     /// mission ([`pairings::PAIRINGS`]), and no Fixed card barred from tournaments.
     pub tournament: bool,
@@ -65,6 +67,7 @@ impl Default for NewGameForm {
             seed: 7,
             random_seed: false,
             computer: 0,
+            computer_level: crate::ai::Level::Hard,
             tournament: true,
             secondaries: [SecondaryMode::Tactical, SecondaryMode::Tactical],
         }

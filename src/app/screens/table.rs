@@ -188,6 +188,8 @@ pub struct StartGame {
     pub started: StartedGame,
     /// The player the computer plays (0: nobody, a hot-seat game).
     pub computer: u8,
+    /// How strongly the computer plays.
+    pub level: crate::ai::Level,
     /// The play state to show once it is on the table (a scripted start), if not a fresh one.
     pub view: Option<PlayView>,
 }
@@ -224,10 +226,11 @@ fn start_games(world: &mut World) {
     for StartGame {
         started,
         computer,
+        level,
         view,
     } in starts
     {
-        put_on_table_against(world, started, computer);
+        put_on_table_against(world, started, computer, level);
         if let Some(view) = view {
             view.insert(world);
         }
@@ -257,11 +260,17 @@ pub fn put_on_table(world: &mut World, started: StartedGame) {
     world.remove_resource::<ModelGlide>();
 }
 
-/// [`put_on_table`], with the computer playing `computer` (0: nobody, a hot-seat game).
-pub fn put_on_table_against(world: &mut World, started: StartedGame, computer: u8) {
+/// [`put_on_table`], with the computer playing `computer` (0: nobody, a hot-seat game) at
+/// `level`.
+pub fn put_on_table_against(
+    world: &mut World,
+    started: StartedGame,
+    computer: u8,
+    level: crate::ai::Level,
+) {
     put_on_table(world, started);
     if computer == 1 || computer == 2 {
-        world.insert_resource(Computer::new(computer));
+        world.insert_resource(Computer::new(computer, level));
         world.resource_mut::<HandOver>().hotseat = false;
     }
 }

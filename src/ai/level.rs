@@ -1,0 +1,87 @@
+//! How strongly the computer plays: the difficulty levels of [`super::Ai`].
+
+use serde::{Deserialize, Serialize};
+
+/// A difficulty level of the computer opponent (`--ai easy|normal|hard`, the menu's
+/// "Computer level").
+///
+/// - `Easy`: the first opponent: it holds objectives, shoots and fights at the best expected
+///   target, charges on good odds, and answers shooting with Go to Ground or Smokescreen.
+/// - `Normal`: the whole game: roles (melee units seek combat, shooting units keep their
+///   range), charges weighed by expected melee value, Fall Back when staying loses more,
+///   Deep Strike and Strategic Reserves, transports, and every Core Stratagem at its trigger
+///   when it pays.
+/// - `Hard`: `Normal` with lookahead: each unit's move is scored against the opponent's best
+///   reply (the exact expected damage the enemy can deal there next turn), targets are
+///   chosen to destroy whole units, and objectives are weighed by what the mission scores.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Default,
+    Serialize,
+    Deserialize,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// The first opponent (objectives, best targets, safe charges).
+    Easy,
+    /// The whole game: roles, reserves, transports, every Core Stratagem.
+    Normal,
+    /// Normal with lookahead on the opponent's best reply.
+    #[default]
+    Hard,
+}
+
+impl Level {
+    /// Every level, weakest first.
+    pub const ALL: [Level; 3] = [Level::Easy, Level::Normal, Level::Hard];
+
+    /// The level's name as the CLI and the menu spell it: "easy", "normal", "hard".
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Normal => "normal",
+            Level::Hard => "hard",
+        }
+    }
+}
+
+impl std::fmt::Display for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Level {
+    type Err = String;
+
+    /// Parses "easy", "normal" or "hard" (any case).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| format!("unknown computer level '{s}': use easy, normal or hard"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_unknown_levels_are_refused() {
+        for l in Level::ALL {
+            assert_eq!(l.name().parse::<Level>(), Ok(l));
+            assert_eq!(l.to_string().to_uppercase().parse::<Level>(), Ok(l));
+        }
+        let e = "expert".parse::<Level>().unwrap_err();
+        assert!(e.contains("expert") && e.contains("hard"), "{e}");
+    }
+}

@@ -1,0 +1,946 @@
+//! The `normal` and `hard` computer players' plans: set-up (Strategic Reserves, transports
+//! loaded), roles (melee units seek combat, shooting units keep their range), Fall Back,
+//! disembarking and Reserves arrivals, charges weighed by expected melee value, Grenades,
+//! and the `hard` player's lookahead: each move end scored by the damage the enemy could
+//! answer with there, each weapon's target by what it adds to the unit's other attacks on
+//! it and by the chance to destroy the whole unit.
+//!
+//! Core Rules: Reserves and Strategic Reserves, Transports, Movement phase (Fall Back),
+//! Charge phase, Core Stratagems.
+
+use super::tactics::{self, rough_unit_points};
+use super::{Ai, Level, centre, legal, roots, shifted, value_per_model};
+use crate::game::sight::ModelRef;
+use crate::game::state::Location;
+use crate::game::{Command, Game, Placement, ReserveKind, WeaponOption, WeaponTarget};
+use crate::geometry::{Vec2, Vec3, polygon};
+use crate::rules::constants::{
+    DISEMBARK_RANGE_INCHES, OBJECTIVE_RANGE_HORIZONTAL_INCHES, RESERVES_ENEMY_DISTANCE_INCHES,
+    RESERVES_FIRST_ROUND, STRATEGIC_RESERVES_EDGE_INCHES,
+};
+use crate::rules::deployment::{SetupObstacles, set_up_unit};
+use crate::rules::movement::MoveMode;
+use crate::rules::phase::{Phase, Stage, opponent};
+use crate::rules::stratagem::Stratagem;
+
+/// A unit is melee-minded when its melee weapons are worth at least this many times its
+/// ranged weapons against the nearest enemy unit ([`tactics::rough_unit_points`]).
+pub const MELEE_MINDED_RATIO: f64 = 1.2;
+
+/// Smallest expected points a charge must be worth (the odds of the roll times the melee
+/// value against the target, less half what the target deals back) for `normal` and `hard`
+/// to declare it.
+pub const CHARGE_MIN_EXPECTED_POINTS: f64 = 8.0;
+
+/// Smallest odds of the charge roll `normal` and `hard` declare a charge on.
+pub const CHARGE_MIN_ODDS: f64 = 0.2;
+
+/// Inches of a move's end that one unit's worth of points of expected enemy damage there is
+/// worth to `hard` (its lookahead on the opponent's reply).
+pub const THREAT_WEIGHT_INCHES: f32 = 4.0;
+
+/// Share of a unit's points that its chance of being destroyed whole adds to a target's
+/// value for `hard` (a destroyed unit deals no damage and holds no objective).
+pub const WIPE_BONUS_SHARE: f64 = 0.5;
+
+/// Inches from the enemy closest edge a melee unit aims to stop at after a Normal move (just
+/// outside Engagement Range).
+pub const MELEE_STOP_SHORT_INCHES: f32 = 1.3;
+
+/// Whether the unit (`army`, `unit`) fights better than it shoots, against the enemy unit
+/// closest to it (before the armies are on the table: the enemy unit with the most models).
+pub fn melee_minded(game: &Game, army: usize, unit: usize) -> bool {
+    let reference = closest_enemy(game, army, unit).or_else(|| {
+        let earmy = game.army_of(opponent(game.player_of(army)))?;
+        game.unit_roots(earmy)
+            .into_iter()
+            .max_by_key(|&e| game.live_models_anywhere(earmy, e).len())
+            .map(|e| (earmy, e))
+    });
+    let Some(e) = reference else {
+        return false;
+    };
+    let melee = rough_unit_points(game, (army, unit), e, true, None);
+    let ranged = rough_unit_points(game, (army, unit), e, false, None);
+    melee > 0.0 && melee >= MELEE_MINDED_RATIO * ranged
+}
+
+/// The live enemy unit closest to (`army`, `unit`), and its distance.
+fn closest_enemy_and_distance(game: &Game, army: usize, unit: usize) -> Option<((usize, usize), f32)> {
+    let player = game.player_of(army);
+    let earmy = game.army_of(opponent(player))?;
+    roots(game, opponent(player))
+        .into_iter()
+        .map(|e| ((earmy, e), game.unit_distance((army, unit), (earmy, e))))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+}
+
+fn closest_enemy(game: &Game, army: usize, unit: usize) -> Option<(usize, usize)> {
+    closest_enemy_and_distance(game, army, unit).map(|(e, _)| e)
+}
+
+/// The longest range of the unit's ranged weapons (inches), 0 with none.
+fn longest_range(game: &Game, army: usize, unit: usize) -> f32 {
+    game.weapons_of(army, unit, false)
+        .iter()
+        .flat_map(|w| w.profiles.iter().filter_map(|p| p.range))
+        .fold(0.0, f32::max)
+}
+
+/// The models of the combined unit that are alive wherever they are (on the table, embarked
+/// or in Reserves), with their bases, in order.
+fn bases(game: &Game, army: usize, root: usize) -> Vec<(ModelRef, crate::geometry::Base)> {
+    game.live_models_anywhere(army, root)
+        .into_iter()
+        .map(|r| {
+            let base = game.scene.armies[army].units[r.unit].models[r.model]
+                .characteristics
+                .base;
+            (r, base)
+        })
+        .collect()
+}
+
+/// Terrain and every model on the table, as obstacles for setting a unit up.
+fn obstacles(game: &Game) -> SetupObstacles {
+    SetupObstacles {
+        footprints: game
+            .scene
+            .layout
+            .pieces
+            .iter()
+            .map(|p| p.footprint.clone())
+            .collect(),
+        walls: crate::data::resolve::wall_outlines(&game.scene.layout),
+        models: game
+            .all_live_models()
+            .into_iter()
+            .map(|r| {
+                let s = game.solid(r);
+                (s.base, s.centre, s.facing)
+            })
+            .collect(),
+    }
+}
+
+/// The set-up command of the combined unit with its models placed by [`set_up_unit`] in
+/// `zone`, or None when nothing fits.
+fn placements_in(game: &Game, army: usize, root: usize, zone: &[Vec2]) -> Option<Vec<Placement>> {
+    let models = bases(game, army, root);
+    let list: Vec<crate::geometry::Base> = models.iter().map(|(_, b)| *b).collect();
+    let mut obstacles = obstacles(game);
+    let poses = set_up_unit(zone, &list, &mut obstacles).ok()?;
+    Some(
+        models
+            .iter()
+            .zip(poses)
+            .map(|((r, _), (at, facing))| Placement {
+                model: r.model,
+                unit: Some(game.unit_id(army, r.unit).to_string()),
+                x: at.x,
+                y: at.y,
+                z: 0.0,
+                facing,
+            })
+            .collect(),
+    )
+}
+
+/// An axis-aligned rectangle as a polygon.
+fn rect(lo: Vec2, hi: Vec2) -> Vec<Vec2> {
+    vec![lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)]
+}
+
+impl Ai {
+    /// Set-up for `normal` and `hard`: one unit in Strategic Reserves (the melee-minded unit
+    /// worth the fewest points that the 25% limit allows, so it can arrive where it
+    /// threatens), every Deep Strike unit in Deep Strike, then deployment with transports
+    /// before the melee INFANTRY they can carry, which start embarked.
+    pub(super) fn setup_plus(&mut self, game: &Game, player: u8) -> Command {
+        let Some(army) = game.army_of(player) else {
+            return Command::EndPhase { player };
+        };
+        let waiting: Vec<usize> = game
+            .unit_roots(army)
+            .into_iter()
+            .filter(|&u| game.units[army][u].location == Location::NotDeployed)
+            .collect();
+        if game.stage == Stage::Setup {
+            if let Some(c) = self.declare_reserves(game, player, army, &waiting) {
+                return c;
+            }
+        }
+        // Transports first, then their passengers.
+        let transport = |u: usize| game.has_keyword(army, u, "TRANSPORT");
+        if let Some(&t) = waiting.iter().find(|&&u| transport(u)) {
+            return Command::Deploy {
+                player,
+                unit: game.unit_id(army, t).to_string(),
+                models: Vec::new(),
+                transport: None,
+            };
+        }
+        for &u in &waiting {
+            if !melee_minded(game, army, u) {
+                continue;
+            }
+            for t in game.unit_roots(army) {
+                if !transport(t) || game.units[army][t].location != Location::OnTable {
+                    continue;
+                }
+                let c = Command::Deploy {
+                    player,
+                    unit: game.unit_id(army, u).to_string(),
+                    models: Vec::new(),
+                    transport: Some(game.unit_id(army, t).to_string()),
+                };
+                if legal(game, &c) {
+                    return c;
+                }
+            }
+        }
+        super::deploy(game, player).unwrap_or(Command::EndPhase { player })
+    }
+
+    fn declare_reserves(
+        &mut self,
+        game: &Game,
+        player: u8,
+        army: usize,
+        waiting: &[usize],
+    ) -> Option<Command> {
+        let key = super::key(game, player, "reserves");
+        if self.passed.contains(&key) {
+            return None;
+        }
+        self.passed.insert(key);
+        // Deep Strike: every unit that can (within the limit), then one Strategic Reserve.
+        let mut out = Vec::new();
+        for &u in waiting {
+            let c = Command::DeclareReserves {
+                player,
+                unit: game.unit_id(army, u).to_string(),
+                reserve: ReserveKind::DeepStrike,
+            };
+            if legal(game, &c) {
+                out.push(c);
+            }
+        }
+        if out.is_empty() {
+            let mut candidates: Vec<usize> = waiting
+                .iter()
+                .copied()
+                .filter(|&u| {
+                    !game.has_keyword(army, u, "TRANSPORT")
+                        && !game.has_keyword(army, u, "VEHICLE")
+                        && melee_minded(game, army, u)
+                })
+                .collect();
+            candidates.sort_by_key(|&u| game.scene.armies[army].units[u].points.unwrap_or(0));
+            if let Some(c) = candidates
+                .into_iter()
+                .map(|u| Command::DeclareReserves {
+                    player,
+                    unit: game.unit_id(army, u).to_string(),
+                    reserve: ReserveKind::StrategicReserves,
+                })
+                .find(|c| legal(game, c))
+            {
+                return Some(c);
+            }
+        }
+        // One declaration per call: the rest are asked for again (the key is per phase).
+        let first = out.into_iter().next();
+        if first.is_some() {
+            self.passed.remove(&super::key(game, player, "reserves"));
+        }
+        first
+    }
+
+    /// The Movement phase for `normal` and `hard`: disembark where it pays, then each unit:
+    /// Fall Back or stay when engaged, melee units towards the enemy they can charge, the
+    /// others to objectives or into range; then Reserves arrive (from battle round 2; all of
+    /// them in round 3, when those left would count as destroyed).
+    pub(super) fn movement_plus(&mut self, game: &Game, player: u8) -> Command {
+        let Some(army) = game.army_of(player) else {
+            return Command::EndPhase { player };
+        };
+        if !game.reinforcements_step {
+            if let Some(c) = self.disembark(game, player, army) {
+                return c;
+            }
+            for u in roots(game, player) {
+                if game.units[army][u].moved.is_some() {
+                    continue;
+                }
+                return self.move_unit(game, player, army, u);
+            }
+        }
+        if let Some(c) = self.arrival(game, player, army, false) {
+            return c;
+        }
+        Command::EndPhase { player }
+    }
+
+    /// One unit's move (`normal`, `hard`).
+    fn move_unit(&mut self, game: &Game, player: u8, army: usize, u: usize) -> Command {
+        let id = game.unit_id(army, u).to_string();
+        let stay = Command::RemainStationary {
+            player,
+            unit: id.clone(),
+        };
+        if game.engaged(army, u) {
+            return self.fall_back(game, player, army, u).unwrap_or(stay);
+        }
+        let Some((enemy, d)) = closest_enemy_and_distance(game, army, u) else {
+            return stay;
+        };
+        let m = game.scene.armies[army].units[u].datasheet.movement;
+        let melee = melee_minded(game, army, u)
+            || (game.has_keyword(army, u, "TRANSPORT") && self.carries(game, army, u));
+        // A unit on an objective no friend holds stays, unless it is a melee unit with an
+        // enemy to charge this turn.
+        let range = OBJECTIVE_RANGE_HORIZONTAL_INCHES;
+        let from = centre(game, army, u);
+        let claimed = self.claimed(game, player);
+        let near = |p: Vec2| p.distance(from.truncate());
+        let objectives: Vec<(usize, Vec2)> = game
+            .scene
+            .objectives
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !claimed.contains(i))
+            .map(|(i, o)| (i, o.at.vec()))
+            .collect();
+        let charge_reach = m + 12.0;
+        if melee && d <= charge_reach + 2.0 {
+            let c = centre(game, enemy.0, enemy.1);
+            let short = d.min(MELEE_STOP_SHORT_INCHES + (c - from).truncate().length() - d);
+            if let Some(mv) = self.move_scored(game, player, (army, u), c, (short, 0.5)) {
+                return mv;
+            }
+            return stay;
+        }
+        if let Some(&(i, _)) = objectives.iter().find(|(_, p)| near(*p) <= range - 0.5) {
+            self.claim(game, player, i);
+            return stay;
+        }
+        if let Some(&(i, p)) = objectives
+            .iter()
+            .min_by(|a, b| near(a.1).total_cmp(&near(b.1)))
+        {
+            self.claim(game, player, i);
+            if let Some(c) = self.move_scored(game, player, (army, u), p.extend(0.0), (0.0, 0.5)) {
+                return c;
+            }
+        }
+        let c = centre(game, enemy.0, enemy.1);
+        let keep = if melee {
+            MELEE_STOP_SHORT_INCHES
+        } else {
+            (longest_range(game, army, u) - 6.0).max(3.0)
+        };
+        if d > keep {
+            let short = d.min(keep + (c - from).truncate().length() - d);
+            if let Some(mv) = self.move_scored(game, player, (army, u), c, (short, 1.0)) {
+                return mv;
+            }
+        }
+        stay
+    }
+
+    /// Whether the TRANSPORT (`army`, `t`) has a unit embarked.
+    fn carries(&self, game: &Game, army: usize, t: usize) -> bool {
+        game.units[army]
+            .iter()
+            .any(|s| s.location == Location::Embarked(t))
+    }
+
+    /// A Normal move towards `to` like the first player's, with `hard`'s lookahead: each end
+    /// also pays for the damage the enemy could do there ([`Ai::threat_inches`]).
+    fn move_scored(
+        &mut self,
+        game: &Game,
+        player: u8,
+        unit: (usize, usize),
+        to: Vec3,
+        stop: (f32, f32),
+    ) -> Option<Command> {
+        if self.level == Level::Hard {
+            let threats = Threats::new(game, unit.0, unit.1);
+            let penalty = move |v: Vec3| threats.inches(v);
+            self.move_towards_with(game, player, unit, to, stop, Some(&penalty))
+        } else {
+            self.move_towards_with(game, player, unit, to, stop, None)
+        }
+    }
+
+    /// Fall Back when staying engaged loses more than it deals: the enemy's melee value
+    /// against the unit is more than 1.5 times its own, or the unit shoots better than it
+    /// fights. The move goes straight away from the closest enemy model, the longest of the
+    /// unit's Move, 3/4 and 1/2 of it that the engine accepts.
+    fn fall_back(&mut self, game: &Game, player: u8, army: usize, u: usize) -> Option<Command> {
+        let earmy = game.army_of(opponent(player))?;
+        let engaged: Vec<usize> = roots(game, opponent(player))
+            .into_iter()
+            .filter(|&e| game.units_engaged((army, u), (earmy, e)))
+            .collect();
+        let dealt: f64 = engaged
+            .iter()
+            .map(|&e| rough_unit_points(game, (army, u), (earmy, e), true, None))
+            .sum();
+        let taken: f64 = engaged
+            .iter()
+            .map(|&e| rough_unit_points(game, (earmy, e), (army, u), true, None))
+            .sum();
+        let shoots = engaged
+            .iter()
+            .map(|&e| rough_unit_points(game, (army, u), (earmy, e), false, None))
+            .fold(0.0, f64::max);
+        if taken <= 1.5 * dealt && shoots <= dealt {
+            return None;
+        }
+        let mine = game.live_models(army, u);
+        let theirs: Vec<ModelRef> = engaged
+            .iter()
+            .flat_map(|&e| game.live_models(earmy, e))
+            .collect();
+        let (_, ca, cb) = super::closest_pair(game, &mine, &theirs)?;
+        let away = (ca - cb).normalize_or_zero();
+        let m = game.scene.armies[army].units[u].datasheet.movement - 0.1;
+        let id = game.unit_id(army, u).to_string();
+        for turn in [0.0f32, 30.0, -30.0, 60.0, -60.0] {
+            let (s, c) = turn.to_radians().sin_cos();
+            let dir = Vec2::new(away.x * c - away.y * s, away.x * s + away.y * c);
+            for f in [1.0, 0.75, 0.5] {
+                let cmd = Command::Move {
+                    player,
+                    unit: id.clone(),
+                    mode: MoveMode::FallBack,
+                    paths: shifted(game, army, u, (dir * m * f).extend(0.0)),
+                };
+                if legal(game, &cmd) {
+                    return Some(cmd);
+                }
+            }
+        }
+        None
+    }
+
+    /// An embarked unit disembarks (before its TRANSPORT moves) when the TRANSPORT is close
+    /// enough for it to move and charge the closest enemy unit, or to reach an objective.
+    fn disembark(&mut self, game: &Game, player: u8, army: usize) -> Option<Command> {
+        for u in game.unit_roots(army) {
+            let Location::Embarked(t) = game.units[army][u].location else {
+                continue;
+            };
+            if game.units[army][t].moved.is_some() || game.live_models(army, t).is_empty() {
+                continue;
+            }
+            let key = super::key(game, player, &format!("disembark-{u}"));
+            if self.passed.contains(&key) {
+                continue;
+            }
+            self.passed.insert(key);
+            let m = game.scene.armies[army].units[u].datasheet.movement;
+            let reach = DISEMBARK_RANGE_INCHES + m;
+            let enemy_close = closest_enemy_and_distance(game, army, t)
+                .is_some_and(|(_, d)| d <= reach + 9.0);
+            let at = centre(game, army, t).truncate();
+            let objective_close = game
+                .scene
+                .objectives
+                .iter()
+                .enumerate()
+                .any(|(i, o)| {
+                    game.objectives[i] != Some(player)
+                        && o.at.vec().distance(at) <= reach + OBJECTIVE_RANGE_HORIZONTAL_INCHES
+                });
+            if !enemy_close && !objective_close && game.battle_round < 3 {
+                continue;
+            }
+            // Round the hull, a little inside the 3" the rules allow.
+            let hull = game.solid(game.live_models(army, t)[0]);
+            let c = hull.centre;
+            let zone: Vec<Vec2> = hull
+                .outline()
+                .iter()
+                .map(|v| *v + (*v - c).normalize_or_zero() * (DISEMBARK_RANGE_INCHES - 0.3))
+                .collect();
+            if let Some(models) = placements_in(game, army, u, &zone) {
+                let cmd = Command::Disembark {
+                    player,
+                    unit: game.unit_id(army, u).to_string(),
+                    models,
+                };
+                if legal(game, &cmd) {
+                    return Some(cmd);
+                }
+            }
+        }
+        None
+    }
+
+    /// A Reserves unit's arrival in the Reinforcements step (`rapid_ingress`: the unit that
+    /// Rapid Ingress lets arrive in the opponent's turn): where it is more than 9" from every
+    /// enemy model (Strategic Reserves: wholly within 6" of a battlefield edge, and out of
+    /// the enemy's deployment zone in round 2), as close as it can be to the enemy unit it
+    /// would charge (melee units) or to an objective no friend holds. In round 2 a unit
+    /// waits when nothing is within its reach; in round 3 it arrives wherever it fits.
+    pub(super) fn arrival(
+        &mut self,
+        game: &Game,
+        player: u8,
+        army: usize,
+        rapid_ingress: bool,
+    ) -> Option<Command> {
+        if game.battle_round < RESERVES_FIRST_ROUND {
+            return None;
+        }
+        for u in game.unit_roots(army) {
+            let Location::Reserves(kind) = game.units[army][u].location else {
+                continue;
+            };
+            if rapid_ingress && game.rapid_ingress.map(|(_, r)| r) != Some(u) {
+                continue;
+            }
+            let key = super::key(game, player, &format!("arrive-{u}"));
+            if self.passed.contains(&key) {
+                continue;
+            }
+            self.passed.insert(key);
+            let must = game.battle_round >= 3;
+            if let Some(c) = self.arrival_of(game, player, army, u, kind, must) {
+                return Some(c);
+            }
+        }
+        None
+    }
+
+    fn arrival_of(
+        &self,
+        game: &Game,
+        player: u8,
+        army: usize,
+        u: usize,
+        kind: ReserveKind,
+        must: bool,
+    ) -> Option<Command> {
+        let models = bases(game, army, u);
+        let radius = models
+            .iter()
+            .map(|(_, b)| b.bounding_radius_inches() * 2.0 + 0.6)
+            .sum::<f32>()
+            .sqrt()
+            * 1.6
+            + 1.0;
+        let enemies: Vec<(Vec2, f32)> = game
+            .army_of(opponent(player))
+            .map(|e| game.enemy_models(army).into_iter().map(|r| {
+                let s = game.solid(r);
+                let _ = e;
+                (s.centre, s.base.bounding_radius_inches())
+            }).collect())
+            .unwrap_or_default();
+        let clear = RESERVES_ENEMY_DISTANCE_INCHES + 0.5;
+        let far_enough = |p: Vec2| enemies.iter().all(|(c, r)| p.distance(*c) - r - radius > clear);
+        let (w, h) = (
+            crate::rules::constants::BOARD_WIDTH_INCHES,
+            crate::rules::constants::BOARD_DEPTH_INCHES,
+        );
+        let melee = melee_minded(game, army, u);
+        let claimed: Vec<Vec2> = game
+            .scene
+            .objectives
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| game.objectives[*i] != Some(player))
+            .map(|(_, o)| o.at.vec())
+            .collect();
+        let goal = |p: Vec2| -> f32 {
+            let to_enemy = enemies
+                .iter()
+                .map(|(c, _)| p.distance(*c))
+                .fold(f32::INFINITY, f32::min);
+            let to_objective = claimed
+                .iter()
+                .map(|o| p.distance(*o))
+                .fold(f32::INFINITY, f32::min);
+            if melee { to_enemy.min(to_objective + 6.0) } else { to_objective.min(to_enemy + 6.0) }
+        };
+        let enemy_zone = game.scene.deployment.zone_of(opponent(player)).unwrap_or_default();
+        let band = STRATEGIC_RESERVES_EDGE_INCHES;
+        let mut spots: Vec<(f32, Vec<Vec2>)> = Vec::new();
+        let step = 2.0;
+        let mut y = radius;
+        while y < h - radius {
+            let mut x = radius;
+            while x < w - radius {
+                let p = Vec2::new(x, y);
+                x += step;
+                if !far_enough(p) {
+                    continue;
+                }
+                let zone = match kind {
+                    ReserveKind::DeepStrike => rect(p - Vec2::splat(radius), p + Vec2::splat(radius)),
+                    ReserveKind::StrategicReserves => {
+                        if game.battle_round <= crate::rules::constants::STRATEGIC_RESERVES_NO_ENEMY_ZONE_ROUND
+                            && polygon::contains(&enemy_zone, p)
+                        {
+                            continue;
+                        }
+                        // The strip of the closest edge, around p.
+                        let edges = [x - step, w - (x - step), y, h - y];
+                        let (i, d) = edges
+                            .iter()
+                            .enumerate()
+                            .min_by(|a, b| a.1.total_cmp(b.1))
+                            .map(|(i, d)| (i, *d))
+                            .expect("four edges");
+                        if d > band {
+                            continue;
+                        }
+                        let px = x - step;
+                        match i {
+                            0 => rect(Vec2::new(0.0, y - radius), Vec2::new(band, y + radius)),
+                            1 => rect(Vec2::new(w - band, y - radius), Vec2::new(w, y + radius)),
+                            2 => rect(Vec2::new(px - radius, 0.0), Vec2::new(px + radius, band)),
+                            _ => rect(Vec2::new(px - radius, h - band), Vec2::new(px + radius, h)),
+                        }
+                    }
+                };
+                spots.push((goal(p), zone));
+            }
+            y += step;
+        }
+        spots.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let m = game.scene.armies[army].units[u].datasheet.movement;
+        for (score, zone) in spots.into_iter().take(12) {
+            // In round 2 only where it can act at once: charge or score.
+            if !must && score > m + 12.0 {
+                break;
+            }
+            let Some(models) = placements_in(game, army, u, &zone) else {
+                continue;
+            };
+            let c = Command::SetUpReinforcements {
+                player,
+                unit: game.unit_id(army, u).to_string(),
+                models,
+            };
+            if legal(game, &c) {
+                return Some(c);
+            }
+        }
+        None
+    }
+
+    /// The Charge phase for `normal` and `hard`: Tank Shock after a VEHICLE's charge move;
+    /// the charge move of a declared charge (a Command Re-roll on a failed roll); else the
+    /// charge with the highest expected value (odds x melee value, less half what the target
+    /// deals back) when it reaches [`CHARGE_MIN_EXPECTED_POINTS`] and the unit fights at
+    /// least as well as it shoots.
+    pub(super) fn charge_plus(&mut self, game: &Game, player: u8) -> Command {
+        if let Some(c) = tactics::tank_shock(game, player) {
+            let key = super::key(game, player, "tank-shock");
+            if !self.passed.contains(&key) {
+                self.passed.insert(key);
+                return c;
+            }
+        }
+        let army = game.army_of(player).expect("player has an army");
+        let Some(earmy) = game.army_of(opponent(player)) else {
+            return Command::EndPhase { player };
+        };
+        if let Some(pending) = game.charge.as_ref().filter(|c| c.army == army) {
+            return self.charge_move(
+                game,
+                player,
+                pending.unit,
+                &pending.targets.clone(),
+                pending.dice,
+            );
+        }
+        let mut best: Option<(f64, Command)> = None;
+        for u in roots(game, player) {
+            let id = game.unit_id(army, u).to_string();
+            if game.units[army][u].declared_charge || self.passed.contains(&super::key(game, player, &id)) {
+                continue;
+            }
+            if game.weapon_options(army, u, true).is_empty() {
+                continue;
+            }
+            for e in roots(game, opponent(player)) {
+                if game.unit_distance((army, u), (earmy, e)) > 12.0 {
+                    continue;
+                }
+                let t = game.unit_id(earmy, e).to_string();
+                let Ok(odds) = game.charge_odds(player, &id, std::slice::from_ref(&t)) else {
+                    continue;
+                };
+                if odds.probability < CHARGE_MIN_ODDS {
+                    continue;
+                }
+                let dealt = rough_unit_points(game, (army, u), (earmy, e), true, None);
+                let taken = rough_unit_points(game, (earmy, e), (army, u), true, None);
+                let shoots = rough_unit_points(game, (army, u), (earmy, e), false, None);
+                if dealt < shoots {
+                    continue;
+                }
+                let ev = odds.probability * (dealt - 0.5 * taken);
+                if ev >= CHARGE_MIN_EXPECTED_POINTS && best.as_ref().is_none_or(|(b, _)| ev > *b) {
+                    best = Some((
+                        ev,
+                        Command::DeclareCharge {
+                            player,
+                            unit: id.clone(),
+                            targets: vec![t],
+                        },
+                    ));
+                }
+            }
+        }
+        if let Some((_, c)) = best {
+            if let Some(unit) = c.unit() {
+                self.passed.insert(super::key(game, player, unit));
+            }
+            if legal(game, &c) {
+                return c;
+            }
+        }
+        Command::EndPhase { player }
+    }
+
+    /// The Shooting phase for `normal` and `hard`: like the first player, but a GRENADES unit
+    /// throws a Grenade when that is worth more than its guns, and `hard` picks targets with
+    /// [`Ai::focused_targets`].
+    pub(super) fn shooting_plus(&mut self, game: &Game, player: u8) -> Command {
+        let army = game.army_of(player).expect("player has an army");
+        for u in roots(game, player) {
+            let id = game.unit_id(army, u).to_string();
+            if game.units[army][u].shot || self.passed.contains(&super::key(game, player, &id)) {
+                continue;
+            }
+            let weapons = game.weapon_options(army, u, false);
+            let (value, picked) = if self.level == Level::Hard {
+                focused_targets(game, player, &id, &weapons, false)
+            } else {
+                Ai::scored_targets(game, player, &id, &weapons, false)
+            };
+            if let Some((g, c)) = tactics::grenade(game, player, (army, u))
+                && g > value * tactics::GRENADE_OVER_SHOOTING
+            {
+                return c;
+            }
+            let make = |weapons| Command::Shoot {
+                player,
+                unit: id.clone(),
+                weapons,
+            };
+            let picked = super::accepted_prefix(game, picked, make);
+            if picked.is_empty() {
+                if let Some(action) = super::mission::action_for(game, player, &id) {
+                    return action;
+                }
+                self.passed.insert(super::key(game, player, &id));
+                continue;
+            }
+            return Command::Shoot {
+                player,
+                unit: id,
+                weapons: picked,
+            };
+        }
+        Command::EndPhase { player }
+    }
+
+    /// Reactions for `normal` and `hard` in the other player's turn or step: Reserves
+    /// declared in set-up, Fire Overwatch, Heroic Intervention, Counter-offensive, Rapid
+    /// Ingress (at the end of the opponent's moves) and that unit's arrival.
+    pub(super) fn react_plus(&mut self, game: &Game, player: u8) -> Option<Command> {
+        let army = game.army_of(player)?;
+        if game.stage == Stage::Setup {
+            let waiting: Vec<usize> = game
+                .unit_roots(army)
+                .into_iter()
+                .filter(|&u| game.units[army][u].location == Location::NotDeployed)
+                .collect();
+            return self.declare_reserves(game, player, army, &waiting);
+        }
+        if game.stage != Stage::Battle {
+            return None;
+        }
+        // A Heroic Intervention declared: its charge move.
+        if let Some(pending) = game.charge.as_ref().filter(|c| c.army == army) {
+            let (unit, targets, dice) = (pending.unit, pending.targets.clone(), pending.dice);
+            return Some(self.charge_move(game, player, unit, &targets, dice));
+        }
+        if game.phase == Phase::Movement && game.active_player != player {
+            if game.rapid_ingress.is_some_and(|(a, _)| a == army) {
+                return self.arrival(game, player, army, true);
+            }
+            if let Some(c) = self.rapid_ingress(game, player, army) {
+                return Some(c);
+            }
+        }
+        tactics::overwatch(game, player)
+            .or_else(|| tactics::heroic_intervention(game, player))
+            .or_else(|| tactics::counter_offensive(game, player))
+    }
+
+    /// Rapid Ingress (1 CP) once the opponent's units have all moved, for a Reserves unit
+    /// that has somewhere worth arriving now.
+    fn rapid_ingress(&mut self, game: &Game, player: u8, army: usize) -> Option<Command> {
+        if game.battle_round < RESERVES_FIRST_ROUND
+            || game.cp_of(player) < Stratagem::RapidIngress.cost()
+            || game.rapid_ingress.is_some()
+        {
+            return None;
+        }
+        let earmy = game.army_of(opponent(player))?;
+        let all_moved = roots(game, opponent(player))
+            .iter()
+            .all(|&e| game.units[earmy][e].moved.is_some());
+        if !all_moved {
+            return None;
+        }
+        let key = super::key(game, player, "rapid-ingress");
+        if self.passed.contains(&key) {
+            return None;
+        }
+        self.passed.insert(key);
+        game.unit_roots(army)
+            .into_iter()
+            .filter(|&u| matches!(game.units[army][u].location, Location::Reserves(_)))
+            .filter(|&u| {
+                let Location::Reserves(kind) = game.units[army][u].location else {
+                    return false;
+                };
+                self.arrival_of(game, player, army, u, kind, false).is_some()
+            })
+            .map(|u| Command::UseStratagem {
+                player,
+                stratagem: Stratagem::RapidIngress,
+                unit: game.unit_id(army, u).to_string(),
+                target: None,
+                reroll: None,
+            })
+            .find(|c| legal(game, c))
+    }
+}
+
+/// `hard`'s lookahead on the opponent's reply to a move: each enemy unit, where it stands and
+/// how far its guns and its charge reach, with the points it is expected to destroy of the
+/// moving unit ([`tactics::rough_unit_points`]).
+struct Threats {
+    enemies: Vec<(Vec2, f32, f64, f32, f64)>,
+    from: Vec2,
+    unit_points: f64,
+}
+
+impl Threats {
+    fn new(game: &Game, army: usize, unit: usize) -> Self {
+        let player = game.player_of(army);
+        let mut enemies = Vec::new();
+        if let Some(earmy) = game.army_of(opponent(player)) {
+            for e in roots(game, opponent(player)) {
+                let at = centre(game, earmy, e).truncate();
+                let m = game.scene.armies[earmy].units[e].datasheet.movement;
+                let shoot = rough_unit_points(game, (earmy, e), (army, unit), false, None);
+                let fight = rough_unit_points(game, (earmy, e), (army, unit), true, None);
+                enemies.push((at, longest_range(game, earmy, e) + m, shoot, m + 9.0, fight));
+            }
+        }
+        let points = game.scene.armies[army].units[unit].points.unwrap_or(100);
+        Threats {
+            enemies,
+            from: centre(game, army, unit).truncate(),
+            unit_points: f64::from(points.max(1)),
+        }
+    }
+
+    /// Inches of penalty for ending a move shifted by `v`: the expected points the enemy
+    /// could destroy there (guns in reach, charges within Move + 9"), as a share of the
+    /// unit's points, times [`THREAT_WEIGHT_INCHES`].
+    fn inches(&self, v: Vec3) -> f32 {
+        let at = self.from + v.truncate();
+        let threat: f64 = self
+            .enemies
+            .iter()
+            .map(|(c, gun, shoot, charge, fight)| {
+                let d = c.distance(at);
+                let mut t = 0.0;
+                if d <= *gun {
+                    t += shoot;
+                }
+                if d <= *charge {
+                    t += 0.5 * fight;
+                }
+                t
+            })
+            .sum();
+        THREAT_WEIGHT_INCHES * (threat / self.unit_points).min(2.0) as f32
+    }
+}
+
+/// `hard`'s targets: weapon by weapon, the target where the weapon adds the most to what the
+/// unit's weapons already given to that target are expected to destroy (exact
+/// distributions, [`Game::preview_attacks`]), counting a share [`WIPE_BONUS_SHARE`] of the
+/// target's points times the chance that the unit is destroyed whole. Returns the total
+/// value and the assignments.
+pub fn focused_targets(
+    game: &Game,
+    player: u8,
+    id: &str,
+    options: &[WeaponOption],
+    melee: bool,
+) -> (f64, Vec<WeaponTarget>) {
+    let Some(earmy) = game.army_of(opponent(player)) else {
+        return (0.0, Vec::new());
+    };
+    let targets: Vec<(usize, String)> = roots(game, opponent(player))
+        .into_iter()
+        .map(|u| (u, game.unit_id(earmy, u).to_string()))
+        .collect();
+    let value_of = |weapons: &[WeaponTarget], unit: usize| -> f64 {
+        if weapons.is_empty() {
+            return 0.0;
+        }
+        game.preview_attacks(player, id, weapons, melee)
+            .map(|p| {
+                p.iter()
+                    .map(|p| {
+                        let d = &p.distribution;
+                        let wipe = d.models_destroyed.last().copied().unwrap_or(0.0);
+                        let per = value_per_model(game, earmy, unit);
+                        d.expected_models_destroyed * per
+                            + WIPE_BONUS_SHARE * wipe * per * p.target_models as f64
+                    })
+                    .sum()
+            })
+            .unwrap_or(f64::NEG_INFINITY)
+    };
+    let mut given: Vec<Vec<WeaponTarget>> = vec![Vec::new(); targets.len()];
+    let mut now: Vec<f64> = vec![0.0; targets.len()];
+    for o in options {
+        let mut best: Option<(f64, usize, WeaponTarget, f64)> = None;
+        for (i, (u, t)) in targets.iter().enumerate() {
+            for p in o.profile_choices() {
+                let wt = o.at(t, p);
+                let mut with = given[i].clone();
+                with.push(wt.clone());
+                let v = value_of(&with, *u);
+                let gain = v - now[i];
+                if gain > 0.0 && best.as_ref().is_none_or(|(g, ..)| gain > *g) {
+                    best = Some((gain, i, wt, v));
+                }
+            }
+        }
+        if let Some((_, i, wt, v)) = best {
+            given[i].push(wt);
+            now[i] = v;
+        }
+    }
+    let out: Vec<WeaponTarget> = given.into_iter().flatten().collect();
+    (now.iter().sum(), out)
+}

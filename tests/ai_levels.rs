@@ -1,0 +1,292 @@
+//! The computer's difficulty levels, through the engine: `normal` and `hard` play whole games
+//! without a refused command and use the whole game (transports, Reserves, Stratagems), the
+//! same seed gives the same game, and in set-up situations they Fire Overwatch at an enemy
+//! that moves into range, Fall Back from a losing fight, and charge with the unit that
+//! fights rather than the one that shoots; `simulate` reports the statistics per computer
+//! player and draws them.
+
+#[path = "common/battle.rs"]
+mod battle;
+
+use std::path::PathBuf;
+use std::process::Command as Process;
+
+use battle::*;
+use wartable::ai::{Ai, Brain, GameRecord, Level, play_game};
+use wartable::data::{Scene, load_scene};
+use wartable::game::{Command, Game, GameEvent, Location};
+use wartable::rules::movement::MoveMode;
+use wartable::rules::phase::{Phase, Stage};
+use wartable::rules::stratagem::Stratagem;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn scene(name: &str) -> Scene {
+    load_scene(&root().join("scenes").join(name)).unwrap()
+}
+
+fn game_between(scene: &Scene, seed: u64, p1: Level, p2: Level) -> (Game, GameRecord) {
+    let (mut a, mut b) = (Ai::with_level(p1), Ai::with_level(p2));
+    play_game(scene.clone(), seed, [&mut a, &mut b])
+}
+
+#[test]
+fn hard_and_normal_play_whole_games_without_a_refused_command() {
+    let s = scene("default.ron");
+    let games: Vec<(Game, GameRecord)> = [(1, Level::Hard, Level::Easy), (2, Level::Easy, Level::Normal), (3, Level::Hard, Level::Hard)]
+        .into_iter()
+        .map(|(seed, p1, p2)| game_between(&s, seed, p1, p2))
+        .collect();
+    for (g, r) in &games {
+        assert!(r.rejected.is_empty(), "seed {}: {:?}", r.seed, r.rejected);
+        assert_eq!(g.stage, Stage::GameOver);
+        // Every player gains its CP each Command phase: 5 rounds at least.
+        assert!(r.stats.cp_gained.iter().all(|&cp| cp >= 5), "{:?}", r.stats);
+        assert_eq!(r.stats.vp_per_round.len(), 5, "{:?}", r.stats);
+    }
+    // The hard mirror uses Stratagems beyond the first player's reactions.
+    let (_, mirror) = &games[2];
+    let used: Vec<&String> = mirror.stats.stratagems.keys().collect();
+    assert!(
+        mirror.stats.cp_spent.iter().sum::<u32>() >= 3,
+        "{:?}",
+        mirror.stats
+    );
+    assert!(!used.is_empty(), "{:?}", mirror.stats);
+}
+
+#[test]
+fn the_same_seed_gives_the_same_hard_game() {
+    let s = scene("default.ron");
+    let ((a, _), (b, _)) = (
+        game_between(&s, 9, Level::Hard, Level::Normal),
+        game_between(&s, 9, Level::Hard, Level::Normal),
+    );
+    assert_eq!(a.state_hash(), b.state_hash());
+    assert_eq!(a.vp, b.vp);
+}
+
+/// Normal set-up on the default scene, both players: until the battle begins.
+fn set_up_by(level: Level) -> Game {
+    let (mut g, _) = Game::start(scene("default.ron"), 4);
+    let mut brains = [Ai::with_level(level), Ai::with_level(level)];
+    for _ in 0..200 {
+        if !matches!(g.stage, Stage::Setup | Stage::Deployment) {
+            break;
+        }
+        let p = g.acting_player().unwrap();
+        let other = usize::from(2 - p);
+        if let Some(r) = brains[other].react(&g, 3 - p) {
+            g.apply(&r).unwrap();
+            continue;
+        }
+        let c = brains[usize::from(p - 1)].next(&g, p);
+        g.apply(&c).unwrap_or_else(|e| panic!("{c:?}: {e}"));
+    }
+    g
+}
+
+#[test]
+fn normal_loads_melee_infantry_into_transports_and_keeps_a_unit_in_reserve() {
+    let g = set_up_by(Level::Normal);
+    assert_ne!(g.stage, Stage::Setup);
+    let orks = g.army_of(2).unwrap();
+    let embarked: Vec<&str> = (0..g.units[orks].len())
+        .filter(|&u| matches!(g.units[orks][u].location, Location::Embarked(_)))
+        .map(|u| g.unit_id(orks, u))
+        .collect();
+    assert!(!embarked.is_empty(), "no Ork unit starts in a transport");
+    for army in [0, 1] {
+        let reserves = (0..g.units[army].len())
+            .filter(|&u| matches!(g.units[army][u].location, Location::Reserves(_)))
+            .count();
+        assert!(reserves >= 1, "player {} keeps no unit in Reserves", army + 1);
+    }
+    // The first player deploys everything where the scene stands.
+    let g = set_up_by(Level::Easy);
+    for army in [0, 1] {
+        assert!(
+            (0..g.units[army].len()).all(|u| g.units[army][u].location == Location::OnTable),
+            "easy player {} left a unit off the table",
+            army + 1
+        );
+    }
+}
+
+/// The open field at player 2's Movement phase of round 1 with only the Hellblasters and
+/// Intercessors (player 1) and the Boyz mob (player 2), `gap` inches apart.
+fn boyz_walking_at_marines(gap: f32) -> Game {
+    let mut g = deployed_game(open_field());
+    isolate(
+        &mut g,
+        &[(1, "hellblasters"), (1, "intercessors"), (2, "boyz-mob")],
+    );
+    put_line(&mut g, 1, "hellblasters", 10.0, 8.0, 1.5);
+    put_line(&mut g, 1, "intercessors", 20.0, 8.0, 1.5);
+    put_line(&mut g, 2, "boyz-mob", 10.0, 8.0 + gap, 1.3);
+    advance_to(&mut g, 2, Phase::Movement);
+    g.cp = [3, 3];
+    g
+}
+
+#[test]
+fn normal_fires_overwatch_at_an_enemy_that_moves_into_range_and_easy_does_not() {
+    let mut g = boyz_walking_at_marines(26.0);
+    let walk = Command::Move {
+        player: 2,
+        unit: "boyz-mob".into(),
+        mode: MoveMode::Normal,
+        paths: shift(&g, 2, "boyz-mob", 0.0, -5.0),
+    };
+    accepted(&mut g, walk);
+    assert_eq!(Ai::new().react(&g, 1), None, "easy never reacts");
+    let c = Ai::with_level(Level::Normal)
+        .react(&g, 1)
+        .expect("the Marines answer the move");
+    let Command::UseStratagem {
+        stratagem, target, ..
+    } = &c
+    else {
+        panic!("{c:?}")
+    };
+    assert_eq!(*stratagem, Stratagem::FireOverwatch);
+    assert_eq!(target.as_deref(), Some("boyz-mob"));
+    let events = accepted(&mut g, c);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, GameEvent::Attacked { target, .. } if target == "boyz-mob")),
+        "{events:?}"
+    );
+    // Once per turn: nothing more.
+    assert_eq!(Ai::with_level(Level::Normal).react(&g, 1), None);
+    // Out of 24" (28" after the move): no Overwatch.
+    let mut far = boyz_walking_at_marines(33.0);
+    let walk = Command::Move {
+        player: 2,
+        unit: "boyz-mob".into(),
+        mode: MoveMode::Normal,
+        paths: shift(&far, 2, "boyz-mob", 0.0, -5.0),
+    };
+    accepted(&mut far, walk);
+    assert_eq!(Ai::with_level(Level::Hard).react(&far, 1), None);
+}
+
+#[test]
+fn a_shooting_unit_losing_a_fight_falls_back_and_a_melee_unit_charges() {
+    // Hellblasters locked in combat with the Boyz mob and its Warboss: they Fall Back.
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "hellblasters"), (2, "boyz-mob")]);
+    put_line(&mut g, 1, "hellblasters", 10.0, 20.0, 1.5);
+    put_line(&mut g, 2, "boyz-mob", 8.0, 21.7, 1.3);
+    advance_to(&mut g, 1, Phase::Movement);
+    let army = g.army_of(1).unwrap();
+    let u = g.find_unit(army, "hellblasters").unwrap();
+    assert!(g.engaged(army, u));
+    let c = Ai::with_level(Level::Normal).next(&g, 1);
+    assert!(
+        matches!(&c, Command::Move { unit, mode: MoveMode::FallBack, .. } if unit == "hellblasters"),
+        "{c:?}"
+    );
+    accepted(&mut g, c);
+    assert!(!g.engaged(army, u));
+    // The easy player stays.
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "hellblasters"), (2, "boyz-mob")]);
+    put_line(&mut g, 1, "hellblasters", 10.0, 20.0, 1.5);
+    put_line(&mut g, 2, "boyz-mob", 8.0, 21.7, 1.3);
+    advance_to(&mut g, 1, Phase::Movement);
+    assert!(matches!(
+        Ai::new().next(&g, 1),
+        Command::RemainStationary { .. }
+    ));
+}
+
+#[test]
+fn normal_charges_with_the_unit_that_fights_not_the_one_that_shoots() {
+    let mut g = deployed_game(open_field());
+    isolate(
+        &mut g,
+        &[(1, "assault-intercessors"), (1, "hellblasters"), (2, "lootas")],
+    );
+    put_line(&mut g, 2, "lootas", 10.0, 30.0, 1.3);
+    put_line(&mut g, 1, "assault-intercessors", 10.0, 24.0, 1.5);
+    put_line(&mut g, 1, "hellblasters", 12.0, 26.0, 1.5);
+    advance_to(&mut g, 1, Phase::Charge);
+    let mut ai = Ai::with_level(Level::Normal);
+    let mut declared = Vec::new();
+    for _ in 0..20 {
+        let c = ai.next(&g, 1);
+        if let Command::DeclareCharge { unit, .. } = &c {
+            declared.push(unit.clone());
+        }
+        if c == (Command::EndPhase { player: 1 }) {
+            break;
+        }
+        g.apply(&c).unwrap_or_else(|e| panic!("{c:?}: {e}"));
+    }
+    assert!(declared.contains(&"assault-intercessors".to_string()), "{declared:?}");
+    assert!(!declared.contains(&"hellblasters".to_string()), "{declared:?}");
+}
+
+fn wartable(args: &[&str]) -> std::process::Output {
+    Process::new(env!("CARGO_BIN_EXE_wartable"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn simulate_reports_each_computer_player_and_draws_the_report() {
+    let dir = std::env::temp_dir().join(format!("wartable-ai-levels-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = dir.join("report.png");
+    let out = wartable(&[
+        "simulate",
+        "default",
+        "--games",
+        "2",
+        "--quiet",
+        "--json",
+        "--p1-ai",
+        "hard",
+        "--p2-ai",
+        "easy",
+        "--alternate",
+        "--report",
+        png.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["games"], 2);
+    assert_eq!(v["alternate"], true);
+    assert_eq!(v["rejected_commands"], 0, "{v}");
+    assert_eq!(v["players"][0]["level"], "hard");
+    assert_eq!(v["players"][1]["level"], "easy");
+    for p in 0..2 {
+        let player = &v["players"][p];
+        assert!(player["mean_cp_gained"].as_f64().unwrap() >= 5.0, "{player}");
+        assert_eq!(player["mean_vp_per_round"].as_array().unwrap().len(), 5);
+        let share = player["mean_share_destroyed"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&share));
+    }
+    // The two win rates and the draws account for every game.
+    let wins: f64 = (0..2)
+        .map(|p| v["players"][p]["win_rate"].as_f64().unwrap())
+        .sum::<f64>()
+        + v["draw_rate"].as_f64().unwrap();
+    assert!((wins - 1.0).abs() < 1e-9, "{v}");
+    let check = wartable(&["png-check", png.to_str().unwrap()]);
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    let img = image::open(&png).unwrap();
+    assert_eq!((img.width(), img.height()), wartable::cli::report::REPORT_SIZE);
+    // A level the computer does not have is refused with the choices.
+    let bad = wartable(&["simulate", "default", "--games", "1", "--ai", "expert"]);
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("expert") && err.contains("hard"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
