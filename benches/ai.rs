@@ -1,11 +1,12 @@
 //! One whole AI-vs-AI game of 5 battle rounds on the default scene (deployment, every phase,
-//! sight, exact attack previews, legality trials): the goal is at most 2 s.
+//! sight, exact attack previews, legality trials), at the easy and the hard level: the goal is
+//! at most 100 ms a game.
 
 use std::path::Path;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use wartable::ai::{Ai, play_game};
+use wartable::ai::{Ai, Level, play_game};
 use wartable::data::load_scene;
 
 fn game(c: &mut Criterion) {
@@ -20,6 +21,15 @@ fn game(c: &mut Criterion) {
         b.iter(|| {
             seed += 1;
             let (mut p1, mut p2) = (Ai::new(), Ai::new());
+            let (_, record) = play_game(scene.clone(), seed, [&mut p1, &mut p2]);
+            assert!(record.rejected.is_empty(), "{:?}", record.rejected);
+            record
+        })
+    });
+    group.bench_function("g: one hard-vs-hard game, default scene", |b| {
+        b.iter(|| {
+            seed += 1;
+            let (mut p1, mut p2) = (Ai::with_level(Level::Hard), Ai::with_level(Level::Hard));
             let (_, record) = play_game(scene.clone(), seed, [&mut p1, &mut p2]);
             assert!(record.rejected.is_empty(), "{:?}", record.rejected);
             record

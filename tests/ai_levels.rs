@@ -35,10 +35,14 @@ fn game_between(scene: &Scene, seed: u64, p1: Level, p2: Level) -> (Game, GameRe
 #[test]
 fn hard_and_normal_play_whole_games_without_a_refused_command() {
     let s = scene("default.ron");
-    let games: Vec<(Game, GameRecord)> = [(1, Level::Hard, Level::Easy), (2, Level::Easy, Level::Normal), (3, Level::Hard, Level::Hard)]
-        .into_iter()
-        .map(|(seed, p1, p2)| game_between(&s, seed, p1, p2))
-        .collect();
+    let games: Vec<(Game, GameRecord)> = [
+        (1, Level::Hard, Level::Easy),
+        (2, Level::Easy, Level::Normal),
+        (3, Level::Hard, Level::Hard),
+    ]
+    .into_iter()
+    .map(|(seed, p1, p2)| game_between(&s, seed, p1, p2))
+    .collect();
     for (g, r) in &games {
         assert!(r.rejected.is_empty(), "seed {}: {:?}", r.seed, r.rejected);
         assert_eq!(g.stage, Stage::GameOver);
@@ -102,7 +106,11 @@ fn normal_loads_melee_infantry_into_transports_and_keeps_a_unit_in_reserve() {
         let reserves = (0..g.units[army].len())
             .filter(|&u| matches!(g.units[army][u].location, Location::Reserves(_)))
             .count();
-        assert!(reserves >= 1, "player {} keeps no unit in Reserves", army + 1);
+        assert!(
+            reserves >= 1,
+            "player {} keeps no unit in Reserves",
+            army + 1
+        );
     }
     // The first player deploys everything where the scene stands.
     let g = set_up_by(Level::Easy);
@@ -209,7 +217,11 @@ fn normal_charges_with_the_unit_that_fights_not_the_one_that_shoots() {
     let mut g = deployed_game(open_field());
     isolate(
         &mut g,
-        &[(1, "assault-intercessors"), (1, "hellblasters"), (2, "lootas")],
+        &[
+            (1, "assault-intercessors"),
+            (1, "hellblasters"),
+            (2, "lootas"),
+        ],
     );
     put_line(&mut g, 2, "lootas", 10.0, 30.0, 1.3);
     put_line(&mut g, 1, "assault-intercessors", 10.0, 24.0, 1.5);
@@ -227,8 +239,14 @@ fn normal_charges_with_the_unit_that_fights_not_the_one_that_shoots() {
         }
         g.apply(&c).unwrap_or_else(|e| panic!("{c:?}: {e}"));
     }
-    assert!(declared.contains(&"assault-intercessors".to_string()), "{declared:?}");
-    assert!(!declared.contains(&"hellblasters".to_string()), "{declared:?}");
+    assert!(
+        declared.contains(&"assault-intercessors".to_string()),
+        "{declared:?}"
+    );
+    assert!(
+        !declared.contains(&"hellblasters".to_string()),
+        "{declared:?}"
+    );
 }
 
 fn wartable(args: &[&str]) -> std::process::Output {
@@ -259,7 +277,11 @@ fn simulate_reports_each_computer_player_and_draws_the_report() {
         "--report",
         png.to_str().unwrap(),
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["games"], 2);
     assert_eq!(v["alternate"], true);
@@ -268,7 +290,10 @@ fn simulate_reports_each_computer_player_and_draws_the_report() {
     assert_eq!(v["players"][1]["level"], "easy");
     for p in 0..2 {
         let player = &v["players"][p];
-        assert!(player["mean_cp_gained"].as_f64().unwrap() >= 5.0, "{player}");
+        assert!(
+            player["mean_cp_gained"].as_f64().unwrap() >= 5.0,
+            "{player}"
+        );
         assert_eq!(player["mean_vp_per_round"].as_array().unwrap().len(), 5);
         let share = player["mean_share_destroyed"].as_f64().unwrap();
         assert!((0.0..=1.0).contains(&share));
@@ -280,9 +305,16 @@ fn simulate_reports_each_computer_player_and_draws_the_report() {
         + v["draw_rate"].as_f64().unwrap();
     assert!((wins - 1.0).abs() < 1e-9, "{v}");
     let check = wartable(&["png-check", png.to_str().unwrap()]);
-    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
     let img = image::open(&png).unwrap();
-    assert_eq!((img.width(), img.height()), wartable::cli::report::REPORT_SIZE);
+    assert_eq!(
+        (img.width(), img.height()),
+        wartable::cli::report::REPORT_SIZE
+    );
     // A level the computer does not have is refused with the choices.
     let bad = wartable(&["simulate", "default", "--games", "1", "--ai", "expert"]);
     assert!(!bad.status.success());

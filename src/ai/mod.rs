@@ -431,8 +431,26 @@ impl Ai {
     }
 
     fn claim(&mut self, game: &Game, player: u8, objective: usize) {
-        self.passed
-            .insert(key(game, player, &format!("objective-{objective}")));
+        let first = key(game, player, &format!("objective-{objective}"));
+        if !self.passed.insert(first) {
+            // A second unit on the same objective (`normal`, `hard`: a contested one).
+            self.passed
+                .insert(key(game, player, &format!("objective-{objective}-2")));
+        }
+    }
+
+    /// How many of this player's units claimed the objective this phase (0 to 2).
+    fn claims(&self, game: &Game, player: u8, objective: usize) -> usize {
+        ["", "-2"]
+            .iter()
+            .filter(|suffix| {
+                self.passed.contains(&key(
+                    game,
+                    player,
+                    &format!("objective-{objective}{suffix}"),
+                ))
+            })
+            .count()
     }
 
     /// The enemy shooters of this phase, worked out once per phase.
@@ -746,10 +764,10 @@ impl Brain for Ai {
         if game.pending_shot.is_some() {
             return react::shroud_reaction(game, player).unwrap_or(Command::Pass { player });
         }
-        if self.level > Level::Easy {
-            if let Some(c) = self.next_plus(game, player) {
-                return c;
-            }
+        if self.level > Level::Easy
+            && let Some(c) = self.next_plus(game, player)
+        {
+            return c;
         }
         if let Some(c) = common(game, player) {
             return c;
@@ -804,8 +822,9 @@ impl Ai {
     fn next_plus(&mut self, game: &Game, player: u8) -> Option<Command> {
         match game.stage {
             Stage::Setup | Stage::Deployment => return Some(self.setup_plus(game, player)),
+            Stage::Scouts => return Some(self.scouts_plus(game, player)),
             Stage::Battle => {}
-            Stage::Scouts | Stage::GameOver => return None,
+            Stage::GameOver => return None,
         }
         Some(match game.phase {
             Phase::Command => {

@@ -37,11 +37,20 @@ pub const CHARGE_MIN_ODDS: f64 = 0.2;
 
 /// Inches of a move's end that one unit's worth of points of expected enemy damage there is
 /// worth to `hard` (its lookahead on the opponent's reply).
-pub const THREAT_WEIGHT_INCHES: f32 = 4.0;
+pub const THREAT_WEIGHT_INCHES: f32 = 1.0;
 
 /// Share of a unit's points that its chance of being destroyed whole adds to a target's
 /// value for `hard` (a destroyed unit deals no damage and holds no objective).
 pub const WIPE_BONUS_SHARE: f64 = 0.5;
+
+/// Most models of a unit `normal` and `hard` deploy embarked: a bigger unit rarely finds
+/// room to disembark round its TRANSPORT (measured: a 21-model Boyz mob in a Battlewagon
+/// never did), so it walks.
+pub const MAX_PASSENGER_MODELS: usize = 12;
+
+/// How much more `hard` values destroying a unit that stands within range of an objective
+/// marker (it holds or contests it).
+pub const OBJECTIVE_TARGET_FACTOR: f64 = 1.5;
 
 /// Inches from the enemy closest edge a melee unit aims to stop at after a Normal move (just
 /// outside Engagement Range).
@@ -66,7 +75,11 @@ pub fn melee_minded(game: &Game, army: usize, unit: usize) -> bool {
 }
 
 /// The live enemy unit closest to (`army`, `unit`), and its distance.
-fn closest_enemy_and_distance(game: &Game, army: usize, unit: usize) -> Option<((usize, usize), f32)> {
+fn closest_enemy_and_distance(
+    game: &Game,
+    army: usize,
+    unit: usize,
+) -> Option<((usize, usize), f32)> {
     let player = game.player_of(army);
     let earmy = game.army_of(opponent(player))?;
     roots(game, opponent(player))
@@ -146,16 +159,145 @@ fn placements_in(game: &Game, army: usize, root: usize, zone: &[Vec2]) -> Option
     )
 }
 
+/// Places the combined unit's models round the TRANSPORT `hull` to disembark: on rings
+/// whose bases stay within 3" of the hull (one base apart, 0.3" gaps), keeping clear of the
+/// table edge, walls, other models and enemy Engagement Range, grown from the place nearest
+/// `goal` so that each model added has two models already placed within 2" (Unit
+/// Coherency). None when the rings cannot hold the unit.
+fn ring_placements(
+    game: &Game,
+    army: usize,
+    root: usize,
+    hull: &crate::geometry::ModelSolid,
+    goal: Vec2,
+) -> Option<Vec<Placement>> {
+    use crate::geometry::Base;
+    let mut models = bases(game, army, root);
+    // The biggest bases go on the inner ring (they must stay wholly within 3").
+    models.sort_by(|a, b| {
+        b.1.bounding_radius_inches()
+            .total_cmp(&a.1.bounding_radius_inches())
+    });
+    let mut radii: Vec<f32> = models
+        .iter()
+        .map(|(_, b)| b.bounding_radius_inches())
+        .collect();
+    let big = radii.first().copied().unwrap_or(0.5);
+    radii.sort_by(f32::total_cmp);
+    let r = radii[radii.len() / 2];
+    let small = radii[0];
+    let (half, round) = match hull.base {
+        Base::Hull { .. } => (hull.base.half_extents_inches(), 0.0),
+        _ => (Vec2::ZERO, hull.base.bounding_radius_inches()),
+    };
+    let (sin, cos) = hull.facing.to_radians().sin_cos();
+    let world = |v: Vec2| hull.centre + Vec2::new(v.x * cos - v.y * sin, v.x * sin + v.y * cos);
+    let spacing = 2.0 * r + 0.3;
+    let outer = round + DISEMBARK_RANGE_INCHES - small - 0.02;
+    let mut points: Vec<(Vec2, usize)> = Vec::new();
+    let mut offset = round + big + 0.1;
+    let mut ring = 0;
+    while offset <= outer {
+        // The rounded rectangle `offset` from the hull, as a fine polyline.
+        let mut line: Vec<Vec2> = Vec::new();
+        for (corner, from) in [
+            (Vec2::new(half.x, -half.y), -90.0f32),
+            (Vec2::new(half.x, half.y), 0.0),
+            (Vec2::new(-half.x, half.y), 90.0),
+            (Vec2::new(-half.x, -half.y), 180.0),
+        ] {
+            for k in 0..=8 {
+                let a = (from + 90.0 * k as f32 / 8.0).to_radians();
+                line.push(corner + Vec2::new(a.cos(), a.sin()) * offset);
+            }
+        }
+        line.push(line[0]);
+        let mut carried = 0.0;
+        for w in line.windows(2) {
+            let (p, q) = (w[0], w[1]);
+            let len = p.distance(q);
+            let mut at = spacing - carried;
+            while at <= len {
+                points.push((world(p + (q - p) * (at / len.max(1e-6))), ring));
+                at += spacing;
+            }
+            carried = (carried + len) % spacing;
+        }
+        // The next ring: one base further out, or as far as the 3" allows (no overlap).
+        let next = (offset + spacing).min(outer);
+        if next < offset + 2.0 * r + 0.05 {
+            break;
+        }
+        offset = next;
+        ring += 1;
+    }
+    let obstacles = obstacles(game);
+    let enemies: Vec<Vec2> = game
+        .enemy_models(army)
+        .into_iter()
+        .map(|e| game.solid(e).centre)
+        .collect();
+    let (w, h) = (
+        crate::rules::constants::BOARD_WIDTH_INCHES,
+        crate::rules::constants::BOARD_DEPTH_INCHES,
+    );
+    let free = |p: Vec2| {
+        p.x >= big
+            && p.y >= big
+            && p.x <= w - big
+            && p.y <= h - big
+            && obstacles.models.iter().all(|(b, c, _)| {
+                // The rings are outside the hull by construction.
+                *c == hull.centre || p.distance(*c) > r + b.bounding_radius_inches() + 0.05
+            })
+            && obstacles.walls.iter().all(|wall| {
+                !polygon::contains(wall, p) && polygon::distance_to_boundary(wall, p) > big + 0.05
+            })
+            && enemies.iter().all(|e| p.distance(*e) > r + 2.5)
+    };
+    points.retain(|(p, _)| free(*p));
+    points.sort_by(|a, b| a.0.distance(goal).total_cmp(&b.0.distance(goal)));
+    let near = |a: Vec2, b: Vec2| a.distance(b) <= 2.0 * r + 1.9;
+    let mut chosen: Vec<(Vec2, usize)> = Vec::new();
+    while chosen.len() < models.len() {
+        let need = chosen.len().min(2);
+        let next = points.iter().position(|(p, _)| {
+            !chosen.iter().any(|(c, _)| c == p)
+                && chosen.iter().filter(|(c, _)| near(*c, *p)).count() >= need
+        })?;
+        chosen.push(points[next]);
+    }
+    // Inner ring first, for the biggest bases.
+    chosen.sort_by_key(|(_, ring)| *ring);
+    let chosen: Vec<Vec2> = chosen.into_iter().map(|(p, _)| p).collect();
+    Some(
+        models
+            .iter()
+            .zip(chosen)
+            .map(|((m, _), at)| Placement {
+                model: m.model,
+                unit: Some(game.unit_id(army, m.unit).to_string()),
+                x: at.x,
+                y: at.y,
+                z: 0.0,
+                facing: 0.0,
+            })
+            .collect(),
+    )
+}
+
 /// An axis-aligned rectangle as a polygon.
 fn rect(lo: Vec2, hi: Vec2) -> Vec<Vec2> {
     vec![lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)]
 }
 
 impl Ai {
-    /// Set-up for `normal` and `hard`: one unit in Strategic Reserves (the melee-minded unit
-    /// worth the fewest points that the 25% limit allows, so it can arrive where it
-    /// threatens), every Deep Strike unit in Deep Strike, then deployment with transports
-    /// before the melee INFANTRY they can carry, which start embarked.
+    /// Set-up for `normal` and `hard`: every Deep Strike unit in Deep Strike (within the 25%
+    /// limit); `normal` also keeps one unit in Strategic Reserves (the melee-minded unit worth
+    /// the fewest points that the limit allows), `hard` none (measured on the default scene
+    /// against `easy`: 53% of decided games won with one, 91% without); then deployment with
+    /// transports before the melee INFANTRY they can carry ([`MAX_PASSENGER_MODELS`]), which
+    /// start embarked.
     pub(super) fn setup_plus(&mut self, game: &Game, player: u8) -> Command {
         let Some(army) = game.army_of(player) else {
             return Command::EndPhase { player };
@@ -165,10 +307,10 @@ impl Ai {
             .into_iter()
             .filter(|&u| game.units[army][u].location == Location::NotDeployed)
             .collect();
-        if game.stage == Stage::Setup {
-            if let Some(c) = self.declare_reserves(game, player, army, &waiting) {
-                return c;
-            }
+        if game.stage == Stage::Setup
+            && let Some(c) = self.declare_reserves(game, player, army, &waiting)
+        {
+            return c;
         }
         // Transports first, then their passengers.
         let transport = |u: usize| game.has_keyword(army, u, "TRANSPORT");
@@ -181,7 +323,10 @@ impl Ai {
             };
         }
         for &u in &waiting {
-            if !melee_minded(game, army, u) {
+            // Units small enough to disembark round the hull when they need to.
+            if game.live_models_anywhere(army, u).len() > MAX_PASSENGER_MODELS
+                || !melee_minded(game, army, u)
+            {
                 continue;
             }
             for t in game.unit_roots(army) {
@@ -226,7 +371,7 @@ impl Ai {
                 out.push(c);
             }
         }
-        if out.is_empty() {
+        if out.is_empty() && self.level == Level::Normal {
             let mut candidates: Vec<usize> = waiting
                 .iter()
                 .copied()
@@ -282,58 +427,48 @@ impl Ai {
         Command::EndPhase { player }
     }
 
-    /// One unit's move (`normal`, `hard`).
+    /// One unit's move (`normal`, `hard`): objectives first, as the first player plays
+    /// them (a unit within range of an objective it can claim stays; the others go to the
+    /// closest objective still to claim, a contested one taking a second unit); an engaged
+    /// unit off objectives Falls Back from a losing fight; the rest close in: melee units to
+    /// just outside Engagement Range of the closest enemy, shooting units to their guns'
+    /// range less 6".
     fn move_unit(&mut self, game: &Game, player: u8, army: usize, u: usize) -> Command {
         let id = game.unit_id(army, u).to_string();
         let stay = Command::RemainStationary {
             player,
             unit: id.clone(),
         };
-        if game.engaged(army, u) {
-            return self.fall_back(game, player, army, u).unwrap_or(stay);
-        }
-        let Some((enemy, d)) = closest_enemy_and_distance(game, army, u) else {
-            return stay;
-        };
-        let m = game.scene.armies[army].units[u].datasheet.movement;
-        let melee = melee_minded(game, army, u)
-            || (game.has_keyword(army, u, "TRANSPORT") && self.carries(game, army, u));
-        // A unit on an objective no friend holds stays, unless it is a melee unit with an
-        // enemy to charge this turn.
         let range = OBJECTIVE_RANGE_HORIZONTAL_INCHES;
         let from = centre(game, army, u);
-        let claimed = self.claimed(game, player);
         let near = |p: Vec2| p.distance(from.truncate());
-        let objectives: Vec<(usize, Vec2)> = game
+        let on_objective = game
             .scene
             .objectives
             .iter()
-            .enumerate()
-            .filter(|(i, _)| !claimed.contains(i))
-            .map(|(i, o)| (i, o.at.vec()))
-            .collect();
-        let charge_reach = m + 12.0;
-        if melee && d <= charge_reach + 2.0 {
-            let c = centre(game, enemy.0, enemy.1);
-            let short = d.min(MELEE_STOP_SHORT_INCHES + (c - from).truncate().length() - d);
-            if let Some(mv) = self.move_scored(game, player, (army, u), c, (short, 0.5)) {
-                return mv;
+            .any(|o| near(o.at.vec()) <= range);
+        if game.engaged(army, u) {
+            if on_objective {
+                return stay;
             }
-            return stay;
+            return self.fall_back(game, player, army, u).unwrap_or(stay);
         }
-        if let Some(&(i, _)) = objectives.iter().find(|(_, p)| near(*p) <= range - 0.5) {
+        let open = self.open_objectives(game, player);
+        if let Some(&(i, _)) = open.iter().find(|(_, p)| near(*p) <= range - 0.5) {
             self.claim(game, player, i);
             return stay;
         }
-        if let Some(&(i, p)) = objectives
-            .iter()
-            .min_by(|a, b| near(a.1).total_cmp(&near(b.1)))
-        {
+        if let Some(&(i, p)) = open.iter().min_by(|a, b| near(a.1).total_cmp(&near(b.1))) {
             self.claim(game, player, i);
             if let Some(c) = self.move_scored(game, player, (army, u), p.extend(0.0), (0.0, 0.5)) {
                 return c;
             }
         }
+        let Some((enemy, d)) = closest_enemy_and_distance(game, army, u) else {
+            return stay;
+        };
+        let melee = melee_minded(game, army, u)
+            || (game.has_keyword(army, u, "TRANSPORT") && self.carries(game, army, u));
         let c = centre(game, enemy.0, enemy.1);
         let keep = if melee {
             MELEE_STOP_SHORT_INCHES
@@ -347,6 +482,82 @@ impl Ai {
             }
         }
         stay
+    }
+
+    /// The objectives a unit may still go for this phase, with their centres: those claimed
+    /// by fewer of `player`'s units than they need (one; two where an enemy unit stands
+    /// within 9" of the marker, contesting or about to).
+    fn open_objectives(&self, game: &Game, player: u8) -> Vec<(usize, Vec2)> {
+        let Some(earmy) = game.army_of(opponent(player)) else {
+            return Vec::new();
+        };
+        let enemies: Vec<Vec2> = roots(game, opponent(player))
+            .into_iter()
+            .map(|e| centre(game, earmy, e).truncate())
+            .collect();
+        game.scene
+            .objectives
+            .iter()
+            .enumerate()
+            .filter(|(i, o)| {
+                let contested = enemies.iter().any(|e| e.distance(o.at.vec()) <= 9.0);
+                let need = if contested { 2 } else { 1 };
+                self.claims(game, player, *i) < need
+            })
+            .map(|(i, o)| (i, o.at.vec()))
+            .collect()
+    }
+
+    /// Scout moves (`normal`, `hard`): each unit with Scouts moves up to its Scouts distance
+    /// straight towards the closest objective (or enemy unit) the engine lets it, the
+    /// longest of the whole distance, 3/4 and 1/2 of it at up to 50 degrees off the line
+    /// (the engine keeps it more than 9" from enemy models); then the step ends.
+    pub(super) fn scouts_plus(&mut self, game: &Game, player: u8) -> Command {
+        let Some(army) = game.army_of(player) else {
+            return Command::EndPhase { player };
+        };
+        for u in roots(game, player) {
+            let Some(inches) = game.scouts_inches(army, u) else {
+                continue;
+            };
+            let key = super::key(game, player, &format!("scout-{u}"));
+            if game.units[army][u].moved.is_some() || self.passed.contains(&key) {
+                continue;
+            }
+            self.passed.insert(key);
+            let from = centre(game, army, u).truncate();
+            let goal = game
+                .scene
+                .objectives
+                .iter()
+                .map(|o| o.at.vec())
+                .min_by(|a, b| a.distance(from).total_cmp(&b.distance(from)))
+                .or_else(|| {
+                    closest_enemy(game, army, u).map(|(a, e)| centre(game, a, e).truncate())
+                });
+            let Some(goal) = goal else {
+                continue;
+            };
+            let dir = (goal - from).normalize_or_zero();
+            let reach = (inches - 0.1).min(goal.distance(from));
+            let id = game.unit_id(army, u).to_string();
+            for angle in [0.0f32, 25.0, -25.0, 50.0, -50.0] {
+                let (sn, cs) = angle.to_radians().sin_cos();
+                let d = Vec2::new(dir.x * cs - dir.y * sn, dir.x * sn + dir.y * cs);
+                for f in [1.0, 0.75, 0.5] {
+                    let c = Command::Move {
+                        player,
+                        unit: id.clone(),
+                        mode: MoveMode::Normal,
+                        paths: shifted(game, army, u, (d * reach * f).extend(0.0)),
+                    };
+                    if reach * f > 0.5 && legal(game, &c) {
+                        return c;
+                    }
+                }
+            }
+        }
+        Command::EndPhase { player }
     }
 
     /// Whether the TRANSPORT (`army`, `t`) has a unit embarked.
@@ -444,30 +655,22 @@ impl Ai {
             self.passed.insert(key);
             let m = game.scene.armies[army].units[u].datasheet.movement;
             let reach = DISEMBARK_RANGE_INCHES + m;
-            let enemy_close = closest_enemy_and_distance(game, army, t)
-                .is_some_and(|(_, d)| d <= reach + 9.0);
+            let enemy_close =
+                closest_enemy_and_distance(game, army, t).is_some_and(|(_, d)| d <= reach + 9.0);
             let at = centre(game, army, t).truncate();
-            let objective_close = game
-                .scene
-                .objectives
-                .iter()
-                .enumerate()
-                .any(|(i, o)| {
-                    game.objectives[i] != Some(player)
-                        && o.at.vec().distance(at) <= reach + OBJECTIVE_RANGE_HORIZONTAL_INCHES
-                });
+            let objective_close = game.scene.objectives.iter().enumerate().any(|(i, o)| {
+                game.objectives[i] != Some(player)
+                    && o.at.vec().distance(at) <= reach + OBJECTIVE_RANGE_HORIZONTAL_INCHES
+            });
             if !enemy_close && !objective_close && game.battle_round < 3 {
                 continue;
             }
-            // Round the hull, a little inside the 3" the rules allow.
             let hull = game.solid(game.live_models(army, t)[0]);
-            let c = hull.centre;
-            let zone: Vec<Vec2> = hull
-                .outline()
-                .iter()
-                .map(|v| *v + (*v - c).normalize_or_zero() * (DISEMBARK_RANGE_INCHES - 0.3))
-                .collect();
-            if let Some(models) = placements_in(game, army, u, &zone) {
+            let goal = closest_enemy(game, army, t)
+                .map(|(a, e)| centre(game, a, e).truncate())
+                .unwrap_or(hull.centre);
+            let ring = ring_placements(game, army, u, &hull, goal);
+            if let Some(models) = ring {
                 let cmd = Command::Disembark {
                     player,
                     unit: game.unit_id(army, u).to_string(),
@@ -484,9 +687,9 @@ impl Ai {
     /// A Reserves unit's arrival in the Reinforcements step (`rapid_ingress`: the unit that
     /// Rapid Ingress lets arrive in the opponent's turn): where it is more than 9" from every
     /// enemy model (Strategic Reserves: wholly within 6" of a battlefield edge, and out of
-    /// the enemy's deployment zone in round 2), as close as it can be to the enemy unit it
-    /// would charge (melee units) or to an objective no friend holds. In round 2 a unit
-    /// waits when nothing is within its reach; in round 3 it arrives wherever it fits.
+    /// the enemy's deployment zone in round 2), as close as it can be to an objective no
+    /// friend holds (or 6" closer to an enemy unit). In round 2 a unit waits when nothing is
+    /// within its Move + 12"; in round 3 it arrives wherever it fits.
     pub(super) fn arrival(
         &mut self,
         game: &Game,
@@ -536,19 +739,27 @@ impl Ai {
             + 1.0;
         let enemies: Vec<(Vec2, f32)> = game
             .army_of(opponent(player))
-            .map(|e| game.enemy_models(army).into_iter().map(|r| {
-                let s = game.solid(r);
-                let _ = e;
-                (s.centre, s.base.bounding_radius_inches())
-            }).collect())
+            .map(|e| {
+                game.enemy_models(army)
+                    .into_iter()
+                    .map(|r| {
+                        let s = game.solid(r);
+                        let _ = e;
+                        (s.centre, s.base.bounding_radius_inches())
+                    })
+                    .collect()
+            })
             .unwrap_or_default();
         let clear = RESERVES_ENEMY_DISTANCE_INCHES + 0.5;
-        let far_enough = |p: Vec2| enemies.iter().all(|(c, r)| p.distance(*c) - r - radius > clear);
+        let far_enough = |p: Vec2| {
+            enemies
+                .iter()
+                .all(|(c, r)| p.distance(*c) - r - radius > clear)
+        };
         let (w, h) = (
             crate::rules::constants::BOARD_WIDTH_INCHES,
             crate::rules::constants::BOARD_DEPTH_INCHES,
         );
-        let melee = melee_minded(game, army, u);
         let claimed: Vec<Vec2> = game
             .scene
             .objectives
@@ -566,53 +777,81 @@ impl Ai {
                 .iter()
                 .map(|o| p.distance(*o))
                 .fold(f32::INFINITY, f32::min);
-            if melee { to_enemy.min(to_objective + 6.0) } else { to_objective.min(to_enemy + 6.0) }
+            to_objective.min(to_enemy + 6.0)
         };
-        let enemy_zone = game.scene.deployment.zone_of(opponent(player)).unwrap_or_default();
+        let enemy_zone = game
+            .scene
+            .deployment
+            .zone_of(opponent(player))
+            .unwrap_or_default();
         let band = STRATEGIC_RESERVES_EDGE_INCHES;
-        let mut spots: Vec<(f32, Vec<Vec2>)> = Vec::new();
         let step = 2.0;
-        let mut y = radius;
-        while y < h - radius {
-            let mut x = radius;
-            while x < w - radius {
-                let p = Vec2::new(x, y);
-                x += step;
-                if !far_enough(p) {
-                    continue;
-                }
-                let zone = match kind {
-                    ReserveKind::DeepStrike => rect(p - Vec2::splat(radius), p + Vec2::splat(radius)),
-                    ReserveKind::StrategicReserves => {
-                        if game.battle_round <= crate::rules::constants::STRATEGIC_RESERVES_NO_ENEMY_ZONE_ROUND
-                            && polygon::contains(&enemy_zone, p)
-                        {
-                            continue;
-                        }
-                        // The strip of the closest edge, around p.
-                        let edges = [x - step, w - (x - step), y, h - y];
-                        let (i, d) = edges
-                            .iter()
-                            .enumerate()
-                            .min_by(|a, b| a.1.total_cmp(b.1))
-                            .map(|(i, d)| (i, *d))
-                            .expect("four edges");
-                        if d > band {
-                            continue;
-                        }
-                        let px = x - step;
-                        match i {
-                            0 => rect(Vec2::new(0.0, y - radius), Vec2::new(band, y + radius)),
-                            1 => rect(Vec2::new(w - band, y - radius), Vec2::new(w, y + radius)),
-                            2 => rect(Vec2::new(px - radius, 0.0), Vec2::new(px + radius, band)),
-                            _ => rect(Vec2::new(px - radius, h - band), Vec2::new(px + radius, h)),
-                        }
+        // Candidate centres with the zone the unit is set up in around each.
+        let mut candidates: Vec<(Vec2, Vec<Vec2>)> = Vec::new();
+        match kind {
+            ReserveKind::DeepStrike => {
+                let mut y = radius;
+                while y < h - radius {
+                    let mut x = radius;
+                    while x < w - radius {
+                        let p = Vec2::new(x, y);
+                        candidates
+                            .push((p, rect(p - Vec2::splat(radius), p + Vec2::splat(radius))));
+                        x += step;
                     }
-                };
-                spots.push((goal(p), zone));
+                    y += step;
+                }
             }
-            y += step;
+            ReserveKind::StrategicReserves => {
+                // Along each edge, the strip within 6" of it.
+                let mut t = radius;
+                while t < w - radius {
+                    for (p, lo, hi) in [
+                        (
+                            Vec2::new(t, band / 2.0),
+                            Vec2::new(t - radius, 0.0),
+                            Vec2::new(t + radius, band),
+                        ),
+                        (
+                            Vec2::new(t, h - band / 2.0),
+                            Vec2::new(t - radius, h - band),
+                            Vec2::new(t + radius, h),
+                        ),
+                    ] {
+                        candidates.push((p, rect(lo, hi)));
+                    }
+                    t += step;
+                }
+                let mut t = radius;
+                while t < h - radius {
+                    for (p, lo, hi) in [
+                        (
+                            Vec2::new(band / 2.0, t),
+                            Vec2::new(0.0, t - radius),
+                            Vec2::new(band, t + radius),
+                        ),
+                        (
+                            Vec2::new(w - band / 2.0, t),
+                            Vec2::new(w - band, t - radius),
+                            Vec2::new(w, t + radius),
+                        ),
+                    ] {
+                        candidates.push((p, rect(lo, hi)));
+                    }
+                    t += step;
+                }
+                if game.battle_round
+                    <= crate::rules::constants::STRATEGIC_RESERVES_NO_ENEMY_ZONE_ROUND
+                {
+                    candidates.retain(|(p, _)| !polygon::contains(&enemy_zone, *p));
+                }
+            }
         }
+        let mut spots: Vec<(f32, Vec<Vec2>)> = candidates
+            .into_iter()
+            .filter(|(p, _)| far_enough(*p))
+            .map(|(p, zone)| (goal(p), zone))
+            .collect();
         spots.sort_by(|a, b| a.0.total_cmp(&b.0));
         let m = game.scene.armies[army].units[u].datasheet.movement;
         for (score, zone) in spots.into_iter().take(12) {
@@ -664,7 +903,9 @@ impl Ai {
         let mut best: Option<(f64, Command)> = None;
         for u in roots(game, player) {
             let id = game.unit_id(army, u).to_string();
-            if game.units[army][u].declared_charge || self.passed.contains(&super::key(game, player, &id)) {
+            if game.units[army][u].declared_charge
+                || self.passed.contains(&super::key(game, player, &id))
+            {
                 continue;
             }
             if game.weapon_options(army, u, true).is_empty() {
@@ -816,7 +1057,7 @@ impl Ai {
                 let Location::Reserves(kind) = game.units[army][u].location else {
                     return false;
                 };
-                self.arrival_of(game, player, army, u, kind, false).is_some()
+                self.arrival_of(game, player, army, u, kind, true).is_some()
             })
             .map(|u| Command::UseStratagem {
                 player,
@@ -902,6 +1143,16 @@ pub fn focused_targets(
         .into_iter()
         .map(|u| (u, game.unit_id(earmy, u).to_string()))
         .collect();
+    // Units standing on objectives count more: destroying them takes or frees the marker.
+    let on_objective = |unit: usize| -> f64 {
+        let at = centre(game, earmy, unit).truncate();
+        let held = game
+            .scene
+            .objectives
+            .iter()
+            .any(|o| o.at.vec().distance(at) <= OBJECTIVE_RANGE_HORIZONTAL_INCHES + 1.0);
+        if held { OBJECTIVE_TARGET_FACTOR } else { 1.0 }
+    };
     let value_of = |weapons: &[WeaponTarget], unit: usize| -> f64 {
         if weapons.is_empty() {
             return 0.0;
@@ -913,8 +1164,9 @@ pub fn focused_targets(
                         let d = &p.distribution;
                         let wipe = d.models_destroyed.last().copied().unwrap_or(0.0);
                         let per = value_per_model(game, earmy, unit);
-                        d.expected_models_destroyed * per
-                            + WIPE_BONUS_SHARE * wipe * per * p.target_models as f64
+                        (d.expected_models_destroyed * per
+                            + WIPE_BONUS_SHARE * wipe * per * p.target_models as f64)
+                            * on_objective(unit)
                     })
                     .sum()
             })

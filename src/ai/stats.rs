@@ -102,10 +102,10 @@ impl GameStats {
                 .unit_roots(army)
                 .into_iter()
                 .filter(|&u| {
-                    !game
-                        .combined(army, u)
-                        .iter()
-                        .any(|&m| self.acted.contains(&(player, game.unit_id(army, m).to_string())))
+                    !game.combined(army, u).iter().any(|&m| {
+                        self.acted
+                            .contains(&(player, game.unit_id(army, m).to_string()))
+                    })
                 })
                 .count() as u32;
         }

@@ -23,7 +23,7 @@ use crate::rules::stratagem::Stratagem;
 pub const OVERWATCH_MIN_POINTS: f64 = 8.0;
 
 /// Smallest expected points destroyed (the fight's expected value times the charge odds) for
-/// which the computer spends 1 CP on a Heroic Intervention.
+/// which the computer spends 2 CP on a Heroic Intervention.
 pub const HEROIC_MIN_POINTS: f64 = 25.0;
 
 /// Smallest expected points destroyed for which the computer spends 2 CP on a
@@ -214,7 +214,7 @@ pub fn overwatch(game: &Game, player: u8) -> Option<Command> {
     best_legal(game, options, OVERWATCH_MIN_POINTS)
 }
 
-/// Heroic Intervention (1 CP) just after an enemy charge move ends within 6" of one of
+/// Heroic Intervention (2 CP) just after an enemy charge move ends within 6" of one of
 /// `player`'s units that is not engaged: the unit with the best melee value against the
 /// charger times its chance to reach it, when at least [`HEROIC_MIN_POINTS`] and the unit
 /// would deal more than it is expected to take back.
@@ -239,7 +239,13 @@ pub fn heroic_intervention(game: &Game, player: u8) -> Option<Command> {
             (dealt > taken).then(|| {
                 (
                     odds * dealt,
-                    stratagem(game, player, Stratagem::HeroicIntervention, au, Some(target)),
+                    stratagem(
+                        game,
+                        player,
+                        Stratagem::HeroicIntervention,
+                        au,
+                        Some(target),
+                    ),
                 )
             })
         })

@@ -230,7 +230,8 @@ impl Totals {
         self.rejected += r.rejected.len();
         for why in &r.rejected {
             if self.rejected_examples.len() < 10 {
-                self.rejected_examples.push(format!("seed {}: {why}", r.seed));
+                self.rejected_examples
+                    .push(format!("seed {}: {why}", r.seed));
             }
         }
         self.reactions += r.reactions;
@@ -419,7 +420,11 @@ pub fn run(scene_file: &Path, args: &SimulateArgs) -> ExitCode {
             summary.games,
             summary.players[0].level,
             summary.players[1].level,
-            if summary.alternate { " alternating seats" } else { "" },
+            if summary.alternate {
+                " alternating seats"
+            } else {
+                ""
+            },
             summary.players[0].decided_win_rate * 100.0,
             summary.players[0].decided_win_rate_95[0] * 100.0,
             summary.players[0].decided_win_rate_95[1] * 100.0,
