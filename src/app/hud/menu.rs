@@ -143,14 +143,15 @@ pub(super) fn menu_window(ctx: &egui::Context, hud: &mut Hud) {
                     ui.radio_value(&mut form.computer, value, label);
                 }
             });
-            if form.computer != 0 {
+            // Shown always, usable once a computer opponent is chosen.
+            ui.add_enabled_ui(form.computer != 0, |ui| {
                 ui.horizontal(|ui| {
                     ui.label("Computer level");
                     for level in crate::ai::Level::ALL {
                         ui.radio_value(&mut form.computer_level, level, level.name());
                     }
                 });
-            }
+            });
             if ui
                 .add_enabled(ready, egui::Button::new("Start game"))
                 .clicked()
