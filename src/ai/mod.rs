@@ -423,10 +423,7 @@ impl Ai {
     /// Objectives claimed by this player's units this phase (by index).
     fn claimed(&self, game: &Game, player: u8) -> Vec<usize> {
         (0..game.scene.objectives.len())
-            .filter(|i| {
-                self.passed
-                    .contains(&key(game, player, &format!("objective-{i}")))
-            })
+            .filter(|&i| self.claims(game, player, i) > 0)
             .collect()
     }
 
@@ -612,6 +609,10 @@ impl Ai {
         Command::EndPhase { player }
     }
 
+    /// The Shooting phase: each unit's weapons at the targets its level picks
+    /// ([`Ai::scored_targets`]; `hard`: [`plan::focused_targets`]); at `normal` and `hard` a
+    /// GRENADES unit throws a Grenade instead when that is worth more than its guns; a unit
+    /// with nothing to shoot at performs a mission action if it can.
     fn shooting(&mut self, game: &Game, player: u8) -> Command {
         let army = game.army_of(player).expect("player has an army");
         for u in roots(game, player) {
@@ -620,7 +621,17 @@ impl Ai {
                 continue;
             }
             let weapons = game.weapon_options(army, u, false);
-            let picked = Self::best_targets(game, player, &id, &weapons, false);
+            let (value, picked) = if self.level == Level::Hard {
+                plan::focused_targets(game, player, &id, &weapons, false)
+            } else {
+                Self::scored_targets(game, player, &id, &weapons, false)
+            };
+            if self.level > Level::Easy
+                && let Some((g, c)) = tactics::grenade(game, player, (army, u))
+                && g > value * tactics::GRENADE_OVER_SHOOTING
+            {
+                return c;
+            }
             let make = |weapons| Command::Shoot {
                 player,
                 unit: id.clone(),
@@ -831,7 +842,7 @@ impl Ai {
                 tactics::insane_bravery(game, player).unwrap_or(Command::EndPhase { player })
             }
             Phase::Movement => self.movement_plus(game, player),
-            Phase::Shooting => self.shooting_plus(game, player),
+            Phase::Shooting => self.shooting(game, player),
             Phase::Charge => self.charge_plus(game, player),
             Phase::Fight => {
                 // An Epic Challenge for a CHARACTER about to fight an Attached unit.

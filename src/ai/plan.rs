@@ -738,18 +738,13 @@ impl Ai {
             * 1.6
             + 1.0;
         let enemies: Vec<(Vec2, f32)> = game
-            .army_of(opponent(player))
-            .map(|e| {
-                game.enemy_models(army)
-                    .into_iter()
-                    .map(|r| {
-                        let s = game.solid(r);
-                        let _ = e;
-                        (s.centre, s.base.bounding_radius_inches())
-                    })
-                    .collect()
+            .enemy_models(army)
+            .into_iter()
+            .map(|r| {
+                let s = game.solid(r);
+                (s.centre, s.base.bounding_radius_inches())
             })
-            .unwrap_or_default();
+            .collect();
         let clear = RESERVES_ENEMY_DISTANCE_INCHES + 0.5;
         let far_enough = |p: Vec2| {
             enemies
@@ -948,49 +943,6 @@ impl Ai {
             if legal(game, &c) {
                 return c;
             }
-        }
-        Command::EndPhase { player }
-    }
-
-    /// The Shooting phase for `normal` and `hard`: like the first player, but a GRENADES unit
-    /// throws a Grenade when that is worth more than its guns, and `hard` picks targets with
-    /// [`Ai::focused_targets`].
-    pub(super) fn shooting_plus(&mut self, game: &Game, player: u8) -> Command {
-        let army = game.army_of(player).expect("player has an army");
-        for u in roots(game, player) {
-            let id = game.unit_id(army, u).to_string();
-            if game.units[army][u].shot || self.passed.contains(&super::key(game, player, &id)) {
-                continue;
-            }
-            let weapons = game.weapon_options(army, u, false);
-            let (value, picked) = if self.level == Level::Hard {
-                focused_targets(game, player, &id, &weapons, false)
-            } else {
-                Ai::scored_targets(game, player, &id, &weapons, false)
-            };
-            if let Some((g, c)) = tactics::grenade(game, player, (army, u))
-                && g > value * tactics::GRENADE_OVER_SHOOTING
-            {
-                return c;
-            }
-            let make = |weapons| Command::Shoot {
-                player,
-                unit: id.clone(),
-                weapons,
-            };
-            let picked = super::accepted_prefix(game, picked, make);
-            if picked.is_empty() {
-                if let Some(action) = super::mission::action_for(game, player, &id) {
-                    return action;
-                }
-                self.passed.insert(super::key(game, player, &id));
-                continue;
-            }
-            return Command::Shoot {
-                player,
-                unit: id,
-                weapons: picked,
-            };
         }
         Command::EndPhase { player }
     }
