@@ -36,6 +36,7 @@
 //!
 //! Accuracy of FAST against DENSE is measured by `examples/los_accuracy.rs`.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 use parry3d::bounding_volume::Aabb;
@@ -535,8 +536,9 @@ impl TerrainSight {
 }
 
 /// The model part of a sight index: each model, its volume (in a parry3d BVH), where it stands
-/// relative to the footprints, and its [`Sampling::FAST`] points.
-#[derive(Clone, Default)]
+/// relative to the footprints, its [`Sampling::FAST`] points, and the [`Sampling::FAST`]
+/// answers found so far for these very models.
+#[derive(Default)]
 struct ModelVolumes {
     list: Vec<SightModel>,
     shapes: Vec<(SharedShape, Pose)>,
@@ -544,6 +546,33 @@ struct ModelVolumes {
     standing: Vec<Standing>,
     /// Each model's [`Sampling::FAST`] points as (observer points, target points).
     fast_points: Vec<SamplePoints>,
+    /// Answers already worked out with [`Sampling::FAST`] between models of this list, by
+    /// (observer, target, see-through): the same question is asked again and again while
+    /// nothing moves (every weapon, profile and target a player weighs). Emptied whenever a
+    /// model changes ([`ModelVolumes::rebuild_bvh`]) and never copied to a clone (a clone is
+    /// made to be changed).
+    answers: Mutex<HashMap<(u32, u32, SeeThrough), Answer>>,
+}
+
+/// A remembered [`SightIndex::inner`] answer: only "visible", or the whole answer with
+/// "fully visible" worked out.
+#[derive(Clone)]
+enum Answer {
+    Visible(bool),
+    Full(ModelVisibility),
+}
+
+impl Clone for ModelVolumes {
+    fn clone(&self) -> Self {
+        ModelVolumes {
+            list: self.list.clone(),
+            shapes: self.shapes.clone(),
+            bvh: self.bvh.clone(),
+            standing: self.standing.clone(),
+            fast_points: self.fast_points.clone(),
+            answers: Mutex::default(),
+        }
+    }
 }
 
 impl ModelVolumes {
@@ -565,8 +594,13 @@ impl ModelVolumes {
         self.list[index] = model;
     }
 
-    /// Rebuilds the BVH over the models' volumes.
+    /// Rebuilds the BVH over the models' volumes, forgetting the answers found for the models
+    /// as they were.
     fn rebuild_bvh(&mut self) {
+        self.answers
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
         let aabbs: Vec<Aabb> = self.shapes.iter().map(|(s, p)| s.compute_aabb(p)).collect();
         self.bvh = Bvh::from_leaves(BvhBuildStrategy::Binned, &aabbs);
     }
@@ -595,7 +629,7 @@ fn fast_points(solid: &ModelSolid) -> SamplePoints {
 }
 
 /// Which models a sight line may pass through.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SeeThrough {
     /// The observer's unit and the target model itself.
     OwnUnit,
@@ -671,6 +705,7 @@ impl SightIndex {
             bvh: Bvh::new(),
             standing: Vec::with_capacity(models.len()),
             fast_points: Vec::with_capacity(models.len()),
+            answers: Mutex::default(),
         };
         for (i, model) in models.iter().enumerate() {
             match kept(i) {
@@ -993,13 +1028,41 @@ impl SightIndex {
         see: SeeThrough,
         sampling: &Sampling,
     ) -> ModelVisibility {
-        self.inner(
+        let fast = *sampling == Sampling::FAST;
+        if fast && let Some(Answer::Full(v)) = self.remembered(observer, target, see) {
+            return v;
+        }
+        let v = self.inner(
             self.viewer(observer),
             self.viewer(target),
             see,
             sampling,
             true,
-        )
+        );
+        if fast {
+            self.remember(observer, target, see, Answer::Full(v.clone()));
+        }
+        v
+    }
+
+    /// The [`Sampling::FAST`] answer already found for this pair, if any.
+    fn remembered(&self, observer: usize, target: usize, see: SeeThrough) -> Option<Answer> {
+        let answers = self
+            .models
+            .answers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        answers.get(&(observer as u32, target as u32, see)).cloned()
+    }
+
+    /// Keeps a [`Sampling::FAST`] answer for this pair (a whole answer replaces a bare one).
+    fn remember(&self, observer: usize, target: usize, see: SeeThrough, answer: Answer) {
+        let mut answers = self
+            .models
+            .answers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        answers.insert((observer as u32, target as u32, see), answer);
     }
 
     /// Only whether model `target` is visible to model `observer` (no "fully visible" work).
@@ -1010,14 +1073,27 @@ impl SightIndex {
         see: SeeThrough,
         sampling: &Sampling,
     ) -> bool {
-        self.inner(
-            self.viewer(observer),
-            self.viewer(target),
-            see,
-            sampling,
-            false,
-        )
-        .visible
+        let fast = *sampling == Sampling::FAST;
+        if fast {
+            match self.remembered(observer, target, see) {
+                Some(Answer::Visible(v)) => return v,
+                Some(Answer::Full(v)) => return v.visible,
+                None => {}
+            }
+        }
+        let visible = self
+            .inner(
+                self.viewer(observer),
+                self.viewer(target),
+                see,
+                sampling,
+                false,
+            )
+            .visible;
+        if fast {
+            self.remember(observer, target, see, Answer::Visible(visible));
+        }
+        visible
     }
 
     /// Visibility between two models that need not be in the index (e.g. a heatmap probe);
