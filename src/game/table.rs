@@ -138,6 +138,8 @@ impl Game {
             .into_iter()
             .filter(|r| !(r.army == army && self.combined(army, unit).contains(&r.unit)))
             .collect();
+        let others_solids: Vec<(ModelRef, ModelSolid)> =
+            others.iter().map(|&o| (o, self.solid(o))).collect();
         for p in paths {
             let r = self.model_of(army, unit, p.unit.as_deref(), p.model)?;
             let name = self.model_name(r);
@@ -213,10 +215,9 @@ impl Game {
                         ),
                     );
                 }
-                for o in &others {
-                    let os = self.solid(*o);
+                for (o, os) in &others_solids {
                     let enemy = o.army != army;
-                    if !fly && bases_overlap(&s, &os) {
+                    if !fly && bases_overlap(&s, os) {
                         let other_big = self.scene.armies[o.army].units[o.unit]
                             .datasheet
                             .has_keyword("MONSTER")
@@ -246,7 +247,7 @@ impl Game {
                     if enemy
                         && kind == MoveKind::Normal
                         && !fly
-                        && within_engagement_range(&s, &os, &barricades)
+                        && within_engagement_range(&s, os, &barricades)
                     {
                         return reject(
                             Rule::EngagementRange,
@@ -436,7 +437,13 @@ impl Game {
             Vec2::new(BOARD_WIDTH_INCHES, BOARD_DEPTH_INCHES),
             Vec2::new(0.0, BOARD_DEPTH_INCHES),
         ];
-        if !polygon::polygon_wholly_within(&s.outline(), &board) {
+        // A base whose bounding circle is on the table is (the usual case, no outline needed).
+        let r = s.base.bounding_radius_inches();
+        let clear = s.centre.x - r >= 0.0
+            && s.centre.y - r >= 0.0
+            && s.centre.x + r <= BOARD_WIDTH_INCHES
+            && s.centre.y + r <= BOARD_DEPTH_INCHES;
+        if !clear && !polygon::polygon_wholly_within(&s.outline(), &board) {
             return reject(
                 Rule::BattlefieldEdge,
                 format!(
@@ -450,12 +457,22 @@ impl Game {
 
     /// The id of a ruin whose wall the model's base would cut through, if any.
     pub(super) fn wall_crossed(&self, s: &ModelSolid) -> Option<&str> {
-        let outline = s.outline();
+        // Walls farther from the centre than the base reaches are skipped without the outline.
+        let reach = s.base.bounding_radius_inches() + 1e-3;
+        let mut outline: Option<Vec<Vec2>> = None;
         self.scene.layout.pieces.iter().find_map(|piece| {
             piece
                 .walls
                 .iter()
-                .any(|w| s.z < w.height && polygon::segment_enters(w.start, w.end, &outline))
+                .any(|w| {
+                    s.z < w.height
+                        && polygon::distance_to_segment(s.centre, w.start, w.end) <= reach
+                        && polygon::segment_enters(
+                            w.start,
+                            w.end,
+                            outline.get_or_insert_with(|| s.outline()),
+                        )
+                })
                 .then_some(piece.id.as_str())
         })
     }

@@ -24,6 +24,14 @@ pub fn across_barricade(a: &ModelSolid, b: &ModelSolid, barricades: &[Vec<Vec2>]
 /// True when `a` is within Engagement Range of `b`: 1" horizontally (2" when a barricade lies
 /// between them) and 5" vertically.
 pub fn within_engagement_range(a: &ModelSolid, b: &ModelSolid, barricades: &[Vec<Vec2>]) -> bool {
+    // Bases whose bounding circles are farther apart than the longest Engagement Range cannot
+    // be within it: answered without measuring the outlines.
+    let reach = a.base.bounding_radius_inches()
+        + b.base.bounding_radius_inches()
+        + ENGAGEMENT_RANGE_HORIZONTAL_INCHES.max(BARRICADE_ENGAGEMENT_RANGE_INCHES);
+    if a.centre.distance_squared(b.centre) > (reach + 1e-3) * (reach + 1e-3) {
+        return false;
+    }
     let range = if across_barricade(a, b, barricades) {
         BARRICADE_ENGAGEMENT_RANGE_INCHES
     } else {
