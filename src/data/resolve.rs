@@ -53,7 +53,7 @@ pub struct Unit {
     /// Display name.
     pub name: String,
     /// Its datasheet.
-    pub datasheet: Datasheet,
+    pub datasheet: std::sync::Arc<Datasheet>,
     /// For a Leader: the id of its bodyguard unit.
     pub attached_to: Option<String>,
     /// Points cost, when the datasheet lists one for this size.
@@ -361,7 +361,7 @@ pub fn load_army(file: &Path, player: u8) -> Result<Army, DataErrors> {
         units.push(Unit {
             id: u.id.clone(),
             name: u.name.clone().unwrap_or_else(|| sheet.name.clone()),
-            datasheet: sheet.clone(),
+            datasheet: std::sync::Arc::new(sheet.clone()),
             attached_to: u.attached_to.clone(),
             points: sheet.points_for(u.models),
             models,

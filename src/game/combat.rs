@@ -246,13 +246,22 @@ pub fn plan_attack(
         target_monster_or_vehicle: unit_keywords(targets, &big),
         one_shot_used: circumstances.one_shot_used,
     };
-    let target_visible = match what_if {
+    // Whether the target unit is visible to the attacking unit: worked out only when an
+    // attack is possible (it is reported with the plan and matters to Indirect Fire).
+    let target_visible = || match what_if {
         Some((_, visible)) => visible,
         None => whole_attacker.iter().any(|&o| {
             targets
                 .iter()
                 .any(|&t| index.model_visible(o, t, SeeThrough::OwnUnit, &sampling))
         }),
+    };
+    // Whether a bearer sees some target model (asked only of a ranged bearer in range).
+    let bearer_sees = |b: &Bearer| match what_if {
+        Some((_, visible)) => visible,
+        None => targets
+            .iter()
+            .any(|&t| index.model_visible(b.entry, t, SeeThrough::OwnUnit, &sampling)),
     };
 
     // Which models fight (Core Rules: Fight phase): besides those within Engagement Range of
@@ -285,18 +294,14 @@ pub fn plan_attack(
     let mut excluded = Vec::new();
     for b in &all {
         let indirect = b.profile.has(&WeaponAbility::IndirectFire);
-        let (distance, visible) = match what_if {
-            Some((d, _)) => (d, target_visible),
+        let distance = match what_if {
+            Some((d, _)) => d,
             None => {
                 let me = solid(b.entry);
-                let d = targets
+                targets
                     .iter()
                     .map(|&t| model_distance(&me, &solid(t)).distance)
-                    .fold(f32::INFINITY, f32::min);
-                let seen = targets
-                    .iter()
-                    .any(|&t| index.model_visible(b.entry, t, SeeThrough::OwnUnit, &sampling));
-                (d, seen)
+                    .fold(f32::INFINITY, f32::min)
             }
         };
         let r = sight.models[b.entry];
@@ -314,7 +319,7 @@ pub fn plan_attack(
                     "the target is a Lone Operative and cannot be shot from more than {LONE_OPERATIVE_RANGE_INCHES}\" ({distance:.2}\")"
                 ));
             }
-            Some(_) if !visible && !indirect => exclude("cannot see the target".into()),
+            Some(_) if !indirect && !bearer_sees(b) => exclude("cannot see the target".into()),
             Some(range) => match can_shoot(&b.profile, &[], &state) {
                 Ok(()) => attacking.push((b, distance <= range / 2.0 + MEASURE_TOLERANCE_INCHES)),
                 Err(e) => exclude(e.to_string()),
@@ -382,13 +387,13 @@ pub fn plan_attack(
         && ranged
         && !target.models.is_empty()
         && target.models.iter().all(|m| m.has_cover);
-    let plan = AttackPlan {
+    let mut plan = AttackPlan {
         group_of,
         target,
         attacking: entries,
         excluded,
         state,
-        target_visible,
+        target_visible: false,
         benefit_of_cover: every_model_covered,
         plunging_fire: groups.iter().any(|g| g.plunging_fire),
         groups,
@@ -399,5 +404,6 @@ pub fn plan_attack(
             plan.excluded_summary()
         ));
     }
+    plan.target_visible = target_visible();
     Ok(plan)
 }

@@ -744,10 +744,11 @@ impl Game {
             }
             let t = &mut scene.armies[army].units[transport];
             // The TRANSPORT fires the embarked model's own profiles of the weapon.
-            t.datasheet
+            let sheet = std::sync::Arc::make_mut(&mut t.datasheet);
+            sheet
                 .ranged_weapons
                 .retain(|w| !w.name.eq_ignore_ascii_case(&profile.name));
-            t.datasheet.ranged_weapons.extend(
+            sheet.ranged_weapons.extend(
                 unit.datasheet
                     .profiles_of(&profile.name)
                     .into_iter()
