@@ -85,7 +85,7 @@ impl Exposure {
                 let mut longest: Option<f32> = None;
                 for r in game.live_models(earmy, u) {
                     let s = &game.scene.armies[earmy].units[r.unit];
-                    for w in &s.models[r.model].weapons {
+                    for w in s.models[r.model].weapons.iter() {
                         if let Some(range) = s.datasheet.weapon(w).and_then(|p| p.range) {
                             longest = Some(longest.map_or(range, |l: f32| l.max(range)));
                         }

@@ -164,7 +164,7 @@ impl UnitJson {
                     facing: m.facing,
                     base: m.characteristics.base,
                     height: m.characteristics.height,
-                    weapons: m.weapons.clone(),
+                    weapons: m.weapons.to_vec(),
                 })
                 .collect(),
         }

@@ -39,8 +39,8 @@ pub struct Model {
     /// Facing, degrees counter-clockwise from +x.
     pub facing: f32,
     /// Weapons it carries (its datasheet's weapon names; a weapon with several profiles is
-    /// one weapon).
-    pub weapons: Vec<String>,
+    /// one weapon), shared between the models of a loadout and the game's copies.
+    pub weapons: std::sync::Arc<Vec<String>>,
     /// Its characteristics: its datasheet's line with its model profile applied.
     pub characteristics: crate::rules::Characteristics,
 }
@@ -523,6 +523,7 @@ fn unit_models(
     }
     let mut models = Vec::new();
     for (profile, weapons, n) in groups {
+        let weapons = std::sync::Arc::new(weapons);
         match sheet.characteristics(profile.as_deref()) {
             Ok(c) => models.extend((0..n).map(|_| Model {
                 position: Vec3::ZERO,

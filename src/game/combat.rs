@@ -102,7 +102,7 @@ pub fn bearers(
         let r = sight.models[e];
         let unit = unit_of(scene, r);
         let model = &unit.models[r.model];
-        for w in &model.weapons {
+        for w in model.weapons.iter() {
             if !carried.contains(w) {
                 carried.push(w.clone());
             }

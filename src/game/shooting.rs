@@ -755,8 +755,9 @@ impl Game {
                     .cloned(),
             );
             for m in &mut t.models {
-                m.weapons.retain(|w| !w.eq_ignore_ascii_case(&profile.name));
-                m.weapons.push(profile.name.clone());
+                let weapons = std::sync::Arc::make_mut(&mut m.weapons);
+                weapons.retain(|w| !w.eq_ignore_ascii_case(&profile.name));
+                weapons.push(profile.name.clone());
             }
         }
         Ok(scene)

@@ -13,7 +13,8 @@ use crate::geometry::measure::bases_overlap;
 use crate::geometry::{ModelSolid, TerrainCategory, Vec2, Vec3, polygon};
 use crate::rules::coherency;
 use crate::rules::constants::{
-    BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES, MAX_PATH_POINTS, MAX_TERRAIN_HEIGHT_INCHES,
+    BARRICADE_ENGAGEMENT_RANGE_INCHES, BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES,
+    ENGAGEMENT_RANGE_HORIZONTAL_INCHES, MAX_PATH_POINTS, MAX_TERRAIN_HEIGHT_INCHES,
     MEASURE_TOLERANCE_INCHES, PATH_SAMPLE_INCHES,
 };
 use crate::rules::engagement::within_engagement_range;
@@ -200,6 +201,26 @@ impl Game {
                 fly || datasheet.has_keyword("INFANTRY") || datasheet.has_keyword("BEAST");
             let big = datasheet.has_keyword("MONSTER") || datasheet.has_keyword("VEHICLE");
             let mut crossed_enemy = false;
+            // Only the models the path passes near can be moved through or come within
+            // Engagement Range of: the rest are left out of the checks at each step.
+            let near: Vec<&(ModelRef, ModelSolid)> = {
+                let corners: Vec<Vec2> = std::iter::once(start)
+                    .chain(way.iter().copied())
+                    .map(|v| v.truncate())
+                    .collect();
+                let reach = me.base.bounding_radius_inches()
+                    + ENGAGEMENT_RANGE_HORIZONTAL_INCHES.max(BARRICADE_ENGAGEMENT_RANGE_INCHES)
+                    + 1e-2;
+                others_solids
+                    .iter()
+                    .filter(|(_, os)| {
+                        let limit = reach + os.base.bounding_radius_inches();
+                        corners.windows(2).any(|w| {
+                            polygon::distance_to_segment(os.centre, w[0], w[1]) <= limit
+                        }) || corners[0].distance(os.centre) <= limit
+                    })
+                    .collect()
+            };
             for at in sample_path(start, &way, PATH_SAMPLE_INCHES) {
                 let s = ModelSolid {
                     centre: at.truncate(),
@@ -215,7 +236,7 @@ impl Game {
                         ),
                     );
                 }
-                for (o, os) in &others_solids {
+                for &(o, os) in &near {
                     let enemy = o.army != army;
                     if !fly && bases_overlap(&s, os) {
                         let other_big = self.scene.armies[o.army].units[o.unit]
