@@ -256,12 +256,18 @@ pub fn plan_attack(
                 .any(|&t| index.model_visible(o, t, SeeThrough::OwnUnit, &sampling))
         }),
     };
-    // Whether a bearer sees some target model (asked only of a ranged bearer in range).
+    // Whether a bearer sees some target model (asked only of a ranged bearer in range). A
+    // ruin or low footprint between the two units, cutting every line, answers for all
+    // bearers at once (worked out on the first question).
+    let separated = std::cell::OnceCell::new();
     let bearer_sees = |b: &Bearer| match what_if {
         Some((_, visible)) => visible,
-        None => targets
-            .iter()
-            .any(|&t| index.model_visible(b.entry, t, SeeThrough::OwnUnit, &sampling)),
+        None => {
+            !*separated.get_or_init(|| index.units_separated(whole_attacker, targets))
+                && targets
+                    .iter()
+                    .any(|&t| index.model_visible(b.entry, t, SeeThrough::OwnUnit, &sampling))
+        }
     };
 
     // Which models fight (Core Rules: Fight phase): besides those within Engagement Range of

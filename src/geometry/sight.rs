@@ -707,8 +707,11 @@ impl SightIndex {
             fast_points: Vec::with_capacity(models.len()),
             answers: Mutex::default(),
         };
+        let mut was = Vec::with_capacity(models.len());
         for (i, model) in models.iter().enumerate() {
-            match kept(i) {
+            let j = kept(i);
+            was.push(j);
+            match j {
                 Some(j) => {
                     next.shapes.push(old.shapes[j].clone());
                     next.standing.push(old.standing[j].clone());
@@ -719,6 +722,28 @@ impl SightIndex {
             }
         }
         next.rebuild_bvh();
+        // When models only left (destroyed, embarked), no sight line got blocked: every pair
+        // that was visible still is, and keeps that answer ("fully visible" and the
+        // evidence are worked out again).
+        if was.iter().all(Option::is_some) {
+            let mut new_of = vec![None; old.list.len()];
+            for (i, j) in was.iter().enumerate() {
+                new_of[j.expect("all kept")] = Some(i as u32);
+            }
+            let answers = old.answers.lock().unwrap_or_else(PoisonError::into_inner);
+            let carried = next.answers.get_mut().unwrap_or_else(PoisonError::into_inner);
+            for (&(o, t, see), answer) in answers.iter() {
+                let visible = match answer {
+                    Answer::Visible(v) => *v,
+                    Answer::Full(v) => v.visible,
+                };
+                if let (true, Some(o), Some(t)) =
+                    (visible, new_of[o as usize], new_of[t as usize])
+                {
+                    carried.insert((o, t, see), Answer::Visible(true));
+                }
+            }
+        }
         self.models = Arc::new(next);
         true
     }

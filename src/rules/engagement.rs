@@ -45,6 +45,11 @@ pub fn within_engagement_range(a: &ModelSolid, b: &ModelSolid, barricades: &[Vec
 /// inches): within 3" horizontally of the marker's edge and 5" vertically.
 pub fn in_objective_range(model: &ModelSolid, marker: Vec3) -> bool {
     let radius = OBJECTIVE_MARKER_RADIUS_INCHES;
+    // A base whose bounding circle stays out of range is out of range (no outline needed).
+    let reach = model.base.bounding_radius_inches() + radius + OBJECTIVE_RANGE_HORIZONTAL_INCHES;
+    if model.centre.distance_squared(marker.truncate()) > (reach + 1e-3) * (reach + 1e-3) {
+        return false;
+    }
     let outline = model.outline();
     let horizontal = if polygon::contains(&outline, marker.truncate()) {
         0.0
