@@ -238,13 +238,13 @@ impl Game {
                 }
                 for &(o, os) in &near {
                     let enemy = o.army != army;
-                    if !fly && bases_overlap(&s, os) {
-                        let other_big = self.scene.armies[o.army].units[o.unit]
-                            .datasheet
-                            .has_keyword("MONSTER")
-                            || self.scene.armies[o.army].units[o.unit]
-                                .datasheet
-                                .has_keyword("VEHICLE");
+                    let other_big = || {
+                        let sheet = &self.scene.armies[o.army].units[o.unit].datasheet;
+                        sheet.has_keyword("MONSTER") || sheet.has_keyword("VEHICLE")
+                    };
+                    // Moving over a friendly model is allowed unless both are MONSTER or
+                    // VEHICLE models: only then does the overlap matter.
+                    if !fly && (enemy || (big && other_big())) && bases_overlap(&s, os) {
                         if enemy && kind == MoveKind::FallBack {
                             crossed_enemy = true;
                         } else if enemy {
@@ -255,7 +255,7 @@ impl Game {
                                     self.model_name(*o)
                                 ),
                             );
-                        } else if big && other_big {
+                        } else {
                             return reject(
                                 Rule::Movement,
                                 format!(

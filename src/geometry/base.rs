@@ -17,6 +17,19 @@ pub const BASE_THICKNESS_INCHES: f32 = 0.16;
 /// Segments used to outline a round or oval base as a polygon.
 pub const BASE_OUTLINE_SEGMENTS: usize = 32;
 
+/// The cosine and sine of each outline point's angle ([`BASE_OUTLINE_SEGMENTS`] even steps
+/// from 0), worked out once.
+fn unit_circle() -> &'static [(f32, f32); BASE_OUTLINE_SEGMENTS] {
+    static TABLE: std::sync::LazyLock<[(f32, f32); BASE_OUTLINE_SEGMENTS]> =
+        std::sync::LazyLock::new(|| {
+            std::array::from_fn(|i| {
+                let a = TAU * i as f32 / BASE_OUTLINE_SEGMENTS as f32;
+                (a.cos(), a.sin())
+            })
+        });
+    &TABLE
+}
+
 /// A model's base: round or oval in millimetres (as bases are sold), or a hull in inches for a
 /// model without a base. The long axis of an oval or hull points along the model's facing.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -70,11 +83,9 @@ impl Base {
                 .rev()
                 .map(|&(x, y)| place(Vec2::new(x * h.x, y * h.y)))
                 .collect(),
-            _ => (0..BASE_OUTLINE_SEGMENTS)
-                .map(|i| {
-                    let a = TAU * i as f32 / BASE_OUTLINE_SEGMENTS as f32;
-                    place(Vec2::new(h.x * a.cos(), h.y * a.sin()))
-                })
+            _ => unit_circle()
+                .iter()
+                .map(|&(cos, sin)| place(Vec2::new(h.x * cos, h.y * sin)))
                 .collect(),
         }
     }
