@@ -1298,7 +1298,7 @@ fn intercessors_facing_nobz(edit: impl Fn(&mut wartable::rules::WeaponProfile)) 
         .find(|u| u.id == "intercessors")
         .unwrap();
     let rifle = squad
-        .datasheet
+        .datasheet_mut()
         .ranged_weapons
         .iter_mut()
         .find(|w| w.name == "Bolt rifle")

@@ -88,7 +88,7 @@ fn command_for(g: &Game, p: &Pick) -> Command {
         .flat_map(|r| {
             g.scene.armies[army].units[r.unit].models[r.model]
                 .weapons
-                .clone()
+                .to_vec()
         })
         .collect();
     let weapon = weapons

@@ -340,7 +340,7 @@ fn a_move_characteristic_that_is_not_a_number_lets_no_model_move() {
     let u = g.find_unit(a, "eliminators").unwrap();
     for bad in [f32::NAN, f32::INFINITY] {
         // A scene built in code skips the data checks: the engine refuses on its own.
-        g.scene.armies[a].units[u].datasheet.movement = bad;
+        g.scene.armies[a].units[u].datasheet_mut().movement = bad;
         let paths = (0..3)
             .map(|m| {
                 let p = pos(&g, 1, "eliminators", m);

@@ -699,12 +699,11 @@ fn sheet<'a>(scene: &'a mut wartable::data::Scene, player: u8, id: &str) -> &'a 
         .iter_mut()
         .find(|a| a.player == player)
         .unwrap();
-    &mut army
-        .units
+    army.units
         .iter_mut()
         .find(|u| u.id == id)
         .unwrap()
-        .datasheet
+        .datasheet_mut()
 }
 
 /// (army index, unit index) of `player`'s unit `id`.

@@ -1020,7 +1020,7 @@ fn one_shot_is_tracked_per_weapon_and_model() {
     use wartable::rules::WeaponAbility;
     let mut g = hellblasters_facing_boyz();
     let (a, u) = unit_ref(&g, 1, "hellblasters");
-    for w in &mut g.scene.armies[a].units[u].datasheet.ranged_weapons {
+    for w in &mut g.scene.armies[a].units[u].datasheet_mut().ranged_weapons {
         if w.name == "Plasma incinerator" {
             w.abilities.push(WeaponAbility::OneShot);
         }
@@ -1076,7 +1076,7 @@ fn lone_operative_is_shot_only_from_within_twelve_inches() {
     advance_to(&mut g, 1, Phase::Shooting);
     let (a, u) = unit_ref(&g, 2, "nobz");
     g.scene.armies[a].units[u]
-        .datasheet
+        .datasheet_mut()
         .core_abilities
         .push(CoreAbility::LoneOperative);
     put_line(&mut g, 2, "nobz", 8.0, 30.0, 1.3);
@@ -1101,12 +1101,12 @@ fn fights_first_units_are_selected_in_the_first_step() {
     // Intercessors (player 1) are selected before the Dread.
     let (a, u) = unit_ref(&g, 1, "intercessors");
     g.scene.armies[a].units[u]
-        .datasheet
+        .datasheet_mut()
         .core_abilities
         .push(CoreAbility::FightsFirst);
     let (c, cu) = unit_ref(&g, 1, "captain");
     g.scene.armies[c].units[cu]
-        .datasheet
+        .datasheet_mut()
         .core_abilities
         .push(CoreAbility::FightsFirst);
     advance_to(&mut g, 1, Phase::Fight);
@@ -1167,8 +1167,14 @@ fn scouts_example_an_attached_unit_moves_the_shortest_distance() {
     let mut scene = open_field();
     for u in &mut scene.armies[0].units {
         match u.id.as_str() {
-            "assault-intercessors" => u.datasheet.core_abilities.push(CoreAbility::Scouts(9.0)),
-            "lieutenant" => u.datasheet.core_abilities.push(CoreAbility::Scouts(6.0)),
+            "assault-intercessors" => u
+                .datasheet_mut()
+                .core_abilities
+                .push(CoreAbility::Scouts(9.0)),
+            "lieutenant" => u
+                .datasheet_mut()
+                .core_abilities
+                .push(CoreAbility::Scouts(6.0)),
             _ => {}
         }
     }
@@ -1207,7 +1213,10 @@ fn scouts_example_an_attached_unit_moves_the_shortest_distance() {
     );
     // Without Scouts on the Lieutenant, the unit makes no Scout move.
     let (a, lt) = unit_ref(&g, 1, "lieutenant");
-    g.scene.armies[a].units[lt].datasheet.core_abilities.clear();
+    g.scene.armies[a].units[lt]
+        .datasheet_mut()
+        .core_abilities
+        .clear();
     let c = scout(&g, 1.0, 0.0);
     let r = rejected(&mut g, c);
     assert_eq!(r.rule, Rule::Scouts, "{r}");
@@ -1246,7 +1255,7 @@ fn fly_crosses_enemies_in_normal_moves_only() {
     );
     let (a, u) = unit_ref(&g, 1, "hellblasters");
     g.scene.armies[a].units[u]
-        .datasheet
+        .datasheet_mut()
         .keywords
         .push("FLY".into());
     let c = over(&g);
@@ -1607,7 +1616,7 @@ fn firing_deck_lets_embarked_models_shoot_from_the_transport() {
     // Without the ability, no embarked model shoots.
     let mut bare = g.clone();
     bare.scene.armies[a].units[trukk]
-        .datasheet
+        .datasheet_mut()
         .core_abilities
         .retain(|c| !matches!(c, CoreAbility::FiringDeck(_)));
     // Model 0 is the Boss Nob (slugga), model 1 carries the big shoota, 2-9 shootas.

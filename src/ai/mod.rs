@@ -522,6 +522,15 @@ impl Ai {
             if best.as_ref().is_some_and(|(b, _)| left >= *b) {
                 break;
             }
+            // The penalty comes first: a candidate that cannot beat the best found even in
+            // full cover is neither checked nor looked at from the enemy's side.
+            let extra = penalty.map(|p| p(v.extend(0.0)));
+            if best
+                .as_ref()
+                .is_some_and(|(b, _)| extra.map_or(left, |e| left + e) >= *b)
+            {
+                continue;
+            }
             let cmd = Command::Move {
                 player,
                 unit: id.clone(),
@@ -537,8 +546,8 @@ impl Ai {
             } else {
                 left
             };
-            if let Some(p) = penalty {
-                score += p(v.extend(0.0));
+            if let Some(e) = extra {
+                score += e;
             }
             if best.as_ref().is_none_or(|(b, _)| score < *b) {
                 best = Some((score, cmd));

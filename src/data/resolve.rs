@@ -62,6 +62,14 @@ pub struct Unit {
     pub models: Vec<Model>,
 }
 
+impl Unit {
+    /// The unit's own datasheet to change (a copy is made first if other copies of the scene
+    /// share it).
+    pub fn datasheet_mut(&mut self) -> &mut Datasheet {
+        std::sync::Arc::make_mut(&mut self.datasheet)
+    }
+}
+
 /// One player's army on the table.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Army {

@@ -744,7 +744,7 @@ impl Game {
             }
             let t = &mut scene.armies[army].units[transport];
             // The TRANSPORT fires the embarked model's own profiles of the weapon.
-            let sheet = std::sync::Arc::make_mut(&mut t.datasheet);
+            let sheet = t.datasheet_mut();
             sheet
                 .ranged_weapons
                 .retain(|w| !w.name.eq_ignore_ascii_case(&profile.name));
