@@ -548,18 +548,42 @@ struct ModelVolumes {
     fast_points: Vec<SamplePoints>,
     /// Answers already worked out with [`Sampling::FAST`] between models of this list, by
     /// (observer, target, see-through): the same question is asked again and again while
-    /// nothing moves (every weapon, profile and target a player weighs). Emptied whenever a
-    /// model changes ([`ModelVolumes::rebuild_bvh`]) and never copied to a clone (a clone is
-    /// made to be changed).
+    /// nothing moves (every weapon, profile and target a player weighs). When models change,
+    /// only the answers that cannot have changed are kept ([`Answer::lasts_without_models`],
+    /// [`SightIndex::update_models`]); a clone starts with none (a clone is made to be
+    /// changed).
     answers: Mutex<HashMap<(u32, u32, SeeThrough), Answer>>,
 }
 
-/// A remembered [`SightIndex::inner`] answer: only "visible", or the whole answer with
-/// "fully visible" worked out.
+/// A remembered [`SightIndex::inner`] answer.
 #[derive(Clone)]
 enum Answer {
-    Visible(bool),
-    Full(ModelVisibility),
+    /// Visible ("fully visible" not worked out).
+    Visible,
+    /// Not visible. `terrain_only`: every line was stopped by terrain or a footprint.
+    Hidden { terrain_only: bool },
+    /// The whole answer, with `terrain_only` as for [`Answer::Hidden`] (false when visible).
+    Full(ModelVisibility, bool),
+}
+
+impl Answer {
+    /// Whether the target was visible.
+    fn visible(&self) -> bool {
+        match self {
+            Answer::Visible => true,
+            Answer::Hidden { .. } => false,
+            Answer::Full(v, _) => v.visible,
+        }
+    }
+
+    /// True for an answer that holds whatever the other models do (arrive, leave or move) as
+    /// long as the two models stay where they are: a target hidden by terrain alone.
+    fn lasts_without_models(&self) -> bool {
+        matches!(
+            self,
+            Answer::Hidden { terrain_only: true } | Answer::Full(_, true)
+        )
+    }
 }
 
 impl Clone for ModelVolumes {
@@ -594,15 +618,25 @@ impl ModelVolumes {
         self.list[index] = model;
     }
 
-    /// Rebuilds the BVH over the models' volumes, forgetting the answers found for the models
-    /// as they were.
+    /// Rebuilds the BVH over the models' volumes.
     fn rebuild_bvh(&mut self) {
+        let aabbs: Vec<Aabb> = self.shapes.iter().map(|(s, p)| s.compute_aabb(p)).collect();
+        self.bvh = Bvh::from_leaves(BvhBuildStrategy::Binned, &aabbs);
+    }
+
+    /// After the models `moved` changed in place: keeps only the answers between unchanged
+    /// models that no model can change.
+    fn forget_answers(&mut self, moved: &[usize]) {
+        let mut moved_now = vec![false; self.list.len()];
+        for &i in moved {
+            moved_now[i] = true;
+        }
         self.answers
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner)
-            .clear();
-        let aabbs: Vec<Aabb> = self.shapes.iter().map(|(s, p)| s.compute_aabb(p)).collect();
-        self.bvh = Bvh::from_leaves(BvhBuildStrategy::Binned, &aabbs);
+            .retain(|&(o, t, _), answer| {
+                answer.lasts_without_models() && !moved_now[o as usize] && !moved_now[t as usize]
+            });
     }
 }
 
@@ -692,10 +726,11 @@ impl SightIndex {
                 return false;
             }
             let volumes = Arc::make_mut(&mut self.models);
-            for i in changed {
+            for &i in &changed {
                 volumes.set(&self.terrain, i, models[i].clone());
             }
             volumes.rebuild_bvh();
+            volumes.forget_answers(&changed);
             return true;
         }
         let kept = |i: usize| previous(i).filter(|&j| old.list.get(j) == Some(&models[i]));
@@ -722,28 +757,30 @@ impl SightIndex {
             }
         }
         next.rebuild_bvh();
-        // When models only left (destroyed, embarked), no sight line got blocked: every pair
-        // that was visible still is, and keeps that answer ("fully visible" and the
-        // evidence are worked out again).
-        if was.iter().all(Option::is_some) {
-            let mut new_of = vec![None; old.list.len()];
-            for (i, j) in was.iter().enumerate() {
-                new_of[j.expect("all kept")] = Some(i as u32);
-            }
-            let answers = old.answers.lock().unwrap_or_else(PoisonError::into_inner);
-            let carried = next.answers.get_mut().unwrap_or_else(PoisonError::into_inner);
-            for (&(o, t, see), answer) in answers.iter() {
-                let visible = match answer {
-                    Answer::Visible(v) => *v,
-                    Answer::Full(v) => v.visible,
-                };
-                if let (true, Some(o), Some(t)) =
-                    (visible, new_of[o as usize], new_of[t as usize])
-                {
-                    carried.insert((o, t, see), Answer::Visible(true));
-                }
+        // Answers between models that stayed put carry over when no model can have changed
+        // them: a target hidden by terrain alone stays hidden; and when models only left
+        // (destroyed, embarked), no sight line got blocked, so every visible pair stays
+        // visible ("fully visible" and the evidence are worked out again).
+        let only_left = was.iter().all(Option::is_some);
+        let mut new_of = vec![None; old.list.len()];
+        for (i, j) in was.iter().enumerate() {
+            if let Some(j) = j {
+                new_of[*j] = Some(i as u32);
             }
         }
+        let answers = old.answers.lock().unwrap_or_else(PoisonError::into_inner);
+        let carried = next.answers.get_mut().unwrap_or_else(PoisonError::into_inner);
+        for (&(o, t, see), answer) in answers.iter() {
+            let (Some(o), Some(t)) = (new_of[o as usize], new_of[t as usize]) else {
+                continue;
+            };
+            if answer.lasts_without_models() {
+                carried.insert((o, t, see), answer.clone());
+            } else if only_left && answer.visible() {
+                carried.insert((o, t, see), Answer::Visible);
+            }
+        }
+        drop(answers);
         self.models = Arc::new(next);
         true
     }
@@ -756,14 +793,17 @@ impl SightIndex {
     /// Moves several models at once (`(index, solid)` pairs), rebuilding the model BVH once.
     pub fn move_models(&mut self, moves: impl IntoIterator<Item = (usize, ModelSolid)>) {
         let volumes = Arc::make_mut(&mut self.models);
+        let mut moved = Vec::new();
         for (index, solid) in moves {
             let model = SightModel {
                 solid,
                 ..volumes.list[index].clone()
             };
             volumes.set(&self.terrain, index, model);
+            moved.push(index);
         }
         volumes.rebuild_bvh();
+        volumes.forget_answers(&moved);
     }
 
     /// The models in the index.
@@ -1054,10 +1094,10 @@ impl SightIndex {
         sampling: &Sampling,
     ) -> ModelVisibility {
         let fast = *sampling == Sampling::FAST;
-        if fast && let Some(Answer::Full(v)) = self.remembered(observer, target, see) {
+        if fast && let Some(Answer::Full(v, _)) = self.remembered(observer, target, see) {
             return v;
         }
-        let v = self.inner(
+        let (v, terrain_only) = self.inner_traced(
             self.viewer(observer),
             self.viewer(target),
             see,
@@ -1065,7 +1105,7 @@ impl SightIndex {
             true,
         );
         if fast {
-            self.remember(observer, target, see, Answer::Full(v.clone()));
+            self.remember(observer, target, see, Answer::Full(v.clone(), terrain_only));
         }
         v
     }
@@ -1099,26 +1139,25 @@ impl SightIndex {
         sampling: &Sampling,
     ) -> bool {
         let fast = *sampling == Sampling::FAST;
-        if fast {
-            match self.remembered(observer, target, see) {
-                Some(Answer::Visible(v)) => return v,
-                Some(Answer::Full(v)) => return v.visible,
-                None => {}
-            }
+        if fast && let Some(answer) = self.remembered(observer, target, see) {
+            return answer.visible();
         }
-        let visible = self
-            .inner(
-                self.viewer(observer),
-                self.viewer(target),
-                see,
-                sampling,
-                false,
-            )
-            .visible;
+        let (v, terrain_only) = self.inner_traced(
+            self.viewer(observer),
+            self.viewer(target),
+            see,
+            sampling,
+            false,
+        );
         if fast {
-            self.remember(observer, target, see, Answer::Visible(visible));
+            let answer = if v.visible {
+                Answer::Visible
+            } else {
+                Answer::Hidden { terrain_only }
+            };
+            self.remember(observer, target, see, answer);
         }
-        visible
+        v.visible
     }
 
     /// Visibility between two models that need not be in the index (e.g. a heatmap probe);
@@ -1171,12 +1210,27 @@ impl SightIndex {
     /// leaves `fully_visible` false.
     fn inner(
         &self,
+        observer: Viewer<'_>,
+        target: Viewer<'_>,
+        see: SeeThrough,
+        sampling: &Sampling,
+        need_fully: bool,
+    ) -> ModelVisibility {
+        self.inner_traced(observer, target, see, sampling, need_fully)
+            .0
+    }
+
+    /// [`SightIndex::inner`], also telling whether the target is hidden by terrain alone:
+    /// not visible, and no line was stopped by a model (every line met a footprint or a
+    /// terrain solid, which are tried before the models).
+    fn inner_traced(
+        &self,
         (o, observer_index, o_standing): Viewer<'_>,
         (t, target_index, t_standing): Viewer<'_>,
         see: SeeThrough,
         sampling: &Sampling,
         need_fully: bool,
-    ) -> ModelVisibility {
+    ) -> (ModelVisibility, bool) {
         let (footprints, woods) = self.applicable(o, o_standing, t, t_standing);
         let may_pass = |m: usize| {
             let model = &self.models.list[m];
@@ -1195,7 +1249,7 @@ impl SightIndex {
         };
         if let Some(i) = self.separating_footprint(&o.solid, &t.solid, &footprints) {
             let b = self.describe(Raw::Footprint(i));
-            return ModelVisibility {
+            let v = ModelVisibility {
                 visible: false,
                 fully_visible: false,
                 witness: None,
@@ -1203,6 +1257,7 @@ impl SightIndex {
                 blocked_by: Some(b),
                 rays: 0,
             };
+            return (v, true);
         }
         // Models in the index have their FAST points ready.
         let fast = *sampling == Sampling::FAST;
@@ -1219,10 +1274,13 @@ impl SightIndex {
         // Visible: the first clear line.
         let mut witness = None;
         let mut blocked_by = None;
+        let mut model_in_the_way = false;
         'search: for (e, _) in eyes.iter() {
             for (p, _) in targets.iter() {
                 rays += 1;
-                match self.line_blocker(*e, *p, &footprints, &may_pass, &last) {
+                let b = self.line_blocker(*e, *p, &footprints, &may_pass, &last);
+                model_in_the_way |= matches!(b, Some(Raw::Model(_)));
+                match b {
                     None => {
                         witness = Some([*e, *p]);
                         break 'search;
@@ -1234,7 +1292,7 @@ impl SightIndex {
         }
         let visible = witness.is_some();
         if visible && !need_fully {
-            return ModelVisibility {
+            let v = ModelVisibility {
                 visible,
                 fully_visible: false,
                 witness,
@@ -1242,10 +1300,11 @@ impl SightIndex {
                 not_fully_because: None,
                 rays,
             };
+            return (v, false);
         }
         if !visible {
             let b = blocked_by.map(|r| self.describe(r));
-            return ModelVisibility {
+            let v = ModelVisibility {
                 visible,
                 fully_visible: false,
                 witness,
@@ -1253,6 +1312,7 @@ impl SightIndex {
                 blocked_by: b,
                 rays,
             };
+            return (v, !model_in_the_way);
         }
         // Fully visible: every facing point seen through a clear, woods-free line.
         let wholly_in_woods = if o.aircraft || o.towering || t.aircraft || t.towering {
@@ -1299,14 +1359,15 @@ impl SightIndex {
                 }
             }
         }
-        ModelVisibility {
+        let v = ModelVisibility {
             visible,
             fully_visible: not_fully_because.is_none(),
             witness,
             blocked_by: None,
             not_fully_because,
             rays,
-        }
+        };
+        (v, false)
     }
 }
 
