@@ -931,9 +931,63 @@ impl SightIndex {
             let (_, _, piece, part) = &self.terrain.solids[leaf as usize];
             return Some(Raw::Terrain(*piece, *part));
         }
+        self.model_blocker(&ray, max, may_pass)
+    }
+
+    /// Whether terrain or a model blocks the line `from` → `to`, when only that matters (not
+    /// which piece): the terrain solid `wall` stopped the last line tried is tried first (one
+    /// shape instead of the whole tree: the lines between two models are mostly stopped by
+    /// the same wall), then [`SightIndex::line_blocker`]'s order. The answer's kind (a model
+    /// or terrain) is the one [`SightIndex::line_blocker`] gives, as terrain is tried before
+    /// the models either way.
+    fn line_blocked(
+        &self,
+        (from, to): (Vec3, Vec3),
+        footprints: &[usize],
+        may_pass: &dyn Fn(usize) -> bool,
+        last: &std::cell::Cell<usize>,
+        wall: &std::cell::Cell<Option<u32>>,
+    ) -> Option<Raw> {
+        let ray = Ray::new(from, to - from);
+        let max = 1.0 - 1e-4;
+        let solid = |leaf: u32| &self.terrain.solids[leaf as usize];
+        if let Some(leaf) = wall.get() {
+            let (shape, pose, piece, part) = solid(leaf);
+            if shape.cast_ray(pose, &ray, max, true).is_some() {
+                return Some(Raw::Terrain(*piece, *part));
+            }
+        }
+        let (a, b) = (from.truncate(), to.truncate());
+        let hint = last.get();
+        if hint < footprints.len() && self.terrain.pieces[footprints[hint]].crossed_by(a, b) {
+            return Some(Raw::Footprint(footprints[hint]));
+        }
+        if let Some(k) = footprints
+            .iter()
+            .enumerate()
+            .position(|(k, &i)| k != hint && self.terrain.pieces[i].crossed_by(a, b))
+        {
+            last.set(k);
+            return Some(Raw::Footprint(footprints[k]));
+        }
+        if let Some((leaf, _)) = self.terrain_hit(&ray, max) {
+            wall.set(Some(leaf));
+            let (_, _, piece, part) = solid(leaf);
+            return Some(Raw::Terrain(*piece, *part));
+        }
+        self.model_blocker(&ray, max, may_pass)
+    }
+
+    /// The first model in the way of `ray` (within `max`) that sight may not pass through.
+    fn model_blocker(
+        &self,
+        ray: &Ray,
+        max: f32,
+        may_pass: &dyn Fn(usize) -> bool,
+    ) -> Option<Raw> {
         self.models
             .bvh
-            .cast_ray(&ray, max, |leaf, best| {
+            .cast_ray(ray, max, |leaf, best| {
                 if may_pass(leaf as usize) {
                     return None;
                 }
@@ -942,8 +996,8 @@ impl SightIndex {
                     s @ ModelSolid {
                         base: super::Base::Round(_),
                         ..
-                    } => cylinder_hit(&s, &ray, best),
-                    _ => shape.cast_ray(pose, &ray, best, true),
+                    } => cylinder_hit(&s, ray, best),
+                    _ => shape.cast_ray(pose, ray, best, true),
                 }
             })
             .map(|(leaf, _)| Raw::Model(leaf as usize))
@@ -1275,10 +1329,17 @@ impl SightIndex {
         let mut witness = None;
         let mut blocked_by = None;
         let mut model_in_the_way = false;
+        let wall = std::cell::Cell::new(None);
         'search: for (e, _) in eyes.iter() {
             for (p, _) in targets.iter() {
                 rays += 1;
-                let b = self.line_blocker(*e, *p, &footprints, &may_pass, &last);
+                // Which piece stops a line matters for the first line (the evidence) and,
+                // with "fully visible" to work out, for the footprint tried first later on.
+                let b = if need_fully || blocked_by.is_none() {
+                    self.line_blocker(*e, *p, &footprints, &may_pass, &last)
+                } else {
+                    self.line_blocked((*e, *p), &footprints, &may_pass, &last, &wall)
+                };
                 model_in_the_way |= matches!(b, Some(Raw::Model(_)));
                 match b {
                     None => {
