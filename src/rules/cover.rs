@@ -53,10 +53,7 @@ impl SightIndex {
             ));
         }
         for &a in attackers {
-            if !self
-                .model_visibility(a, target, SeeThrough::OwnUnit, sampling)
-                .visible
-            {
+            if !self.model_visible(a, target, SeeThrough::OwnUnit, sampling) {
                 continue;
             }
             // "Because of terrain": the target is not fully visible even with every model
