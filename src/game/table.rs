@@ -215,9 +215,10 @@ impl Game {
                     .iter()
                     .filter(|(_, os)| {
                         let limit = reach + os.base.bounding_radius_inches();
-                        corners.windows(2).any(|w| {
-                            polygon::distance_to_segment(os.centre, w[0], w[1]) <= limit
-                        }) || corners[0].distance(os.centre) <= limit
+                        corners
+                            .windows(2)
+                            .any(|w| polygon::distance_to_segment(os.centre, w[0], w[1]) <= limit)
+                            || corners[0].distance(os.centre) <= limit
                     })
                     .collect()
             };

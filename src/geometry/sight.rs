@@ -769,7 +769,10 @@ impl SightIndex {
             }
         }
         let answers = old.answers.lock().unwrap_or_else(PoisonError::into_inner);
-        let carried = next.answers.get_mut().unwrap_or_else(PoisonError::into_inner);
+        let carried = next
+            .answers
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner);
         for (&(o, t, see), answer) in answers.iter() {
             let (Some(o), Some(t)) = (new_of[o as usize], new_of[t as usize]) else {
                 continue;
@@ -979,12 +982,7 @@ impl SightIndex {
     }
 
     /// The first model in the way of `ray` (within `max`) that sight may not pass through.
-    fn model_blocker(
-        &self,
-        ray: &Ray,
-        max: f32,
-        may_pass: &dyn Fn(usize) -> bool,
-    ) -> Option<Raw> {
+    fn model_blocker(&self, ray: &Ray, max: f32, may_pass: &dyn Fn(usize) -> bool) -> Option<Raw> {
         self.models
             .bvh
             .cast_ray(ray, max, |leaf, best| {
