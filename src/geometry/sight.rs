@@ -915,18 +915,8 @@ impl SightIndex {
         last: &std::cell::Cell<usize>,
     ) -> Option<Raw> {
         let (a, b) = (from.truncate(), to.truncate());
-        // Neighbouring lines are usually stopped by the same footprint: try it first.
-        let hint = last.get();
-        if hint < footprints.len() && self.terrain.pieces[footprints[hint]].crossed_by(a, b) {
-            return Some(Raw::Footprint(footprints[hint]));
-        }
-        if let Some(k) = footprints
-            .iter()
-            .enumerate()
-            .position(|(k, &i)| k != hint && self.terrain.pieces[i].crossed_by(a, b))
-        {
-            last.set(k);
-            return Some(Raw::Footprint(footprints[k]));
+        if let Some(i) = self.footprint_crossed((a, b), footprints, last) {
+            return Some(Raw::Footprint(i));
         }
         let ray = Ray::new(from, to - from);
         let max = 1.0 - 1e-4;
@@ -935,6 +925,27 @@ impl SightIndex {
             return Some(Raw::Terrain(*piece, *part));
         }
         self.model_blocker(&ray, max, may_pass)
+    }
+
+    /// The footprint (of `footprints`) that the segment `a`-`b` crosses, if any. Neighbouring
+    /// lines are usually stopped by the same footprint: the one at position `last` is tried
+    /// first, and the position of the one found is remembered.
+    fn footprint_crossed(
+        &self,
+        (a, b): (Vec2, Vec2),
+        footprints: &[usize],
+        last: &std::cell::Cell<usize>,
+    ) -> Option<usize> {
+        let hint = last.get();
+        if hint < footprints.len() && self.terrain.pieces[footprints[hint]].crossed_by(a, b) {
+            return Some(footprints[hint]);
+        }
+        let k = footprints
+            .iter()
+            .enumerate()
+            .position(|(k, &i)| k != hint && self.terrain.pieces[i].crossed_by(a, b))?;
+        last.set(k);
+        Some(footprints[k])
     }
 
     /// Whether terrain or a model blocks the line `from` → `to`, when only that matters (not
@@ -961,17 +972,8 @@ impl SightIndex {
             }
         }
         let (a, b) = (from.truncate(), to.truncate());
-        let hint = last.get();
-        if hint < footprints.len() && self.terrain.pieces[footprints[hint]].crossed_by(a, b) {
-            return Some(Raw::Footprint(footprints[hint]));
-        }
-        if let Some(k) = footprints
-            .iter()
-            .enumerate()
-            .position(|(k, &i)| k != hint && self.terrain.pieces[i].crossed_by(a, b))
-        {
-            last.set(k);
-            return Some(Raw::Footprint(footprints[k]));
+        if let Some(i) = self.footprint_crossed((a, b), footprints, last) {
+            return Some(Raw::Footprint(i));
         }
         if let Some((leaf, _)) = self.terrain_hit(&ray, max) {
             wall.set(Some(leaf));
