@@ -93,24 +93,29 @@ fn set_up_by(level: Level) -> Game {
 }
 
 #[test]
-fn normal_loads_melee_infantry_into_transports_and_keeps_a_unit_in_reserve() {
-    let g = set_up_by(Level::Normal);
-    assert_ne!(g.stage, Stage::Setup);
-    let orks = g.army_of(2).unwrap();
-    let embarked: Vec<&str> = (0..g.units[orks].len())
-        .filter(|&u| matches!(g.units[orks][u].location, Location::Embarked(_)))
-        .map(|u| g.unit_id(orks, u))
-        .collect();
-    assert!(!embarked.is_empty(), "no Ork unit starts in a transport");
-    for army in [0, 1] {
-        let reserves = (0..g.units[army].len())
-            .filter(|&u| matches!(g.units[army][u].location, Location::Reserves(_)))
-            .count();
+fn normal_and_hard_load_melee_infantry_into_transports_and_keep_a_unit_in_reserve() {
+    for level in [Level::Normal, Level::Hard] {
+        let g = set_up_by(level);
+        assert_ne!(g.stage, Stage::Setup);
+        let orks = g.army_of(2).unwrap();
+        let embarked: Vec<&str> = (0..g.units[orks].len())
+            .filter(|&u| matches!(g.units[orks][u].location, Location::Embarked(_)))
+            .map(|u| g.unit_id(orks, u))
+            .collect();
         assert!(
-            reserves >= 1,
-            "player {} keeps no unit in Reserves",
-            army + 1
+            !embarked.is_empty(),
+            "{level}: no Ork unit starts in a transport"
         );
+        for army in [0, 1] {
+            let reserves = (0..g.units[army].len())
+                .filter(|&u| matches!(g.units[army][u].location, Location::Reserves(_)))
+                .count();
+            assert!(
+                reserves >= 1,
+                "{level}: player {} keeps no unit in Reserves",
+                army + 1
+            );
+        }
     }
     // The first player deploys everything where the scene stands.
     let g = set_up_by(Level::Easy);
@@ -321,4 +326,115 @@ fn simulate_reports_each_computer_player_and_draws_the_report() {
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.contains("expert") && err.contains("hard"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn hard_rolls_to_advance_onto_an_objective_out_of_a_normal_moves_reach_and_easy_does_not() {
+    // The Hellblasters (Move 6") 10.5" short of the north-west objective (14, 34), every
+    // enemy unit out of their guns' reach: a Normal move falls short, an Advance of 3+
+    // arrives.
+    let start = || {
+        let mut g = deployed_game(open_field());
+        isolate(&mut g, &[(1, "hellblasters"), (2, "lootas")]);
+        put_line(&mut g, 1, "hellblasters", 11.0, 23.5, 1.5);
+        put_line(&mut g, 2, "lootas", 50.0, 43.0, 1.3);
+        advance_to(&mut g, 1, Phase::Movement);
+        g.cp = [3, 3];
+        g
+    };
+    let mut g = start();
+    let before = pos(&g, 1, "hellblasters", 2);
+    let mut ai = Ai::with_level(Level::Hard);
+    let c = ai.next(&g, 1);
+    assert_eq!(
+        c,
+        Command::Advance {
+            player: 1,
+            unit: "hellblasters".into()
+        }
+    );
+    let events = accepted(&mut g, c);
+    let Some(&GameEvent::AdvanceRolled { mut roll, .. }) = events.first() else {
+        panic!("{events:?}")
+    };
+    // A short roll may be re-rolled (Command Re-roll); then the Advance itself.
+    let mut c = ai.next(&g, 1);
+    if let Command::UseStratagem { stratagem, .. } = &c {
+        assert_eq!(*stratagem, Stratagem::CommandReroll);
+        assert!(roll < 3, "a roll of {roll} already arrives");
+        let events = accepted(&mut g, c);
+        roll = events
+            .iter()
+            .find_map(|e| match e {
+                GameEvent::AdvanceRolled { roll, .. } => Some(*roll),
+                _ => None,
+            })
+            .expect("the Advance roll again");
+        c = ai.next(&g, 1);
+    }
+    assert!(
+        matches!(&c, Command::Move { unit, mode: MoveMode::Advance, .. } if unit == "hellblasters"),
+        "{c:?}"
+    );
+    let events = accepted(&mut g, c);
+    assert!(
+        events.iter().any(|e| matches!(
+            e,
+            GameEvent::Moved { advance_roll: Some(r), .. } if *r == roll
+        )),
+        "{events:?}"
+    );
+    let moved = pos(&g, 1, "hellblasters", 2).distance(before);
+    assert!(
+        moved > 6.0 && moved <= 6.0 + f32::from(roll) + 0.01,
+        "moved {moved}\" with a roll of {roll}"
+    );
+    // The easy player makes a Normal move.
+    let g = start();
+    assert!(matches!(
+        Ai::new().next(&g, 1),
+        Command::Move {
+            mode: MoveMode::Normal,
+            ..
+        }
+    ));
+}
+
+/// The Assault Intercessors on the centre objective (30, 22) with the Lootas 6" away off it,
+/// at player 1's Charge phase; with `backed` the Intercessors hold the objective with them.
+fn charge_from_the_centre(backed: bool) -> Vec<String> {
+    let mut keep = vec![(1, "assault-intercessors"), (2, "lootas")];
+    if backed {
+        keep.push((1, "intercessors"));
+    }
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &keep);
+    put_line(&mut g, 1, "assault-intercessors", 23.0, 22.0, 1.5);
+    put_line(&mut g, 2, "lootas", 23.0, 28.0, 1.3);
+    if backed {
+        put_line(&mut g, 1, "intercessors", 23.0, 20.0, 1.5);
+    }
+    advance_to(&mut g, 1, Phase::Charge);
+    let mut ai = Ai::with_level(Level::Hard);
+    let mut declared = Vec::new();
+    for _ in 0..20 {
+        let c = ai.next(&g, 1);
+        if let Command::DeclareCharge { unit, .. } = &c {
+            declared.push(unit.clone());
+        }
+        if c == (Command::EndPhase { player: 1 }) || !declared.is_empty() {
+            break;
+        }
+        g.apply(&c).unwrap_or_else(|e| panic!("{c:?}: {e}"));
+    }
+    declared
+}
+
+#[test]
+fn hard_does_not_charge_off_an_objective_only_its_unit_holds() {
+    assert!(charge_from_the_centre(false).is_empty());
+    assert_eq!(
+        charge_from_the_centre(true),
+        vec!["assault-intercessors".to_string()]
+    );
 }

@@ -431,6 +431,108 @@ fn advance_adds_a_d6_and_then_only_assault_weapons_shoot_and_no_charge() {
 }
 
 #[test]
+fn advance_rolled_before_moving_sets_the_reach_and_the_unit_moves_next() {
+    let mut g = game_at(Phase::Movement);
+    isolate(
+        &mut g,
+        &[(1, "eliminators"), (1, "hellblasters"), (2, "nobz")],
+    );
+    put_line(&mut g, 1, "eliminators", 10.0, 18.0, 1.8);
+    put_line(&mut g, 1, "hellblasters", 10.0, 15.0, 1.8);
+    put_line(&mut g, 2, "nobz", 40.0, 30.0, 1.8);
+    g.cp = [5, 5];
+    let advance = |unit: &str| Command::Advance {
+        player: 1,
+        unit: unit.into(),
+    };
+    let ev = accepted!(g, advance("eliminators"));
+    let GameEvent::AdvanceRolled { roll, ref unit, .. } = ev[0] else {
+        panic!("{:?}", ev[0])
+    };
+    assert_eq!(unit, "eliminators");
+    assert!((1..=6).contains(&roll));
+    assert_eq!(g.advance_roll.map(|(_, _, r)| r), Some(roll));
+    // Until it moves, no other unit is selected, it does not roll again, and it does not
+    // Remain Stationary or make a Normal move.
+    for c in [
+        advance("eliminators"),
+        advance("hellblasters"),
+        Command::RemainStationary {
+            player: 1,
+            unit: "eliminators".into(),
+        },
+        mv(
+            1,
+            "hellblasters",
+            MoveMode::Normal,
+            shift(&g, 1, "hellblasters", 1.0, 0.0),
+        ),
+        mv(
+            1,
+            "eliminators",
+            MoveMode::Normal,
+            shift(&g, 1, "eliminators", 1.0, 0.0),
+        ),
+    ] {
+        let r = rejected!(g, c);
+        assert!(r.reason.contains("Advance"), "{r}");
+    }
+    // Move + the roll is allowed, 0.2" more is not; the rolled die is used, not a new one.
+    let root = g.find_unit(0, "eliminators").expect("unit");
+    let reach = g.scene.armies[0].units[root].datasheet.movement + f32::from(roll);
+    let r = rejected!(
+        g,
+        mv(
+            1,
+            "eliminators",
+            MoveMode::Advance,
+            shift(&g, 1, "eliminators", reach + 0.2, 0.0)
+        )
+    );
+    assert!(r.reason.contains(&format!("{reach:.2}\"")), "{r}");
+    let ev = accepted!(
+        g,
+        mv(
+            1,
+            "eliminators",
+            MoveMode::Advance,
+            shift(&g, 1, "eliminators", reach - 0.05, 0.0)
+        )
+    );
+    assert!(
+        matches!(ev[0], GameEvent::Moved { advance_roll: Some(r), mode: MoveMode::Advance, .. } if r == roll),
+        "{:?}",
+        ev[0]
+    );
+    assert!(g.advance_roll.is_none());
+    // A Command Re-roll re-rolls the Advance die already rolled, for 1 CP.
+    accepted!(g, advance("hellblasters"));
+    let cp = g.cp[0];
+    let ev = accepted!(
+        g,
+        command_reroll(1, "hellblasters", wartable::game::RerollRoll::Advance)
+    );
+    let rerolled: Vec<u8> = ev
+        .iter()
+        .filter_map(|e| match e {
+            GameEvent::AdvanceRolled { roll, .. } => Some(*roll),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rerolled.len(), 1, "{ev:?}");
+    assert_eq!(g.advance_roll.map(|(_, _, r)| r), Some(rerolled[0]));
+    assert_eq!(g.cp[0], cp - 1);
+    // A roll left unused when the phase ends still counts as an Advance.
+    accepted!(g, Command::EndPhase { player: 1 });
+    let root = g.find_unit(0, "hellblasters").expect("unit");
+    assert_eq!(
+        g.units[0][root].moved,
+        Some(wartable::rules::movement::Moved::Moved(MoveMode::Advance))
+    );
+    assert!(g.advance_roll.is_none());
+}
+
+#[test]
 fn fall_back_only_from_engagement_range_and_battle_shocked_units_test_desperate_escape() {
     let mut g = game_at(Phase::Movement);
     isolate(&mut g, &[(1, "eliminators"), (2, "nobz")]);

@@ -9,11 +9,14 @@ use serde::{Deserialize, Serialize};
 ///   target, charges on good odds, and answers shooting with Go to Ground or Smokescreen.
 /// - `Normal`: the whole game: roles (melee units seek combat, shooting units keep their
 ///   range), charges weighed by expected melee value, Fall Back when staying loses more,
-///   Deep Strike and Strategic Reserves, transports, and every Core Stratagem at its trigger
-///   when it pays.
+///   Advance onto objectives out of a Normal move's reach, no charge that leaves an
+///   objective only the charging unit holds, Deep Strike and Strategic Reserves,
+///   transports, and every Core Stratagem at its trigger when it pays.
 /// - `Hard`: `Normal` with lookahead: each unit's move is scored against the opponent's best
 ///   reply (the exact expected damage the enemy can deal there next turn), targets are
-///   chosen to destroy whole units, and objectives are weighed by what the mission scores.
+///   chosen to destroy whole units, objectives are weighed by what the mission scores,
+///   Pile In and Consolidate keep objectives the unit alone holds, and spare CP go on
+///   Command Re-rolls (a short Advance roll, the Wound roll of a unit's shots).
 #[derive(
     Debug,
     Clone,

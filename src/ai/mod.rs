@@ -217,6 +217,7 @@ fn three_inch_move(
     game: &Game,
     army: usize,
     unit: usize,
+    keep_objectives: bool,
     make: impl Fn(Vec<ModelPath>) -> Command,
 ) -> Command {
     let best = closest_pair(
@@ -224,6 +225,12 @@ fn three_inch_move(
         &game.live_models(army, unit),
         &game.enemy_models(army),
     );
+    // `hard`: a unit that alone holds an objective keeps it.
+    let keep = if keep_objectives {
+        plan::needed_on(game, army, unit)
+    } else {
+        Vec::new()
+    };
     if let Some((d, ca, cb)) = best {
         for len in [3.0f32, 2.0, 1.0, 0.5] {
             let len = len.min(d - 0.1);
@@ -233,8 +240,18 @@ fn three_inch_move(
             let v = ((cb - ca).normalize_or_zero() * len).extend(0.0);
             // Models that can touch an enemy model go into base contact (a rule).
             let c = game.with_base_contact(&make(shifted(game, army, unit, v)));
-            if legal(game, &c) {
-                return c;
+            if keep.is_empty() {
+                if legal(game, &c) {
+                    return c;
+                }
+            } else if let Some(after) = trial(game, &c) {
+                let p = usize::from(game.player_of(army) - 1);
+                if keep.iter().all(|&i| {
+                    let l = plan::objective_levels(&after, i);
+                    l[p] > l[1 - p]
+                }) {
+                    return c;
+                }
             }
         }
     }
@@ -245,16 +262,19 @@ fn three_inch_move(
 /// Consolidate (likewise); End phase when no one is left to fight.
 fn fight_step(
     game: &Game,
+    keep_objectives: bool,
     mut pick: impl FnMut(&Game, u8, &str, &[WeaponOption], usize) -> Vec<WeaponTarget>,
 ) -> Command {
     if let Some((army, unit, fought)) = game.fight.as_ref().and_then(|f| f.current) {
         let id = game.unit_id(army, unit).to_string();
         let p = game.player_of(army);
         if fought {
-            return three_inch_move(game, army, unit, |paths| Command::Consolidate {
-                player: p,
-                unit: id.clone(),
-                paths,
+            return three_inch_move(game, army, unit, keep_objectives, |paths| {
+                Command::Consolidate {
+                    player: p,
+                    unit: id.clone(),
+                    paths,
+                }
             });
         }
         let weapons = game.weapon_options(army, unit, true);
@@ -270,7 +290,7 @@ fn fight_step(
         && let Some(army) = game.army_of(picker)
         && let Some(unit) = game.find_unit(army, id)
     {
-        return three_inch_move(game, army, unit, |paths| Command::PileIn {
+        return three_inch_move(game, army, unit, keep_objectives, |paths| Command::PileIn {
             player: picker,
             unit: id.clone(),
             paths,
@@ -324,6 +344,8 @@ pub struct Ai {
     /// ([`COVER_WEIGHT_INCHES`]; 0 ignores cover).
     pub cover_weight_inches: f32,
     passed: HashSet<String>,
+    /// The Advance roll the unit that just rolled to Advance needs (army, unit, roll).
+    advance_need: Option<(usize, usize, u8)>,
     /// The enemy shooters of the phase being played (key: round/player/phase).
     exposure: Option<(String, Arc<cover::Exposure>)>,
 }
@@ -334,6 +356,7 @@ impl Default for Ai {
             level: Level::Easy,
             cover_weight_inches: COVER_WEIGHT_INCHES,
             passed: HashSet::new(),
+            advance_need: None,
             exposure: None,
         }
     }
@@ -495,7 +518,12 @@ impl Ai {
         let from = centre(game, army, u);
         let dir = (to - from).truncate();
         let want = (dir.length() - stop_short).max(0.0);
-        let m = game.scene.armies[army].units[u].datasheet.movement;
+        // After an Advance roll the move is that Advance, the roll added to the Move.
+        let (mode, roll) = match game.advance_roll {
+            Some((a, b, r)) if (a, b) == (army, u) => (MoveMode::Advance, f32::from(r)),
+            _ => (MoveMode::Normal, 0.0),
+        };
+        let m = game.scene.armies[army].units[u].datasheet.movement + roll;
         let reach = (m - 0.1).min(want);
         if reach <= 0.5 {
             return None;
@@ -534,7 +562,7 @@ impl Ai {
             let cmd = Command::Move {
                 player,
                 unit: id.clone(),
-                mode: MoveMode::Normal,
+                mode,
                 paths: shifted(game, army, u, v.extend(0.0)),
             };
             if !legal(game, &cmd) {
@@ -647,6 +675,12 @@ impl Ai {
                 weapons,
             };
             let picked = accepted_prefix(game, picked, make);
+            if self.level == Level::Hard
+                && !picked.is_empty()
+                && let Some(c) = tactics::wound_reroll(game, player, &id, value)
+            {
+                return c;
+            }
             if picked.is_empty() {
                 // Nothing to shoot at: an action of the mission instead, if one is possible.
                 if let Some(action) = mission::action_for(game, player, &id) {
@@ -815,7 +849,7 @@ impl Ai {
     /// will not score is discarded for a CP.
     fn fight(&mut self, game: &Game, player: u8) -> Command {
         let hard = self.level == Level::Hard;
-        let c = fight_step(game, |g, p, id, weapons, _| {
+        let c = fight_step(game, hard, |g, p, id, weapons, _| {
             let picked = if hard {
                 plan::focused_targets(g, p, id, weapons, true).1
             } else {
@@ -966,7 +1000,7 @@ impl Brain for RandomPlayer {
             }
             Phase::Fight => {
                 let mut rng = self.rng.clone();
-                let c = fight_step(game, |g, p, id, weapons, _| {
+                let c = fight_step(game, false, |g, p, id, weapons, _| {
                     let mut picked = Vec::new();
                     picked.extend(random_assignments(g, p, id, weapons, true, &mut rng));
                     let make = |weapons| Command::Fight {

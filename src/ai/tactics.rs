@@ -8,7 +8,7 @@
 
 use super::value_per_model;
 use crate::game::state::TriggerKind;
-use crate::game::{Command, Game};
+use crate::game::{Command, Game, RerollRoll};
 use crate::rules::WeaponAbility;
 use crate::rules::WeaponProfile;
 use crate::rules::attack::wound_roll_needed;
@@ -33,6 +33,14 @@ pub const COUNTER_OFFENSIVE_MIN_POINTS: f64 = 30.0;
 /// Smallest share of a Grenade's expected points over the unit's own shooting for which the
 /// computer throws it instead of shooting (the unit counts as having shot).
 pub const GRENADE_OVER_SHOOTING: f64 = 1.0;
+
+/// Expected points a shooting unit's attacks must be worth for `hard` to keep a Command
+/// Re-roll for its Wound roll.
+pub const WOUND_REROLL_MIN_POINTS: f64 = 10.0;
+
+/// CP `hard` keeps in hand in battle rounds 1 to 3 for reactions (Fire Overwatch, Heroic
+/// Intervention) before it spends them on re-rolls.
+pub const CP_RESERVE: u32 = 2;
 
 /// Probability that one D6 shows at least `n` (0 when `n` > 6, 1 when `n` <= 1).
 fn at_least(n: i32) -> f64 {
@@ -396,5 +404,34 @@ pub fn epic_challenge(game: &Game, player: u8, (army, unit): (usize, usize)) -> 
         return None;
     }
     let c = stratagem(game, player, Stratagem::EpicChallenge, (army, unit), None);
+    super::legal(game, &c).then_some(c)
+}
+
+/// Command Re-roll (1 CP) kept for the first failed Wound roll of the unit about to shoot
+/// (`hard`): used once per phase when the shots are worth at least
+/// [`WOUND_REROLL_MIN_POINTS`] and CP are to spare: more than [`CP_RESERVE`] in battle rounds
+/// 1 to 3, any from round 4, when CP left unspent at the end are worth nothing (Core Rules:
+/// Command Re-roll).
+pub fn wound_reroll(game: &Game, player: u8, unit: &str, value: f64) -> Option<Command> {
+    let reserve = if game.battle_round >= 4 {
+        0
+    } else {
+        CP_RESERVE
+    };
+    if value < WOUND_REROLL_MIN_POINTS
+        || game.cp_of(player) <= reserve
+        || game
+            .stratagems_used
+            .contains(&(player, Stratagem::CommandReroll))
+    {
+        return None;
+    }
+    let c = Command::UseStratagem {
+        player,
+        stratagem: Stratagem::CommandReroll,
+        unit: unit.to_string(),
+        target: None,
+        reroll: Some(RerollRoll::Wound),
+    };
     super::legal(game, &c).then_some(c)
 }

@@ -147,6 +147,18 @@ pub enum Command {
         /// The unit.
         unit: String,
     },
+    /// Movement phase: the unit declares an Advance and rolls its Advance die before moving
+    /// (Core Rules: Advance moves; a Command Re-roll set for the Advance roll applies). Its
+    /// [`Command::Move`] with [`MoveMode::Advance`] must come next and adds this roll to each
+    /// model's Move; if the phase ends first, the unit has Advanced without moving. A `Move`
+    /// in Advance mode without this command rolls the die as it moves, and is refused when
+    /// the roll falls short of its longest path.
+    Advance {
+        /// Player giving the command (the active player).
+        player: u8,
+        /// The unit.
+        unit: String,
+    },
     /// Movement phase: a Normal move, Advance or Fall Back, each model along its path.
     Move {
         /// Player giving the command.
@@ -408,6 +420,7 @@ impl Command {
             | Command::Deploy { player, .. }
             | Command::EndPhase { player }
             | Command::RemainStationary { player, .. }
+            | Command::Advance { player, .. }
             | Command::Move { player, .. }
             | Command::SetUpReinforcements { player, .. }
             | Command::Embark { player, .. }
@@ -436,6 +449,7 @@ impl Command {
             Command::DeclareReserves { unit, .. }
             | Command::Deploy { unit, .. }
             | Command::RemainStationary { unit, .. }
+            | Command::Advance { unit, .. }
             | Command::Move { unit, .. }
             | Command::SetUpReinforcements { unit, .. }
             | Command::Embark { unit, .. }
@@ -464,6 +478,7 @@ impl Command {
             Command::Deploy { .. } => "Deploy",
             Command::EndPhase { .. } => "EndPhase",
             Command::RemainStationary { .. } => "RemainStationary",
+            Command::Advance { .. } => "Advance",
             Command::Move { .. } => "Move",
             Command::SetUpReinforcements { .. } => "SetUpReinforcements",
             Command::Embark { .. } => "Embark",

@@ -97,6 +97,15 @@ pub enum GameEvent {
         /// Unit id.
         unit: String,
     },
+    /// A unit declared an Advance and rolled its Advance die ([`Command::Advance`]).
+    AdvanceRolled {
+        /// Player.
+        player: u8,
+        /// Unit id.
+        unit: String,
+        /// The D6 (after any Command Re-roll).
+        roll: u8,
+    },
     /// A unit moved.
     Moved {
         /// Player.

@@ -17,7 +17,7 @@ use crate::rules::constants::{
 use crate::rules::engagement::{Control, in_objective_range, level_of_control};
 use crate::rules::mission::ScoringTiming;
 use crate::rules::modifiers::unit_leadership;
-use crate::rules::movement::Moved;
+use crate::rules::movement::{MoveMode, Moved};
 use crate::rules::phase::{FightStep, Phase, Stage, opponent};
 use crate::rules::rng::leadership_test;
 
@@ -243,6 +243,10 @@ impl Game {
             // A unit on the battlefield that was not selected to move counts as having
             // Remained Stationary (Core Rules: Movement phase; HEAVY then applies).
             let army = self.army_of(self.active_player).expect("two armies");
+            // A unit that rolled to Advance and never moved has Advanced all the same.
+            if let Some((a, u, _)) = self.advance_roll.take() {
+                self.for_combined(a, u, |s| s.moved = Some(Moved::Moved(MoveMode::Advance)));
+            }
             for u in self.unit_roots(army) {
                 if self.units[army][u].moved.is_none() && !self.live_models(army, u).is_empty() {
                     self.for_combined(army, u, |s| s.moved = Some(Moved::Stationary));

@@ -90,6 +90,23 @@ impl Game {
                 );
             }
         }
+        // A unit that rolled to Advance moves next (or the phase ends).
+        if let Some((a, u, roll)) = self.advance_roll {
+            let id = self.unit_id(a, u);
+            let next = match command {
+                Command::Move { unit, .. } => unit == id,
+                Command::EndPhase { .. } | Command::UseStratagem { .. } | Command::Pass { .. } => {
+                    true
+                }
+                _ => false,
+            };
+            if !next {
+                return reject(
+                    Rule::MovementPhase,
+                    format!("'{id}' has rolled {roll} to Advance: it moves next"),
+                );
+            }
+        }
         // Base-to-base contact if possible (checked on the game before the move).
         self.require_base_contact(command)?;
         // A reactive Stratagem answers the command just before it; any other command closes
@@ -110,6 +127,7 @@ impl Game {
             } => self.deploy(player, unit, models, transport.as_deref(), ev)?,
             Command::EndPhase { .. } => self.end_phase_command(player, ev)?,
             Command::RemainStationary { unit, .. } => self.remain_stationary(player, unit, ev)?,
+            Command::Advance { unit, .. } => self.declare_advance(player, unit, ev)?,
             Command::Move {
                 unit, mode, paths, ..
             } if self.stage == Stage::Scouts => self.scout_move(player, unit, *mode, paths, ev)?,

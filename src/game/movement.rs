@@ -44,7 +44,61 @@ impl Game {
                 format!("'{id}' was already selected to move this phase ({m:?})"),
             );
         }
+        if let Some((a, u, roll)) = self.advance_roll
+            && (a, u) != (army, root)
+        {
+            return reject(
+                Rule::MovementPhase,
+                format!(
+                    "'{}' has rolled {roll} to Advance: it moves before another unit is selected",
+                    self.unit_id(a, u)
+                ),
+            );
+        }
         Ok((army, root))
+    }
+
+    /// The unit declares an Advance and rolls its Advance die now; its Move follows
+    /// ([`Command::Advance`](super::Command::Advance)). Core Rules: Advance moves.
+    pub(super) fn declare_advance(
+        &mut self,
+        player: u8,
+        id: &str,
+        ev: &mut Vec<GameEvent>,
+    ) -> Result<(), Rejection> {
+        let (army, unit) = self.unit_to_move(player, id)?;
+        if self.advance_roll.is_some() {
+            return reject(
+                Rule::MovementPhase,
+                format!("'{id}' has already rolled to Advance: it moves next"),
+            );
+        }
+        if self.engaged(army, unit) {
+            return reject(
+                Rule::EngagementRange,
+                format!(
+                    "'{id}' is within Engagement Range of an enemy unit: it can only Fall Back or Remain Stationary"
+                ),
+            );
+        }
+        let roll = self.advance_die(army, unit);
+        self.advance_roll = Some((army, unit, roll));
+        ev.push(GameEvent::AdvanceRolled {
+            player,
+            unit: self.unit_id(army, unit).to_string(),
+            roll,
+        });
+        Ok(())
+    }
+
+    /// The Advance roll: a D6, re-rolled once if a Command Re-roll was set for it.
+    fn advance_die(&mut self, army: usize, unit: usize) -> u8 {
+        let first = self.rng.d6();
+        if self.take_command_reroll(army, unit, super::RerollRoll::Advance) {
+            self.rng.d6()
+        } else {
+            first
+        }
     }
 
     pub(super) fn remain_stationary(
@@ -91,14 +145,17 @@ impl Game {
             }
             _ => {}
         }
-        let advance_roll = (mode == MoveMode::Advance).then(|| {
-            let first = self.rng.d6();
-            if self.take_command_reroll(army, unit, super::RerollRoll::Advance) {
-                self.rng.d6()
-            } else {
-                first
-            }
-        });
+        let rolled = self.advance_roll.map(|(_, _, r)| r);
+        if rolled.is_some() && mode != MoveMode::Advance {
+            return reject(
+                Rule::MovementPhase,
+                format!("'{id}' has rolled to Advance: its move is an Advance"),
+            );
+        }
+        let advance_roll = match rolled {
+            Some(r) => Some(r),
+            None => (mode == MoveMode::Advance).then(|| self.advance_die(army, unit)),
+        };
         let bonus = f32::from(advance_roll.unwrap_or(0));
         let scene = &self.scene;
         let allowance = |r: ModelRef| {
@@ -113,6 +170,7 @@ impl Game {
             MoveKind::Normal
         };
         let planned = self.plan_move(army, unit, paths, &allowance, kind)?;
+        self.advance_roll = None;
         self.move_models(&planned.moves);
         self.for_combined(army, unit, |s| s.moved = Some(Moved::Moved(mode)));
         ev.push(GameEvent::Moved {

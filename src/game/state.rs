@@ -201,6 +201,10 @@ pub struct Game {
     pub charge: Option<PendingCharge>,
     /// A Reserves unit that may arrive by Rapid Ingress this phase (army, unit).
     pub rapid_ingress: Option<(usize, usize)>,
+    /// An Advance declared and rolled this Movement phase whose move is still to come
+    /// (army, unit, roll): [`Command::Advance`](super::Command::Advance). Core Rules: Advance
+    /// moves.
+    pub advance_roll: Option<(usize, usize, u8)>,
     /// The Fight phase's progress.
     pub fight: Option<FightState>,
     /// The action reactive Stratagems may answer now (Fire Overwatch, Heroic Intervention,
@@ -290,6 +294,7 @@ impl Game {
             reinforcements_step: false,
             charge: None,
             rapid_ingress: None,
+            advance_roll: None,
             fight: None,
             trigger: None,
             pending_shot: None,

@@ -156,6 +156,20 @@ impl Game {
                         dice,
                     });
                 }
+                // An Advance already rolled ([`Command::Advance`]) is re-rolled now.
+                Some(RerollRoll::Advance)
+                    if self
+                        .advance_roll
+                        .is_some_and(|(a, u, _)| (a, u) == (army, root)) =>
+                {
+                    let roll = self.rng.d6();
+                    self.advance_roll = Some((army, root, roll));
+                    ev.push(GameEvent::AdvanceRolled {
+                        player,
+                        unit: id.to_string(),
+                        roll,
+                    });
+                }
                 Some(r) => self.for_combined(army, root, |s| s.command_reroll = Some(r)),
             },
             Stratagem::InsaneBravery => {
