@@ -93,7 +93,7 @@ fn set_up_by(level: Level) -> Game {
 }
 
 #[test]
-fn normal_and_hard_load_melee_infantry_into_transports_and_keep_a_unit_in_reserve() {
+fn normal_loads_melee_infantry_into_transports_and_keeps_a_unit_in_reserve() {
     for level in [Level::Normal, Level::Hard] {
         let g = set_up_by(level);
         assert_ne!(g.stage, Stage::Setup);
@@ -107,12 +107,16 @@ fn normal_and_hard_load_melee_infantry_into_transports_and_keep_a_unit_in_reserv
             "{level}: no Ork unit starts in a transport"
         );
         for army in [0, 1] {
-            let reserves = (0..g.units[army].len())
+            let reserves = g
+                .unit_roots(army)
+                .into_iter()
                 .filter(|&u| matches!(g.units[army][u].location, Location::Reserves(_)))
                 .count();
-            assert!(
-                reserves >= 1,
-                "{level}: player {} keeps no unit in Reserves",
+            // Normal keeps one unit in Strategic Reserves, hard none (no Deep Strike here).
+            assert_eq!(
+                reserves,
+                usize::from(level == Level::Normal),
+                "{level}: player {} Reserves",
                 army + 1
             );
         }
