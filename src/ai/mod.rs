@@ -39,7 +39,6 @@ use crate::geometry::Vec3;
 use crate::rules::movement::MoveMode;
 use crate::rules::phase::{Phase, Stage, opponent};
 use crate::rules::rng::GameRng;
-use crate::rules::stratagem::Stratagem;
 
 /// Smallest probability of a successful charge roll for which [`Ai`] declares a charge.
 pub const CHARGE_ODDS_THRESHOLD: f64 = 0.4;
@@ -247,7 +246,7 @@ fn three_inch_move(
             } else if let Some(after) = trial(game, &c) {
                 let p = usize::from(game.player_of(army) - 1);
                 if keep.iter().all(|&i| {
-                    let l = plan::objective_levels(&after, i);
+                    let (l, _) = after.levels_of_control(i);
                     l[p] > l[1 - p]
                 }) {
                     return c;
@@ -767,13 +766,7 @@ impl Ai {
             .charge_odds(player, &id, &names)
             .map_or(13, |o| o.needed);
         // A failed roll: one Command Re-roll, when CP allow.
-        let reroll = Command::UseStratagem {
-            player,
-            stratagem: Stratagem::CommandReroll,
-            unit: id.clone(),
-            target: None,
-            reroll: Some(RerollRoll::Charge),
-        };
+        let reroll = tactics::command_reroll(player, &id, RerollRoll::Charge);
         let rerolled = self.passed.contains(&key(game, player, "reroll"));
         if u32::from(dice[0] + dice[1]) < needed && !rerolled {
             self.passed.insert(key(game, player, "reroll"));

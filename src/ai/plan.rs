@@ -295,23 +295,6 @@ fn rect(lo: Vec2, hi: Vec2) -> Vec<Vec2> {
     vec![lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)]
 }
 
-/// Each player's Level of Control of objective `i` now: the summed OC of their models in
-/// range (Core Rules: Objective Markers), as the engine counts it at the end of a phase.
-pub(crate) fn objective_levels(game: &Game, i: usize) -> [u32; 2] {
-    let o = &game.scene.objectives[i];
-    let marker = Vec3::new(o.at.0, o.at.1, o.z);
-    let mut levels = [0u32; 2];
-    for r in game.all_live_models() {
-        let p = game.player_of(r.army);
-        if (1..=2).contains(&p)
-            && crate::rules::engagement::in_objective_range(&game.solid(r), marker)
-        {
-            levels[usize::from(p - 1)] += game.objective_control(r);
-        }
-    }
-    levels
-}
-
 /// The objectives `player` controls now only thanks to (`army`, `unit`): without its OC the
 /// enemy's level would match or beat `player`'s.
 pub(crate) fn needed_on(game: &Game, army: usize, unit: usize) -> Vec<usize> {
@@ -333,7 +316,7 @@ pub(crate) fn needed_on(game: &Game, army: usize, unit: usize) -> Vec<usize> {
             if own == 0 {
                 return false;
             }
-            let l = objective_levels(game, i);
+            let (l, _) = game.levels_of_control(i);
             l[me] > l[1 - me] && l[me] - own <= l[1 - me]
         })
         .collect()
@@ -612,13 +595,11 @@ impl Ai {
         if game.cp_of(player) < Stratagem::CommandReroll.cost() + 1 {
             return None;
         }
-        let c = Command::UseStratagem {
+        let c = tactics::command_reroll(
             player,
-            stratagem: Stratagem::CommandReroll,
-            unit: game.unit_id(army, u).to_string(),
-            target: None,
-            reroll: Some(crate::game::RerollRoll::Advance),
-        };
+            game.unit_id(army, u),
+            crate::game::RerollRoll::Advance,
+        );
         legal(game, &c).then_some(c)
     }
 

@@ -181,6 +181,17 @@ fn stratagem(
     }
 }
 
+/// The Command Re-roll (Core Stratagems) of `roll` for `player`'s unit `unit`.
+pub fn command_reroll(player: u8, unit: &str, roll: RerollRoll) -> Command {
+    Command::UseStratagem {
+        player,
+        stratagem: Stratagem::CommandReroll,
+        unit: unit.to_string(),
+        target: None,
+        reroll: Some(roll),
+    }
+}
+
 /// The best of `options` (score, command) that scores at least `min` and that the engine
 /// accepts, trying the highest scores first.
 fn best_legal(game: &Game, mut options: Vec<(f64, Command)>, min: f64) -> Option<Command> {
@@ -426,12 +437,6 @@ pub fn wound_reroll(game: &Game, player: u8, unit: &str, value: f64) -> Option<C
     {
         return None;
     }
-    let c = Command::UseStratagem {
-        player,
-        stratagem: Stratagem::CommandReroll,
-        unit: unit.to_string(),
-        target: None,
-        reroll: Some(RerollRoll::Wound),
-    };
+    let c = command_reroll(player, unit, RerollRoll::Wound);
     super::legal(game, &c).then_some(c)
 }

@@ -14,7 +14,7 @@ use crate::rules::constants::{
     COMMAND_PHASE_CP_GAIN, DEADLY_DEMISE_RANGE_INCHES, DEADLY_DEMISE_TRIGGERS_ON,
     MAX_OTHER_CP_GAIN_PER_ROUND, MEASURE_TOLERANCE_INCHES,
 };
-use crate::rules::engagement::{Control, in_objective_range, level_of_control};
+use crate::rules::engagement::Control;
 use crate::rules::mission::ScoringTiming;
 use crate::rules::modifiers::unit_leadership;
 use crate::rules::movement::{MoveMode, Moved};
@@ -369,19 +369,9 @@ impl Game {
 
     /// Levels of Control of every objective marker; reports the ones that changed hands.
     pub(super) fn update_objectives(&mut self, ev: &mut Vec<GameEvent>) {
-        let live = self.all_live_models();
-        for (i, obj) in self.scene.objectives.iter().enumerate() {
-            let marker = crate::geometry::Vec3::new(obj.at.0, obj.at.1, obj.z);
-            let (levels, control) = level_of_control(live.iter().map(|r| {
-                // OC with its modifiers (Battle-shock, abilities), only for models in range.
-                let in_range = in_objective_range(&self.solid(*r), marker);
-                let oc = if in_range {
-                    self.objective_control(*r)
-                } else {
-                    0
-                };
-                (self.player_of(r.army), oc, in_range)
-            }));
+        for i in 0..self.scene.objectives.len() {
+            let (levels, control) = self.levels_of_control(i);
+            let obj = &self.scene.objectives[i];
             let controller = match control {
                 Control::Player(p) => Some(p),
                 _ => None,

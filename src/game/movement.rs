@@ -44,17 +44,6 @@ impl Game {
                 format!("'{id}' was already selected to move this phase ({m:?})"),
             );
         }
-        if let Some((a, u, roll)) = self.advance_roll
-            && (a, u) != (army, root)
-        {
-            return reject(
-                Rule::MovementPhase,
-                format!(
-                    "'{}' has rolled {roll} to Advance: it moves before another unit is selected",
-                    self.unit_id(a, u)
-                ),
-            );
-        }
         Ok((army, root))
     }
 
@@ -66,20 +55,11 @@ impl Game {
         id: &str,
         ev: &mut Vec<GameEvent>,
     ) -> Result<(), Rejection> {
+        // While a roll waits, `execute` lets only that unit's Move through, so no second
+        // roll comes here.
         let (army, unit) = self.unit_to_move(player, id)?;
-        if self.advance_roll.is_some() {
-            return reject(
-                Rule::MovementPhase,
-                format!("'{id}' has already rolled to Advance: it moves next"),
-            );
-        }
         if self.engaged(army, unit) {
-            return reject(
-                Rule::EngagementRange,
-                format!(
-                    "'{id}' is within Engagement Range of an enemy unit: it can only Fall Back or Remain Stationary"
-                ),
-            );
+            return only_fall_back(id);
         }
         let roll = self.advance_die(army, unit);
         self.advance_roll = Some((army, unit, roll));
@@ -135,14 +115,7 @@ impl Game {
                     ),
                 );
             }
-            MoveMode::Normal | MoveMode::Advance if engaged => {
-                return reject(
-                    Rule::EngagementRange,
-                    format!(
-                        "'{id}' is within Engagement Range of an enemy unit: it can only Fall Back or Remain Stationary"
-                    ),
-                );
-            }
+            MoveMode::Normal | MoveMode::Advance if engaged => return only_fall_back(id),
             _ => {}
         }
         let rolled = self.advance_roll.map(|(_, _, r)| r);
@@ -520,4 +493,15 @@ impl Game {
         }
         Ok(planned)
     }
+}
+
+/// The refusal of a Normal move or Advance by unit `id`, which is within Engagement Range of
+/// an enemy unit (Core Rules: Movement phase).
+fn only_fall_back(id: &str) -> Result<(), Rejection> {
+    reject(
+        Rule::EngagementRange,
+        format!(
+            "'{id}' is within Engagement Range of an enemy unit: it can only Fall Back or Remain Stationary"
+        ),
+    )
 }

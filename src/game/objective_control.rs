@@ -8,7 +8,9 @@
 
 use super::state::{Game, Location};
 use crate::game::sight::ModelRef;
+use crate::geometry::Vec3;
 use crate::rules::abilities::ObjectiveControlEffect;
+use crate::rules::engagement::{Control, in_objective_range, level_of_control};
 use crate::rules::modifiers::{Characteristic, Modifiers};
 
 impl Game {
@@ -37,6 +39,23 @@ impl Game {
         }
         m = m.plus(self.oc_bonus_of_leaders(r.army, &combined));
         u32::try_from(m.apply(Characteristic::ObjectiveControl, base)).unwrap_or(0)
+    }
+
+    /// Players 1 and 2's Levels of Control of objective marker `i` now (the summed OC, with
+    /// its modifiers, of their models in range), and who controls it (Core Rules: Objective
+    /// Markers). [`Game::update_objectives`](Game) records this at the end of each phase.
+    pub fn levels_of_control(&self, i: usize) -> ([u32; 2], Control) {
+        let obj = &self.scene.objectives[i];
+        let marker = Vec3::new(obj.at.0, obj.at.1, obj.z);
+        level_of_control(self.all_live_models().into_iter().map(|r| {
+            let in_range = in_objective_range(&self.solid(r), marker);
+            let oc = if in_range {
+                self.objective_control(r)
+            } else {
+                0
+            };
+            (self.player_of(r.army), oc, in_range)
+        }))
     }
 
     /// True if the combined unit (`army`, `root`) is within Engagement Range of an enemy unit
