@@ -177,7 +177,7 @@ fn the_computer_plays_its_side_of_a_desktop_game() {
     app.finish();
     app.cleanup();
     app.update();
-    app.world_mut().resource_mut::<HandOver>().hotseat = false;
+    app.world_mut().resource_mut::<HandOver>().seats = play::Seats::Computer(2);
     let mut person = wartable::ai::Ai::new();
     let mut frames = 0;
     let mut refused = Vec::new();

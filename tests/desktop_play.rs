@@ -437,6 +437,12 @@ fn screenshot_scenarios_reach_their_moment() {
                     "{choices:?}"
                 );
             }
+            "log" => {
+                assert_eq!(g.battle_round, 2, "{}", g.describe_now());
+                assert_eq!(view.play.log_filter.player, Some(1));
+                assert_eq!(view.play.log_expanded.len(), 1, "one attack opened");
+            }
+            "summary" => assert_eq!(g.stage, Stage::GameOver),
             _ => unreachable!(),
         }
         // What the scenario played is in the save: it replays to the same game.
@@ -495,10 +501,16 @@ fn the_table_is_handed_over_when_the_acting_player_changes() {
     assert_eq!(app.world().resource::<HandOver>().to, Some(2));
     let log = app.world().resource::<DiceLog>();
     assert!(log.rejection.is_none());
+    let lines: Vec<String> = log.actions.entries.iter().map(|e| e.line()).collect();
     assert!(
-        log.lines.iter().any(|l| l.contains("phase started")),
-        "{:?}",
-        log.lines
+        lines
+            .iter()
+            .any(|l| l.starts_with("Round 1, player 2: Command phase")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("Refused EndPhase")),
+        "the refusal is in the log: {lines:?}"
     );
 }
 
@@ -589,18 +601,18 @@ fn a_dice_log_change_does_not_wake_the_draft_checker() {
             .changed
     };
     let before = changed(&app);
-    let lines = app.world().resource::<DiceLog>().lines.len();
+    let lines = app.world().resource::<DiceLog>().actions.entries.len();
     // Not player 2's turn: refused, and the refusal is logged.
     app.world_mut()
         .write_message(GameCommand(Command::EndPhase { player: 2 }));
     app.update();
     app.world_mut()
         .resource_mut::<DiceLog>()
-        .lines
-        .push("a line".into());
+        .actions
+        .note("a line");
     app.update();
     let log = app.world().resource::<DiceLog>();
-    assert_eq!(log.lines.len(), lines + 2, "{:?}", log.lines);
+    assert_eq!(log.actions.entries.len(), lines + 2, "{:?}", log.actions);
     assert!(log.rejection.is_some());
     assert_eq!(
         changed(&app),
@@ -813,9 +825,12 @@ fn a_whole_hot_seat_game_through_the_panels() {
     );
     let log = app.world().resource::<DiceLog>();
     assert!(
-        log.lines.iter().any(|l| l.starts_with("game over")),
+        log.actions
+            .entries
+            .iter()
+            .any(|e| e.line().starts_with("Game over: ")),
         "{:?}",
-        log.lines.last()
+        log.actions.entries.last()
     );
 }
 
@@ -854,10 +869,333 @@ fn a_failed_autosave_is_shown_to_the_player() {
         play.autosave_error
     );
     assert!(
-        play.lines.iter().any(|l| l.starts_with("AUTOSAVE FAILED")),
+        play.actions
+            .entries
+            .iter()
+            .any(|e| e.headline.starts_with("The autosave failed: ")),
         "{:?}",
-        play.lines
+        play.actions.entries.last()
     );
     let game = app.world().resource::<ActiveGame>().game.clone().unwrap();
     assert_eq!(game.phase, Phase::Movement, "the game went on");
+}
+
+/// The recorded game (default scene, seed 7) played to the end, with its events.
+fn recorded_game() -> (table::StartedGame, Vec<Command>) {
+    let dir = std::env::temp_dir().join(format!("wartable-recorded-{}", std::process::id()));
+    let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/default.ron");
+    let mut started = table::start_on_scene(&default, &dir, 7).unwrap();
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/full-game.commands.ron"),
+    )
+    .unwrap();
+    let commands: Vec<Command> = ron::from_str(&text).unwrap();
+    for c in &commands {
+        scenario::push(&mut started, c.clone()).unwrap();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    (started, commands)
+}
+
+/// Issue 20, dice log: one entry per action in words, its dice as die faces, distances to
+/// 0.1", unit names as on the card, the full events behind each line, filters by player and
+/// phase.
+#[test]
+fn the_dice_log_tells_each_action_in_words_with_its_dice() {
+    use play::{ActionLog, DIE_FACES, EntryKind, LogFilter};
+    let (started, _) = recorded_game();
+    let game = &started.game;
+    let log = ActionLog::of(game, &started.events);
+    // Fewer entries than events: an attack's dice and losses are one line.
+    assert!(
+        log.entries.len() * 2 < started.events.len(),
+        "{} entries for {} events",
+        log.entries.len(),
+        started.events.len()
+    );
+    let all_events: usize = log.entries.iter().map(|e| e.events.len()).sum();
+    assert_eq!(
+        all_events,
+        started.events.len(),
+        "every event is behind some line"
+    );
+    for e in &log.entries {
+        let line = e.line();
+        // Words, not the engine's field dump.
+        assert!(!line.contains('=') && !line.contains("_"), "{line}");
+        // Distances to 0.1".
+        let bytes: Vec<char> = line.chars().collect();
+        for w in bytes.windows(3) {
+            assert!(
+                !(w[0] == '.' && w[1].is_ascii_digit() && w[2].is_ascii_digit()),
+                "more than one decimal: {line}"
+            );
+        }
+    }
+    // Moves name the unit as its card does and give the distance.
+    let moved = started
+        .events
+        .iter()
+        .find_map(|e| match e {
+            wartable::game::GameEvent::Moved {
+                player,
+                unit,
+                longest_inches,
+                ..
+            } => Some((*player, unit.clone(), *longest_inches)),
+            _ => None,
+        })
+        .unwrap();
+    let card = play::unit_name(game, moved.0, &moved.1);
+    assert_ne!(card, moved.1, "the card name differs from the id");
+    let want = format!("{card} makes a Normal move of {:.1}\"", moved.2);
+    assert!(
+        log.entries.iter().any(|e| e.headline == want),
+        "no line {want:?}"
+    );
+    // An attack: one line with hit, wound and save dice as die faces, the losses, and its
+    // events behind it.
+    let attack = log
+        .entries
+        .iter()
+        .find(|e| e.headline.contains(" shoots ") && e.dice.iter().any(|g| g.label == "save"))
+        .expect("a shot that reached saving throws");
+    let labels: Vec<&str> = attack.dice.iter().map(|g| g.label.as_str()).collect();
+    assert!(labels.starts_with(&["hit", "wound"]), "{labels:?}");
+    let line = attack.line();
+    assert!(line.chars().any(|c| DIE_FACES.contains(&c)), "{line}");
+    assert!(line.contains("wound"), "{line}");
+    let hits = attack.dice[0].dice.iter().filter(|(_, ok)| *ok).count();
+    let wound_rolls = attack.dice[1].dice.len();
+    assert!(wound_rolls >= hits, "a wound roll for each hit: {line}");
+    assert!(attack.events.iter().any(|e| e.contains("hit roll")));
+    // Filters: one player's actions (headings stay), one phase.
+    let p1 = LogFilter {
+        player: Some(1),
+        phase: None,
+    };
+    let shown: Vec<_> = log.entries.iter().filter(|e| p1.shows(e)).collect();
+    assert!(shown.iter().any(|e| e.kind == EntryKind::Heading));
+    assert!(
+        shown
+            .iter()
+            .all(|e| e.kind != EntryKind::Action || e.player == Some(1))
+    );
+    assert!(shown.len() < log.entries.len());
+    let shooting = LogFilter {
+        player: None,
+        phase: Some(Some(Phase::Shooting)),
+    };
+    let shown: Vec<_> = log.entries.iter().filter(|e| shooting.shows(e)).collect();
+    assert!(shown.iter().any(|e| e.headline.contains(" shoots ")));
+    assert!(shown.iter().all(|e| e.phase == Some(Phase::Shooting)));
+    // VP by round, ending on the final score.
+    assert_eq!(log.vp_by_round.len(), usize::from(game.battle_round));
+    assert_eq!(*log.vp_by_round.last().unwrap(), game.vp);
+}
+
+/// Issue 20, dice log: the log built as commands arrive in the app equals the one rebuilt
+/// from the save when the game is loaded (it is saved with the game), and an undo rebuilds it
+/// without the command taken back.
+#[test]
+fn the_dice_log_is_saved_with_the_game_and_follows_undo() {
+    let (recorded, commands) = recorded_game();
+    let n = 180.min(commands.len());
+    let dir = std::env::temp_dir().join(format!("wartable-log-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/default.ron");
+    let started = table::start_on_scene(&default, &dir, 7).unwrap();
+    let autosave = started.autosave.clone();
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin))
+        .add_plugins((wartable::sim::plugin, play::plugin));
+    app.finish();
+    app.cleanup();
+    table::put_on_table(app.world_mut(), started);
+    app.update();
+    for c in &commands[..n] {
+        app.world_mut().write_message(GameCommand(c.clone()));
+        app.update();
+    }
+    let live: Vec<play::LogEntry> = app
+        .world()
+        .resource::<DiceLog>()
+        .actions
+        .actions()
+        .cloned()
+        .collect();
+    let loaded = table::load_game(&autosave).unwrap();
+    let again = play::ActionLog::of(&loaded.game, &loaded.events);
+    let again: Vec<play::LogEntry> = again.actions().cloned().collect();
+    assert_eq!(live.len(), again.len());
+    assert_eq!(live, again, "the loaded log is the one played");
+    assert!(recorded.events.len() > loaded.events.len());
+    // Undo: the log is the game's without the last command, and says what was undone.
+    app.world_mut()
+        .write_message(wartable::sim::battle::UndoRequested);
+    app.update();
+    let log = &app.world().resource::<DiceLog>().actions;
+    let last = log.entries.last().unwrap();
+    assert_eq!(last.kind, play::EntryKind::Note);
+    assert!(last.headline.starts_with("Undone: "), "{}", last.headline);
+    let (_, events) = replay(loaded.origin.clone(), 7, &commands[..n - 1]).unwrap();
+    let game = app.world().resource::<ActiveGame>().game.clone().unwrap();
+    let want: Vec<play::LogEntry> = play::ActionLog::of(&game, &events)
+        .actions()
+        .cloned()
+        .collect();
+    let got: Vec<play::LogEntry> = log.actions().cloned().collect();
+    assert_eq!(got, want);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 20, solo mode: one person plays both sides, so no hand-over screen comes up when the
+/// acting player changes (hot-seat gets one every time), and a side can deploy the rest of its
+/// units as placed, alternating with the other side's deployment by hand.
+#[test]
+fn a_solo_game_has_no_hand_over_and_a_side_deploys_the_rest_as_placed() {
+    let dir = std::env::temp_dir().join(format!("wartable-solo-{}", std::process::id()));
+    let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/default.ron");
+    let mut handovers = [0usize; 2];
+    for (i, seats) in [play::Seats::Solo, play::Seats::HotSeat]
+        .into_iter()
+        .enumerate()
+    {
+        let started = table::start_on_scene(&default, &dir, 7).unwrap();
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, StatesPlugin))
+            .add_plugins((wartable::sim::plugin, play::plugin));
+        app.finish();
+        app.cleanup();
+        table::put_on_table_against(app.world_mut(), started, seats, wartable::ai::Level::Easy);
+        app.update();
+        assert_eq!(app.world().resource::<HandOver>().seats, seats);
+        // Player 2 deploys the rest as placed; player 1 deploys by hand, unit by unit.
+        app.world_mut().resource_mut::<play::AutoDeploy>().0 = [false, true];
+        let mut by_hand = 0;
+        for _ in 0..200 {
+            let game = app.world().resource::<ActiveGame>().game.clone().unwrap();
+            if !matches!(game.stage, Stage::Setup | Stage::Deployment) {
+                break;
+            }
+            if app.world().resource::<HandOver>().to.is_some() {
+                handovers[i] += 1;
+                app.world_mut().resource_mut::<HandOver>().to = None;
+            }
+            if game.active_player == 1 {
+                let c = play::auto_deploy_command(&game, play::AutoDeploy([true, false]))
+                    .expect("player 1 has a unit to deploy");
+                app.world_mut().write_message(GameCommand(c));
+                by_hand += 1;
+            } else {
+                assert!(
+                    play::auto_deploy_command(&game, play::AutoDeploy([false, true])).is_some()
+                );
+            }
+            app.update();
+        }
+        let game = app.world().resource::<ActiveGame>().game.clone().unwrap();
+        assert!(
+            !matches!(game.stage, Stage::Setup | Stage::Deployment),
+            "deployment ends: {}",
+            game.describe_now()
+        );
+        assert_eq!(
+            by_hand,
+            game.unit_roots(game.army_of(1).unwrap()).len(),
+            "player 1 placed each of its units"
+        );
+        assert!(
+            game.next_to_deploy(2).is_none(),
+            "player 2's units are all placed"
+        );
+        // A whole turn: the acting player changes at least once more.
+        for _ in 0..12 {
+            let game = app.world().resource::<ActiveGame>().game.clone().unwrap();
+            if app.world().resource::<HandOver>().to.is_some() {
+                handovers[i] += 1;
+                app.world_mut().resource_mut::<HandOver>().to = None;
+            }
+            let p = game.acting_player().unwrap_or(game.active_player);
+            app.world_mut()
+                .write_message(GameCommand(Command::EndPhase { player: p }));
+            app.update();
+        }
+        if app.world().resource::<HandOver>().to.is_some() {
+            handovers[i] += 1;
+        }
+    }
+    assert_eq!(handovers[0], 0, "no hand-over in a solo game");
+    assert!(handovers[1] >= 2, "hot-seat hands over: {}", handovers[1]);
+    // The auto-deploy command is nothing once the battle has begun or for a side by hand.
+    let (recorded, _) = recorded_game();
+    assert_eq!(
+        play::auto_deploy_command(&recorded.game, play::AutoDeploy([true, true])),
+        None
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 20, end of game: the winner, VP per round as the chart draws them, and each side's
+/// casualties by unit against its Starting Strength.
+#[test]
+fn the_end_of_game_summary_has_the_winner_vp_by_round_and_casualties() {
+    let (started, _) = recorded_game();
+    let game = &started.game;
+    assert_eq!(game.stage, Stage::GameOver);
+    let log = play::ActionLog::of(game, &started.events);
+    let s = play::GameSummary::of(game, &log);
+    assert_eq!(s.winner, game.winner);
+    assert_eq!(s.vp, game.vp);
+    assert_eq!(s.vp_by_round.len(), usize::from(game.battle_round));
+    // Totals never fall from one round to the next.
+    for w in s.vp_by_round.windows(2) {
+        assert!(
+            w[1][0] >= w[0][0] && w[1][1] >= w[0][1],
+            "{:?}",
+            s.vp_by_round
+        );
+    }
+    // Casualties agree with the models the game has lost.
+    for (side, losses) in s.casualties.iter().enumerate() {
+        let army = game.army_of(side as u8 + 1).unwrap();
+        let lost: usize = game.units[army]
+            .iter()
+            .map(|u| u.models.iter().filter(|m| !m.alive).count())
+            .sum();
+        let listed: usize = losses.iter().map(|u| u.models_lost).sum();
+        assert!(
+            listed >= lost && lost > 0,
+            "side {side}: {listed} listed, {lost} lost"
+        );
+        for u in losses {
+            assert!(u.models_lost <= u.starting_strength);
+            assert!(u.models_lost > 0 || u.wounds_lost > 0);
+        }
+    }
+    // A damaged model still in play counts its wounds (the Battlewagon of this game).
+    assert!(
+        s.casualties
+            .iter()
+            .flatten()
+            .any(|u| u.models_lost == 0 && u.wounds_lost > 0),
+        "{:?}",
+        s.casualties
+    );
+    let destroyed_units = started
+        .events
+        .iter()
+        .filter(|e| matches!(e, wartable::game::GameEvent::UnitDestroyed { .. }))
+        .count();
+    let listed = s
+        .casualties
+        .iter()
+        .flatten()
+        .filter(|u| u.destroyed)
+        .count();
+    assert!(
+        listed >= destroyed_units,
+        "{listed} destroyed listed, {destroyed_units} events"
+    );
 }

@@ -34,6 +34,9 @@ pub struct PlayArgs {
     /// Play a scripted start for screenshots: overview, los, drag-refused, shooting or eye.
     #[arg(long)]
     pub scenario: Option<String>,
+    /// One person plays both sides: no hand-over screens.
+    #[arg(long, conflicts_with = "computer")]
+    pub solo: bool,
     /// Play against the computer: it plays this player (1 or 2).
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
     pub computer: Option<u8>,

@@ -9,7 +9,6 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::play::DiceLog;
 use super::screens::Screen;
 use crate::ai::{Ai, Brain, Level};
-use crate::game::Command;
 use crate::sim::battle::{ActiveGame, CommandRejected, GameCommand, InputSystems, ModelGlide};
 
 /// Seconds between two of the computer's commands.
@@ -108,11 +107,6 @@ fn install_glide(mut commands: Commands) {
     });
 }
 
-/// A one-line description of a command for the dice log: "COMPUTER Move boyz-mob".
-pub fn describe(command: &Command) -> String {
-    format!("COMPUTER {}", crate::ai::summary(command))
-}
-
 fn computer_turn(
     time: Res<Time>,
     keys: Res<ButtonInput<KeyCode>>,
@@ -136,7 +130,6 @@ fn computer_turn(
         if active.is_changed() && !refused && game.acting_player().is_some() {
             let player = computer.player;
             if let Some(r) = computer.brain.react(game, player) {
-                log.lines.push(describe(&r));
                 computer.waiting = true;
                 computer.sent += 1;
                 writer.write(GameCommand(r));
@@ -155,8 +148,8 @@ fn computer_turn(
         computer.waiting = false;
         if refused {
             // A refused command would come again: end the phase instead, as a player would.
-            log.lines
-                .push("COMPUTER: command refused; ending the phase".into());
+            log.actions
+                .note("The computer's command was refused; it ends the phase");
             computer.waiting = true;
             writer.write(GameCommand(crate::ai::unstick(game)));
             return;
@@ -169,7 +162,6 @@ fn computer_turn(
     computer.wait.reset();
     let player = computer.player;
     let command = computer.brain.next(game, player);
-    log.lines.push(describe(&command));
     computer.waiting = true;
     computer.sent += 1;
     writer.write(GameCommand(command));

@@ -111,7 +111,11 @@ pub fn run(args: PlayArgs) -> ExitCode {
     if let Some(st) = started {
         app.insert_resource(screens::table::GameAtLaunch(screens::table::StartGame {
             started: st,
-            computer: args.computer.unwrap_or(0),
+            seats: match args.computer {
+                Some(p) => crate::app::play::Seats::Computer(p),
+                None if args.solo => crate::app::play::Seats::Solo,
+                None => crate::app::play::Seats::HotSeat,
+            },
             level: args.ai,
             view: view.as_mut().map(|v| std::mem::take(&mut v.play)),
         }));

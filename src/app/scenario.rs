@@ -11,6 +11,12 @@
 //! - `eye`: the model's-eye view from a model of the `los` unit to an enemy model it sees.
 //! - `reaction`: the recorded game up to its first shot that the defender could answer with Go
 //!   to Ground or Smokescreen, that shot declared: the defender's reaction window is open.
+//! - `log`: the recorded game to the end of battle round 1's Fight phase, the dice log
+//!   filtered to player 1 with its first attack opened to its full event list.
+//! - `summary`: the whole recorded game: the end-of-game summary.
+//!
+//! Every scenario seats one person at both sides, as a solo game: no hand-over screens, the
+//! phase bar in the acting side's colour.
 
 use super::play::{self, Draft, EyeView, HandOver, LosReport, PlayView, SightStatus};
 use super::screens::table::StartedGame;
@@ -23,13 +29,15 @@ use crate::rules::phase::{Phase, Stage};
 const RECORDED_GAME: &str = include_str!("../../tests/games/full-game.commands.ron");
 
 /// The scenario names `play --scenario` accepts.
-pub const SCENARIOS: [&str; 6] = [
+pub const SCENARIOS: [&str; 8] = [
     "overview",
     "los",
     "drag-refused",
     "shooting",
     "eye",
     "reaction",
+    "log",
+    "summary",
 ];
 
 /// What a scenario leaves on screen: the unit to select and the play state.
@@ -135,7 +143,7 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
     let mut play = PlayView {
         handover: HandOver {
             to: None,
-            hotseat: false,
+            seats: play::Seats::Solo,
         },
         ..PlayView::default()
     };
@@ -247,6 +255,31 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
                 .own_root(pending.player, &pending.unit)
                 .map_err(|r| r.to_string())?;
             select = Some(selector(game, army, root));
+        }
+        "log" | "summary" => {
+            let commands: Vec<Command> =
+                ron::from_str(RECORDED_GAME).map_err(|e| format!("the recorded game: {e}"))?;
+            for c in commands {
+                if name == "log" && started.game.battle_round >= 2 {
+                    break;
+                }
+                push(started, c).map_err(|e| {
+                    format!("{e} (the {name} scenario needs the default scene with seed 7)")
+                })?;
+            }
+            if name == "log" {
+                let log = play::ActionLog::of(&started.game, &started.events);
+                play.log_filter = play::LogFilter {
+                    player: Some(1),
+                    phase: None,
+                };
+                play.log_expanded = log
+                    .entries
+                    .iter()
+                    .position(|e| e.player == Some(1) && !e.dice.is_empty() && e.events.len() > 1)
+                    .into_iter()
+                    .collect();
+            }
         }
         other => {
             return Err(format!(

@@ -142,14 +142,26 @@ pub fn upgrade_commands(
 /// [`SaveError`]: the file or its scene is unreadable or wrong (file, line and column), or a
 /// command is rejected on replay.
 pub fn load_save(file: &Path) -> Result<(Game, SaveFile), SaveError> {
+    load_save_with_events(file).map(|(game, save, _)| (game, save))
+}
+
+/// [`load_save`], with every event of the replay (for the dice log of a loaded game).
+///
+/// # Errors
+/// As [`load_save`].
+pub fn load_save_with_events(file: &Path) -> Result<(Game, SaveFile, Vec<GameEvent>), SaveError> {
     let mut save: SaveFile = load(file)?;
     let scene = load_scene(&sibling(file, &save.scene))?;
     match replay(scene.clone(), save.seed, &save.commands) {
-        Ok((game, _)) => Ok((game, save)),
-        Err((index, rejection)) => match upgrade_commands(scene, save.seed, &save.commands) {
+        Ok((game, events)) => Ok((game, save, events)),
+        Err((index, rejection)) => match upgrade_commands(scene.clone(), save.seed, &save.commands)
+        {
             Some((game, commands)) => {
                 save.commands = commands;
-                Ok((game, save))
+                let events = replay(scene, save.seed, &save.commands)
+                    .map(|(_, e)| e)
+                    .unwrap_or_default();
+                Ok((game, save, events))
             }
             None => Err(SaveError::Replay {
                 file: file.to_path_buf(),

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use super::{Hud, RED};
 use crate::app::editor::Editor;
 use crate::app::pairings::{check_secondaries, default_fixed, fixed_choices, mission_deck};
+use crate::app::play::Seats;
 use crate::app::screens::Screen;
 use crate::app::screens::editor::OpenEditor;
 use crate::app::screens::menu::{NewGameForm, data_files, short_name};
@@ -133,18 +134,19 @@ pub(super) fn menu_window(ctx: &egui::Context, hud: &mut Hud) {
                     egui::DragValue::new(&mut form.seed).prefix("seed "),
                 );
             });
-            ui.horizontal(|ui| {
-                ui.label("Opponent");
-                for (value, label) in [
-                    (0u8, "hot-seat (two people)"),
-                    (2, "the computer as player 2"),
-                    (1, "the computer as player 1"),
+            ui.horizontal_wrapped(|ui| {
+                ui.label("Players");
+                for value in [
+                    Seats::HotSeat,
+                    Seats::Solo,
+                    Seats::Computer(2),
+                    Seats::Computer(1),
                 ] {
-                    ui.radio_value(&mut form.computer, value, label);
+                    ui.radio_value(&mut form.seats, value, value.label());
                 }
             });
             // Shown always, usable once a computer opponent is chosen.
-            ui.add_enabled_ui(form.computer != 0, |ui| {
+            ui.add_enabled_ui(form.seats.computer().is_some(), |ui| {
                 ui.horizontal(|ui| {
                     ui.label("Computer level");
                     for level in crate::ai::Level::ALL {
@@ -161,16 +163,15 @@ pub(super) fn menu_window(ctx: &egui::Context, hud: &mut Hud) {
                     .map_or(1, |d| d.as_nanos() as u64);
                 match start_new_game(form, &hud.saves.0, random) {
                     Ok(started) => {
-                        let computer = form.computer;
                         hud.commands.write_message(StartGame {
                             started,
-                            computer,
+                            seats: form.seats,
                             level: form.computer_level,
                             view: None,
                         });
                         hud.selection.unit = None;
                     }
-                    Err(e) => hud.log.lines.push(format!("cannot start: {e}")),
+                    Err(e) => hud.log.menu_error = Some(format!("cannot start: {e}")),
                 }
             }
             ui.separator();
@@ -196,13 +197,13 @@ pub(super) fn menu_window(ctx: &egui::Context, hud: &mut Hud) {
                                 Ok(started) => {
                                     hud.commands.write_message(StartGame {
                                         started,
-                                        computer: 0,
-                                        level: crate::ai::Level::Hard,
+                                        seats: form.seats,
+                                        level: form.computer_level,
                                         view: None,
                                     });
                                     hud.selection.unit = None;
                                 }
-                                Err(e) => hud.log.lines.push(format!("cannot load: {e}")),
+                                Err(e) => hud.log.menu_error = Some(format!("cannot load: {e}")),
                             }
                         }
                         ui.weak(&entry.label);
@@ -227,14 +228,14 @@ pub(super) fn menu_window(ctx: &egui::Context, hud: &mut Hud) {
                                 Editor::new(design, std::path::PathBuf::from("scenes"), watched);
                             hud.commands.write_message(OpenEditor(editor));
                         }
-                        Err(e) => hud.log.lines.push(format!("cannot open the editor: {e}")),
+                        Err(e) => hud.log.menu_error = Some(format!("cannot open the editor: {e}")),
                     }
                 }
                 if hud.active.game.is_some() && ui.button("Back to the game").clicked() {
                     hud.next_screen.set(Screen::Table);
                 }
             });
-            if let Some(last) = hud.log.lines.last().filter(|l| l.starts_with("cannot")) {
+            if let Some(last) = &hud.log.menu_error {
                 ui.colored_label(RED, last);
             }
         });

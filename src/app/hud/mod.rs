@@ -20,6 +20,7 @@ mod phase_bar;
 mod preview_chart;
 mod scene_errors;
 mod stratagems;
+mod summary;
 mod tape;
 mod unit_panel;
 
@@ -45,6 +46,21 @@ pub use preview_chart::preview_chart;
 const RED: egui::Color32 = egui::Color32::from_rgb(235, 90, 80);
 const GREEN: egui::Color32 = egui::Color32::from_rgb(90, 200, 110);
 const AMBER: egui::Color32 = egui::Color32::from_rgb(235, 190, 70);
+
+/// A dark shade of player `p`'s colour: the phase bar's fill while that side acts in a solo
+/// game.
+fn acting_tint(p: u8) -> egui::Color32 {
+    let c = crate::app::table::PLAYER_COLOURS[usize::from(p.clamp(1, 2) - 1)].to_srgba();
+    let dark = |x: f32| (x * 70.0 + 12.0) as u8;
+    egui::Color32::from_rgb(dark(c.red), dark(c.green), dark(c.blue))
+}
+
+/// Player `p`'s table colour (1 or 2) for the overlay's text.
+fn player_colour(p: u8) -> egui::Color32 {
+    let c = crate::app::table::PLAYER_COLOURS[usize::from(p.clamp(1, 2) - 1)].to_srgba();
+    let lift = |x: f32| ((x * 0.6 + 0.4) * 255.0) as u8;
+    egui::Color32::from_rgb(lift(c.red), lift(c.green), lift(c.blue))
+}
 
 /// Registers the overlay, drawn on the menu and the table (the editor draws its own panels).
 pub fn plugin(app: &mut App) {
@@ -75,6 +91,7 @@ struct Hud<'w, 's> {
     tools: ResMut<'w, TableTools>,
     log: ResMut<'w, DiceLog>,
     handover: ResMut<'w, HandOver>,
+    auto_deploy: ResMut<'w, play::AutoDeploy>,
     orders: ResMut<'w, OrderPanels>,
     writer: MessageWriter<'w, GameCommand>,
     undo: MessageWriter<'w, UndoRequested>,
@@ -145,7 +162,19 @@ fn overlay(mut contexts: EguiContexts, mut hud: Hud) -> Result {
             .layer_id(egui::LayerId::background())
             .max_rect(ctx.viewport_rect()),
     );
+    // In a solo game the bar takes the acting side's colour (one person plays both).
+    let mut bar = egui::Frame::side_top_panel(root.style());
+    if hud.handover.seats == play::Seats::Solo
+        && let Some(game) = &hud.active.game
+        && game.stage != crate::rules::phase::Stage::GameOver
+    {
+        let p = game.acting_player().unwrap_or(game.active_player);
+        bar = bar
+            .fill(acting_tint(p))
+            .stroke(egui::Stroke::new(2.0, player_colour(p)));
+    }
     covered.top = egui::Panel::top("phase-bar")
+        .frame(bar)
         .show(&mut root, |ui| phase_bar::phase_bar(ui, &mut hud))
         .response
         .rect
@@ -154,7 +183,7 @@ fn overlay(mut contexts: EguiContexts, mut hud: Hud) -> Result {
         covered.bottom = egui::Panel::bottom("dice-log")
             .resizable(true)
             .default_size(120.0)
-            .show(&mut root, |ui| dice_log::dice_log(ui, &hud.log))
+            .show(&mut root, |ui| dice_log::dice_log(ui, &mut hud.log))
             .response
             .rect
             .height();
@@ -185,6 +214,16 @@ fn overlay(mut contexts: EguiContexts, mut hud: Hud) -> Result {
     los_hover::los_hover(&ctx, &hud);
     if *hud.screen.get() == Screen::Menu {
         menu::menu_window(&ctx, &mut hud);
+    }
+    if hud
+        .active
+        .game
+        .as_ref()
+        .is_some_and(|g| g.stage == crate::rules::phase::Stage::GameOver)
+        && !hud.tools.summary_hidden
+        && *hud.screen.get() == Screen::Table
+    {
+        summary::summary_window(&ctx, &mut hud);
     }
     if let Some(player) = hud.handover.to {
         handover::handover_screen(&ctx, &mut hud, player);

@@ -88,7 +88,34 @@ pub(super) fn phase_bar(ui: &mut egui::Ui, hud: &mut Hud) {
             };
             play::issue(&mut hud.writer, &mut hud.drafting, c);
         }
+        if matches!(game.stage, Stage::Setup | Stage::Deployment) {
+            // The acting side (in a solo game both) may set up the rest of its units where
+            // the scene put them.
+            let sides: Vec<u8> = if hud.handover.seats == play::Seats::Solo {
+                vec![1, 2]
+            } else {
+                vec![acting]
+            };
+            for p in sides {
+                let i = usize::from(p - 1);
+                if !hud.auto_deploy.0[i]
+                    && game.next_to_deploy(p).is_some()
+                    && ui
+                        .button(format!("P{p}: deploy the rest as placed"))
+                        .on_hover_text(
+                            "Sets up each of this side's remaining units where the scene put it, \
+                             whenever it is this side's turn to deploy",
+                        )
+                        .clicked()
+                {
+                    hud.auto_deploy.0[i] = true;
+                }
+            }
+        }
         if game.stage == Stage::GameOver {
+            if hud.tools.summary_hidden && ui.button("Summary").clicked() {
+                hud.tools.summary_hidden = false;
+            }
             ui.colored_label(
                 AMBER,
                 match game.winner {
@@ -97,7 +124,16 @@ pub(super) fn phase_bar(ui: &mut egui::Ui, hud: &mut Hud) {
                 },
             );
         } else {
-            ui.label(format!("Player {acting} to act"));
+            let solo = hud.handover.seats == play::Seats::Solo;
+            ui.label(
+                egui::RichText::new(if solo {
+                    format!("Player {acting} to act (solo)")
+                } else {
+                    format!("Player {acting} to act")
+                })
+                .strong()
+                .color(super::player_colour(acting)),
+            );
         }
         if let Some(e) = &hud.log.autosave_error {
             ui.colored_label(RED, "Autosave failed")

@@ -5,10 +5,13 @@
 //! here works headless; the egui panels (`hud`) and the gizmos (`overlay`) only read and write
 //! these resources.
 
+mod deploy;
 mod draft;
 mod los;
+mod narrate;
 mod panels;
 mod record;
+mod summary;
 
 use std::collections::BTreeSet;
 
@@ -21,13 +24,18 @@ use crate::rules::movement::MoveMode;
 use crate::sim::battle::{ActiveGame, BattleSystems, GameCommand};
 
 pub use crate::sim::battle::{GameOrigin, undo};
+pub use deploy::{AutoDeploy, auto_deploy_command};
 pub use draft::{
     Draft, Verdict, advance_roll_needed, allowance, check, draft_command, draft_distance,
     drag_model, drag_unit, model_position,
 };
 pub use los::{LosReport, SightStatus, TargetSight, los_report};
+pub use narrate::{
+    ActionLog, DIE_FACES, DiceGroup, EntryKind, LogEntry, LogFilter, face, unit_name,
+};
 pub use panels::{Panels, panels};
-pub use record::DICE_LOG_LINES;
+pub use record::DICE_LOG_SHOWN;
+pub use summary::{GameSummary, UnitLosses};
 
 /// What the measuring tape holds: up to two models clicked in turn.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -81,35 +89,69 @@ pub struct TableTools {
     pub tape: Option<Tape>,
     /// The F1 help overlay is open.
     pub help: bool,
+    /// The end-of-game summary was put away (the phase bar's "Summary" opens it again).
+    pub summary_hidden: bool,
 }
 
-/// The dice log: every event of the game as text, the last refusal and a failed autosave.
+/// The dice log: the game's actions in words with their dice (rebuilt from the save when a
+/// game is loaded or a command undone), refusals and notes among them, the filter and the
+/// entries opened to their full event list, the last refusal and a failed autosave.
 #[derive(Resource, Debug, Clone, Default)]
 pub struct DiceLog {
-    /// Every event of the game, as text, newest last (at most [`DICE_LOG_LINES`]).
-    pub lines: Vec<String>,
+    /// Every action of the game, newest last.
+    pub actions: ActionLog,
+    /// Which entries show.
+    pub filter: LogFilter,
+    /// Entries opened to their full event list (indices into `actions.entries`).
+    pub expanded: BTreeSet<usize>,
+    /// The menu's last failure (a game that could not start or load), shown in the menu.
+    pub menu_error: Option<String>,
     /// The last rejected command (its kind) and why.
     pub rejection: Option<(String, Rejection)>,
     /// The last autosave that could not be written (file: reason), until one succeeds.
     pub autosave_error: Option<String>,
 }
 
+/// Who sits at the table.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Seats {
+    /// Two people share the window: a hand-over screen covers the table whenever the acting
+    /// player changes.
+    #[default]
+    HotSeat,
+    /// One person plays both sides: no hand-over screens; the phase bar shows the acting side
+    /// in its colour.
+    Solo,
+    /// One person against the computer, which plays this player (1 or 2).
+    Computer(u8),
+}
+
+impl Seats {
+    /// The menu's words for it.
+    pub fn label(self) -> String {
+        match self {
+            Seats::HotSeat => "hot-seat (two people)".into(),
+            Seats::Solo => "solo (one player, both sides)".into(),
+            Seats::Computer(p) => format!("the computer as player {p}"),
+        }
+    }
+
+    /// The player the computer plays, if any.
+    pub fn computer(self) -> Option<u8> {
+        match self {
+            Seats::Computer(p) if p == 1 || p == 2 => Some(p),
+            _ => None,
+        }
+    }
+}
+
 /// The hand-over between hot-seat players.
-#[derive(Resource, Debug, Clone, PartialEq)]
+#[derive(Resource, Debug, Clone, Default, PartialEq)]
 pub struct HandOver {
     /// The player to hand the table to (a hand-over screen covers the table until they click).
     pub to: Option<u8>,
-    /// Show the hand-over screen when the acting player changes (hot-seat).
-    pub hotseat: bool,
-}
-
-impl Default for HandOver {
-    fn default() -> Self {
-        HandOver {
-            to: None,
-            hotseat: true,
-        }
-    }
+    /// Who sits at the table: hand-over screens only in a hot-seat game.
+    pub seats: Seats,
 }
 
 /// What the order panels hold between frames.
@@ -122,7 +164,7 @@ pub struct OrderPanels {
 }
 
 /// The play screen's state as a scripted start leaves it (see [`crate::app::scenario`]): every
-/// play resource but the dice log, which it keeps when inserted.
+/// play resource, and the dice log's filter and opened entries (its entries are the game's).
 #[derive(Debug, Clone, Default)]
 pub struct PlayView {
     /// The hand-over (a scripted start plays without hand-over screens).
@@ -135,6 +177,10 @@ pub struct PlayView {
     pub tools: TableTools,
     /// The order panels.
     pub orders: OrderPanels,
+    /// The dice log's filter.
+    pub log_filter: LogFilter,
+    /// The dice log's entries opened to their events.
+    pub log_expanded: BTreeSet<usize>,
 }
 
 impl PlayView {
@@ -145,14 +191,19 @@ impl PlayView {
         world.insert_resource(self.sight);
         world.insert_resource(self.tools);
         world.insert_resource(self.orders);
+        if let Some(mut log) = world.get_resource_mut::<DiceLog>() {
+            log.filter = self.log_filter;
+            log.expanded = self.log_expanded;
+        }
     }
 }
 
-/// Puts a fresh play state into `world`: no draft, tools off, the dice log holding `lines`.
-pub fn reset_play(world: &mut World, lines: Vec<String>) {
+/// Puts a fresh play state into `world`: no draft, tools off, the dice log holding `actions`.
+pub fn reset_play(world: &mut World, actions: ActionLog) {
     PlayView::default().insert(world);
+    world.insert_resource(AutoDeploy::default());
     world.insert_resource(DiceLog {
-        lines,
+        actions,
         ..DiceLog::default()
     });
 }
@@ -181,6 +232,13 @@ pub fn plugin(app: &mut App) {
         .init_resource::<DiceLog>()
         .init_resource::<HandOver>()
         .init_resource::<OrderPanels>()
+        .init_resource::<AutoDeploy>()
+        .add_systems(
+            Update,
+            deploy::auto_deploy
+                .run_if(in_state(Screen::Table))
+                .in_set(crate::sim::battle::InputSystems),
+        )
         .add_systems(
             Update,
             (

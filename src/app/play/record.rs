@@ -1,35 +1,43 @@
-//! The dice log: every event of the game as a line, rejections and failed autosaves, and the
-//! hand-over screen when the acting player changes.
+//! The dice log: every event of the game in words, refusals, undos and failed autosaves, and
+//! the hand-over screen when the acting player changes.
 
 use bevy::prelude::*;
 
-use super::{DiceLog, Drafting, HandOver, SightTools};
+use super::{ActionLog, DiceLog, Drafting, EntryKind, HandOver, Seats, SightTools};
+use crate::game::save::replay;
 use crate::rules::phase::Stage;
-use crate::sim::battle::{ActiveGame, AutosaveFailed, BattleEvent, CommandRejected, Undone};
+use crate::sim::battle::{
+    ActiveGame, AutosaveFailed, BattleEvent, CommandRejected, GameOrigin, Undone,
+};
 
-/// Lines kept in the dice log.
-pub const DICE_LOG_LINES: usize = 400;
+/// Entries the log panel draws at most (the newest that pass the filter; the log keeps all).
+pub const DICE_LOG_SHOWN: usize = 300;
 
 /// Writes the battle's events, rejections, undos and autosave failures into the log.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn record_events(
     mut log: ResMut<DiceLog>,
     mut drafting: ResMut<Drafting>,
+    active: Res<ActiveGame>,
+    origin: Res<GameOrigin>,
     mut events: MessageReader<BattleEvent>,
     mut rejected: MessageReader<CommandRejected>,
     mut autosave_failed: MessageReader<AutosaveFailed>,
     mut undone: MessageReader<Undone>,
 ) {
     let mut any = false;
-    for BattleEvent(e) in events.read() {
-        log.lines.push(e.to_string());
-        any = true;
+    if let Some(game) = &active.game {
+        for BattleEvent(e) in events.read() {
+            log.actions.push(game, e);
+            any = true;
+        }
     }
     let mut failed = None;
     for f in autosave_failed.read() {
         failed = Some(format!("{}: {}", f.file.display(), f.reason));
     }
     if let Some(f) = failed {
-        log.lines.push(format!("AUTOSAVE FAILED {f}"));
+        log.actions.note(format!("The autosave failed: {f}"));
         log.autosave_error = Some(f);
     } else if any && log.autosave_error.is_some() {
         // An accepted command whose autosave did not fail: the save is whole again.
@@ -39,21 +47,28 @@ pub(super) fn record_events(
         log.rejection = None;
     }
     for r in rejected.read() {
-        log.lines
-            .push(format!("REJECTED {}: {}", r.command.kind(), r.rejection));
+        log.actions.note_as(
+            EntryKind::Refused,
+            format!("Refused {}: {}", r.command.kind(), r.rejection),
+        );
         log.rejection = Some((r.command.kind().to_string(), r.rejection.clone()));
     }
     for Undone(r) in undone.read() {
-        log.lines.push(match r {
-            Ok(c) => format!("UNDONE {}", c.kind()),
-            Err(e) => format!("cannot undo: {e}"),
-        });
+        match r {
+            Ok(c) => {
+                // The log of the game as it now stands: the save replayed.
+                if let (Some(origin), Some(save), Some(game)) =
+                    (&origin.0, &active.save, &active.game)
+                    && let Ok((_, events)) = replay(origin.clone(), save.seed, &save.commands)
+                {
+                    log.actions = ActionLog::of(game, &events);
+                    log.expanded.clear();
+                }
+                log.actions.note(format!("Undone: {}", c.kind()));
+            }
+            Err(e) => log.actions.note(format!("Cannot undo: {e}")),
+        }
         drafting.draft = None;
-    }
-    // Only touch the log when it is over the limit: a mutable borrow marks it changed.
-    let excess = log.lines.len().saturating_sub(DICE_LOG_LINES);
-    if excess > 0 {
-        log.lines.drain(..excess);
     }
 }
 
@@ -69,7 +84,7 @@ pub(super) fn hand_over(
     if let Some(game) = &active.game {
         let actor = game.acting_player().unwrap_or(game.active_player);
         if last_actor.is_some_and(|p| p != actor)
-            && handover.hotseat
+            && handover.seats == Seats::HotSeat
             && game.stage != Stage::GameOver
         {
             handover.to = Some(actor);

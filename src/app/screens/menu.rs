@@ -9,6 +9,7 @@ use bevy::prelude::*;
 /// The screen state, also reachable as `app::menu::Screen` (the path tests/ai.rs uses).
 pub use super::Screen;
 use crate::app::pairings;
+use crate::app::play::Seats;
 use crate::data::source::embedded_files;
 use crate::game::save::load_save;
 use crate::rules::secondary::SecondaryMode;
@@ -40,8 +41,8 @@ pub struct NewGameForm {
     pub seed: u64,
     /// Draw a random seed when the game starts.
     pub random_seed: bool,
-    /// The player the computer plays (0: none, a hot-seat game).
-    pub computer: u8,
+    /// Who sits at the table: hot-seat, solo or the computer as one player.
+    pub seats: Seats,
     /// How strongly the computer plays.
     pub computer_level: crate::ai::Level,
     /// Offer only the Tournament Companion's pairings of layout, deployment map and primary
@@ -66,7 +67,7 @@ impl Default for NewGameForm {
             ],
             seed: 7,
             random_seed: false,
-            computer: 0,
+            seats: Seats::HotSeat,
             computer_level: crate::ai::Level::Hard,
             tournament: true,
             secondaries: [SecondaryMode::Tactical, SecondaryMode::Tactical],

@@ -10,10 +10,10 @@ use super::Screen;
 use super::menu::{NewGameForm, short_name};
 use crate::app::computer::Computer;
 use crate::app::pairings;
-use crate::app::play::{self, HandOver, PlayView};
+use crate::app::play::{self, HandOver, PlayView, Seats};
 use crate::data::scene::{SceneArmy, SceneFile};
 use crate::data::{Scene, load_scene};
-use crate::game::save::{SaveFile, load_save, relative_path, write_save};
+use crate::game::save::{SaveFile, load_save_with_events, relative_path, write_save};
 use crate::game::{Game, GameEvent};
 use crate::rules::secondary::SecondaryMode;
 use crate::sim::ActiveScene;
@@ -163,12 +163,12 @@ pub fn start_on_scene(scene_file: &Path, saves: &Path, seed: u64) -> Result<Star
     begin(origin, scene_ref, seed, autosave)
 }
 
-/// Loads a save and keeps autosaving to it.
+/// Loads a save and keeps autosaving to it; its replayed events rebuild the dice log.
 ///
 /// # Errors
 /// The save or its scene does not load, or a command is rejected on replay.
 pub fn load_game(path: &Path) -> Result<StartedGame, String> {
-    let (game, save) = load_save(path).map_err(|e| e.to_string())?;
+    let (game, save, events) = load_save_with_events(path).map_err(|e| e.to_string())?;
     let origin =
         load_scene(&crate::data::source::sibling(path, &save.scene)).map_err(|e| e.to_string())?;
     Ok(StartedGame {
@@ -176,7 +176,7 @@ pub fn load_game(path: &Path) -> Result<StartedGame, String> {
         game,
         save,
         autosave: path.to_path_buf(),
-        events: Vec::new(),
+        events,
     })
 }
 
@@ -186,8 +186,8 @@ pub fn load_game(path: &Path) -> Result<StartedGame, String> {
 pub struct StartGame {
     /// The game.
     pub started: StartedGame,
-    /// The player the computer plays (0: nobody, a hot-seat game).
-    pub computer: u8,
+    /// Who sits at the table: hot-seat, solo, or the computer as one player.
+    pub seats: Seats,
     /// How strongly the computer plays.
     pub level: crate::ai::Level,
     /// The play state to show once it is on the table (a scripted start), if not a fresh one.
@@ -225,12 +225,12 @@ fn start_games(world: &mut World) {
         .collect();
     for StartGame {
         started,
-        computer,
+        seats,
         level,
         view,
     } in starts
     {
-        put_on_table_against(world, started, computer, level);
+        put_on_table_against(world, started, seats, level);
         if let Some(view) = view {
             view.insert(world);
         }
@@ -249,7 +249,7 @@ pub fn put_on_table(world: &mut World, started: StartedGame) {
     } = started;
     world.insert_resource(ActiveScene(Some(origin.clone())));
     world.insert_resource(GameOrigin(Some(origin)));
-    play::reset_play(world, events.iter().map(ToString::to_string).collect());
+    play::reset_play(world, play::ActionLog::of(&game, &events));
     world.insert_resource(ActiveGame {
         game: Some(game),
         save: Some(save),
@@ -260,18 +260,18 @@ pub fn put_on_table(world: &mut World, started: StartedGame) {
     world.remove_resource::<ModelGlide>();
 }
 
-/// [`put_on_table`], with the computer playing `computer` (0: nobody, a hot-seat game) at
-/// `level`.
+/// [`put_on_table`] with `seats` at the table: a hot-seat game, one person playing both sides,
+/// or the computer playing one player at `level`.
 pub fn put_on_table_against(
     world: &mut World,
     started: StartedGame,
-    computer: u8,
+    seats: Seats,
     level: crate::ai::Level,
 ) {
     put_on_table(world, started);
-    if computer == 1 || computer == 2 {
+    world.resource_mut::<HandOver>().seats = seats;
+    if let Some(computer) = seats.computer() {
         world.insert_resource(Computer::new(computer, level));
-        world.resource_mut::<HandOver>().hotseat = false;
     }
 }
 
