@@ -443,6 +443,18 @@ fn screenshot_scenarios_reach_their_moment() {
                 assert_eq!(view.play.log_expanded.len(), 1, "one attack opened");
             }
             "summary" => assert_eq!(g.stage, Stage::GameOver),
+            "strip" => {
+                assert_eq!(g.phase, Phase::Movement);
+                assert!(view.play.tools.card_strip);
+                let sel = view.select.as_ref().unwrap();
+                let army = g.army_of(sel.player.unwrap()).unwrap();
+                let unit = g.find_unit(army, &sel.unit).unwrap();
+                let strip = play::unit_strip(g, army, unit);
+                let name = &g.scene.armies[army].units[unit].name;
+                assert!(strip.starts_with(name.as_str()), "{strip}");
+                let n = g.units[army][unit].models.len();
+                assert!(strip.contains(&format!("{n}/{n} models")), "{strip}");
+            }
             _ => unreachable!(),
         }
         // What the scenario played is in the save: it replays to the same game.
@@ -1197,5 +1209,29 @@ fn the_end_of_game_summary_has_the_winner_vp_by_round_and_casualties() {
     assert!(
         listed >= destroyed_units,
         "{listed} destroyed listed, {destroyed_units} events"
+    );
+}
+
+/// Issue 20, layout: with the armies list and the unit card open at their starting widths the
+/// table keeps more than half the window at 1280 x 720 and at 1920 x 1080; the window size
+/// argument reads WIDTHxHEIGHT and names what is wrong with anything else.
+#[test]
+fn the_side_panels_leave_the_table_more_than_half_the_window() {
+    for width in [1280.0f32, 1920.0] {
+        let (left, right) = play::panel_widths(width);
+        assert!(left >= 170.0 && right >= 280.0, "{width}: {left} {right}");
+        assert!(
+            width - left - right > width / 2.0,
+            "{width}: {left} + {right}"
+        );
+    }
+    use wartable::app::args::parse_window;
+    assert_eq!(parse_window("1920x1080"), Ok((1920, 1080)));
+    assert!(parse_window("1920").unwrap_err().contains("WIDTHxHEIGHT"));
+    assert!(parse_window("10x1080").unwrap_err().contains("outside"));
+    assert!(
+        parse_window("wide x 1080")
+            .unwrap_err()
+            .contains("whole number")
     );
 }

@@ -31,7 +31,11 @@ pub struct PlayArgs {
     /// Folder for autosaves.
     #[arg(long, default_value = "saves")]
     pub saves: PathBuf,
-    /// Play a scripted start for screenshots: overview, los, drag-refused, shooting or eye.
+    /// The window's size in logical pixels, WIDTHxHEIGHT (e.g. 1920x1080).
+    #[arg(long, value_parser = parse_window, default_value = "1280x720")]
+    pub window: (u32, u32),
+    /// Play a scripted start for screenshots (see `crate::app::scenario::SCENARIOS`): overview,
+    /// los, drag-refused, shooting, eye, reaction, log, summary or strip.
     #[arg(long)]
     pub scenario: Option<String>,
     /// One person plays both sides: no hand-over screens.
@@ -49,6 +53,28 @@ pub struct PlayArgs {
     /// With --editor: start in mirror mode (the 180° image follows every edit).
     #[arg(long, requires = "editor")]
     pub mirror: bool,
+}
+
+/// Parses a window size "WIDTHxHEIGHT" (each 320 to 7680).
+///
+/// # Errors
+/// Not two numbers joined by "x", or one out of range.
+pub fn parse_window(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("'{s}' is not WIDTHxHEIGHT, e.g. 1920x1080"))?;
+    let n = |v: &str| -> Result<u32, String> {
+        let x: u32 = v
+            .trim()
+            .parse()
+            .map_err(|_| format!("'{v}' in '{s}' is not a whole number of pixels"))?;
+        if (320..=7680).contains(&x) {
+            Ok(x)
+        } else {
+            Err(format!("{x} pixels in '{s}' is outside 320 to 7680"))
+        }
+    };
+    Ok((n(w)?, n(h)?))
 }
 
 /// The scene path a user argument names: "default" or nothing means the built-in one.

@@ -66,11 +66,96 @@ pub fn plugin(app: &mut App) {
         (
             mouse_controls.run_if(not(egui_wants_any_pointer_input)),
             keyboard_controls,
+            follow_selection,
             apply_orbit,
             fit_viewport,
         )
             .chain(),
     );
+}
+
+/// How far from the centre (in normalised device coordinates, 1 = the viewport's edge) the
+/// selected unit's models may be before the camera follows it.
+pub const KEEP_IN_VIEW_NDC: f32 = 0.8;
+
+/// The camera's vertical field of view (Bevy's default perspective, radians).
+const FOV_Y: f32 = std::f32::consts::FRAC_PI_4;
+
+/// Where `p` (table inches) appears in a viewport of `aspect` (width / height) seen by
+/// `orbit`: normalised device coordinates (x right, y up, -1..1 inside), None behind the
+/// camera.
+pub fn project(orbit: &OrbitCamera, aspect: f32, p: Vec3) -> Option<Vec2> {
+    let view = orbit.transform().to_matrix().inverse();
+    let clip = Mat4::perspective_rh(FOV_Y, aspect.max(0.01), 0.1, 1000.0) * view * p.extend(1.0);
+    (clip.w > 0.0).then(|| Vec2::new(clip.x, clip.y) / clip.w)
+}
+
+/// The focus that keeps every point of `points` within [`KEEP_IN_VIEW_NDC`] of the centre of
+/// a viewport of `aspect`, moving the camera as little as it can along the table towards
+/// their centre (turn, tilt and zoom unchanged); None when they are in view already (or there
+/// are none). A unit wider than the view is centred.
+pub fn keep_in_view(orbit: &OrbitCamera, aspect: f32, points: &[Vec3]) -> Option<Vec3> {
+    if points.is_empty() {
+        return None;
+    }
+    let inside = |o: &OrbitCamera| {
+        points.iter().all(|&p| {
+            project(o, aspect, p).is_some_and(|n| n.abs().max_element() <= KEEP_IN_VIEW_NDC)
+        })
+    };
+    if inside(orbit) {
+        return None;
+    }
+    let centre = points.iter().copied().sum::<Vec3>() / points.len() as f32;
+    let target = Vec3::new(centre.x, centre.y, orbit.focus.z);
+    let at = |t: f32| OrbitCamera {
+        focus: orbit.focus.lerp(target, t),
+        ..*orbit
+    };
+    if !inside(&at(1.0)) {
+        return Some(target);
+    }
+    let (mut lo, mut hi) = (0.0f32, 1.0f32);
+    for _ in 0..20 {
+        let mid = (lo + hi) / 2.0;
+        if inside(&at(mid)) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Some(at(hi).focus)
+}
+
+/// When a unit is selected, or the panels change the table's part of the window, moves the
+/// camera along the table just enough to keep the unit's models in view ([`keep_in_view`]).
+fn follow_selection(
+    selection: Res<super::selection::Selection>,
+    insets: Res<PanelInsets>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    units: Query<&crate::sim::components::UnitModels>,
+    models: Query<&GlobalTransform, Without<crate::sim::battle::OffTable>>,
+    mut cameras: Query<&mut OrbitCamera>,
+) {
+    if !selection.is_changed() && !insets.is_changed() {
+        return;
+    }
+    let Some(unit) = selection.unit else { return };
+    let Some((_, size)) = table_area(&insets, &window) else {
+        return;
+    };
+    let Ok(members) = units.get(unit) else { return };
+    let points: Vec<Vec3> = members
+        .iter()
+        .filter_map(|m| models.get(m).ok())
+        .map(GlobalTransform::translation)
+        .collect();
+    let aspect = size.x as f32 / size.y as f32;
+    for mut orbit in &mut cameras {
+        if let Some(focus) = keep_in_view(&orbit, aspect, &points) {
+            orbit.focus = focus;
+        }
+    }
 }
 
 fn spawn_camera(mut commands: Commands, mut egui_settings: ResMut<EguiGlobalSettings>) {
@@ -226,6 +311,35 @@ fn fit_viewport(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 20, layout: a unit the narrowed view leaves out is brought in by the smallest
+    /// slide of the camera along the table; a unit in view does not move it.
+    #[test]
+    fn the_camera_keeps_the_selected_unit_in_view() {
+        let orbit = OrbitCamera::default();
+        // The table's centre is in view: no move.
+        let centre = [Vec3::new(30.0, 22.0, 0.0), Vec3::new(31.0, 22.0, 0.0)];
+        assert_eq!(keep_in_view(&orbit, 16.0 / 9.0, &centre), None);
+        // A corner of the table, in a narrow view (the card and armies list open).
+        let corner = [Vec3::new(58.0, 42.0, 0.0), Vec3::new(57.0, 41.0, 0.0)];
+        let aspect = 0.9;
+        assert!(
+            corner.iter().any(
+                |&p| project(&orbit, aspect, p).unwrap().abs().max_element() > KEEP_IN_VIEW_NDC
+            )
+        );
+        let focus = keep_in_view(&orbit, aspect, &corner).expect("the camera moves");
+        let moved = OrbitCamera { focus, ..orbit };
+        for &p in &corner {
+            let n = project(&moved, aspect, p).unwrap();
+            assert!(n.abs().max_element() <= KEEP_IN_VIEW_NDC + 1e-3, "{n}");
+        }
+        assert_eq!(focus.z, orbit.focus.z, "it slides along the table");
+        // Not all the way to the unit: just enough.
+        let all_the_way = Vec3::new(57.5, 41.5, orbit.focus.z);
+        assert!(focus.distance(orbit.focus) < all_the_way.distance(orbit.focus));
+        assert_eq!(keep_in_view(&moved, aspect, &corner), None, "then it stays");
+    }
 
     #[test]
     fn default_view_looks_down_at_the_table_centre_from_player_one() {

@@ -98,7 +98,12 @@ pub fn run(args: PlayArgs) -> ExitCode {
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
             title,
-            resolution: WindowResolution::new(1280, 720),
+            // `cargo run` with no arguments leaves the size unset: 1280 x 720.
+            resolution: if args.window.0 == 0 {
+                WindowResolution::new(1280, 720)
+            } else {
+                WindowResolution::new(args.window.0, args.window.1)
+            },
             ..default()
         }),
         ..default()

@@ -14,6 +14,8 @@
 //! - `log`: the recorded game to the end of battle round 1's Fight phase, the dice log
 //!   filtered to player 1 with its first attack opened to its full event list.
 //! - `summary`: the whole recorded game: the end-of-game summary.
+//! - `strip`: round 1's Movement phase, the unit furthest from the table's centre selected
+//!   with its card folded to a strip and its Move ring on (the camera brings it into view).
 //!
 //! Every scenario seats one person at both sides, as a solo game: no hand-over screens, the
 //! phase bar in the acting side's colour.
@@ -29,7 +31,7 @@ use crate::rules::phase::{Phase, Stage};
 const RECORDED_GAME: &str = include_str!("../../tests/games/full-game.commands.ron");
 
 /// The scenario names `play --scenario` accepts.
-pub const SCENARIOS: [&str; 8] = [
+pub const SCENARIOS: [&str; 9] = [
     "overview",
     "los",
     "drag-refused",
@@ -38,6 +40,7 @@ pub const SCENARIOS: [&str; 8] = [
     "reaction",
     "log",
     "summary",
+    "strip",
 ];
 
 /// What a scenario leaves on screen: the unit to select and the play state.
@@ -255,6 +258,26 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
                 .own_root(pending.player, &pending.unit)
                 .map_err(|r| r.to_string())?;
             select = Some(selector(game, army, root));
+        }
+        "strip" => {
+            advance_to(started, Phase::Movement)?;
+            let game = &started.game;
+            let army = game.army_of(game.active_player).ok_or("no army")?;
+            let centre = Vec3::new(30.0, 22.0, 0.0);
+            let far = |u: &usize| {
+                game.live_models(army, *u)
+                    .first()
+                    .map_or(0.0, |&m| (play::model_position(game, m) - centre).length())
+            };
+            let unit = game
+                .unit_roots(army)
+                .into_iter()
+                .filter(|&u| !game.live_models(army, u).is_empty())
+                .max_by(|a, b| far(a).total_cmp(&far(b)))
+                .ok_or("no unit on the table")?;
+            select = Some(selector(game, army, unit));
+            play.tools.card_strip = true;
+            play.tools.rings = [true, false, false, false];
         }
         "log" | "summary" => {
             let commands: Vec<Command> =

@@ -105,7 +105,8 @@ struct Hud<'w, 's> {
     commands: Commands<'w, 's>,
 }
 
-/// The game's keys: F1 help, L line of sight, T tape, V eye view, Esc, Enter, Ctrl+Z.
+/// The game's keys: F1 help, L line of sight, T tape, C unit card or strip, V eye view, Esc,
+/// Enter, Ctrl+Z.
 fn keys(
     keys: Res<ButtonInput<KeyCode>>,
     mut drafting: ResMut<Drafting>,
@@ -120,6 +121,9 @@ fn keys(
     }
     if keys.just_pressed(KeyCode::KeyL) {
         sight.los = !sight.los;
+    }
+    if keys.just_pressed(KeyCode::KeyC) {
+        tools.card_strip = !tools.card_strip;
     }
     if keys.just_pressed(KeyCode::KeyT) {
         tools.tape = if tools.tape.is_some() {
@@ -188,19 +192,34 @@ fn overlay(mut contexts: EguiContexts, mut hud: Hud) -> Result {
             .rect
             .height();
     }
-    covered.left = egui::Panel::left("armies")
-        .resizable(true)
-        .default_size(250.0)
-        .show(&mut root, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| armies::armies(ui, &mut hud));
-        })
-        .response
-        .rect
-        .width();
-    if hud.selection.unit.is_some() {
+    // The side panels start at a share of the window (resizable; the table keeps more than
+    // half the width), and the unit card folds to a strip under the phase bar.
+    let width = ctx.viewport_rect().width();
+    let (left, right) = play::panel_widths(width);
+    if hud.selection.unit.is_some() && hud.tools.card_strip {
+        covered.top += egui::Panel::top("unit-strip")
+            .show(&mut root, |ui| unit_panel::unit_strip(ui, &mut hud))
+            .response
+            .rect
+            .height();
+    }
+    if !hud.tools.armies_hidden {
+        covered.left = egui::Panel::left("armies")
+            .resizable(true)
+            .default_size(left)
+            .size_range(120.0..=width * 0.35)
+            .show(&mut root, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| armies::armies(ui, &mut hud));
+            })
+            .response
+            .rect
+            .width();
+    }
+    if hud.selection.unit.is_some() && !hud.tools.card_strip {
         covered.right = egui::Panel::right("unit-card")
             .resizable(true)
-            .default_size(360.0)
+            .default_size(right)
+            .size_range(220.0..=width * 0.5)
             .show(&mut root, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| unit_panel::unit_panel(ui, &mut hud));
             })

@@ -158,6 +158,14 @@ pub(super) fn phase_bar(ui: &mut egui::Ui, hud: &mut Hud) {
                 hud.tools.rings[i] = on;
             }
         }
+        let mut armies = !hud.tools.armies_hidden;
+        if ui
+            .toggle_value(&mut armies, "Armies")
+            .on_hover_text("The armies list on the left")
+            .changed()
+        {
+            hud.tools.armies_hidden = !armies;
+        }
         if ui.button("Menu").clicked() {
             hud.next_screen.set(Screen::Menu);
         }

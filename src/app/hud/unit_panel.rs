@@ -14,6 +14,13 @@ pub(super) fn unit_panel(ui: &mut egui::Ui, hud: &mut Hud) {
         return;
     };
     let unit = unit.clone();
+    if ui
+        .small_button("Fold to a strip (C)")
+        .on_hover_text("Folds the card to one line under the phase bar, leaving the table wide")
+        .clicked()
+    {
+        hud.tools.card_strip = true;
+    }
     if let Some(game) = hud.active.game.clone() {
         orders::orders(ui, hud, &game, unit.army, unit.index);
         ui.separator();
@@ -63,4 +70,29 @@ fn wounds_and_status(ui: &mut egui::Ui, game: &Game, army: usize, unit: usize) {
         "Wounds left per model (W{most}): {}",
         wounds.join(" ")
     ));
+}
+
+/// The selected unit's card folded to one line under the phase bar: its name, models and
+/// wounds left and status ([`crate::app::play::unit_strip`]), and a button to open the card.
+pub(super) fn unit_strip(ui: &mut egui::Ui, hud: &mut Hud) {
+    let Some((_, unit)) = hud.selection.unit.and_then(|e| hud.units.get(e).ok()) else {
+        return;
+    };
+    let (army, index, player) = (unit.army, unit.index, unit.player);
+    ui.horizontal(|ui| {
+        if ui.button("Open the card (C)").clicked() {
+            hud.tools.card_strip = false;
+        }
+        let text = match &hud.active.game {
+            Some(game) => crate::app::play::unit_strip(game, army, index),
+            None => hud
+                .scene
+                .0
+                .as_ref()
+                .and_then(|s| s.armies.get(army)?.units.get(index))
+                .map(|u| u.name.clone())
+                .unwrap_or_default(),
+        };
+        ui.colored_label(super::player_colour(player), text);
+    });
 }

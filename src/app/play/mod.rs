@@ -33,7 +33,7 @@ pub use los::{LosReport, SightStatus, TargetSight, los_report};
 pub use narrate::{
     ActionLog, DIE_FACES, DiceGroup, EntryKind, LogEntry, LogFilter, face, unit_name,
 };
-pub use panels::{Panels, panels};
+pub use panels::{Panels, panel_widths, panels, unit_strip};
 pub use record::DICE_LOG_SHOWN;
 pub use summary::{GameSummary, UnitLosses};
 
@@ -91,6 +91,11 @@ pub struct TableTools {
     pub help: bool,
     /// The end-of-game summary was put away (the phase bar's "Summary" opens it again).
     pub summary_hidden: bool,
+    /// The unit card is folded to a one-line strip under the phase bar (C), leaving the
+    /// table the full width.
+    pub card_strip: bool,
+    /// The armies list on the left is hidden (the phase bar's "Armies" shows it again).
+    pub armies_hidden: bool,
 }
 
 /// The dice log: the game's actions in words with their dice (rebuilt from the save when a

@@ -74,3 +74,41 @@ pub fn panels(game: &Game, army: usize, unit: usize) -> Panels {
     }
     p
 }
+
+/// The unit card folded to one line: name, player, models left of its Starting Strength,
+/// wounds left per model, and its status words, e.g. "Boyz (shoota mob) · P2 · 9/10 models ·
+/// wounds 2 1 1 1 1 1 1 1 1 · moved".
+pub fn unit_strip(game: &Game, army: usize, unit: usize) -> String {
+    let data = &game.scene.armies[army].units[unit];
+    let state = &game.units[army][unit];
+    let alive = state.models.iter().filter(|m| m.alive).count();
+    let wounds: Vec<String> = state
+        .models
+        .iter()
+        .filter(|m| m.alive)
+        .map(|m| m.wounds.to_string())
+        .collect();
+    let mut parts = vec![
+        data.name.clone(),
+        format!("P{}", game.player_of(army)),
+        format!("{alive}/{} models", state.models.len()),
+    ];
+    if !wounds.is_empty() {
+        parts.push(format!("wounds {}", wounds.join(" ")));
+    }
+    let status = crate::app::hud::unit_status(game, army, unit);
+    if !status.is_empty() {
+        parts.push(status.join(", "));
+    }
+    parts.join(" · ")
+}
+
+/// Default widths (logical pixels) of the armies list and the unit card for a window
+/// `window_width` wide: about a sixth and a quarter of it, so the table keeps more than half
+/// the width at 1280 x 720 and at 1920 x 1080. Both panels stay resizable.
+pub fn panel_widths(window_width: f32) -> (f32, f32) {
+    (
+        (window_width * 0.16).clamp(170.0, 300.0),
+        (window_width * 0.25).clamp(280.0, 480.0),
+    )
+}
