@@ -443,6 +443,11 @@ fn screenshot_scenarios_reach_their_moment() {
                 assert_eq!(view.play.log_expanded.len(), 1, "one attack opened");
             }
             "summary" => assert_eq!(g.stage, Stage::GameOver),
+            "threat" => {
+                assert_eq!(view.play.tools.threat, play::ThreatOverlay::EnemyArmy);
+                let tape = view.play.tools.tape.as_ref().unwrap();
+                assert!(play::measure(g, &tape.picks[0], &tape.picks[1]).is_some());
+            }
             "strip" => {
                 assert_eq!(g.phase, Phase::Movement);
                 assert!(view.play.tools.card_strip);
@@ -1234,4 +1239,157 @@ fn the_side_panels_leave_the_table_more_than_half_the_window() {
             .unwrap_err()
             .contains("whole number")
     );
+}
+
+/// Issue 20, measuring: the tape reads from a model to a point, a terrain piece and an
+/// objective marker by the closest points (base edge, footprint edge, marker edge), and says
+/// whether a model is within range of the objective.
+#[test]
+fn the_tape_measures_to_points_terrain_and_objectives() {
+    use play::{TapeEnd, measure};
+    use wartable::rules::constants::OBJECTIVE_MARKER_RADIUS_INCHES;
+    let dir = std::env::temp_dir().join(format!("wartable-tape-{}", std::process::id()));
+    let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/default.ron");
+    let mut started = table::start_on_scene(&default, &dir, 7).unwrap();
+    scenario::advance_to(&mut started, Phase::Movement).unwrap();
+    let game = &started.game;
+    let army = game.army_of(1).unwrap();
+    let unit = game.find_unit(army, "intercessors").unwrap();
+    let r = game.live_models(army, unit)[0];
+    let s = game.solid(r);
+    let radius = s.base.bounding_radius_inches();
+    // A point 2.5" beyond the base edge, on the table.
+    let point = (s.centre + wartable::geometry::Vec2::new(radius + 2.5, 0.0)).extend(s.z);
+    let m = measure(game, &TapeEnd::Model(r), &TapeEnd::Point(point)).unwrap();
+    assert!((m.horizontal - 2.5).abs() < 0.05, "{m:?}");
+    assert!(m.vertical.abs() < 1e-4);
+    assert_eq!(m.in_objective_range, None);
+    // The same from the other end.
+    let back = measure(game, &TapeEnd::Point(point), &TapeEnd::Model(r)).unwrap();
+    assert!((back.distance - m.distance).abs() < 1e-4);
+    // An objective marker: centre distance less the base and marker radii.
+    let o = &game.scene.objectives[0];
+    let m = measure(game, &TapeEnd::Model(r), &TapeEnd::Objective(o.id.clone())).unwrap();
+    let want = (s.centre.distance(o.at.vec()) - radius - OBJECTIVE_MARKER_RADIUS_INCHES).max(0.0);
+    assert!(
+        (m.horizontal - want).abs() < 0.05,
+        "{} vs {want}",
+        m.horizontal
+    );
+    assert_eq!(
+        m.in_objective_range,
+        Some(m.horizontal <= 3.0 && m.vertical <= 5.0)
+    );
+    let text = play::tape_text(game, &TapeEnd::Model(r), &TapeEnd::Objective(o.id.clone()));
+    assert!(text.contains(&format!("objective {}", o.id)), "{text}");
+    assert!(text.contains("within range of the objective"), "{text}");
+    // A model standing on the marker is within range.
+    let mut on = game.clone();
+    on.scene.armies[army].units[unit].models[r.model].position = o.at.vec().extend(0.0);
+    let m = measure(&on, &TapeEnd::Model(r), &TapeEnd::Objective(o.id.clone())).unwrap();
+    assert_eq!((m.horizontal, m.in_objective_range), (0.0, Some(true)));
+    // A terrain piece: 0 from a point inside its footprint, the edge distance from outside.
+    let piece = &game.scene.layout.pieces[0];
+    let inside = wartable::geometry::polygon::centroid(&piece.footprint);
+    let m = measure(
+        game,
+        &TapeEnd::Terrain(0),
+        &TapeEnd::Point(inside.extend(0.0)),
+    )
+    .unwrap();
+    assert_eq!(m.horizontal, 0.0);
+    let far = TapeEnd::Point(wartable::geometry::Vec3::new(-10.0, -10.0, 0.0));
+    let m = measure(game, &TapeEnd::Terrain(0), &far).unwrap();
+    let nearest = piece
+        .footprint
+        .iter()
+        .map(|p| p.distance(wartable::geometry::Vec2::new(-10.0, -10.0)))
+        .fold(f32::INFINITY, f32::min);
+    assert!(m.horizontal > 0.0 && m.horizontal <= nearest + 1e-3);
+    // An end the game lacks.
+    assert!(measure(game, &TapeEnd::Terrain(10_000), &far).is_none());
+    let mut tape = play::Tape::default();
+    for end in [TapeEnd::Terrain(0), far.clone(), TapeEnd::Model(r)] {
+        tape.pick(end);
+    }
+    assert_eq!(
+        tape.picks,
+        vec![TapeEnd::Model(r)],
+        "a third click starts again"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 20, threat overlay: a unit's reach is its Move plus its longest ranged weapon and its
+/// Move plus 12" and Engagement Range; the outline drawn holds every point within that reach
+/// and not a point well beyond it; the enemy-army setting lists every enemy unit on the table.
+#[test]
+fn the_threat_overlay_reaches_move_plus_range_and_charge() {
+    use wartable::app::overlay::threat_units;
+    use wartable::geometry::{Vec2, polygon};
+    let dir = std::env::temp_dir().join(format!("wartable-threat-{}", std::process::id()));
+    let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/default.ron");
+    let mut started = table::start_on_scene(&default, &dir, 7).unwrap();
+    scenario::advance_to(&mut started, Phase::Movement).unwrap();
+    let game = &started.game;
+    let army = game.army_of(1).unwrap();
+    let unit = game.find_unit(army, "intercessors").unwrap();
+    let data = &game.scene.armies[army].units[unit].datasheet;
+    let reach = play::reach(game, army, unit);
+    assert_eq!(reach.charge_inches, data.movement + 12.0 + 1.0);
+    let longest = data
+        .ranged_weapons
+        .iter()
+        .filter_map(|w| w.range)
+        .fold(0.0f32, f32::max);
+    assert!(longest > 0.0);
+    assert!(reach.shooting_inches.unwrap() >= data.movement + longest);
+    let outline = play::threat_outline(game, army, unit, reach.charge_inches);
+    assert!(outline.len() >= 3);
+    // Sample the table: inside the reach means inside the outline.
+    let mut inside = 0;
+    for i in 0..60 {
+        for j in 0..44 {
+            let p = Vec2::new(i as f32 + 0.5, j as f32 + 0.5);
+            if play::within_reach(game, army, unit, reach.charge_inches, p) {
+                inside += 1;
+                assert!(
+                    polygon::contains(&outline, p),
+                    "{p} is in reach but outside"
+                );
+            }
+        }
+    }
+    assert!(inside > 100);
+    // Beyond the farthest reach in some direction: outside.
+    let far = game
+        .live_models(army, unit)
+        .iter()
+        .map(|&r| game.solid(r).centre.y)
+        .fold(f32::NEG_INFINITY, f32::max)
+        + 5.0
+        + reach.charge_inches;
+    let c = game.solid(game.live_models(army, unit)[0]).centre;
+    assert!(!polygon::contains(&outline, Vec2::new(c.x, far)));
+    // The settings.
+    assert!(threat_units(game, play::ThreatOverlay::Off, Some((army, unit))).is_empty());
+    assert_eq!(
+        threat_units(game, play::ThreatOverlay::Selected, Some((army, unit))),
+        vec![(army, unit)]
+    );
+    let enemy = threat_units(game, play::ThreatOverlay::EnemyArmy, Some((army, unit)));
+    let other = game.army_of(2).unwrap();
+    assert!(!enemy.is_empty() && enemy.iter().all(|&(a, _)| a == other));
+    assert_eq!(
+        enemy.len(),
+        game.unit_roots(other)
+            .iter()
+            .filter(|&&u| !game.live_models(other, u).is_empty())
+            .count()
+    );
+    assert_eq!(
+        play::ThreatOverlay::Off.next().next().next(),
+        play::ThreatOverlay::Off
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

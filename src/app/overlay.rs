@@ -18,7 +18,6 @@ use super::screens::Screen;
 use super::selection::Selection;
 use crate::game::Game;
 use crate::game::sight::ModelRef;
-use crate::geometry::measure::model_distance;
 use crate::rules::constants::{COHERENCY_HORIZONTAL_INCHES, ENGAGEMENT_RANGE_HORIZONTAL_INCHES};
 use crate::sim::battle::ActiveGame;
 use crate::sim::components::{TableModel, Unit, WallSolid};
@@ -321,6 +320,7 @@ fn draw(
             }
         }
     }
+    draw_threats(&mut gizmos, game, &tools, observer);
     if sight.los {
         for t in &sight.report.targets {
             if let Some([a, b]) = t.witness {
@@ -333,14 +333,72 @@ fn draw(
         }
     }
     if let Some(tape) = &tools.tape
-        && let [a, b] = tape.picks[..]
+        && let [a, b] = &tape.picks[..]
+        && let Some(m) = crate::app::play::measure(game, a, b)
     {
-        let (sa, sb) = (game.solid(a), game.solid(b));
-        gizmos.line(
-            sa.centre.extend(sa.z + sa.height / 2.0),
-            sb.centre.extend(sb.z + sb.height / 2.0),
-            Color::srgb(1.0, 1.0, 0.3),
-        );
+        // The tape between the closest points, lifted a little off the table.
+        let lift = Vec3::new(0.0, 0.0, 0.05);
+        // Cyan: apart from the yellow objective markers and the selection.
+        let tape = Color::srgb(0.2, 1.0, 1.0);
+        gizmos.line(m.line[0] + lift, m.line[1] + lift, tape);
+        for p in m.line {
+            gizmos.sphere(Isometry3d::from_translation(p + lift), 0.2, tape);
+        }
+    }
+}
+
+/// The units whose reach the threat overlay draws: the selected unit, or every unit of the
+/// army opposing the selected unit (else the acting player) still on the table.
+pub fn threat_units(
+    game: &Game,
+    overlay: play::ThreatOverlay,
+    selected: Option<(usize, usize)>,
+) -> Vec<(usize, usize)> {
+    match overlay {
+        play::ThreatOverlay::Off => Vec::new(),
+        play::ThreatOverlay::Selected => selected.into_iter().collect(),
+        play::ThreatOverlay::EnemyArmy => {
+            let own = selected.map_or_else(
+                || game.acting_player().unwrap_or(game.active_player),
+                |(army, _)| game.player_of(army),
+            );
+            let Some(enemy) = game.army_of(if own == 1 { 2 } else { 1 }) else {
+                return Vec::new();
+            };
+            game.unit_roots(enemy)
+                .into_iter()
+                .filter(|&u| !game.live_models(enemy, u).is_empty())
+                .map(|u| (enemy, u))
+                .collect()
+        }
+    }
+}
+
+/// Draws the threat overlay: the outline of the selected unit's charge reach (red) and
+/// shooting reach (orange), or of every enemy unit's charge reach (their shooting reach covers
+/// most of the table and would hide the rest).
+fn draw_threats(
+    gizmos: &mut Gizmos,
+    game: &Game,
+    tools: &TableTools,
+    selected: Option<(usize, usize)>,
+) {
+    let lift = Vec3::Z * 0.06;
+    for (army, unit) in threat_units(game, tools.threat, selected) {
+        let reach = play::reach(game, army, unit);
+        let mut outlines = vec![(reach.charge_inches, Color::srgb(1.0, 0.25, 0.2))];
+        if let Some(s) = reach.shooting_inches
+            && tools.threat == play::ThreatOverlay::Selected
+        {
+            outlines.push((s, Color::srgb(1.0, 0.6, 0.15)));
+        }
+        for (inches, colour) in outlines {
+            let pts: Vec<Vec3> = play::threat_outline(game, army, unit, inches)
+                .into_iter()
+                .map(|p| p.extend(0.0) + lift)
+                .collect();
+            gizmos.linestrip(pts.iter().copied().chain(pts.first().copied()), colour);
+        }
     }
 }
 
@@ -368,17 +426,4 @@ pub fn rings_of(game: &Game, army: usize, unit: usize, on: &[bool; 4]) -> Vec<(f
         .map(|(r, _)| r)
         .filter(|(d, _)| *d > 0.0)
         .collect()
-}
-
-/// The measuring tape's answer: closest-base distance, horizontal and vertical (inches).
-pub fn tape_text(game: &Game, a: ModelRef, b: ModelRef) -> String {
-    let d = model_distance(&game.solid(a), &game.solid(b));
-    format!(
-        "{} to {}: {:.2}\" (horizontal {:.2}\", vertical {:.2}\")",
-        game.model_name(a),
-        game.model_name(b),
-        d.distance,
-        d.horizontal,
-        d.vertical
-    )
 }

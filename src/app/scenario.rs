@@ -14,6 +14,8 @@
 //! - `log`: the recorded game to the end of battle round 1's Fight phase, the dice log
 //!   filtered to player 1 with its first attack opened to its full event list.
 //! - `summary`: the whole recorded game: the end-of-game summary.
+//! - `threat`: round 1's Movement phase, the `strip` unit selected, the enemy army's threat
+//!   overlay on and the tape from one of its models to the nearest objective marker.
 //! - `strip`: round 1's Movement phase, the unit furthest from the table's centre selected
 //!   with its card folded to a strip and its Move ring on (the camera brings it into view).
 //!
@@ -31,7 +33,7 @@ use crate::rules::phase::{Phase, Stage};
 const RECORDED_GAME: &str = include_str!("../../tests/games/full-game.commands.ron");
 
 /// The scenario names `play --scenario` accepts.
-pub const SCENARIOS: [&str; 9] = [
+pub const SCENARIOS: [&str; 10] = [
     "overview",
     "los",
     "drag-refused",
@@ -41,6 +43,7 @@ pub const SCENARIOS: [&str; 9] = [
     "log",
     "summary",
     "strip",
+    "threat",
 ];
 
 /// What a scenario leaves on screen: the unit to select and the play state.
@@ -259,7 +262,7 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
                 .map_err(|r| r.to_string())?;
             select = Some(selector(game, army, root));
         }
-        "strip" => {
+        "strip" | "threat" => {
             advance_to(started, Phase::Movement)?;
             let game = &started.game;
             let army = game.army_of(game.active_player).ok_or("no army")?;
@@ -276,8 +279,26 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
                 .max_by(|a, b| far(a).total_cmp(&far(b)))
                 .ok_or("no unit on the table")?;
             select = Some(selector(game, army, unit));
-            play.tools.card_strip = true;
-            play.tools.rings = [true, false, false, false];
+            if name == "strip" {
+                play.tools.card_strip = true;
+                play.tools.rings = [true, false, false, false];
+            } else {
+                play.tools.threat = play::ThreatOverlay::EnemyArmy;
+                let model = game.live_models(army, unit)[0];
+                let at = play::model_position(game, model).truncate();
+                let objective = game
+                    .scene
+                    .objectives
+                    .iter()
+                    .min_by(|a, b| a.at.vec().distance(at).total_cmp(&b.at.vec().distance(at)))
+                    .ok_or("no objective marker")?;
+                play.tools.tape = Some(play::Tape {
+                    picks: vec![
+                        play::TapeEnd::Model(model),
+                        play::TapeEnd::Objective(objective.id.clone()),
+                    ],
+                });
+            }
         }
         "log" | "summary" => {
             let commands: Vec<Command> =

@@ -3,11 +3,11 @@
 
 use bevy::prelude::*;
 
-use super::play::{Drafting, SightStatus, SightTools, TableTools};
+use super::play::{Drafting, SightStatus, SightTools, TableTools, TapeEnd};
 use super::screens::Screen;
 use super::table::{Board, BodyMesh, Palette};
 use crate::sim::battle::ActiveGame;
-use crate::sim::components::{ModelOf, TableModel, Unit};
+use crate::sim::components::{ModelOf, ObjectiveMarker, TableModel, TerrainFeature, Unit};
 
 /// The unit whose card is shown, if any.
 #[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -26,6 +26,8 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<Selection>()
         .add_observer(observe_model)
         .add_observer(observe_board)
+        .add_observer(observe_terrain)
+        .add_observer(observe_objective)
         .add_systems(
             Update,
             (
@@ -82,10 +84,7 @@ fn observe_model(add: On<Add, TableModel>, mut commands: Commands, models: Query
             }
             click.propagate(false);
             if let Some(tape) = tools.tape.as_mut() {
-                if tape.picks.len() >= 2 {
-                    tape.picks.clear();
-                }
-                tape.picks.push(r);
+                tape.pick(TapeEnd::Model(r));
                 return;
             }
             selection.unit = unit_of(model, &models);
@@ -93,14 +92,70 @@ fn observe_model(add: On<Add, TableModel>, mut commands: Commands, models: Query
     );
 }
 
-/// The board gets its click observer: a primary click on the bare table clears the selection
-/// and closes the eye view (not while a move is drafted).
+/// A terrain piece or objective marker just spawned gets its click observer: while the tape
+/// is on, a primary click picks it as an end (a click anywhere on a piece's walls or floors
+/// reaches the piece).
+fn observe_terrain(
+    add: On<Add, TerrainFeature>,
+    mut commands: Commands,
+    pieces: Query<&TerrainFeature>,
+) {
+    let Ok(piece) = pieces.get(add.entity) else {
+        return;
+    };
+    let index = piece.index;
+    commands.entity(add.entity).observe(
+        move |mut click: On<Pointer<Click>>, mut tools: ResMut<TableTools>| {
+            if click.button == PointerButton::Primary
+                && let Some(tape) = tools.tape.as_mut()
+            {
+                click.propagate(false);
+                tape.pick(TapeEnd::Terrain(index));
+            }
+        },
+    );
+}
+
+/// See [`observe_terrain`]: the same for an objective marker.
+fn observe_objective(
+    add: On<Add, ObjectiveMarker>,
+    mut commands: Commands,
+    markers: Query<&ObjectiveMarker>,
+) {
+    let Ok(marker) = markers.get(add.entity) else {
+        return;
+    };
+    let id = marker.id.clone();
+    commands.entity(add.entity).observe(
+        move |mut click: On<Pointer<Click>>, mut tools: ResMut<TableTools>| {
+            if click.button == PointerButton::Primary
+                && let Some(tape) = tools.tape.as_mut()
+            {
+                click.propagate(false);
+                tape.pick(TapeEnd::Objective(id.clone()));
+            }
+        },
+    );
+}
+
+/// The board gets its click observer: while the tape is on, a primary click picks the point
+/// clicked; otherwise a click on the bare table clears the selection and closes the eye view
+/// (not while a move is drafted).
 fn observe_board(add: On<Add, Board>, mut commands: Commands) {
     commands.entity(add.entity).observe(
         |click: On<Pointer<Click>>,
          mut selection: ResMut<Selection>,
          drafting: Res<Drafting>,
+         mut tools: ResMut<TableTools>,
          mut sight: ResMut<SightTools>| {
+            if click.button == PointerButton::Primary
+                && let Some(tape) = tools.tape.as_mut()
+            {
+                if let Some(p) = click.hit.position {
+                    tape.pick(TapeEnd::Point(p));
+                }
+                return;
+            }
             if click.button == PointerButton::Primary && drafting.draft.is_none() {
                 selection.unit = None;
                 sight.eye = None;

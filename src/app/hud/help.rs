@@ -19,7 +19,15 @@ pub(super) fn help(ui: &mut egui::Ui) {
             ("WASD / arrows, Q/E, R/F", "pan, turn, tilt"),
             ("Home", "reset the view"),
             ("L", "line-of-sight tool for the selected unit"),
-            ("T", "measuring tape: click two models"),
+            (
+                "T",
+                "measuring tape: click two of a model, the table, a terrain piece, an objective",
+            ),
+            (
+                "H",
+                "threat overlay: the selected unit's reach, then the enemy army's charge reach",
+            ),
+            ("C", "fold the unit card to a strip / open it"),
             ("V", "model's-eye view: picture-in-picture / full"),
             ("Ctrl+Z", "undo the last command"),
             ("F1", "this help"),
@@ -31,5 +39,11 @@ pub(super) fn help(ui: &mut egui::Ui) {
     });
     ui.label("Green ghost: the engine accepts the move. Red: refused, with the rule broken.");
     ui.label("Orange box: a ruin wall a drafted base would stand in.");
+    ui.label(
+        "Threat: red Move + 12\" charge + Engagement Range; orange Move + longest ranged weapon.",
+    );
+    ui.label(
+        "Dice log: green dice succeeded, grey failed; click a line for every event behind it.",
+    );
     ui.label("LOS tint: green fully visible, amber visible, grey not visible. Hover an enemy model for the reason.");
 }

@@ -105,8 +105,8 @@ struct Hud<'w, 's> {
     commands: Commands<'w, 's>,
 }
 
-/// The game's keys: F1 help, L line of sight, T tape, C unit card or strip, V eye view, Esc,
-/// Enter, Ctrl+Z.
+/// The game's keys: F1 help, L line of sight, T tape, H threat overlay, C unit card or strip,
+/// V eye view, Esc, Enter, Ctrl+Z.
 fn keys(
     keys: Res<ButtonInput<KeyCode>>,
     mut drafting: ResMut<Drafting>,
@@ -121,6 +121,9 @@ fn keys(
     }
     if keys.just_pressed(KeyCode::KeyL) {
         sight.los = !sight.los;
+    }
+    if keys.just_pressed(KeyCode::KeyH) {
+        tools.threat = tools.threat.next();
     }
     if keys.just_pressed(KeyCode::KeyC) {
         tools.card_strip = !tools.card_strip;

@@ -152,12 +152,40 @@ pub(super) fn phase_bar(ui: &mut egui::Ui, hud: &mut Hud) {
         if ui.toggle_value(&mut tape, "Tape (T)").changed() {
             hud.tools.tape = tape.then(play::Tape::default);
         }
-        for (i, name) in ["Move", "Weapons", "ER", "Coherency"].iter().enumerate() {
-            let mut on = hud.tools.rings[i];
-            if ui.toggle_value(&mut on, *name).changed() {
-                hud.tools.rings[i] = on;
-            }
+        let threat = hud.tools.threat;
+        if ui
+            .selectable_label(threat != play::ThreatOverlay::Off, threat.label())
+            .on_hover_text(
+                "H: off, the selected unit's reach, the enemy army's charge reach. Red: Move + \
+                 12\" charge + Engagement Range; orange: Move + longest ranged weapon",
+            )
+            .clicked()
+        {
+            hud.tools.threat = threat.next();
         }
+        // The range rings in one drop-down, so the bar fits on one line at 1280 pixels.
+        let names = ["Move", "Weapons", "Engagement Range", "Unit Coherency"];
+        let on: Vec<&str> = names
+            .iter()
+            .zip(hud.tools.rings)
+            .filter(|(_, on)| *on)
+            .map(|(n, _)| *n)
+            .collect();
+        let title = if on.is_empty() {
+            "Rings".to_string()
+        } else {
+            format!("Rings: {}", on.len())
+        };
+        ui.menu_button(title, |ui| {
+            for (i, name) in names.iter().enumerate() {
+                let mut on = hud.tools.rings[i];
+                if ui.checkbox(&mut on, *name).changed() {
+                    hud.tools.rings[i] = on;
+                }
+            }
+        })
+        .response
+        .on_hover_text("Range rings around the selected unit's models");
         let mut armies = !hud.tools.armies_hidden;
         if ui
             .toggle_value(&mut armies, "Armies")

@@ -12,6 +12,8 @@ mod narrate;
 mod panels;
 mod record;
 mod summary;
+mod tape;
+mod threat;
 
 use std::collections::BTreeSet;
 
@@ -36,12 +38,25 @@ pub use narrate::{
 pub use panels::{Panels, panel_widths, panels, unit_strip};
 pub use record::DICE_LOG_SHOWN;
 pub use summary::{GameSummary, UnitLosses};
+pub use tape::{Measure, TapeEnd, end_name, measure, tape_text};
+pub use threat::{Reach, ThreatOverlay, reach, threat_outline, within_reach};
 
-/// What the measuring tape holds: up to two models clicked in turn.
+/// What the measuring tape holds: up to two ends clicked in turn (models, points on the
+/// table, terrain pieces, objective markers).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Tape {
-    /// The models picked, in order.
-    pub picks: Vec<ModelRef>,
+    /// The ends picked, in order.
+    pub picks: Vec<TapeEnd>,
+}
+
+impl Tape {
+    /// Adds an end; a third click starts a new measurement from it.
+    pub fn pick(&mut self, end: TapeEnd) {
+        if self.picks.len() >= 2 {
+            self.picks.clear();
+        }
+        self.picks.push(end);
+    }
 }
 
 /// The move being drawn and the engine's answer to it: the only resource the draft checker
@@ -96,6 +111,8 @@ pub struct TableTools {
     pub card_strip: bool,
     /// The armies list on the left is hidden (the phase bar's "Armies" shows it again).
     pub armies_hidden: bool,
+    /// The threat overlay (H): off, the selected unit's reach, or the enemy army's.
+    pub threat: ThreatOverlay,
 }
 
 /// The dice log: the game's actions in words with their dice (rebuilt from the save when a
