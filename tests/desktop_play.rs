@@ -1393,3 +1393,71 @@ fn the_threat_overlay_reaches_move_plus_range_and_charge() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 20, recognisable models: the figure follows the datasheet's keywords (the default
+/// armies have all four kinds), stands within its base and is as tall as the model.
+#[test]
+fn models_are_drawn_as_figures_by_keyword_at_true_size() {
+    use bevy::mesh::VertexAttributeValues;
+    use wartable::app::figures::{Silhouette, figure_mesh, silhouette};
+    let scene = default_scene();
+    let mut kinds = std::collections::BTreeSet::new();
+    for army in &scene.armies {
+        for unit in &army.units {
+            for model in &unit.models {
+                let c = &model.characteristics;
+                let kind = silhouette(&unit.datasheet.keywords, &c.base);
+                kinds.insert(format!("{kind:?}"));
+                let has = |k: &str| unit.datasheet.keywords.iter().any(|x| x == k);
+                if has("INFANTRY") {
+                    assert_eq!(kind, Silhouette::Infantry, "{}", unit.name);
+                }
+                if has("WALKER") {
+                    assert_eq!(kind, Silhouette::Walker, "{}", unit.name);
+                }
+                let height = c.height - wartable::geometry::base::BASE_THICKNESS_INCHES;
+                let mesh = figure_mesh(kind, &c.base, height);
+                let Some(VertexAttributeValues::Float32x3(points)) =
+                    mesh.attribute(Mesh::ATTRIBUTE_POSITION)
+                else {
+                    panic!("a mesh without positions");
+                };
+                let half = c.base.half_extents_inches();
+                let (mut lo, mut hi) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
+                for p in points {
+                    lo = lo.min(Vec3::from_array(*p));
+                    hi = hi.max(Vec3::from_array(*p));
+                }
+                assert!(lo.z >= -1e-3, "{}: below its base", unit.name);
+                assert!(
+                    (hi.z - height.max(0.2)).abs() < 0.05 * height.max(0.2) + 0.02
+                        || kind == Silhouette::Monster,
+                    "{}: {} tall, the model is {height}",
+                    unit.name,
+                    hi.z
+                );
+                assert!(
+                    hi.z <= height.max(0.2) + 1e-3,
+                    "{}: taller than the model",
+                    unit.name
+                );
+                assert!(
+                    lo.x >= -half.x - 1e-3
+                        && hi.x <= half.x + 1e-3
+                        && lo.y >= -half.y - 1e-3
+                        && hi.y <= half.y + 1e-3,
+                    "{}: outside its base {half}: {lo} {hi}",
+                    unit.name
+                );
+            }
+        }
+    }
+    for k in ["Infantry", "Vehicle", "Walker"] {
+        assert!(kinds.contains(k), "{kinds:?}");
+    }
+    let monster = silhouette(
+        &["MONSTER".to_string()],
+        &wartable::geometry::Base::Round(100.0),
+    );
+    assert_eq!(monster, Silhouette::Monster);
+}

@@ -8,6 +8,7 @@ pub mod camera;
 pub mod computer;
 pub mod editor;
 pub mod eye;
+pub mod figures;
 pub mod hud;
 mod launch;
 pub mod mesh;

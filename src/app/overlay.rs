@@ -228,18 +228,19 @@ fn refresh_report(
     }
 }
 
-/// The hover text for the model under the cursor: its sight status for the selected unit, the
-/// blocker or rule, and the Benefit of Cover.
+/// The hover text for the model under the cursor: its unit's label (name, player, models and
+/// wounds left, status: [`play::unit_strip`]), then, with the line-of-sight tool on, its sight
+/// status for the selected unit, the blocker or rule, and the Benefit of Cover.
 pub fn hover_text(sight: &SightTools, game: Option<&Game>) -> Option<String> {
     let game = game?;
     let r = sight.hovered?;
-    let name = game.model_name(r);
-    if !sight.los {
-        return None;
-    }
-    let t = sight.report.of(r)?;
+    let label = play::unit_strip(game, r.army, r.unit);
+    let name = format!("#{}", r.model);
+    let Some(t) = sight.report.of(r).filter(|_| sight.los) else {
+        return Some(label);
+    };
     let mut text = format!(
-        "{name}: {}",
+        "{label}\n{name}: {}",
         match t.status {
             SightStatus::FullyVisible => "fully visible",
             SightStatus::Visible => "visible, not fully",

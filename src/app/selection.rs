@@ -5,7 +5,7 @@ use bevy::prelude::*;
 
 use super::play::{Drafting, SightStatus, SightTools, TableTools, TapeEnd};
 use super::screens::Screen;
-use super::table::{Board, BodyMesh, Palette};
+use super::table::{Board, BodyMesh, Palette, SightRing};
 use crate::sim::battle::ActiveGame;
 use crate::sim::components::{ModelOf, ObjectiveMarker, TableModel, TerrainFeature, Unit};
 
@@ -170,31 +170,58 @@ fn highlight_selection(
     sight_tools: Res<SightTools>,
     models: Query<&ModelOf>,
     refs: Query<&TableModel>,
-    mut bodies: Query<(&BodyMesh, &ChildOf, &mut MeshMaterial3d<StandardMaterial>)>,
+    mut bodies: Query<
+        (&BodyMesh, &ChildOf, &mut MeshMaterial3d<StandardMaterial>),
+        Without<SightRing>,
+    >,
+    mut rings: Query<
+        (
+            &ChildOf,
+            &mut MeshMaterial3d<StandardMaterial>,
+            &mut Visibility,
+        ),
+        With<SightRing>,
+    >,
 ) {
     let Some(palette) = palette else { return };
+    // Bodies keep their player's colour (yellow while selected).
     for (body, parent, mut material) in &mut bodies {
         let model = parent.parent();
         let selected = selection.unit.is_some() && unit_of(model, &models) == selection.unit;
-        let sight = sight_tools
-            .los
-            .then(|| refs.get(model).ok().map(|t| t.0))
-            .flatten()
-            .and_then(|r| sight_tools.report.of(r))
-            .map(|t| t.status);
         let wanted = if selected {
             &palette.selected
-        } else if let Some(status) = sight {
-            &palette.sight[match status {
-                SightStatus::FullyVisible => 0,
-                SightStatus::Visible => 1,
-                SightStatus::NotVisible => 2,
-            }]
         } else {
             &palette.bodies[usize::from(body.player.clamp(1, 2) - 1)]
         };
         if material.0 != *wanted {
             material.0 = wanted.clone();
+        }
+    }
+    // The line-of-sight state shows as a ring round the base.
+    for (parent, mut material, mut visibility) in &mut rings {
+        let sight = sight_tools
+            .los
+            .then(|| refs.get(parent.parent()).ok().map(|t| t.0))
+            .flatten()
+            .and_then(|r| sight_tools.report.of(r))
+            .map(|t| t.status);
+        let shown = if sight.is_some() {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        };
+        if *visibility != shown {
+            *visibility = shown;
+        }
+        if let Some(status) = sight {
+            let wanted = &palette.sight[match status {
+                SightStatus::FullyVisible => 0,
+                SightStatus::Visible => 1,
+                SightStatus::NotVisible => 2,
+            }];
+            if material.0 != *wanted {
+                material.0 = wanted.clone();
+            }
         }
     }
 }

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use bevy::prelude::*;
 
+use super::figures;
 use super::mesh::prism;
 use crate::geometry::{TerrainCategory, Vec2, to_vecs};
 use crate::rules::constants::{
@@ -12,7 +13,8 @@ use crate::rules::constants::{
 };
 use crate::sim::ActiveScene;
 use crate::sim::components::{
-    DeploymentZone, Model, ModelBody, ObjectiveMarker, RuinFloor, TerrainFeature, WallSolid,
+    DeploymentZone, Model, ModelBody, ObjectiveMarker, RuinFloor, TableModel, TerrainFeature,
+    WallSolid,
 };
 use crate::sim::scene::OBJECTIVE_MARKER_HEIGHT_INCHES;
 
@@ -301,31 +303,59 @@ fn dress_zone(
     ));
 }
 
-/// A model gets its base, its body (tinted by selection and sight) and a nose showing its
-/// facing, as child meshes.
+/// The ring around a model's base that shows its line-of-sight state (its body keeps the
+/// player's colour); hidden while the line-of-sight tool is off.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct SightRing;
+
+/// A model gets its base, its figure by keyword ([`figures::silhouette`]: infantry, vehicle,
+/// walker, monster; tinted when selected) and its line-of-sight ring, as child meshes. The
+/// figure faces the model's facing (gun, barrel, arms and head forward).
 fn dress_model(
     add: On<Add, Model>,
     mut commands: Commands,
     palette: Res<Palette>,
+    scene: Res<ActiveScene>,
     mut meshes: ResMut<Assets<Mesh>>,
-    models: Query<(&Model, &ModelBody)>,
+    models: Query<(&Model, &ModelBody, Option<&TableModel>)>,
 ) {
     let entity = add.entity;
-    let Ok((model, body)) = models.get(entity) else {
+    let Ok((model, body, at)) = models.get(entity) else {
         return;
     };
     let i = usize::from(model.player.clamp(1, 2) - 1);
     let outline = body.base.outline(Vec2::ZERO, 0.0);
+    let keywords = at
+        .and_then(|t| {
+            let s = scene.0.as_ref()?;
+            Some(
+                s.armies
+                    .get(t.0.army)?
+                    .units
+                    .get(t.0.unit)?
+                    .datasheet
+                    .keywords
+                    .clone(),
+            )
+        })
+        .unwrap_or_default();
+    let kind = figures::silhouette(&keywords, &body.base);
     let hull = matches!(body.base, crate::geometry::Base::Hull { .. });
-    // A body narrower than the base, so the base rim stays visible; hulls fill their
-    // footprint.
-    let shrink = if hull { 1.0 } else { 0.62 };
-    let inner: Vec<Vec2> = outline.iter().map(|p| *p * shrink).collect();
-    let base_mesh = meshes.add(prism(&outline, BASE_THICKNESS_INCHES));
-    let body_mesh = meshes.add(prism(
-        &inner,
+    let base_mesh = meshes.add(prism(
+        &outline,
+        if hull { 0.05 } else { BASE_THICKNESS_INCHES },
+    ));
+    let body_mesh = meshes.add(figures::figure_mesh(
+        kind,
+        &body.base,
         (body.height - BASE_THICKNESS_INCHES).max(0.1),
     ));
+    let ring_radius = body.base.bounding_radius_inches() + 0.12;
+    let ring = meshes.add(
+        Mesh::from(Torus::new(ring_radius - 0.07, ring_radius + 0.07)).transformed_by(
+            Transform::from_rotation(Quat::from_rotation_x(std::f32::consts::FRAC_PI_2)),
+        ),
+    );
     commands.entity(entity).with_children(|parent| {
         parent.spawn((Mesh3d(base_mesh), MeshMaterial3d(palette.bases[i].clone())));
         parent.spawn((
@@ -336,15 +366,12 @@ fn dress_model(
             MeshMaterial3d(palette.bodies[i].clone()),
             Transform::from_xyz(0.0, 0.0, BASE_THICKNESS_INCHES),
         ));
-        // A nose showing the facing.
         parent.spawn((
-            Mesh3d(meshes.add(Cuboid::new(0.3, 0.12, 0.12))),
-            MeshMaterial3d(palette.bases[i].clone()),
-            Transform::from_xyz(
-                body.base.half_extents_inches().x * shrink,
-                0.0,
-                body.height * 0.8,
-            ),
+            SightRing,
+            Mesh3d(ring),
+            MeshMaterial3d(palette.sight[2].clone()),
+            Transform::from_xyz(0.0, 0.0, 0.08),
+            Visibility::Hidden,
         ));
     });
 }
