@@ -1461,3 +1461,69 @@ fn models_are_drawn_as_figures_by_keyword_at_true_size() {
     );
     assert_eq!(monster, Silhouette::Monster);
 }
+
+/// Issue 20, moving by hand: a Shift-drag makes the drafted ends a waypoint and starts a new
+/// leg; the command carries each model's waypoints, the distance is the sum of the legs (a
+/// dog-leg longer than the Move is refused though its straight line is not), and a Scout move
+/// before the first battle round is a Normal move with the Scouts distance allowed.
+#[test]
+fn a_move_drafted_in_legs_follows_its_waypoints() {
+    let game = intercessors_alone_in_movement();
+    let (army, u) = unit(&game, 1, "intercessors");
+    let first = play::drag_unit(&game, None, army, u, Vec3::new(4.0, 0.0, 0.0));
+    let two = play::drag_unit(
+        &game,
+        Some(&first.with_new_leg()),
+        army,
+        u,
+        Vec3::new(0.0, 4.0, 0.0),
+    );
+    assert_eq!(two.via.len(), 1);
+    let legs = play::leg_lengths(&game, &two);
+    assert_eq!(legs.len(), 2);
+    assert!(
+        (legs[0] - 4.0).abs() < 1e-3 && (legs[1] - 4.0).abs() < 1e-3,
+        "{legs:?}"
+    );
+    assert!((play::draft_distance(&game, &two) - 8.0).abs() < 1e-3);
+    let c = play::draft_command(&game, &two, MoveMode::Normal).unwrap();
+    let Command::Move { paths, .. } = &c else {
+        panic!("{c:?}")
+    };
+    assert!(paths.iter().all(|p| p.path.len() == 2), "{paths:?}");
+    match play::check(&game, &c, Some(&two)) {
+        Verdict::Illegal(r) => assert_eq!(r.rule, Rule::Movement, "{r}"),
+        v => panic!("an 8\" dog-leg is more than a 6\" Move: {v:?}"),
+    }
+    // The same ends reached in a straight line (5.7") are a legal move.
+    let straight = play::drag_unit(&game, None, army, u, Vec3::new(4.0, 4.0, 0.0));
+    assert!(play::draft_distance(&game, &straight) < 6.0);
+    let c = play::draft_command(&game, &straight, MoveMode::Normal).unwrap();
+    assert!(play::check(&game, &c, Some(&straight)).is_legal());
+    // A plain drag after a leg refines the last leg and keeps the waypoint.
+    let refined = play::drag_unit(&game, Some(&two), army, u, Vec3::new(0.0, -2.0, 0.0));
+    assert_eq!(refined.via, two.via);
+    let c = play::draft_command(&game, &refined, MoveMode::Normal).unwrap();
+    assert!(
+        play::check(&game, &c, Some(&refined)).is_legal(),
+        "4\" + 2\" is within 6\""
+    );
+    // Before the first battle round a drag is a Scout move: a Normal move.
+    let mut scouts = game.clone();
+    scouts.stage = Stage::Scouts;
+    let c = play::draft_command(&scouts, &straight, MoveMode::Advance).unwrap();
+    assert!(
+        matches!(
+            c,
+            Command::Move {
+                mode: MoveMode::Normal,
+                ..
+            }
+        ),
+        "{c:?}"
+    );
+    assert_eq!(
+        play::allowance(&scouts, &straight, MoveMode::Normal),
+        scouts.scouts_inches(army, u)
+    );
+}

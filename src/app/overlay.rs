@@ -33,6 +33,8 @@ pub struct Grab {
     pub model: Option<(ModelRef, Vec3)>,
     /// Ctrl was held: move one model.
     pub single: bool,
+    /// Shift was held: the drag starts a new leg from the drafted ends (a waypoint).
+    pub new_leg: bool,
     /// The draft before this drag.
     pub before: Option<play::Draft>,
 }
@@ -86,7 +88,15 @@ fn observe_model(add: On<Add, TableModel>, mut commands: Commands, models: Query
                 let hit = start.hit.position.unwrap_or_default();
                 grab.model = Some((r, hit));
                 grab.single = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
-                grab.before = drafting.draft.clone();
+                grab.new_leg = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+                // A new leg starts from the drafted ends, which become waypoints.
+                grab.before = drafting.draft.as_ref().map(|d| {
+                    if grab.new_leg {
+                        d.with_new_leg()
+                    } else {
+                        d.clone()
+                    }
+                });
             },
         )
         .observe(move |_: On<Pointer<Over>>, mut sight: ResMut<SightTools>| {
@@ -298,7 +308,17 @@ fn draw(
             let outline = solid.base.outline(end.truncate(), solid.facing);
             let pts: Vec<Vec3> = outline.iter().map(|p| p.extend(end.z) + lift).collect();
             gizmos.linestrip(pts.iter().copied().chain(pts.first().copied()), colour);
-            gizmos.line(start + lift, *end + lift, colour.with_alpha(0.7));
+            // The path leg by leg, each waypoint marked.
+            let path = d.path_of(*r).unwrap_or_else(|| vec![*end]);
+            gizmos.linestrip(
+                std::iter::once(start)
+                    .chain(path.iter().copied())
+                    .map(|p| p + lift),
+                colour.with_alpha(0.7),
+            );
+            for w in &path[..path.len() - 1] {
+                gizmos.circle(Isometry3d::from_translation(*w + lift), 0.2, colour);
+            }
         }
     }
     let observer = selection

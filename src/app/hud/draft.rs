@@ -1,5 +1,5 @@
-//! The drafted move's window: distance used and allowed, the engine's verdict, Confirm, Into
-//! base contact and Cancel.
+//! The drafted move's window: distance used and allowed, each leg's length, the engine's
+//! verdict, Confirm, Into base contact and Cancel.
 
 use bevy_egui::egui;
 
@@ -27,8 +27,20 @@ pub(super) fn draft_window(ctx: &egui::Context, hud: &mut Hud) {
             };
             ui.label(format!(
                 "{} - {distance}",
-                game.unit_id(draft.army, draft.unit)
+                play::unit_name(
+                    &game,
+                    game.player_of(draft.army),
+                    game.unit_id(draft.army, draft.unit)
+                )
             ));
+            // Each leg's length: a Shift-drag adds a leg from the drafted ends.
+            let legs = play::leg_lengths(&game, &draft);
+            if legs.len() > 1 {
+                let parts: Vec<String> = legs.iter().map(|l| format!("{l:.1}\"")).collect();
+                ui.label(format!("Legs: {}", parts.join(" + ")));
+            } else {
+                ui.weak("Shift-drag adds a leg (a waypoint), to go round a wall");
+            }
             match &hud.drafting.verdict {
                 Some(Verdict::Legal {
                     advance_roll_needed,

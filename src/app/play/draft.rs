@@ -22,6 +22,48 @@ pub struct Draft {
     pub unit: usize,
     /// Each dragged model and where its base would end (table inches, z the surface height).
     pub ends: Vec<(ModelRef, TableVec3)>,
+    /// Waypoints: where each model stood at the end of each earlier leg of the move, oldest
+    /// first (a Shift-drag starts a new leg, so a path can go round a wall).
+    pub via: Vec<Vec<(ModelRef, TableVec3)>>,
+}
+
+impl Draft {
+    /// The waypoints of model `r`, oldest first, then its end (None if it is not drafted).
+    pub fn path_of(&self, r: ModelRef) -> Option<Vec<TableVec3>> {
+        let end = self.ends.iter().find(|(m, _)| *m == r)?.1;
+        let mut path: Vec<TableVec3> = self
+            .via
+            .iter()
+            .filter_map(|leg| leg.iter().find(|(m, _)| *m == r).map(|(_, p)| *p))
+            .collect();
+        path.push(end);
+        Some(path)
+    }
+
+    /// This draft with its current ends made a waypoint: the next drag starts a new leg from
+    /// there.
+    pub fn with_new_leg(&self) -> Draft {
+        let mut d = self.clone();
+        d.via.push(self.ends.clone());
+        d
+    }
+}
+
+/// The length of each leg of the draft (inches, climbing counted): for each leg, the longest
+/// any model moves in it.
+pub fn leg_lengths(game: &Game, draft: &Draft) -> Vec<f32> {
+    let mut legs = vec![0.0f32; draft.via.len() + 1];
+    for &(r, _) in &draft.ends {
+        let Some(path) = draft.path_of(r) else {
+            continue;
+        };
+        let mut from = model_position(game, r);
+        for (k, &to) in path.iter().enumerate() {
+            legs[k] = legs[k].max(path_length(from, &[to]));
+            from = to;
+        }
+    }
+    legs
 }
 
 /// The engine's answer to a drafted move, computed on a copy of the game.
@@ -68,7 +110,12 @@ pub fn draft_command(game: &Game, draft: &Draft, mode: MoveMode) -> Result<Comma
             .map(|(r, end)| ModelPath {
                 model: r.model,
                 unit: unit_field(*r),
-                path: vec![(end.x, end.y, end.z)],
+                path: draft
+                    .path_of(*r)
+                    .unwrap_or_else(|| vec![*end])
+                    .iter()
+                    .map(|p| (p.x, p.y, p.z))
+                    .collect(),
             })
             .collect()
     };
@@ -101,6 +148,13 @@ pub fn draft_command(game: &Game, draft: &Draft, mode: MoveMode) -> Result<Comma
                 transport: None,
             })
         }
+        // A Scout move is a Normal move before the first battle round.
+        Stage::Scouts => Ok(Command::Move {
+            player,
+            unit: id,
+            mode: MoveMode::Normal,
+            paths: paths(),
+        }),
         Stage::Battle => match game.phase {
             Phase::Movement => Ok(Command::Move {
                 player,
@@ -167,12 +221,15 @@ pub fn check(game: &Game, command: &Command, draft: Option<&Draft>) -> Verdict {
     }
 }
 
-/// The longest straight path of a draft (inches, climbing counted).
+/// The longest path of a draft, through its waypoints (inches, climbing counted).
 pub fn draft_distance(game: &Game, draft: &Draft) -> f32 {
     draft
         .ends
         .iter()
-        .map(|(r, end)| path_length(model_position(game, *r), &[*end]))
+        .map(|(r, end)| {
+            let path = draft.path_of(*r).unwrap_or_else(|| vec![*end]);
+            path_length(model_position(game, *r), &path)
+        })
         .fold(0.0, f32::max)
 }
 
@@ -188,6 +245,7 @@ pub fn allowance(game: &Game, draft: &Draft, mode: MoveMode) -> Option<f32> {
             .fold(f32::INFINITY, f32::min)
     };
     match (game.stage, game.phase) {
+        (Stage::Scouts, _) => game.scouts_inches(draft.army, root),
         (Stage::Battle, Phase::Movement) => (mode != MoveMode::Advance).then(movement),
         (Stage::Battle, Phase::Charge) => game.charge.as_ref().map(|c| c.distance()),
         (Stage::Battle, Phase::Fight) => {
@@ -228,16 +286,16 @@ pub fn drag_unit(
         Stage::Setup | Stage::Deployment => game.live_models_anywhere(army, root),
         _ => game.live_models(army, root),
     };
+    let same = previous.filter(|d| d.army == army && d.unit == root);
     let from = |r: ModelRef| {
-        previous
-            .filter(|d| d.army == army && d.unit == root)
-            .and_then(|d| d.ends.iter().find(|(m, _)| *m == r).map(|(_, e)| *e))
+        same.and_then(|d| d.ends.iter().find(|(m, _)| *m == r).map(|(_, e)| *e))
             .unwrap_or_else(|| model_position(game, r))
     };
     Draft {
         army,
         unit: root,
         ends: models.into_iter().map(|r| (r, from(r) + delta)).collect(),
+        via: same.map(|d| d.via.clone()).unwrap_or_default(),
     }
 }
 
@@ -251,6 +309,7 @@ pub fn drag_model(game: &Game, previous: Option<&Draft>, model: ModelRef, to: Ta
             army: model.army,
             unit: root,
             ends: Vec::new(),
+            via: Vec::new(),
         });
     match draft.ends.iter_mut().find(|(m, _)| *m == model) {
         Some(end) => end.1 = to,

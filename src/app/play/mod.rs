@@ -29,7 +29,7 @@ pub use crate::sim::battle::{GameOrigin, undo};
 pub use deploy::{AutoDeploy, auto_deploy_command};
 pub use draft::{
     Draft, Verdict, advance_roll_needed, allowance, check, draft_command, draft_distance,
-    drag_model, drag_unit, model_position,
+    drag_model, drag_unit, leg_lengths, model_position,
 };
 pub use los::{LosReport, SightStatus, TargetSight, los_report};
 pub use narrate::{
