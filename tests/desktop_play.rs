@@ -443,6 +443,12 @@ fn screenshot_scenarios_reach_their_moment() {
                 assert_eq!(view.play.log_expanded.len(), 1, "one attack opened");
             }
             "summary" => assert_eq!(g.stage, Stage::GameOver),
+            "arrive" => {
+                assert_eq!((g.battle_round, g.phase), (2, Phase::Movement));
+                let d = view.play.drafting.draft.as_ref().unwrap();
+                let c = play::draft_command(g, d, MoveMode::Normal).unwrap();
+                assert!(play::check(g, &c, Some(d)).is_legal());
+            }
             "threat" => {
                 assert_eq!(view.play.tools.threat, play::ThreatOverlay::EnemyArmy);
                 let tape = view.play.tools.tape.as_ref().unwrap();
@@ -1525,5 +1531,185 @@ fn a_move_drafted_in_legs_follows_its_waypoints() {
     assert_eq!(
         play::allowance(&scouts, &straight, MoveMode::Normal),
         scouts.scouts_inches(army, u)
+    );
+}
+
+/// Issue 20, placing by hand: a unit in Strategic Reserves gets the Arrive panel in its
+/// player's Movement phase; a click places it in its scene formation; near a battlefield edge
+/// the engine accepts the arrival, in the middle of the table it names the edge rule, and
+/// within 9" of an enemy it names the Reserves rule.
+#[test]
+fn a_reserves_arrival_is_placed_by_a_click_and_checked() {
+    use wartable::game::ReserveKind;
+    let mut game = (1..)
+        .map(|s| {
+            let (mut g, _) = Game::start(open_field(), s);
+            g.apply(&Command::DeclareReserves {
+                player: 1,
+                unit: "hellblasters".into(),
+                reserve: ReserveKind::StrategicReserves,
+            })
+            .unwrap();
+            g.deploy_as_placed().unwrap();
+            g
+        })
+        .find(|g| g.first_player == 1)
+        .unwrap();
+    while game.stage == Stage::Scouts {
+        let p = game.active_player;
+        game.apply(&Command::EndPhase { player: p }).unwrap();
+    }
+    let (army, hb) = unit(&game, 1, "hellblasters");
+    advance_to(&mut game, 1, Phase::Movement);
+    assert!(
+        play::panels(&game, army, hb).arrive,
+        "an arrival panel in round 1 too (the engine says no)"
+    );
+    advance_to(&mut game, 2, Phase::Command);
+    advance_to(&mut game, 1, Phase::Movement);
+    assert_eq!(game.battle_round, 2);
+    let p = play::panels(&game, army, hb);
+    assert!(p.arrive && !p.movement, "{p:?}");
+    let verdict = |centre: Vec3| {
+        let d = play::placement_draft(&game, army, hb, centre);
+        let c = play::draft_command(&game, &d, MoveMode::Normal).unwrap();
+        assert!(matches!(c, Command::SetUpReinforcements { .. }), "{c:?}");
+        play::check(&game, &c, Some(&d))
+    };
+    // Open ground away from the table's one ruin (x 27..30, y 18..26) and the enemy.
+    match verdict(Vec3::new(38.0, 22.0, 0.0)) {
+        Verdict::Illegal(r) => assert!(
+            matches!(r.rule, Rule::StrategicReserves | Rule::Reserves),
+            "{r}"
+        ),
+        v => panic!("the middle of the table is no arrival point: {v:?}"),
+    }
+    let edges = [
+        Vec3::new(30.0, 3.0, 0.0),
+        Vec3::new(30.0, 41.0, 0.0),
+        Vec3::new(3.0, 22.0, 0.0),
+        Vec3::new(57.0, 22.0, 0.0),
+        Vec3::new(10.0, 3.0, 0.0),
+        Vec3::new(50.0, 41.0, 0.0),
+    ];
+    let found = play::suggest_placement(&game, army, hb).expect("an edge takes the arrival");
+    let c = play::draft_command(&game, &found, MoveMode::Normal).unwrap();
+    assert!(play::check(&game, &c, Some(&found)).is_legal());
+    assert!(
+        edges.iter().any(|&e| verdict(e).is_legal()),
+        "some edge takes the arrival: {:?}",
+        edges.iter().map(|&e| verdict(e)).collect::<Vec<_>>()
+    );
+    let near: Vec<Verdict> = game
+        .enemy_models(army)
+        .into_iter()
+        .flat_map(|e| {
+            let at = play::model_position(&game, e);
+            [
+                Vec3::new(0.0, 5.0, 0.0),
+                Vec3::new(0.0, -5.0, 0.0),
+                Vec3::new(5.0, 0.0, 0.0),
+                Vec3::new(-5.0, 0.0, 0.0),
+            ]
+            .map(|d| verdict(at + d))
+        })
+        .collect();
+    assert!(
+        near.iter()
+            .any(|v| matches!(v, Verdict::Illegal(r) if r.rule == Rule::Reserves)),
+        "5\" from an enemy model is refused by the 9\" rule: {:?}",
+        &near[..4]
+    );
+}
+
+/// Issue 20, transports by hand: an INFANTRY unit by a TRANSPORT gets the Embark button, and
+/// once embarked the Disembark panel; a click near the TRANSPORT places it (accepted), far
+/// away the engine names the 3" rule.
+#[test]
+fn a_unit_embarks_and_disembarks_by_hand() {
+    let mut g = deployed_game(open_field());
+    isolate(
+        &mut g,
+        &[(2, "trukk"), (2, "shoota-boyz"), (1, "redemptor")],
+    );
+    advance_to(&mut g, 2, Phase::Movement);
+    put(&mut g, 2, "trukk", 0, 40.0, 30.0);
+    for m in 0..10 {
+        put(
+            &mut g,
+            2,
+            "shoota-boyz",
+            m,
+            37.5 + 1.3 * (m % 5) as f32,
+            33.0 + 1.3 * (m / 5) as f32,
+        );
+    }
+    let (army, boyz) = unit(&g, 2, "shoota-boyz");
+    assert!(play::panels(&g, army, boyz).embark);
+    let trukk = g.find_unit(army, "trukk").unwrap();
+    assert!(play::transports(&g, army).contains(&trukk));
+    let (_, redemptor) = unit(&g, 1, "redemptor");
+    assert!(!play::panels(&g, g.army_of(1).unwrap(), redemptor).embark);
+    let paths = shift(&g, 2, "shoota-boyz", 0.0, -0.5);
+    accepted(
+        &mut g,
+        Command::Move {
+            player: 2,
+            unit: "shoota-boyz".into(),
+            mode: MoveMode::Normal,
+            paths,
+        },
+    );
+    accepted(
+        &mut g,
+        Command::Embark {
+            player: 2,
+            unit: "shoota-boyz".into(),
+            transport: "trukk".into(),
+        },
+    );
+    advance_to(&mut g, 2, Phase::Command);
+    advance_to(&mut g, 2, Phase::Movement);
+    let p = play::panels(&g, army, boyz);
+    assert!(p.disembark && !p.movement, "{p:?}");
+    let verdict = |centre: Vec3| {
+        let d = play::placement_draft(&g, army, boyz, centre);
+        let c = play::draft_command(&g, &d, MoveMode::Normal).unwrap();
+        assert!(matches!(c, Command::Disembark { .. }), "{c:?}");
+        play::check(&g, &c, Some(&d))
+    };
+    match verdict(Vec3::new(20.0, 30.0, 0.0)) {
+        Verdict::Illegal(r) => assert_eq!(r.rule, Rule::Transports, "{r}"),
+        v => panic!("20\" away is no disembarkation: {v:?}"),
+    }
+    let mut legal = false;
+    let mut seen = Vec::new();
+    for step in 0..40 {
+        let d = 2.5 + 0.1 * step as f32;
+        for k in 0..8 {
+            let a = k as f32 * std::f32::consts::FRAC_PI_4;
+            let v = verdict(Vec3::new(40.0 + d * a.cos(), 30.0 + d * a.sin(), 0.0));
+            legal |= v.is_legal();
+            if !matches!(&v, Verdict::Illegal(r) if r.reason.contains("on top of")) {
+                seen.push(v);
+            }
+        }
+    }
+    assert!(
+        legal,
+        "somewhere beside the Trukk the unit disembarks: {seen:?}"
+    );
+    // "Find a place" finds one the engine accepts.
+    let d = play::suggest_placement(&g, army, boyz).expect("a place beside the Trukk");
+    let c = play::draft_command(&g, &d, MoveMode::Normal).unwrap();
+    assert!(play::check(&g, &c, Some(&d)).is_legal());
+    accepted(&mut g, c);
+    assert_eq!(
+        g.units[army][boyz].location,
+        wartable::game::Location::OnTable
+    );
+    assert!(
+        play::suggest_placement(&g, army, boyz).is_none(),
+        "nothing to place now"
     );
 }

@@ -58,6 +58,7 @@ pub fn plugin(app: &mut App) {
             Update,
             (
                 drag.run_if(not(egui_wants_any_pointer_input)),
+                follow_placement.run_if(not(egui_wants_any_pointer_input)),
                 touch_walls.run_if(resource_changed::<Drafting>),
                 refresh_report,
                 draw,
@@ -156,6 +157,40 @@ fn drag(
     };
     if drafting.draft.as_ref() != Some(&draft) {
         drafting.draft = Some(draft);
+    }
+}
+
+/// While a unit is being placed from off the table ([`Drafting::placing`]), its drafted block
+/// follows the cursor over the table, so the verdict and the limits update as it moves.
+fn follow_placement(
+    mut drafting: ResMut<Drafting>,
+    active: Res<ActiveGame>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&Camera, &GlobalTransform), With<OrbitCamera>>,
+) {
+    let Some((army, unit)) = drafting.placing else {
+        return;
+    };
+    let Some(game) = &active.game else { return };
+    let (camera, transform) = *camera;
+    let Some(at) = cursor_on_plane(&window, camera, transform, 0.0) else {
+        return;
+    };
+    let moved = drafting.draft.as_ref().is_none_or(|d| {
+        d.army != army
+            || d.ends.first().is_none_or(|_| {
+                let n = d.ends.len() as f32;
+                let c = d.ends.iter().fold(Vec3::ZERO, |a, (_, p)| a + *p) / n;
+                c.truncate().distance(at.truncate()) > 0.05
+            })
+    });
+    if moved {
+        drafting.draft = Some(play::placement_draft(
+            game,
+            army,
+            unit,
+            Vec3::new(at.x, at.y, 0.0),
+        ));
     }
 }
 
@@ -308,8 +343,15 @@ fn draw(
             let outline = solid.base.outline(end.truncate(), solid.facing);
             let pts: Vec<Vec3> = outline.iter().map(|p| p.extend(end.z) + lift).collect();
             gizmos.linestrip(pts.iter().copied().chain(pts.first().copied()), colour);
-            // The path leg by leg, each waypoint marked.
+            // The path leg by leg, each waypoint marked (none for a unit set up from off the
+            // table).
             let path = d.path_of(*r).unwrap_or_else(|| vec![*end]);
+            if !matches!(
+                game.units[r.army][r.unit].location,
+                crate::game::Location::OnTable
+            ) {
+                continue;
+            }
             gizmos.linestrip(
                 std::iter::once(start)
                     .chain(path.iter().copied())
@@ -341,6 +383,9 @@ fn draw(
             }
         }
     }
+    if let Some(d) = &drafting.draft {
+        draw_set_up_limits(&mut gizmos, game, d.army, d.unit);
+    }
     draw_threats(&mut gizmos, game, &tools, observer);
     if sight.los {
         for t in &sight.report.targets {
@@ -365,6 +410,63 @@ fn draw(
         for p in m.line {
             gizmos.sphere(Isometry3d::from_translation(p + lift), 0.2, tape);
         }
+    }
+}
+
+/// The limits drawn while a unit is placed from off the table: for Reserves, a ring 9" out
+/// from every enemy base (arrivals stay outside) and, for Strategic Reserves, the line 6" in
+/// from each battlefield edge (arrivals stay wholly between it and the edge); for an embarked
+/// unit, a ring 3" out from its TRANSPORT's bases (Core Rules: Reserves, Strategic Reserves,
+/// Transports).
+fn draw_set_up_limits(gizmos: &mut Gizmos, game: &Game, army: usize, unit: usize) {
+    use crate::rules::constants::{
+        BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES, DISEMBARK_RANGE_INCHES,
+        RESERVES_ENEMY_DISTANCE_INCHES, STRATEGIC_RESERVES_EDGE_INCHES,
+    };
+    let lift = Vec3::Z * 0.07;
+    let ring = |gizmos: &mut Gizmos, r: ModelRef, inches: f32, colour: Color| {
+        let s = game.solid(r);
+        gizmos
+            .circle(
+                Isometry3d::from_translation(s.centre.extend(s.z) + lift),
+                s.base.bounding_radius_inches() + inches,
+                colour,
+            )
+            .resolution(48);
+    };
+    match game.units[army][unit].location {
+        crate::game::Location::Reserves(kind) => {
+            let purple = Color::srgb(0.75, 0.35, 1.0);
+            for e in game.enemy_models(army) {
+                ring(gizmos, e, RESERVES_ENEMY_DISTANCE_INCHES, purple);
+            }
+            if kind == crate::game::ReserveKind::StrategicReserves {
+                let (e, w, d) = (
+                    STRATEGIC_RESERVES_EDGE_INCHES,
+                    BOARD_WIDTH_INCHES,
+                    BOARD_DEPTH_INCHES,
+                );
+                let inner = [
+                    Vec3::new(e, e, 0.0),
+                    Vec3::new(w - e, e, 0.0),
+                    Vec3::new(w - e, d - e, 0.0),
+                    Vec3::new(e, d - e, 0.0),
+                    Vec3::new(e, e, 0.0),
+                ];
+                gizmos.linestrip(inner.map(|p| p + lift), Color::srgb(0.3, 0.9, 1.0));
+            }
+        }
+        crate::game::Location::Embarked(t) => {
+            for r in game.live_models(army, t) {
+                ring(
+                    gizmos,
+                    r,
+                    DISEMBARK_RANGE_INCHES,
+                    Color::srgb(0.3, 0.9, 1.0),
+                );
+            }
+        }
+        _ => {}
     }
 }
 

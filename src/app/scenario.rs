@@ -16,6 +16,9 @@
 //! - `summary`: the whole recorded game: the end-of-game summary.
 //! - `threat`: round 1's Movement phase, the `strip` unit selected, the enemy army's threat
 //!   overlay on and the tape from one of its models to the nearest objective marker.
+//! - `arrive`: player 1's Hellblasters declared in Strategic Reserves, round 2's Movement phase
+//!   of player 1: the unit placed where "Find a place" puts it, with the 9" rings round the
+//!   enemy and the 6" edge line drawn.
 //! - `strip`: round 1's Movement phase, the unit furthest from the table's centre selected
 //!   with its card folded to a strip and its Move ring on (the camera brings it into view).
 //!
@@ -33,7 +36,7 @@ use crate::rules::phase::{Phase, Stage};
 const RECORDED_GAME: &str = include_str!("../../tests/games/full-game.commands.ron");
 
 /// The scenario names `play --scenario` accepts.
-pub const SCENARIOS: [&str; 10] = [
+pub const SCENARIOS: [&str; 11] = [
     "overview",
     "los",
     "drag-refused",
@@ -44,6 +47,7 @@ pub const SCENARIOS: [&str; 10] = [
     "summary",
     "strip",
     "threat",
+    "arrive",
 ];
 
 /// What a scenario leaves on screen: the unit to select and the play state.
@@ -299,6 +303,38 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
                     ],
                 });
             }
+        }
+        "arrive" => {
+            push(
+                started,
+                Command::DeclareReserves {
+                    player: 1,
+                    unit: "hellblasters".into(),
+                    reserve: crate::game::ReserveKind::StrategicReserves,
+                },
+            )?;
+            deploy_all(started)?;
+            while !(started.game.battle_round == 2
+                && started.game.active_player == 1
+                && started.game.phase == Phase::Movement)
+            {
+                if started.game.stage == Stage::GameOver {
+                    return Err("the game ended before round 2".into());
+                }
+                let player = started
+                    .game
+                    .acting_player()
+                    .unwrap_or(started.game.active_player);
+                push(started, Command::EndPhase { player })?;
+            }
+            let game = &started.game;
+            let army = game.army_of(1).ok_or("no army")?;
+            let unit = game
+                .find_unit(army, "hellblasters")
+                .ok_or("no Hellblasters")?;
+            select = Some(selector(game, army, unit));
+            play.drafting.draft =
+                Some(play::suggest_placement(game, army, unit).ok_or("no place to arrive")?);
         }
         "log" | "summary" => {
             let commands: Vec<Command> =

@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 
-use super::play::{Drafting, SightStatus, SightTools, TableTools, TapeEnd};
+use super::play::{self, Drafting, SightStatus, SightTools, TableTools, TapeEnd};
 use super::screens::Screen;
 use super::table::{Board, BodyMesh, Palette, SightRing};
 use crate::sim::battle::ActiveGame;
@@ -145,7 +145,8 @@ fn observe_board(add: On<Add, Board>, mut commands: Commands) {
     commands.entity(add.entity).observe(
         |click: On<Pointer<Click>>,
          mut selection: ResMut<Selection>,
-         drafting: Res<Drafting>,
+         mut drafting: ResMut<Drafting>,
+         active: Res<ActiveGame>,
          mut tools: ResMut<TableTools>,
          mut sight: ResMut<SightTools>| {
             if click.button == PointerButton::Primary
@@ -154,6 +155,17 @@ fn observe_board(add: On<Add, Board>, mut commands: Commands) {
                 if let Some(p) = click.hit.position {
                     tape.pick(TapeEnd::Point(p));
                 }
+                return;
+            }
+            // A unit being placed (arriving, disembarking) follows the cursor; a click drops it
+            // there (Enter then confirms; "Place" picks it up again).
+            if click.button == PointerButton::Primary
+                && let Some((army, unit)) = drafting.placing
+                && let (Some(game), Some(p)) = (&active.game, click.hit.position)
+            {
+                let draft = play::placement_draft(game, army, unit, Vec3::new(p.x, p.y, 0.0));
+                drafting.draft = Some(draft);
+                drafting.placing = None;
                 return;
             }
             if click.button == PointerButton::Primary && drafting.draft.is_none() {

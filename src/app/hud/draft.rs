@@ -16,12 +16,23 @@ pub(super) fn draft_window(ctx: &egui::Context, hud: &mut Hud) {
     };
     let used = draft_distance(&game, &draft);
     let limit = allowance(&game, &draft, hud.drafting.move_mode);
-    egui::Window::new("Move")
-        .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 40.0))
+    // A unit set up from off the table (Reserves, a TRANSPORT) is placed, not moved.
+    let placed = !matches!(
+        game.units[draft.army][draft.unit].location,
+        crate::game::Location::OnTable
+    );
+    // Centred over the table's part of the window, under the phase bar.
+    let insets = *hud.insets;
+    egui::Window::new(if placed { "Set up" } else { "Move" })
+        .anchor(
+            egui::Align2::CENTER_TOP,
+            egui::vec2((insets.left - insets.right) / 2.0, insets.top + 8.0),
+        )
         .collapsible(false)
         .resizable(false)
         .show(ctx, |ui| {
             let distance = match limit {
+                _ if placed => "set up where the ghost stands".to_string(),
                 Some(l) => format!("{used:.1}\" used of {l:.1}\" ({:.1}\" left)", l - used),
                 None => format!("{used:.1}\" used"),
             };
@@ -35,10 +46,10 @@ pub(super) fn draft_window(ctx: &egui::Context, hud: &mut Hud) {
             ));
             // Each leg's length: a Shift-drag adds a leg from the drafted ends.
             let legs = play::leg_lengths(&game, &draft);
-            if legs.len() > 1 {
+            if !placed && legs.len() > 1 {
                 let parts: Vec<String> = legs.iter().map(|l| format!("{l:.1}\"")).collect();
                 ui.label(format!("Legs: {}", parts.join(" + ")));
-            } else {
+            } else if !placed {
                 ui.weak("Shift-drag adds a leg (a waypoint), to go round a wall");
             }
             match &hud.drafting.verdict {

@@ -67,6 +67,63 @@ pub(super) fn orders(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, army: usize,
             play::issue(&mut hud.writer, &mut hud.drafting, c);
         }
     }
+    if p.arrive || p.disembark {
+        ui.strong(if p.arrive {
+            "Arrive from Reserves"
+        } else {
+            "Disembark"
+        });
+        ui.label(if p.arrive {
+            "Click the table where the unit arrives (more than 9\" from enemy models; Strategic \
+             Reserves wholly within 6\" of an edge): the block follows the cursor, a click drops it, then \
+             Enter / Confirm."
+        } else {
+            "Click the table where the unit disembarks (wholly within 3\" of its TRANSPORT): \
+             the block follows the cursor, a click drops it, then Enter / Confirm."
+        });
+        let placing = hud.drafting.placing == Some((army, root));
+        ui.horizontal(|ui| {
+            if ui.selectable_label(placing, "Place on the table").clicked() {
+                hud.drafting.placing = if placing { None } else { Some((army, root)) };
+            }
+            if ui
+                .button("Find a place")
+                .on_hover_text("The first placement the rules allow, to adjust or confirm")
+                .clicked()
+            {
+                match play::suggest_placement(game, army, root) {
+                    Some(d) => {
+                        hud.drafting.placing = None;
+                        hud.drafting.draft = Some(d);
+                    }
+                    None => {
+                        hud.log
+                            .actions
+                            .note("No placement found that the rules allow");
+                    }
+                }
+            }
+        });
+    }
+    if p.embark {
+        ui.horizontal_wrapped(|ui| {
+            for t in play::transports(game, army) {
+                let name = &game.scene.armies[army].units[t].name;
+                if ui
+                    .button(format!("Embark in {name}"))
+                    .on_hover_text("Every model must be within 3\" of the TRANSPORT after moving")
+                    .clicked()
+                {
+                    let c = Command::Embark {
+                        player,
+                        unit: id.clone(),
+                        transport: game.unit_id(army, t).to_string(),
+                    };
+                    play::issue(&mut hud.writer, &mut hud.drafting, c);
+                }
+            }
+        });
+    }
     if p.shooting {
         ui.strong("Shooting");
         attack::attack_panel(ui, hud, game, player, &id, false);

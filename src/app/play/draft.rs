@@ -5,7 +5,7 @@ use bevy::prelude::*;
 
 use super::Drafting;
 use crate::game::sight::ModelRef;
-use crate::game::{Command, Game, ModelPath, Placement, Rejection};
+use crate::game::{Command, Game, Location, ModelPath, Placement, Rejection};
 use crate::geometry::Vec3 as TableVec3;
 use crate::rules::constants::{CONSOLIDATE_INCHES, PILE_IN_INCHES};
 use crate::rules::movement::{MoveMode, path_length};
@@ -119,33 +119,53 @@ pub fn draft_command(game: &Game, draft: &Draft, mode: MoveMode) -> Result<Comma
             })
             .collect()
     };
+    // Every model of the combined unit where the draft puts it (or where it stands).
+    let placements = || -> Vec<Placement> {
+        game.live_models_anywhere(army, root)
+            .into_iter()
+            .filter(|r| r.unit == root || game.units[army][r.unit].leading == Some(root))
+            .map(|r| {
+                let at = draft
+                    .ends
+                    .iter()
+                    .find(|(m, _)| *m == r)
+                    .map_or_else(|| model_position(game, r), |(_, e)| *e);
+                Placement {
+                    model: r.model,
+                    unit: unit_field(r),
+                    x: at.x,
+                    y: at.y,
+                    z: at.z,
+                    facing: game.scene.armies[army].units[r.unit].models[r.model].facing,
+                }
+            })
+            .collect()
+    };
+    let location = game.units[army][root].location;
     match game.stage {
-        Stage::Setup | Stage::Deployment => {
-            let models = game
-                .live_models_anywhere(army, root)
-                .into_iter()
-                .filter(|r| r.unit == root || game.units[army][r.unit].leading == Some(root))
-                .map(|r| {
-                    let at = draft
-                        .ends
-                        .iter()
-                        .find(|(m, _)| *m == r)
-                        .map_or_else(|| model_position(game, r), |(_, e)| *e);
-                    Placement {
-                        model: r.model,
-                        unit: unit_field(r),
-                        x: at.x,
-                        y: at.y,
-                        z: at.z,
-                        facing: game.scene.armies[army].units[r.unit].models[r.model].facing,
-                    }
-                })
-                .collect();
-            Ok(Command::Deploy {
+        Stage::Setup | Stage::Deployment => Ok(Command::Deploy {
+            player,
+            unit: id,
+            models: placements(),
+            transport: None,
+        }),
+        // A unit in Reserves arrives, an embarked unit disembarks, where the draft places it.
+        Stage::Battle
+            if game.phase == Phase::Movement && matches!(location, Location::Reserves(_)) =>
+        {
+            Ok(Command::SetUpReinforcements {
                 player,
                 unit: id,
-                models,
-                transport: None,
+                models: placements(),
+            })
+        }
+        Stage::Battle
+            if game.phase == Phase::Movement && matches!(location, Location::Embarked(_)) =>
+        {
+            Ok(Command::Disembark {
+                player,
+                unit: id,
+                models: placements(),
             })
         }
         // A Scout move is a Normal move before the first battle round.
@@ -297,6 +317,93 @@ pub fn drag_unit(
         ends: models.into_iter().map(|r| (r, from(r) + delta)).collect(),
         via: same.map(|d| d.via.clone()).unwrap_or_default(),
     }
+}
+
+/// A draft placing the combined unit (`army`, `unit`) centred on `centre` (table inches) in
+/// a compact block: rows of up to five, bases 0.1" apart (well within Unit Coherency), the rows
+/// running along the battlefield edge nearest the click (so Strategic Reserves fit within 6"
+/// of it). Where a click puts a unit arriving from Reserves or disembarking.
+pub fn placement_draft(game: &Game, army: usize, unit: usize, centre: TableVec3) -> Draft {
+    use crate::rules::constants::{BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES};
+    const PER_ROW: usize = 5;
+    const GAP: f32 = 0.1;
+    let root = game.combined(army, unit)[0];
+    let models = game.live_models_anywhere(army, root);
+    let step = models
+        .iter()
+        .map(|&r| game.solid(r).base.bounding_radius_inches() * 2.0)
+        .fold(0.0f32, f32::max)
+        + GAP;
+    // Rows along x unless a side edge (x = 0 or 60) is nearer than the long edges.
+    let to_side = centre.x.min(BOARD_WIDTH_INCHES - centre.x);
+    let to_long = centre.y.min(BOARD_DEPTH_INCHES - centre.y);
+    let along_y = to_side < to_long;
+    let n = models.len();
+    let cols = n.clamp(1, PER_ROW);
+    let rows = n.div_ceil(cols).max(1);
+    let ends = models
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let (c, row) = ((i % cols) as f32, (i / cols) as f32);
+            let a = (c - (cols as f32 - 1.0) / 2.0) * step;
+            let b = (row - (rows as f32 - 1.0) / 2.0) * step;
+            let (dx, dy) = if along_y { (b, a) } else { (a, b) };
+            (r, TableVec3::new(centre.x + dx, centre.y + dy, centre.z))
+        })
+        .collect();
+    Draft {
+        army,
+        unit: root,
+        ends,
+        via: Vec::new(),
+    }
+}
+
+/// A placement the engine accepts for the combined unit (`army`, `unit`) waiting off the table,
+/// found by trying blocks ([`placement_draft`]) around its TRANSPORT (embarked: 2" to 6" from
+/// its centre, every 0.1", in 16 directions) or along the battlefield edges (in Reserves: 3"
+/// in, every 2"); None when none is accepted (or the unit is on the table).
+pub fn suggest_placement(game: &Game, army: usize, unit: usize) -> Option<Draft> {
+    use crate::rules::constants::{BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES};
+    let root = game.combined(army, unit)[0];
+    let mut centres: Vec<TableVec3> = Vec::new();
+    match game.units[army][root].location {
+        Location::Embarked(t) => {
+            let c = game
+                .live_models(army, t)
+                .first()
+                .map(|&r| model_position(game, r))?;
+            for step in 0..40 {
+                let d = 2.0 + 0.1 * step as f32;
+                for k in 0..16 {
+                    let a = k as f32 / 16.0 * std::f32::consts::TAU;
+                    centres.push(TableVec3::new(c.x + d * a.cos(), c.y + d * a.sin(), 0.0));
+                }
+            }
+        }
+        Location::Reserves(_) => {
+            let (w, d) = (BOARD_WIDTH_INCHES, BOARD_DEPTH_INCHES);
+            let mut x = 3.0;
+            while x <= w - 3.0 {
+                centres.push(TableVec3::new(x, 3.0, 0.0));
+                centres.push(TableVec3::new(x, d - 3.0, 0.0));
+                x += 2.0;
+            }
+            let mut y = 3.0;
+            while y <= d - 3.0 {
+                centres.push(TableVec3::new(3.0, y, 0.0));
+                centres.push(TableVec3::new(w - 3.0, y, 0.0));
+                y += 2.0;
+            }
+        }
+        _ => return None,
+    }
+    centres.into_iter().find_map(|c| {
+        let d = placement_draft(game, army, root, c);
+        let command = draft_command(game, &d, MoveMode::Normal).ok()?;
+        game.check(&command).is_ok().then_some(d)
+    })
 }
 
 /// A draft with one model's end set to `to`, keeping the other drafted models of the unit.

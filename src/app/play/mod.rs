@@ -29,13 +29,13 @@ pub use crate::sim::battle::{GameOrigin, undo};
 pub use deploy::{AutoDeploy, auto_deploy_command};
 pub use draft::{
     Draft, Verdict, advance_roll_needed, allowance, check, draft_command, draft_distance,
-    drag_model, drag_unit, leg_lengths, model_position,
+    drag_model, drag_unit, leg_lengths, model_position, placement_draft, suggest_placement,
 };
 pub use los::{LosReport, SightStatus, TargetSight, los_report};
 pub use narrate::{
     ActionLog, DIE_FACES, DiceGroup, EntryKind, LogEntry, LogFilter, face, unit_name,
 };
-pub use panels::{Panels, panel_widths, panels, unit_strip};
+pub use panels::{Panels, panel_widths, panels, transports, unit_strip};
 pub use record::DICE_LOG_SHOWN;
 pub use summary::{GameSummary, UnitLosses};
 pub use tape::{Measure, TapeEnd, end_name, measure, tape_text};
@@ -69,6 +69,9 @@ pub struct Drafting {
     pub verdict: Option<Verdict>,
     /// The kind of move a drag makes in the Movement phase.
     pub move_mode: MoveMode,
+    /// A unit (army, unit) being placed off the table (arriving from Reserves or
+    /// disembarking): a click on the table puts it there ([`placement_draft`]).
+    pub placing: Option<(usize, usize)>,
 }
 
 impl Default for Drafting {
@@ -77,6 +80,7 @@ impl Default for Drafting {
             draft: None,
             verdict: None,
             move_mode: MoveMode::Normal,
+            placing: None,
         }
     }
 }
@@ -281,5 +285,6 @@ pub fn plugin(app: &mut App) {
 pub fn issue(writer: &mut MessageWriter<GameCommand>, drafting: &mut Drafting, command: Command) {
     drafting.draft = None;
     drafting.verdict = None;
+    drafting.placing = None;
     writer.write(GameCommand(command));
 }

@@ -18,6 +18,12 @@ pub struct Panels {
     pub charge: bool,
     /// Pile In, Fight, Consolidate.
     pub fight: bool,
+    /// Arrive from Reserves (placed by a click on the table).
+    pub arrive: bool,
+    /// Disembark from its TRANSPORT (placed by a click on the table).
+    pub disembark: bool,
+    /// Embark in a friendly TRANSPORT on the table.
+    pub embark: bool,
 }
 
 /// The order panels shown for the unit (`army`, `unit`) at this moment of `game`: only the
@@ -46,7 +52,16 @@ pub fn panels(game: &Game, army: usize, unit: usize) -> Panels {
             let on_table = !game.live_models(army, root).is_empty();
             if player == game.active_player && on_table {
                 match game.phase {
-                    Phase::Movement => p.movement = state.moved.is_none(),
+                    Phase::Movement => {
+                        p.movement = state.moved.is_none();
+                        // Only INFANTRY embark, in a friendly TRANSPORT on the table.
+                        p.embark = !transports(game, army).is_empty()
+                            && game.combined(army, root).iter().all(|&u| {
+                                game.scene.armies[army].units[u]
+                                    .datasheet
+                                    .has_keyword("INFANTRY")
+                            });
+                    }
                     Phase::Shooting => p.shooting = !state.shot,
                     Phase::Charge => {
                         p.charge = !state.declared_charge
@@ -57,6 +72,11 @@ pub fn panels(game: &Game, army: usize, unit: usize) -> Panels {
                     }
                     _ => {}
                 }
+            }
+            if player == game.active_player && game.phase == Phase::Movement {
+                p.arrive = matches!(state.location, crate::game::Location::Reserves(_));
+                p.disembark = matches!(state.location, crate::game::Location::Embarked(_))
+                    && !game.live_models_anywhere(army, root).is_empty();
             }
             if game.phase == Phase::Fight && on_table {
                 let current = game
@@ -111,4 +131,16 @@ pub fn panel_widths(window_width: f32) -> (f32, f32) {
         (window_width * 0.16).clamp(170.0, 300.0),
         (window_width * 0.25).clamp(280.0, 480.0),
     )
+}
+
+/// The friendly TRANSPORT units of `army` on the table (unit indices), for the Embark buttons.
+pub fn transports(game: &Game, army: usize) -> Vec<usize> {
+    (0..game.units[army].len())
+        .filter(|&u| {
+            let sheet = &game.scene.armies[army].units[u].datasheet;
+            sheet.has_keyword("TRANSPORT")
+                && sheet.transport_capacity.is_some()
+                && !game.live_models(army, u).is_empty()
+        })
+        .collect()
 }
