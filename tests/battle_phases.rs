@@ -47,6 +47,7 @@ fn one_path(model: usize, to: &[(f32, f32, f32)]) -> Vec<ModelPath> {
         model,
         unit: None,
         path: to.to_vec(),
+        facing: None,
     }]
 }
 
@@ -274,6 +275,7 @@ fn climbing_counts_and_only_infantry_stand_on_upper_floors_or_cross_ruin_walls()
             model: m,
             unit: None,
             path: vec![(29.0, y, 0.0), (29.0, y, 3.0), (28.5, y, 3.0)],
+            facing: None,
         })
         .collect();
     let too_far: Vec<ModelPath> = climb
@@ -808,6 +810,7 @@ fn pile_in_models_must_end_closer_to_the_closest_enemy() {
         model: 0,
         unit: None,
         path: vec![(10.0, 21.0, 0.0)],
+        facing: None,
     }];
     let r = rejected!(
         g,
@@ -1336,6 +1339,7 @@ fn command_reroll_desperate_escape_rerolls_the_first_failed_test() {
                     model: m,
                     unit: None,
                     path: vec![(10.0 + 1.8 * m as f32, 22.5, 0.0)],
+                    facing: None,
                 })
                 .collect(),
         )

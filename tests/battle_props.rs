@@ -79,6 +79,7 @@ fn command_for(g: &Game, p: &Pick) -> Command {
                 model: r.model,
                 unit: Some(g.unit_id(army, r.unit).to_string()),
                 path: vec![(at.x + p.dx + wobble, at.y + p.dy - wobble, at.z)],
+                facing: None,
             }
         })
         .collect();

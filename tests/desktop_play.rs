@@ -1713,3 +1713,51 @@ fn a_unit_embarks_and_disembarks_by_hand() {
         "nothing to place now"
     );
 }
+
+/// Issue 20, facing: Q/E while dragging turn the drafted models; the Move carries each model's
+/// new facing, the engine turns them, and a hull that would turn onto another model is refused
+/// although the same move without the turn is not.
+#[test]
+fn a_drafted_turn_faces_the_models_and_the_hull_is_checked_where_it_ends() {
+    let mut g = deployed_game(open_field());
+    isolate(
+        &mut g,
+        &[(2, "trukk"), (2, "shoota-boyz"), (1, "redemptor")],
+    );
+    advance_to(&mut g, 2, Phase::Movement);
+    put(&mut g, 2, "trukk", 0, 40.0, 30.0);
+    let (army, trukk) = unit(&g, 2, "trukk");
+    let r = g.live_models(army, trukk)[0];
+    g.scene.armies[army].units[trukk].models[0].facing = 0.0;
+    // A Boy 3.2" north of the Trukk's centre: clear of its side, not of its nose turned north.
+    put(&mut g, 2, "shoota-boyz", 0, 40.0, 33.2);
+    for m in 1..10 {
+        put(&mut g, 2, "shoota-boyz", m, 50.0 - 1.3 * m as f32, 38.0);
+    }
+    let mut d = play::drag_unit(&g, None, army, trukk, Vec3::new(0.2, 0.0, 0.0));
+    let c = play::draft_command(&g, &d, MoveMode::Normal).unwrap();
+    assert!(
+        play::check(&g, &c, Some(&d)).is_legal(),
+        "{:?}",
+        play::check(&g, &c, Some(&d))
+    );
+    d.turn = 90.0;
+    assert_eq!(d.facing_of(&g, r), 90.0);
+    let c = play::draft_command(&g, &d, MoveMode::Normal).unwrap();
+    let Command::Move { paths, .. } = &c else {
+        panic!()
+    };
+    assert_eq!(paths[0].facing, Some(90.0));
+    match play::check(&g, &c, Some(&d)) {
+        Verdict::Illegal(r) => assert!(
+            r.reason.contains("on top of") || r.reason.contains("overlap"),
+            "{r}"
+        ),
+        v => panic!("the turned hull would stand on the Boy: {v:?}"),
+    }
+    // Turned the other way round (180°): the same footprint as before, accepted and applied.
+    d.turn = 180.0;
+    let c = play::draft_command(&g, &d, MoveMode::Normal).unwrap();
+    accepted(&mut g, c);
+    assert_eq!(g.scene.armies[army].units[trukk].models[0].facing, 180.0);
+}

@@ -237,6 +237,7 @@ fn with_model_glide_a_moved_model_slides_to_its_new_place() {
             model: 0,
             unit: None,
             path: vec![(from.x + dx, from.y + dy, 0.0)],
+            facing: None,
         }],
     };
     let (dx, dy) = [(0.0, 3.0), (0.0, -3.0), (3.0, 0.0), (-3.0, 0.0)]
@@ -332,6 +333,7 @@ fn battle_plugin_mirrors_the_game_in_states_and_moves_model_entities() {
             model: 0,
             unit: None,
             path: vec![(x, y + dy, 0.0)],
+            facing: None,
         }],
     }));
     app.update();
@@ -384,6 +386,7 @@ fn model_entities_know_their_game_model_and_respawn_where_the_game_has_them() {
             model: 0,
             unit: None,
             path: vec![(from.x + dx, from.y + dy, 0.0)],
+            facing: None,
         }],
     };
     let c = [(0.0, 3.0), (0.0, -3.0), (3.0, 0.0), (-3.0, 0.0)]

@@ -348,6 +348,7 @@ fn a_move_characteristic_that_is_not_a_number_lets_no_model_move() {
                     model: m,
                     unit: None,
                     path: vec![(p.x + 37.9, p.y, 0.0)],
+                    facing: None,
                 }
             })
             .collect();
@@ -565,6 +566,7 @@ fn move_paths_refuse_points_that_are_not_numbers_off_the_table_or_too_many() {
         model: 0,
         unit: None,
         path: points,
+        facing: None,
     };
     let bad = [
         vec![(6.0, 30.0, f32::NAN)],

@@ -462,6 +462,7 @@ fn consolidation_cannot_step_out_of_combat_towards_an_objective() {
                 model: m,
                 unit: None,
                 path: vec![(p.x - 3.0, p.y, 0.0)],
+                facing: None,
             }
         })
         .collect();
@@ -1243,6 +1244,7 @@ fn fly_crosses_enemies_in_normal_moves_only() {
                     model: m,
                     unit: None,
                     path: vec![(p.x, p.y + 6.0, 0.0)],
+                    facing: None,
                 }
             })
             .collect(),
@@ -1314,6 +1316,7 @@ fn pile_in_moves_each_model_towards_its_own_closest_enemy() {
         model: 1,
         unit: None,
         path: vec![(23.2, 28.0, 0.0)],
+        facing: None,
     };
     let r = rejected(
         &mut g,
@@ -1699,6 +1702,7 @@ fn to(unit: &str, model: usize, x: f32, y: f32) -> ModelPath {
         model,
         unit: Some(unit.into()),
         path: vec![(x, y, 0.0)],
+        facing: None,
     }
 }
 

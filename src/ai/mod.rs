@@ -139,6 +139,7 @@ fn shifted(game: &Game, army: usize, unit: usize, v: Vec3) -> Vec<ModelPath> {
                 model: r.model,
                 unit: Some(game.unit_id(army, r.unit).to_string()),
                 path: vec![(p.x + v.x, p.y + v.y, 0.0)],
+                facing: None,
             }
         })
         .collect()

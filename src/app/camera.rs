@@ -220,8 +220,11 @@ fn mouse_controls(
 fn keyboard_controls(
     keys: Res<ButtonInput<KeyCode>>,
     time: Res<Time>,
+    grab: Option<Res<super::overlay::Grab>>,
     mut cameras: Query<&mut OrbitCamera>,
 ) {
+    // While a model is dragged, Q and E turn it instead of the camera.
+    let holding = grab.is_some_and(|g| g.model.is_some());
     let dt = time.delta_secs();
     for mut orbit in &mut cameras {
         if keys.just_pressed(KeyCode::Home) {
@@ -242,10 +245,10 @@ fn keyboard_controls(
             }
         }
         orbit.focus += pan * speed;
-        if keys.pressed(KeyCode::KeyQ) {
+        if keys.pressed(KeyCode::KeyQ) && !holding {
             orbit.yaw += 1.5 * dt;
         }
-        if keys.pressed(KeyCode::KeyE) {
+        if keys.pressed(KeyCode::KeyE) && !holding {
             orbit.yaw -= 1.5 * dt;
         }
         if keys.pressed(KeyCode::KeyR) {

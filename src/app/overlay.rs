@@ -37,7 +37,12 @@ pub struct Grab {
     pub new_leg: bool,
     /// The draft before this drag.
     pub before: Option<play::Draft>,
+    /// Degrees turned with Q/E during this drag.
+    pub turn: f32,
 }
+
+/// Degrees one press of Q or E turns the dragged models.
+pub const TURN_STEP_DEGREES: f32 = 15.0;
 
 /// The ruin wall solids that the drafted models' bases would overlap at their drafted ends,
 /// found by a rapier intersection query with each model's base collider
@@ -123,6 +128,7 @@ pub fn cursor_on_plane(
 
 fn drag(
     buttons: Res<ButtonInput<MouseButton>>,
+    keys: Res<ButtonInput<KeyCode>>,
     mut grab: ResMut<Grab>,
     mut drafting: ResMut<Drafting>,
     active: Res<ActiveGame>,
@@ -141,11 +147,22 @@ fn drag(
     let Some(at) = cursor_on_plane(&window, camera, transform, anchor.z) else {
         return;
     };
+    // Q / E turn the dragged models (the camera keeps still while a model is held).
+    let turned = if keys.just_pressed(KeyCode::KeyQ) {
+        TURN_STEP_DEGREES
+    } else if keys.just_pressed(KeyCode::KeyE) {
+        -TURN_STEP_DEGREES
+    } else {
+        0.0
+    };
+    if turned != 0.0 {
+        grab.turn += turned;
+    }
     let delta = Vec3::new(at.x - anchor.x, at.y - anchor.y, 0.0);
-    if delta.length() < 0.05 {
+    if delta.length() < 0.05 && turned == 0.0 {
         return;
     }
-    let draft = if grab.single {
+    let mut draft = if grab.single {
         let start = grab
             .before
             .as_ref()
@@ -155,6 +172,7 @@ fn drag(
     } else {
         play::drag_unit(game, grab.before.as_ref(), r.army, r.unit, delta)
     };
+    draft.turn = grab.before.as_ref().map_or(0.0, |d| d.turn) + grab.turn;
     if drafting.draft.as_ref() != Some(&draft) {
         drafting.draft = Some(draft);
     }
@@ -340,7 +358,7 @@ fn draw(
         for (r, end) in &d.ends {
             let start = play::model_position(game, *r);
             let solid = game.solid(*r);
-            let outline = solid.base.outline(end.truncate(), solid.facing);
+            let outline = solid.base.outline(end.truncate(), d.facing_of(game, *r));
             let pts: Vec<Vec3> = outline.iter().map(|p| p.extend(end.z) + lift).collect();
             gizmos.linestrip(pts.iter().copied().chain(pts.first().copied()), colour);
             // The path leg by leg, each waypoint marked (none for a unit set up from off the

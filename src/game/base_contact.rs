@@ -233,6 +233,7 @@ fn with_path(
             model: r.model,
             unit: Some(game.unit_id(r.army, r.unit).to_string()),
             path,
+            facing: None,
         }),
     }
     c

@@ -41,6 +41,11 @@ pub struct ModelPath {
     pub unit: Option<String>,
     /// Waypoints (x, y, z), the last one where the model ends.
     pub path: Vec<(f32, f32, f32)>,
+    /// The facing it ends with (degrees counter-clockwise from +x); None keeps its facing.
+    /// Turning costs no distance (Core Rules: Moving Models), but the base or hull stands
+    /// where it ends at this facing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facing: Option<f32>,
 }
 
 /// One weapon assignment: every model of the unit carrying `weapon` (or only the `models`

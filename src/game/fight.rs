@@ -166,7 +166,7 @@ impl Game {
         }
         let distance = charge.distance();
         let planned = self.plan_move(army, root, paths, &|_| distance, MoveKind::Engaging)?;
-        self.move_models(&planned.moves);
+        self.apply_planned(&planned);
         let tarmy = self.army_of(opponent(player)).expect("two armies");
         for &t in &charge.targets {
             if !self.live_models(tarmy, t).is_empty()
@@ -489,7 +489,7 @@ impl Game {
             .iter()
             .map(|(r, _)| (*r, self.solid(*r)))
             .collect();
-        self.move_models(&planned.moves);
+        self.apply_planned(&planned);
         for (r, old) in before {
             let new = self.solid(r);
             let name = self.model_name(r);

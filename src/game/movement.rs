@@ -144,7 +144,7 @@ impl Game {
         };
         let planned = self.plan_move(army, unit, paths, &allowance, kind)?;
         self.advance_roll = None;
-        self.move_models(&planned.moves);
+        self.apply_planned(&planned);
         self.for_combined(army, unit, |s| s.moved = Some(Moved::Moved(mode)));
         ev.push(GameEvent::Moved {
             player,

@@ -59,7 +59,7 @@ impl Game {
             );
         }
         let planned = self.plan_move(army, root, paths, &|_| inches, MoveKind::Normal)?;
-        self.move_models(&planned.moves);
+        self.apply_planned(&planned);
         let enemies: Vec<_> = self.enemy_solids(army);
         for r in self.live_models(army, root) {
             let s = self.solid(r);

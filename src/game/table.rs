@@ -36,6 +36,8 @@ pub(super) enum MoveKind {
 pub(super) struct PlannedMove {
     /// (model, new position) for each moved model.
     pub moves: Vec<(ModelRef, Vec3)>,
+    /// (model, new facing in degrees) for each model that turns.
+    pub facings: Vec<(ModelRef, f32)>,
     /// The longest path (inches).
     pub longest: f32,
     /// Models that crossed enemy models (Fall Back: Desperate Escape tests).
@@ -130,6 +132,7 @@ impl Game {
         // get no such licence (Core Rules: Flying).
         let fly = self.all_have_keyword(army, unit, "FLY") && kind != MoveKind::Engaging;
         let mut moves: Vec<(ModelRef, Vec3)> = Vec::new();
+        let mut facings: Vec<(ModelRef, f32)> = Vec::new();
         let mut longest: f32 = 0.0;
         let mut crossed = Vec::new();
         let enemies = self.enemy_models(army);
@@ -285,6 +288,15 @@ impl Game {
                 crossed.push(r);
             }
             let end = *way.last().expect("not empty");
+            if let Some(f) = p.facing {
+                if !f.is_finite() {
+                    return reject(
+                        Rule::Movement,
+                        format!("{name}'s facing ({f}) is not a number of degrees"),
+                    );
+                }
+                facings.push((r, f.rem_euclid(360.0)));
+            }
             self.check_standing(r, end, &name)?;
             moves.push((r, end));
         }
@@ -295,12 +307,17 @@ impl Game {
             .into_iter()
             .map(|r| {
                 let s = self.solid(r);
+                let facing = facings
+                    .iter()
+                    .find(|(m, _)| *m == r)
+                    .map_or(s.facing, |(_, f)| *f);
                 match moves.iter().find(|(m, _)| *m == r) {
                     Some((_, at)) => (
                         r,
                         ModelSolid {
                             centre: at.truncate(),
                             z: at.z,
+                            facing,
                             ..s
                         },
                     ),
@@ -328,6 +345,7 @@ impl Game {
         }
         Ok(PlannedMove {
             moves,
+            facings,
             longest,
             crossed_enemies: crossed,
         })
@@ -547,6 +565,14 @@ impl Game {
     pub(super) fn move_models(&mut self, moves: &[(ModelRef, Vec3)]) {
         for (r, at) in moves {
             self.scene.armies[r.army].units[r.unit].models[r.model].position = *at;
+        }
+    }
+
+    /// Carries out a planned move: new positions, then new facings.
+    pub(super) fn apply_planned(&mut self, planned: &PlannedMove) {
+        self.move_models(&planned.moves);
+        for (r, f) in &planned.facings {
+            self.scene.armies[r.army].units[r.unit].models[r.model].facing = *f;
         }
     }
 

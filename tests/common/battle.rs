@@ -97,6 +97,7 @@ pub fn shift(game: &Game, player: u8, unit: &str, dx: f32, dy: f32) -> Vec<Model
                 model: r.model,
                 unit: Some(game.unit_id(army, r.unit).to_string()),
                 path: vec![(p.x + dx, p.y + dy, p.z)],
+                facing: None,
             }
         })
         .collect()

@@ -25,9 +25,17 @@ pub struct Draft {
     /// Waypoints: where each model stood at the end of each earlier leg of the move, oldest
     /// first (a Shift-drag starts a new leg, so a path can go round a wall).
     pub via: Vec<Vec<(ModelRef, TableVec3)>>,
+    /// Degrees every drafted model turns (counter-clockwise; Q/E while dragging).
+    pub turn: f32,
 }
 
 impl Draft {
+    /// The facing model `r` ends with (degrees): its own, turned by [`Draft::turn`].
+    pub fn facing_of(&self, game: &Game, r: ModelRef) -> f32 {
+        (game.scene.armies[r.army].units[r.unit].models[r.model].facing + self.turn)
+            .rem_euclid(360.0)
+    }
+
     /// The waypoints of model `r`, oldest first, then its end (None if it is not drafted).
     pub fn path_of(&self, r: ModelRef) -> Option<Vec<TableVec3>> {
         let end = self.ends.iter().find(|(m, _)| *m == r)?.1;
@@ -116,6 +124,7 @@ pub fn draft_command(game: &Game, draft: &Draft, mode: MoveMode) -> Result<Comma
                     .iter()
                     .map(|p| (p.x, p.y, p.z))
                     .collect(),
+                facing: (draft.turn != 0.0).then(|| draft.facing_of(game, *r)),
             })
             .collect()
     };
@@ -136,7 +145,7 @@ pub fn draft_command(game: &Game, draft: &Draft, mode: MoveMode) -> Result<Comma
                     x: at.x,
                     y: at.y,
                     z: at.z,
-                    facing: game.scene.armies[army].units[r.unit].models[r.model].facing,
+                    facing: draft.facing_of(game, r),
                 }
             })
             .collect()
@@ -316,6 +325,7 @@ pub fn drag_unit(
         unit: root,
         ends: models.into_iter().map(|r| (r, from(r) + delta)).collect(),
         via: same.map(|d| d.via.clone()).unwrap_or_default(),
+        turn: same.map_or(0.0, |d| d.turn),
     }
 }
 
@@ -357,6 +367,7 @@ pub fn placement_draft(game: &Game, army: usize, unit: usize, centre: TableVec3)
         unit: root,
         ends,
         via: Vec::new(),
+        turn: 0.0,
     }
 }
 
@@ -417,6 +428,7 @@ pub fn drag_model(game: &Game, previous: Option<&Draft>, model: ModelRef, to: Ta
             unit: root,
             ends: Vec::new(),
             via: Vec::new(),
+            turn: 0.0,
         });
     match draft.ends.iter_mut().find(|(m, _)| *m == model) {
         Some(end) => end.1 = to,
