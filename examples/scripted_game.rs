@@ -93,6 +93,7 @@ impl Driver {
                     model: r.model,
                     unit: Some(self.game.unit_id(army, r.unit).to_string()),
                     path: vec![(p.x + v.x, p.y + v.y, 0.0)],
+                    facing: None,
                 }
             })
             .collect()

@@ -443,6 +443,11 @@ fn screenshot_scenarios_reach_their_moment() {
                 assert_eq!(view.play.log_expanded.len(), 1, "one attack opened");
             }
             "summary" => assert_eq!(g.stage, Stage::GameOver),
+            "legs" => {
+                let d = view.play.drafting.draft.as_ref().unwrap();
+                assert_eq!(d.via.len(), 1);
+                assert_eq!(play::leg_lengths(g, d).len(), 2);
+            }
             "arrive" => {
                 assert_eq!((g.battle_round, g.phase), (2, Phase::Movement));
                 let d = view.play.drafting.draft.as_ref().unwrap();

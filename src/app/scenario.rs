@@ -19,6 +19,8 @@
 //! - `arrive`: player 1's Hellblasters declared in Strategic Reserves, round 2's Movement phase
 //!   of player 1: the unit placed where "Find a place" puts it, with the 9" rings round the
 //!   enemy and the 6" edge line drawn.
+//! - `legs`: round 1's Movement phase, the `drag-refused` unit drafted in two legs (3" towards
+//!   the table's centre, then 2" to the side, turned 45°): the path drawn leg by leg.
 //! - `strip`: round 1's Movement phase, the unit furthest from the table's centre selected
 //!   with its card folded to a strip and its Move ring on (the camera brings it into view).
 //!
@@ -36,7 +38,7 @@ use crate::rules::phase::{Phase, Stage};
 const RECORDED_GAME: &str = include_str!("../../tests/games/full-game.commands.ron");
 
 /// The scenario names `play --scenario` accepts.
-pub const SCENARIOS: [&str; 11] = [
+pub const SCENARIOS: [&str; 12] = [
     "overview",
     "los",
     "drag-refused",
@@ -48,6 +50,7 @@ pub const SCENARIOS: [&str; 11] = [
     "strip",
     "threat",
     "arrive",
+    "legs",
 ];
 
 /// What a scenario leaves on screen: the unit to select and the play state.
@@ -191,7 +194,7 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
             }
             play.sight.report = report;
         }
-        "drag-refused" => {
+        "drag-refused" | "legs" => {
             advance_to(started, Phase::Movement)?;
             let game = &started.game;
             let army = game.army_of(game.active_player).ok_or("no army")?;
@@ -206,7 +209,15 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
             let centre = Vec3::new(30.0, 22.0, 0.0);
             let from = play::model_position(game, game.live_models(army, unit)[0]);
             let dir = (centre - from).truncate().normalize_or_zero().extend(0.0);
-            let draft: Draft = play::drag_unit(game, None, army, unit, dir * (m + 3.0));
+            let draft: Draft = if name == "legs" {
+                let first = play::drag_unit(game, None, army, unit, dir * 3.0);
+                let side = Vec3::new(-dir.y, dir.x, 0.0) * 2.0;
+                let mut d = play::drag_unit(game, Some(&first.with_new_leg()), army, unit, side);
+                d.turn = 45.0;
+                d
+            } else {
+                play::drag_unit(game, None, army, unit, dir * (m + 3.0))
+            };
             select = Some(selector(game, army, unit));
             play.tools.rings = [true, false, false, false];
             play.drafting.draft = Some(draft);

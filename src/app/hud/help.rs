@@ -12,11 +12,16 @@ pub(super) fn help(ui: &mut egui::Ui) {
             ),
             ("Left-drag a model", "draft a move of its whole unit"),
             ("Ctrl + left-drag", "draft a move of one model"),
+            (
+                "Shift + left-drag",
+                "add a leg to the drafted move (a waypoint)",
+            ),
+            ("Q / E while dragging", "turn the dragged models 15 degrees"),
             ("Enter / Esc", "confirm / cancel the drafted move"),
             ("Right-drag", "orbit the camera"),
             ("Middle-drag, Shift+right-drag", "pan"),
             ("Wheel", "zoom"),
-            ("WASD / arrows, Q/E, R/F", "pan, turn, tilt"),
+            ("WASD / arrows, Q/E, R/F", "pan, turn, tilt (the camera)"),
             ("Home", "reset the view"),
             ("L", "line-of-sight tool for the selected unit"),
             (
