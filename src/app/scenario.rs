@@ -12,7 +12,7 @@
 //! - `reaction`: the recorded game up to its first shot that the defender could answer with Go
 //!   to Ground or Smokescreen, that shot declared: the defender's reaction window is open.
 //! - `log`: the recorded game to the end of battle round 1's Fight phase, the dice log
-//!   filtered to player 1 with its first attack opened to its full event list.
+//!   filtered to player 1 with its last attack opened to its full event list.
 //! - `summary`: the whole recorded game: the end-of-game summary.
 //! - `threat`: round 1's Movement phase, the `strip` unit selected, the enemy army's threat
 //!   overlay on and the tape from one of its models to the nearest objective marker.
@@ -367,7 +367,7 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
                 play.log_expanded = log
                     .entries
                     .iter()
-                    .position(|e| e.player == Some(1) && !e.dice.is_empty() && e.events.len() > 1)
+                    .rposition(|e| e.player == Some(1) && !e.dice.is_empty() && e.events.len() > 1)
                     .into_iter()
                     .collect();
             }

@@ -187,9 +187,11 @@ fn overlay(mut contexts: EguiContexts, mut hud: Hud) -> Result {
         .rect
         .height();
     if hud.active.game.is_some() {
+        // A fifth of the window's height to start with (resizable).
+        let log_height = (ctx.viewport_rect().height() * 0.2).clamp(110.0, 320.0);
         covered.bottom = egui::Panel::bottom("dice-log")
             .resizable(true)
-            .default_size(120.0)
+            .default_size(log_height)
             .show(&mut root, |ui| dice_log::dice_log(ui, &mut hud.log))
             .response
             .rect

@@ -150,10 +150,10 @@ pub fn measure(game: &Game, a: &TapeEnd, b: &TapeEnd) -> Option<Measure> {
         horizontal,
         vertical,
         line: [pa.extend(za0), pb.extend(zb0)],
-        in_objective_range: objective_model.then(|| {
+        in_objective_range: objective_model.then_some(
             horizontal <= OBJECTIVE_RANGE_HORIZONTAL_INCHES
-                && vertical <= OBJECTIVE_RANGE_VERTICAL_INCHES
-        }),
+                && vertical <= OBJECTIVE_RANGE_VERTICAL_INCHES,
+        ),
     })
 }
 
