@@ -1259,10 +1259,7 @@ fn the_side_panels_leave_the_table_more_than_half_the_window() {
 fn the_tape_measures_to_points_terrain_and_objectives() {
     use play::{TapeEnd, measure};
     use wartable::rules::constants::OBJECTIVE_MARKER_RADIUS_INCHES;
-    let dir = std::env::temp_dir().join(format!("wartable-tape-{}", std::process::id()));
-    let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/default.ron");
-    let mut started = table::start_on_scene(&default, &dir, 7).unwrap();
-    scenario::advance_to(&mut started, Phase::Movement).unwrap();
+    let started = default_game_in_movement("tape");
     let game = &started.game;
     let army = game.army_of(1).unwrap();
     let unit = game.find_unit(army, "intercessors").unwrap();
@@ -1328,7 +1325,6 @@ fn the_tape_measures_to_points_terrain_and_objectives() {
         vec![TapeEnd::Model(r)],
         "a third click starts again"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Issue 20, threat overlay: a unit's reach is its Move plus its longest ranged weapon and its
@@ -1338,10 +1334,7 @@ fn the_tape_measures_to_points_terrain_and_objectives() {
 fn the_threat_overlay_reaches_move_plus_range_and_charge() {
     use wartable::app::overlay::threat_units;
     use wartable::geometry::{Vec2, polygon};
-    let dir = std::env::temp_dir().join(format!("wartable-threat-{}", std::process::id()));
-    let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/default.ron");
-    let mut started = table::start_on_scene(&default, &dir, 7).unwrap();
-    scenario::advance_to(&mut started, Phase::Movement).unwrap();
+    let started = default_game_in_movement("threat");
     let game = &started.game;
     let army = game.army_of(1).unwrap();
     let unit = game.find_unit(army, "intercessors").unwrap();
@@ -1402,7 +1395,6 @@ fn the_threat_overlay_reaches_move_plus_range_and_charge() {
         play::ThreatOverlay::Off.next().next().next(),
         play::ThreatOverlay::Off
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Issue 20, recognisable models: the figure follows the datasheet's keywords (the default
@@ -1765,4 +1757,15 @@ fn a_drafted_turn_faces_the_models_and_the_hull_is_checked_where_it_ends() {
     let c = play::draft_command(&g, &d, MoveMode::Normal).unwrap();
     accepted(&mut g, c);
     assert_eq!(g.scene.armies[army].units[trukk].models[0].facing, 180.0);
+}
+
+/// The default scene (seed 7) deployed as placed, at round 1's Movement phase (its autosave in
+/// a temporary folder named after `name`, removed again).
+fn default_game_in_movement(name: &str) -> table::StartedGame {
+    let dir = std::env::temp_dir().join(format!("wartable-{name}-{}", std::process::id()));
+    let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/default.ron");
+    let mut started = table::start_on_scene(&default, &dir, 7).unwrap();
+    scenario::advance_to(&mut started, Phase::Movement).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    started
 }

@@ -153,14 +153,7 @@ fn value_per_model(game: &Game, army: usize, unit: usize) -> f64 {
 
 /// The deploying unit, if the player deploys now.
 fn deploy(game: &Game, player: u8) -> Option<Command> {
-    let army = game.army_of(player)?;
-    let unit = game.next_to_deploy(player)?;
-    Some(Command::Deploy {
-        player,
-        unit: game.unit_id(army, unit).to_string(),
-        models: Vec::new(),
-        transport: None,
-    })
+    game.deploy_next_as_placed(player)
 }
 
 /// What every brain does the same way: deploy where the scene stands, end phases with

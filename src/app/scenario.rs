@@ -82,22 +82,12 @@ pub fn push(started: &mut StartedGame, command: Command) -> Result<(), String> {
 /// A rejected Deploy.
 pub fn deploy_all(started: &mut StartedGame) -> Result<(), String> {
     while matches!(started.game.stage, Stage::Setup | Stage::Deployment) {
-        let g = &started.game;
-        let player = g.active_player;
-        let army = g.army_of(player).ok_or("no army")?;
-        let unit = g
-            .next_to_deploy(player)
+        let player = started.game.active_player;
+        let deploy = started
+            .game
+            .deploy_next_as_placed(player)
             .ok_or_else(|| format!("player {player} has nothing left to deploy"))?;
-        let id = g.unit_id(army, unit).to_string();
-        push(
-            started,
-            Command::Deploy {
-                player,
-                unit: id,
-                models: Vec::new(),
-                transport: None,
-            },
-        )?;
+        push(started, deploy)?;
     }
     Ok(())
 }

@@ -120,6 +120,20 @@ impl Game {
             .find(|&u| self.units[army][u].location == Location::NotDeployed)
     }
 
+    /// The Deploy command that sets up `player`'s next unit ([`Game::next_to_deploy`]) where
+    /// the scene stands it; None when `player` has no unit left to deploy (or no army).
+    /// Whether it is `player`'s turn is the engine's to say.
+    pub fn deploy_next_as_placed(&self, player: u8) -> Option<Command> {
+        let army = self.army_of(player)?;
+        let unit = self.next_to_deploy(player)?;
+        Some(Command::Deploy {
+            player,
+            unit: self.unit_id(army, unit).to_string(),
+            models: Vec::new(),
+            transport: None,
+        })
+    }
+
     /// Deploys every unit still waiting where the scene stands, players alternating as the
     /// engine asks (each one [`Game::next_to_deploy`] of the [`Game::active_player`]), until the
     /// game leaves set-up and deployment. Returns the events of every Deploy in order.
@@ -132,18 +146,10 @@ impl Game {
         use crate::rules::phase::Stage;
         let mut events = Vec::new();
         while matches!(self.stage, Stage::Setup | Stage::Deployment) {
-            let player = self.active_player;
-            let (Some(army), Some(unit)) = (self.army_of(player), self.next_to_deploy(player))
-            else {
+            let Some(deploy) = self.deploy_next_as_placed(self.active_player) else {
                 break;
             };
-            let unit = self.unit_id(army, unit).to_string();
-            events.extend(self.apply(&Command::Deploy {
-                player,
-                unit,
-                models: Vec::new(),
-                transport: None,
-            })?);
+            events.extend(self.apply(&deploy)?);
         }
         Ok(events)
     }

@@ -76,7 +76,7 @@ pub(super) fn menu_window(ctx: &egui::Context, hud: &mut Hud) {
         .resizable(false)
         .default_width(520.0)
         .show(ctx, |ui| {
-            ui.heading("New hot-seat game");
+            ui.heading("New game");
             let form = &mut *hud.form;
             let combo = |ui: &mut egui::Ui, label: &str, value: &mut String, folder: &str| {
                 egui::ComboBox::from_label(label)

@@ -24,14 +24,7 @@ pub fn auto_deploy_command(game: &crate::game::Game, auto: AutoDeploy) -> Option
     if !auto.0.get(usize::from(player).wrapping_sub(1)).copied()? {
         return None;
     }
-    let army = game.army_of(player)?;
-    let unit = game.next_to_deploy(player)?;
-    Some(Command::Deploy {
-        player,
-        unit: game.unit_id(army, unit).to_string(),
-        models: Vec::new(),
-        transport: None,
-    })
+    game.deploy_next_as_placed(player)
 }
 
 /// Sends one Deploy a frame for a side that deploys the rest as placed (the engine applies it
