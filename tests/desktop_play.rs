@@ -910,7 +910,10 @@ fn a_failed_autosave_is_shown_to_the_player() {
 
 /// The recorded game (default scene, seed 7) played to the end, with its events.
 fn recorded_game() -> (table::StartedGame, Vec<Command>) {
-    let dir = std::env::temp_dir().join(format!("wartable-recorded-{}", std::process::id()));
+    // A folder of its own for each call: tests run in parallel and each removes its folder.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("wartable-recorded-{}-{n}", std::process::id()));
     let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/default.ron");
     let mut started = table::start_on_scene(&default, &dir, 7).unwrap();
     let text = std::fs::read_to_string(
@@ -1768,4 +1771,45 @@ fn default_game_in_movement(name: &str) -> table::StartedGame {
     scenario::advance_to(&mut started, Phase::Movement).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     started
+}
+
+/// Issue 20, legs checked one by one: a move drafted in three legs whose second leg runs
+/// through an enemy model is refused at that leg (the first leg alone is accepted), and the
+/// last check is the whole move's verdict.
+#[test]
+fn a_move_in_legs_is_checked_leg_by_leg() {
+    let mut game = intercessors_alone_in_movement();
+    let (army, u) = unit(&game, 1, "intercessors");
+    // An Ork 4" north of the squad's first model, 1" west (clear of the Captain at 10.75,
+    // 7.5): a leg north after a step west runs into it.
+    let first = play::model_position(&game, game.live_models(army, u)[0]);
+    put(&mut game, 2, "boyz-mob", 0, first.x - 1.0, first.y + 4.0);
+    let leg1 = play::drag_unit(&game, None, army, u, Vec3::new(-1.0, 0.0, 0.0));
+    let leg2 = play::drag_unit(
+        &game,
+        Some(&leg1.with_new_leg()),
+        army,
+        u,
+        Vec3::new(0.0, 4.0, 0.0),
+    );
+    let three = play::drag_unit(
+        &game,
+        Some(&leg2.with_new_leg()),
+        army,
+        u,
+        Vec3::new(0.0, -4.0, 0.0),
+    );
+    assert_eq!(three.via.len(), 2);
+    assert_eq!(play::draft_to_leg(&three, 0).ends, leg1.ends);
+    let checks = play::leg_checks(&game, &three, MoveMode::Normal);
+    assert_eq!(checks.len(), 3);
+    assert!(checks[0].is_legal(), "{:?}", checks[0]);
+    assert!(
+        !checks[1].is_legal(),
+        "the second leg meets the Ork: {:?}",
+        checks[1]
+    );
+    let c = play::draft_command(&game, &three, MoveMode::Normal).unwrap();
+    assert_eq!(checks[2], play::check(&game, &c, Some(&three)));
+    assert!(!checks[2].is_legal());
 }

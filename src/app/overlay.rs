@@ -370,12 +370,20 @@ fn draw(
             ) {
                 continue;
             }
-            gizmos.linestrip(
-                std::iter::once(start)
-                    .chain(path.iter().copied())
-                    .map(|p| p + lift),
-                colour.with_alpha(0.7),
-            );
+            // Each leg in its own colour when the move has legs: green up to the first leg
+            // the engine refuses, that leg red, the rest grey.
+            let first_bad = drafting.leg_verdicts.iter().position(|v| !v.is_legal());
+            let mut from = start;
+            for (k, &to) in path.iter().enumerate() {
+                let leg_colour = match first_bad {
+                    _ if drafting.leg_verdicts.is_empty() => colour,
+                    Some(b) if k == b => Color::srgb(1.0, 0.25, 0.2),
+                    Some(b) if k > b => Color::srgb(0.6, 0.6, 0.6),
+                    _ => Color::srgb(0.3, 0.95, 0.4),
+                };
+                gizmos.line(from + lift, to + lift, leg_colour.with_alpha(0.8));
+                from = to;
+            }
             for w in &path[..path.len() - 1] {
                 gizmos.circle(Isometry3d::from_translation(*w + lift), 0.2, colour);
             }

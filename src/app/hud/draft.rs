@@ -49,6 +49,14 @@ pub(super) fn draft_window(ctx: &egui::Context, hud: &mut Hud) {
             if !placed && legs.len() > 1 {
                 let parts: Vec<String> = legs.iter().map(|l| format!("{l:.1}\"")).collect();
                 ui.label(format!("Legs: {}", parts.join(" + ")));
+                // Leg by leg: the first leg the engine refuses is where the path goes wrong.
+                let checks = hud.drafting.leg_verdicts.clone();
+                if let Some(k) = checks.iter().position(|v| !v.is_legal())
+                    && k + 1 < checks.len()
+                    && let Some(Verdict::Illegal(r)) = checks.get(k)
+                {
+                    ui.colored_label(RED, format!("Leg {} is refused - {r}", k + 1));
+                }
             } else if !placed {
                 ui.weak("Shift-drag adds a leg (a waypoint), to go round a wall");
             }

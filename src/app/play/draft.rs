@@ -447,7 +447,43 @@ pub(super) fn check_draft_system(mut state: ResMut<Drafting>, active: Res<Active
         }),
         _ => None,
     };
+    let legs = match (&active.game, &state.draft) {
+        (Some(game), Some(draft)) if !draft.via.is_empty() => {
+            leg_checks(game, draft, state.move_mode)
+        }
+        _ => Vec::new(),
+    };
     if state.verdict != verdict {
         state.verdict = verdict;
     }
+    if state.leg_verdicts != legs {
+        state.leg_verdicts = legs;
+    }
+}
+
+/// The draft cut after leg `k` (0: the first): the models end where that leg ends.
+pub fn draft_to_leg(draft: &Draft, k: usize) -> Draft {
+    let mut cut = draft.clone();
+    if k < draft.via.len() {
+        cut.ends = draft.via[k].clone();
+        cut.via.truncate(k);
+    }
+    cut
+}
+
+/// The engine's verdict on the move as far as the end of each leg ([`draft_to_leg`]), first
+/// leg first: the first refused leg is where the path goes wrong (a wall, an enemy model,
+/// Engagement Range, the distance). The last entry is the whole move's verdict. A waypoint
+/// is judged as if the models stopped there, so a waypoint on a friendly base reads as refused
+/// though passing over it is allowed.
+pub fn leg_checks(game: &Game, draft: &Draft, mode: MoveMode) -> Vec<Verdict> {
+    (0..=draft.via.len())
+        .map(|k| {
+            let cut = draft_to_leg(draft, k);
+            match draft_command(game, &cut, mode) {
+                Ok(c) => check(game, &c, Some(&cut)),
+                Err(why) => Verdict::Nothing(why),
+            }
+        })
+        .collect()
 }

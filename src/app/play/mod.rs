@@ -29,7 +29,8 @@ pub use crate::sim::battle::{GameOrigin, undo};
 pub use deploy::{AutoDeploy, auto_deploy_command};
 pub use draft::{
     Draft, Verdict, advance_roll_needed, allowance, check, draft_command, draft_distance,
-    drag_model, drag_unit, leg_lengths, model_position, placement_draft, suggest_placement,
+    draft_to_leg, drag_model, drag_unit, leg_checks, leg_lengths, model_position, placement_draft,
+    suggest_placement,
 };
 pub use los::{LosReport, SightStatus, TargetSight, los_report};
 pub use narrate::{
@@ -69,6 +70,9 @@ pub struct Drafting {
     pub verdict: Option<Verdict>,
     /// The kind of move a drag makes in the Movement phase.
     pub move_mode: MoveMode,
+    /// The verdict on the move as far as each leg's end, for a move drafted in legs
+    /// ([`leg_checks`]; empty for a one-leg move).
+    pub leg_verdicts: Vec<Verdict>,
     /// A unit (army, unit) being placed off the table (arriving from Reserves or
     /// disembarking): a click on the table puts it there ([`placement_draft`]).
     pub placing: Option<(usize, usize)>,
@@ -80,6 +84,7 @@ impl Default for Drafting {
             draft: None,
             verdict: None,
             move_mode: MoveMode::Normal,
+            leg_verdicts: Vec::new(),
             placing: None,
         }
     }
