@@ -1053,12 +1053,12 @@ fn the_dice_log_is_saved_with_the_game_and_follows_undo() {
         .world()
         .resource::<DiceLog>()
         .actions
-        .actions()
+        .game_entries()
         .cloned()
         .collect();
     let loaded = table::load_game(&autosave).unwrap();
     let again = play::ActionLog::of(&loaded.game, &loaded.events);
-    let again: Vec<play::LogEntry> = again.actions().cloned().collect();
+    let again: Vec<play::LogEntry> = again.game_entries().cloned().collect();
     assert_eq!(live.len(), again.len());
     assert_eq!(live, again, "the loaded log is the one played");
     assert!(recorded.events.len() > loaded.events.len());
@@ -1073,10 +1073,10 @@ fn the_dice_log_is_saved_with_the_game_and_follows_undo() {
     let (_, events) = replay(loaded.origin.clone(), 7, &commands[..n - 1]).unwrap();
     let game = app.world().resource::<ActiveGame>().game.clone().unwrap();
     let want: Vec<play::LogEntry> = play::ActionLog::of(&game, &events)
-        .actions()
+        .game_entries()
         .cloned()
         .collect();
-    let got: Vec<play::LogEntry> = log.actions().cloned().collect();
+    let got: Vec<play::LogEntry> = log.game_entries().cloned().collect();
     assert_eq!(got, want);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -1571,10 +1571,9 @@ fn a_reserves_arrival_is_placed_by_a_click_and_checked() {
     let p = play::panels(&game, army, hb);
     assert!(p.arrive && !p.movement, "{p:?}");
     let verdict = |centre: Vec3| {
-        let d = play::placement_draft(&game, army, hb, centre);
-        let c = play::draft_command(&game, &d, MoveMode::Normal).unwrap();
+        let (c, v) = placed(&game, army, hb, centre);
         assert!(matches!(c, Command::SetUpReinforcements { .. }), "{c:?}");
-        play::check(&game, &c, Some(&d))
+        v
     };
     // Open ground away from the table's one ruin (x 27..30, y 18..26) and the enemy.
     match verdict(Vec3::new(38.0, 22.0, 0.0)) {
@@ -1673,10 +1672,9 @@ fn a_unit_embarks_and_disembarks_by_hand() {
     let p = play::panels(&g, army, boyz);
     assert!(p.disembark && !p.movement, "{p:?}");
     let verdict = |centre: Vec3| {
-        let d = play::placement_draft(&g, army, boyz, centre);
-        let c = play::draft_command(&g, &d, MoveMode::Normal).unwrap();
+        let (c, v) = placed(&g, army, boyz, centre);
         assert!(matches!(c, Command::Disembark { .. }), "{c:?}");
-        play::check(&g, &c, Some(&d))
+        v
     };
     match verdict(Vec3::new(20.0, 30.0, 0.0)) {
         Verdict::Illegal(r) => assert_eq!(r.rule, Rule::Transports, "{r}"),
@@ -1812,4 +1810,13 @@ fn a_move_in_legs_is_checked_leg_by_leg() {
     let c = play::draft_command(&game, &three, MoveMode::Normal).unwrap();
     assert_eq!(checks[2], play::check(&game, &c, Some(&three)));
     assert!(!checks[2].is_legal());
+}
+
+/// The command a click at `centre` makes for a unit placed from off the table, and the
+/// engine's verdict on it.
+fn placed(game: &Game, army: usize, unit: usize, centre: Vec3) -> (Command, Verdict) {
+    let d = play::placement_draft(game, army, unit, centre);
+    let c = play::draft_command(game, &d, MoveMode::Normal).unwrap();
+    let v = play::check(game, &c, Some(&d));
+    (c, v)
 }

@@ -22,6 +22,9 @@ use crate::rules::constants::{COHERENCY_HORIZONTAL_INCHES, ENGAGEMENT_RANGE_HORI
 use crate::sim::battle::ActiveGame;
 use crate::sim::components::{TableModel, Unit, WallSolid};
 
+/// Which units the threat overlay draws (the logic lives with the play state).
+pub use super::play::threat_units;
+
 /// Shortest time between two line-of-sight reports while a draft is being dragged.
 pub const LOS_REFRESH_WHILE_DRAGGING: Duration = Duration::from_millis(100);
 
@@ -493,33 +496,6 @@ fn draw_set_up_limits(gizmos: &mut Gizmos, game: &Game, army: usize, unit: usize
             }
         }
         _ => {}
-    }
-}
-
-/// The units whose reach the threat overlay draws: the selected unit, or every unit of the
-/// army opposing the selected unit (else the acting player) still on the table.
-pub fn threat_units(
-    game: &Game,
-    overlay: play::ThreatOverlay,
-    selected: Option<(usize, usize)>,
-) -> Vec<(usize, usize)> {
-    match overlay {
-        play::ThreatOverlay::Off => Vec::new(),
-        play::ThreatOverlay::Selected => selected.into_iter().collect(),
-        play::ThreatOverlay::EnemyArmy => {
-            let own = selected.map_or_else(
-                || game.acting_player().unwrap_or(game.active_player),
-                |(army, _)| game.player_of(army),
-            );
-            let Some(enemy) = game.army_of(if own == 1 { 2 } else { 1 }) else {
-                return Vec::new();
-            };
-            game.unit_roots(enemy)
-                .into_iter()
-                .filter(|&u| !game.live_models(enemy, u).is_empty())
-                .map(|u| (enemy, u))
-                .collect()
-        }
     }
 }
 

@@ -124,42 +124,8 @@ pub fn overlap_area(a: &[Vec2], b: &[Vec2]) -> f32 {
     let mut total = 0.0;
     for s in &ta {
         for c in &tb {
-            total += polygon::signed_area(&clip(s, c)).abs();
+            total += polygon::signed_area(&polygon::clip_to_convex(s, c)).abs();
         }
     }
     total
-}
-
-/// `subject` clipped to the convex polygon `window` (Sutherland-Hodgman; either winding).
-fn clip(subject: &[Vec2], window: &[Vec2]) -> Vec<Vec2> {
-    let ccw = polygon::signed_area(window) >= 0.0;
-    let inside = |p: Vec2, a: Vec2, b: Vec2| {
-        let c = (b - a).perp_dot(p - a);
-        if ccw { c >= 0.0 } else { c <= 0.0 }
-    };
-    let cut = |p: Vec2, q: Vec2, a: Vec2, b: Vec2| {
-        let (d, e) = (q - p, b - a);
-        let t = (a - p).perp_dot(e) / d.perp_dot(e);
-        p + d * t
-    };
-    let mut out = subject.to_vec();
-    for (a, b) in polygon::edges(window) {
-        if out.is_empty() {
-            break;
-        }
-        let input = std::mem::take(&mut out);
-        for k in 0..input.len() {
-            let (p, q) = (input[k], input[(k + 1) % input.len()]);
-            match (inside(p, a, b), inside(q, a, b)) {
-                (true, true) => out.push(q),
-                (true, false) => out.push(cut(p, q, a, b)),
-                (false, true) => {
-                    out.push(cut(p, q, a, b));
-                    out.push(q);
-                }
-                (false, false) => {}
-            }
-        }
-    }
-    out
 }

@@ -39,6 +39,11 @@ pub fn contains(polygon: &[Vec2], p: Vec2) -> bool {
 
 /// Distance from `p` to the segment `a`-`b` (inches).
 pub fn distance_to_segment(p: Vec2, a: Vec2, b: Vec2) -> f32 {
+    p.distance(closest_on_segment(p, a, b))
+}
+
+/// The point of the segment `a`-`b` nearest `p`.
+pub fn closest_on_segment(p: Vec2, a: Vec2, b: Vec2) -> Vec2 {
     let ab = b - a;
     let len2 = ab.length_squared();
     let t = if len2 > 0.0 {
@@ -46,7 +51,110 @@ pub fn distance_to_segment(p: Vec2, a: Vec2, b: Vec2) -> f32 {
     } else {
         0.0
     };
-    p.distance(a + ab * t)
+    a + ab * t
+}
+
+/// The closest points of `a` and `b` and the distance between them (inches). Either may be a
+/// single point or a polygon; 0 when they overlap (a point inside the polygon, or polygons
+/// that intersect), both points then one shared point. Empty input gives infinity.
+pub fn closest_points(a: &[Vec2], b: &[Vec2]) -> (f32, Vec2, Vec2) {
+    let (Some(&a0), Some(&b0)) = (a.first(), b.first()) else {
+        return (f32::INFINITY, Vec2::ZERO, Vec2::ZERO);
+    };
+    let inside = |x: &[Vec2], y: &[Vec2]| {
+        (y.len() >= 3)
+            .then(|| x.iter().copied().find(|&p| contains(y, p)))
+            .flatten()
+    };
+    if let Some(p) = inside(a, b).or_else(|| inside(b, a)) {
+        return (0.0, p, p);
+    }
+    if a.len() >= 3 && b.len() >= 3 && polygons_intersect(a, b) {
+        return (0.0, a0, a0);
+    }
+    let mut best = (f32::INFINITY, a0, b0);
+    // Each vertex of one against the nearest point of the other's edges (or its one point).
+    let mut one_way = |from: &[Vec2], to: &[Vec2], flip: bool| {
+        for &p in from {
+            let nearest = if to.len() == 1 {
+                to[0]
+            } else {
+                edges(to)
+                    .map(|(s, e)| closest_on_segment(p, s, e))
+                    .min_by(|x, y| p.distance(*x).total_cmp(&p.distance(*y)))
+                    .unwrap_or(to[0])
+            };
+            let d = p.distance(nearest);
+            if d < best.0 {
+                best = if flip {
+                    (d, nearest, p)
+                } else {
+                    (d, p, nearest)
+                };
+            }
+        }
+    };
+    one_way(a, b, false);
+    one_way(b, a, true);
+    best
+}
+
+/// The convex hull of `points`, counter-clockwise (Andrew's monotone chain); fewer than three
+/// distinct points come back as they are.
+pub fn convex_hull(mut points: Vec<Vec2>) -> Vec<Vec2> {
+    points.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    points.dedup();
+    if points.len() < 3 {
+        return points;
+    }
+    let mut hull: Vec<Vec2> = Vec::with_capacity(points.len() * 2);
+    for &p in points.iter().chain(points.iter().rev().skip(1)) {
+        while hull.len() >= 2
+            && cross(
+                hull[hull.len() - 1] - hull[hull.len() - 2],
+                p - hull[hull.len() - 2],
+            ) <= 0.0
+        {
+            hull.pop();
+        }
+        hull.push(p);
+    }
+    hull.pop();
+    hull
+}
+
+/// `subject` clipped to the convex polygon `window` (Sutherland-Hodgman; either winding).
+pub fn clip_to_convex(subject: &[Vec2], window: &[Vec2]) -> Vec<Vec2> {
+    let ccw = signed_area(window) >= 0.0;
+    let inside = |p: Vec2, a: Vec2, b: Vec2| {
+        let c = (b - a).perp_dot(p - a);
+        if ccw { c >= 0.0 } else { c <= 0.0 }
+    };
+    let cut = |p: Vec2, q: Vec2, a: Vec2, b: Vec2| {
+        let (d, e) = (q - p, b - a);
+        let t = (a - p).perp_dot(e) / d.perp_dot(e);
+        p + d * t
+    };
+    let mut out = subject.to_vec();
+    for (a, b) in edges(window) {
+        if out.is_empty() {
+            break;
+        }
+        let input = std::mem::take(&mut out);
+        for k in 0..input.len() {
+            let (p, q) = (input[k], input[(k + 1) % input.len()]);
+            match (inside(p, a, b), inside(q, a, b)) {
+                (true, true) => out.push(q),
+                (true, false) => out.push(cut(p, q, a, b)),
+                (false, true) => {
+                    out.push(cut(p, q, a, b));
+                    out.push(q);
+                }
+                (false, false) => {}
+            }
+        }
+    }
+    out
 }
 
 /// Distance from `p` to the nearest edge of `polygon` (inches).

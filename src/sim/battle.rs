@@ -71,9 +71,10 @@ pub struct GameOrigin(pub Option<Scene>);
 #[derive(Message, Debug, Clone, Copy, Default)]
 pub struct UndoRequested;
 
-/// The answer to an [`UndoRequested`]: the command taken back, or why nothing was.
+/// The answer to an [`UndoRequested`]: the command taken back, or why nothing was; then every
+/// event of the game as it now stands (the replay's; empty when nothing was undone).
 #[derive(Message, Debug, Clone)]
-pub struct Undone(pub Result<Command, String>);
+pub struct Undone(pub Result<Command, String>, pub Vec<GameEvent>);
 
 /// Takes the game off the table (its save and autosave stay, for loading it again).
 #[derive(Message, Debug, Clone, Copy, Default)]
@@ -239,15 +240,26 @@ fn apply_commands(
 /// # Errors
 /// Nothing to undo, or the replay fails (a sentence).
 pub fn undo(active: &mut ActiveGame, origin: &Scene) -> Result<Command, String> {
+    undo_with_events(active, origin).map(|(c, _)| c)
+}
+
+/// [`undo`], with every event of the replay (the game as it now stands), for the dice log.
+///
+/// # Errors
+/// As [`undo`].
+pub fn undo_with_events(
+    active: &mut ActiveGame,
+    origin: &Scene,
+) -> Result<(Command, Vec<GameEvent>), String> {
     let save = active.save.as_mut().ok_or("no game is under way")?;
     let last = save.commands.pop().ok_or("nothing to undo")?;
     match replay(origin.clone(), save.seed, &save.commands) {
-        Ok((game, _)) => {
+        Ok((game, events)) => {
             active.game = Some(game);
             if let Some(path) = &active.autosave {
                 write_save(path, save).map_err(|e| format!("{}: {e}", path.display()))?;
             }
-            Ok(last)
+            Ok((last, events))
         }
         Err((i, r)) => {
             save.commands.push(last);
@@ -265,7 +277,10 @@ fn apply_undo(
 ) {
     for UndoRequested in requests.read() {
         if let Some(origin) = &origin.0 {
-            undone.write(Undone(undo(&mut active, origin)));
+            undone.write(match undo_with_events(&mut active, origin) {
+                Ok((c, events)) => Undone(Ok(c), events),
+                Err(e) => Undone(Err(e), Vec::new()),
+            });
         }
     }
 }

@@ -4,54 +4,9 @@ use bevy::prelude::*;
 use bevy_egui::egui;
 
 use super::Hud;
+use crate::app::play::unit_status;
 use crate::app::ui::unit_label;
-use crate::game::Game;
-use crate::rules::movement::{MoveMode, Moved};
 use crate::sim::components::Unit;
-
-/// Status words of a unit: Battle-shocked, Advanced, Fell Back, charged, in Engagement Range...
-pub fn unit_status(game: &Game, army: usize, unit: usize) -> Vec<&'static str> {
-    let root = game.combined(army, unit)[0];
-    let s = &game.units[army][root];
-    let mut out = Vec::new();
-    match s.location {
-        crate::game::Location::NotDeployed => out.push("not deployed"),
-        crate::game::Location::Reserves(_) => out.push("in Reserves"),
-        crate::game::Location::Embarked(_) => out.push("embarked"),
-        crate::game::Location::Destroyed => return vec!["destroyed"],
-        crate::game::Location::OnTable => {}
-    }
-    if game.live_models_anywhere(army, root).is_empty() {
-        return vec!["destroyed"];
-    }
-    if s.battle_shocked {
-        out.push("Battle-shocked");
-    }
-    match s.moved {
-        Some(Moved::Moved(MoveMode::Advance)) => out.push("Advanced"),
-        Some(Moved::Moved(MoveMode::FallBack)) => out.push("Fell Back"),
-        Some(Moved::Moved(MoveMode::Normal)) => out.push("moved"),
-        Some(Moved::Stationary) => out.push("Remained Stationary"),
-        Some(Moved::SetUp) => out.push("set up"),
-        None => {}
-    }
-    if s.shot {
-        out.push("shot");
-    }
-    if s.charged {
-        out.push("charged");
-    }
-    if s.fought {
-        out.push("fought");
-    }
-    if !game.live_models(army, root).is_empty() && game.engaged(army, root) {
-        out.push("in Engagement Range");
-    }
-    if s.location == crate::game::Location::OnTable && game.below_half_strength(army, root) {
-        out.push("Below Half-strength");
-    }
-    out
-}
 
 /// Draws the armies list.
 pub(super) fn armies(ui: &mut egui::Ui, hud: &mut Hud) {

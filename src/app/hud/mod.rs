@@ -39,7 +39,7 @@ use crate::sim::battle::{ActiveGame, GameCommand, InputSystems, UndoRequested};
 use crate::sim::components::Unit;
 use crate::sim::{ActiveScene, SceneErrors};
 
-pub use armies::unit_status;
+pub use crate::app::play::unit_status;
 pub use attack::PreviewCache;
 pub use preview_chart::preview_chart;
 
@@ -47,19 +47,27 @@ const RED: egui::Color32 = egui::Color32::from_rgb(235, 90, 80);
 const GREEN: egui::Color32 = egui::Color32::from_rgb(90, 200, 110);
 const AMBER: egui::Color32 = egui::Color32::from_rgb(235, 190, 70);
 
+/// Player `p`'s table colour (1 or 2) with each sRGB channel `x` (0 to 1) mapped by `f`.
+fn shade(p: u8, f: impl Fn(f32) -> f32) -> egui::Color32 {
+    let c = crate::app::table::PLAYER_COLOURS[usize::from(p.clamp(1, 2) - 1)].to_srgba();
+    let ch = |x: f32| (f(x) * 255.0) as u8;
+    egui::Color32::from_rgb(ch(c.red), ch(c.green), ch(c.blue))
+}
+
+/// Player `p`'s table colour as it is (the phase bar's CP and VP).
+fn table_colour(p: u8) -> egui::Color32 {
+    shade(p, |x| x)
+}
+
 /// A dark shade of player `p`'s colour: the phase bar's fill while that side acts in a solo
 /// game.
 fn acting_tint(p: u8) -> egui::Color32 {
-    let c = crate::app::table::PLAYER_COLOURS[usize::from(p.clamp(1, 2) - 1)].to_srgba();
-    let dark = |x: f32| (x * 70.0 + 12.0) as u8;
-    egui::Color32::from_rgb(dark(c.red), dark(c.green), dark(c.blue))
+    shade(p, |x| (x * 70.0 + 12.0) / 255.0)
 }
 
-/// Player `p`'s table colour (1 or 2) for the overlay's text.
+/// Player `p`'s table colour lightened, for text on the overlay's dark panels.
 fn player_colour(p: u8) -> egui::Color32 {
-    let c = crate::app::table::PLAYER_COLOURS[usize::from(p.clamp(1, 2) - 1)].to_srgba();
-    let lift = |x: f32| ((x * 0.6 + 0.4) * 255.0) as u8;
-    egui::Color32::from_rgb(lift(c.red), lift(c.green), lift(c.blue))
+    shade(p, |x| x * 0.6 + 0.4)
 }
 
 /// Registers the overlay, drawn on the menu and the table (the editor draws its own panels).

@@ -39,13 +39,8 @@ pub(super) fn phase_bar(ui: &mut egui::Ui, hud: &mut Hud) {
         ui.strong(stage);
         ui.separator();
         for p in [1u8, 2] {
-            let c = crate::app::table::PLAYER_COLOURS[usize::from(p - 1)].to_srgba();
             ui.colored_label(
-                egui::Color32::from_rgb(
-                    (c.red * 255.0) as u8,
-                    (c.green * 255.0) as u8,
-                    (c.blue * 255.0) as u8,
-                ),
+                super::table_colour(p),
                 format!("P{p}: {} CP {}", game.cp_of(p), vp_text(game, p)),
             );
         }

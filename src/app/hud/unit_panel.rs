@@ -3,8 +3,8 @@
 
 use bevy_egui::egui;
 
-use super::armies::unit_status;
 use super::{AMBER, Hud, eye_controls, los_summary, orders, stratagems};
+use crate::app::play::unit_status;
 use crate::app::ui::unit_card;
 use crate::game::Game;
 

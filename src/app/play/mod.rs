@@ -36,11 +36,11 @@ pub use los::{LosReport, SightStatus, TargetSight, los_report};
 pub use narrate::{
     ActionLog, DIE_FACES, DiceGroup, EntryKind, LogEntry, LogFilter, face, unit_name,
 };
-pub use panels::{Panels, panel_widths, panels, transports, unit_strip};
+pub use panels::{Panels, panel_widths, panels, transports, unit_status, unit_strip};
 pub use record::DICE_LOG_SHOWN;
 pub use summary::{GameSummary, UnitLosses};
 pub use tape::{Measure, TapeEnd, end_name, measure, tape_text};
-pub use threat::{Reach, ThreatOverlay, reach, threat_outline, within_reach};
+pub use threat::{Reach, ThreatOverlay, reach, threat_outline, threat_units, within_reach};
 
 /// What the measuring tape holds: up to two ends clicked in turn (models, points on the
 /// table, terrain pieces, objective markers).

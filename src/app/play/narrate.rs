@@ -8,7 +8,7 @@ use crate::game::{Game, GameEvent};
 use crate::rules::attack::events::AttackEvent;
 use crate::rules::attack::{RollResult, SaveKind};
 use crate::rules::movement::MoveMode;
-use crate::rules::phase::Phase;
+use crate::rules::phase::{Phase, opponent};
 
 /// Unicode die faces ⚀ to ⚅ for 1 to 6 (for the text form; the log panel draws its dice).
 pub const DIE_FACES: [char; 6] = [
@@ -172,7 +172,7 @@ impl ActionLog {
     }
 
     /// The entries that are game events (no notes or refusals): the part a replay rebuilds.
-    pub fn actions(&self) -> impl Iterator<Item = &LogEntry> {
+    pub fn game_entries(&self) -> impl Iterator<Item = &LogEntry> {
         self.entries
             .iter()
             .filter(|e| matches!(e.kind, EntryKind::Action | EntryKind::Heading))
@@ -259,11 +259,6 @@ fn model_name(game: &Game, player: u8, model: &str) -> String {
         Some((unit, n)) => format!("{} #{n}", unit_name(game, player, unit)),
         None => unit_name(game, player, model),
     }
-}
-
-/// The other player.
-fn foe(player: u8) -> u8 {
-    if player == 1 { 2 } else { 1 }
 }
 
 fn names(game: &Game, player: u8, ids: &[String]) -> String {
@@ -437,7 +432,7 @@ fn headline(game: &Game, e: &GameEvent, phase: Option<Phase>) -> (Option<u8>, St
                 } else {
                     "shoots"
                 },
-                n(&foe(*player), target),
+                n(&opponent(*player), target),
                 plural(*bearers as u32, "model", "models")
             ),
         ),
@@ -451,7 +446,7 @@ fn headline(game: &Game, e: &GameEvent, phase: Option<Phase>) -> (Option<u8>, St
             format!(
                 "{} declares a charge at {}: {}\" rolled",
                 n(player, unit),
-                names(game, foe(*player), targets),
+                names(game, opponent(*player), targets),
                 u32::from(dice[0]) + u32::from(dice[1])
             ),
         ),
@@ -467,23 +462,21 @@ fn headline(game: &Game, e: &GameEvent, phase: Option<Phase>) -> (Option<u8>, St
             player,
             unit,
             models_moved,
-        } => (
-            Some(*player),
-            format!(
-                "{} is selected to fight and piles in ({} moved)",
-                n(player, unit),
-                plural(*models_moved as u32, "model", "models")
-            ),
-        ),
-        G::Consolidated {
+        }
+        | G::Consolidated {
             player,
             unit,
             models_moved,
         } => (
             Some(*player),
             format!(
-                "{} consolidates ({} moved)",
+                "{} {} ({} moved)",
                 n(player, unit),
+                if matches!(e, G::PiledIn { .. }) {
+                    "is selected to fight and piles in"
+                } else {
+                    "consolidates"
+                },
                 plural(*models_moved as u32, "model", "models")
             ),
         ),
@@ -497,7 +490,7 @@ fn headline(game: &Game, e: &GameEvent, phase: Option<Phase>) -> (Option<u8>, St
             format!(
                 "{} targets {}; player {reacting} may react",
                 n(player, unit),
-                names(game, foe(*player), targets)
+                names(game, opponent(*player), targets)
             ),
         ),
         G::StratagemUsed {
@@ -610,10 +603,10 @@ fn headline(game: &Game, e: &GameEvent, phase: Option<Phase>) -> (Option<u8>, St
         } => {
             let mut picks = Vec::new();
             if !alphas.is_empty() {
-                picks.push(names(game, foe(*player), alphas));
+                picks.push(names(game, opponent(*player), alphas));
             }
             if let Some(g) = gamma {
-                picks.push(format!("{} (Gamma)", unit_name(game, foe(*player), g)));
+                picks.push(format!("{} (Gamma)", unit_name(game, opponent(*player), g)));
             }
             if let Some(o) = objective {
                 picks.push(format!("objective {o}"));
@@ -744,7 +737,7 @@ fn headline(game: &Game, e: &GameEvent, phase: Option<Phase>) -> (Option<u8>, St
         ),
         G::MortalWoundsRolled { player, target, .. } => (
             Some(*player),
-            format!("Mortal wounds on {}", n(&foe(*player), target)),
+            format!("Mortal wounds on {}", n(&opponent(*player), target)),
         ),
         G::ShootBeforeRemoval { player, model, .. } => (
             Some(*player),
@@ -892,7 +885,7 @@ fn add_detail(game: &Game, entry: &mut LogEntry, e: &GameEvent) {
             entry.outcome.push(format!(
                 "{} on {}",
                 plural(*mortal_wounds, "mortal wound", "mortal wounds"),
-                unit_name(game, foe(*player), target)
+                unit_name(game, opponent(*player), target)
             ));
         }
         G::DeadlyDemise {

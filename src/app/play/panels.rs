@@ -1,6 +1,8 @@
-//! Which order panels a unit gets at this moment of the game.
+//! Which order panels a unit gets at this moment of the game, its status words, its one-line
+//! strip, and the side panels' starting widths.
 
 use crate::game::Game;
+use crate::rules::movement::{MoveMode, Moved};
 use crate::rules::phase::{Phase, Stage};
 
 /// Which order panels a unit gets now.
@@ -116,7 +118,7 @@ pub fn unit_strip(game: &Game, army: usize, unit: usize) -> String {
     if !wounds.is_empty() {
         parts.push(format!("wounds {}", wounds.join(" ")));
     }
-    let status = crate::app::hud::unit_status(game, army, unit);
+    let status = unit_status(game, army, unit);
     if !status.is_empty() {
         parts.push(status.join(", "));
     }
@@ -143,4 +145,48 @@ pub fn transports(game: &Game, army: usize) -> Vec<usize> {
                 && !game.live_models(army, u).is_empty()
         })
         .collect()
+}
+
+/// Status words of a unit: Battle-shocked, Advanced, Fell Back, charged, in Engagement Range...
+pub fn unit_status(game: &Game, army: usize, unit: usize) -> Vec<&'static str> {
+    let root = game.combined(army, unit)[0];
+    let s = &game.units[army][root];
+    let mut out = Vec::new();
+    match s.location {
+        crate::game::Location::NotDeployed => out.push("not deployed"),
+        crate::game::Location::Reserves(_) => out.push("in Reserves"),
+        crate::game::Location::Embarked(_) => out.push("embarked"),
+        crate::game::Location::Destroyed => return vec!["destroyed"],
+        crate::game::Location::OnTable => {}
+    }
+    if game.live_models_anywhere(army, root).is_empty() {
+        return vec!["destroyed"];
+    }
+    if s.battle_shocked {
+        out.push("Battle-shocked");
+    }
+    match s.moved {
+        Some(Moved::Moved(MoveMode::Advance)) => out.push("Advanced"),
+        Some(Moved::Moved(MoveMode::FallBack)) => out.push("Fell Back"),
+        Some(Moved::Moved(MoveMode::Normal)) => out.push("moved"),
+        Some(Moved::Stationary) => out.push("Remained Stationary"),
+        Some(Moved::SetUp) => out.push("set up"),
+        None => {}
+    }
+    if s.shot {
+        out.push("shot");
+    }
+    if s.charged {
+        out.push("charged");
+    }
+    if s.fought {
+        out.push("fought");
+    }
+    if !game.live_models(army, root).is_empty() && game.engaged(army, root) {
+        out.push("in Engagement Range");
+    }
+    if s.location == crate::game::Location::OnTable && game.below_half_strength(army, root) {
+        out.push("Below Half-strength");
+    }
+    out
 }

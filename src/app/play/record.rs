@@ -4,22 +4,17 @@
 use bevy::prelude::*;
 
 use super::{ActionLog, DiceLog, Drafting, EntryKind, HandOver, Seats, SightTools};
-use crate::game::save::replay;
 use crate::rules::phase::Stage;
-use crate::sim::battle::{
-    ActiveGame, AutosaveFailed, BattleEvent, CommandRejected, GameOrigin, Undone,
-};
+use crate::sim::battle::{ActiveGame, AutosaveFailed, BattleEvent, CommandRejected, Undone};
 
 /// Entries the log panel draws at most (the newest that pass the filter; the log keeps all).
 pub const DICE_LOG_SHOWN: usize = 300;
 
 /// Writes the battle's events, rejections, undos and autosave failures into the log.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn record_events(
     mut log: ResMut<DiceLog>,
     mut drafting: ResMut<Drafting>,
     active: Res<ActiveGame>,
-    origin: Res<GameOrigin>,
     mut events: MessageReader<BattleEvent>,
     mut rejected: MessageReader<CommandRejected>,
     mut autosave_failed: MessageReader<AutosaveFailed>,
@@ -53,15 +48,12 @@ pub(super) fn record_events(
         );
         log.rejection = Some((r.command.kind().to_string(), r.rejection.clone()));
     }
-    for Undone(r) in undone.read() {
+    for Undone(r, events) in undone.read() {
         match r {
             Ok(c) => {
-                // The log of the game as it now stands: the save replayed.
-                if let (Some(origin), Some(save), Some(game)) =
-                    (&origin.0, &active.save, &active.game)
-                    && let Ok((_, events)) = replay(origin.clone(), save.seed, &save.commands)
-                {
-                    log.actions = ActionLog::of(game, &events);
+                // The log of the game as it now stands, from the undo's replay.
+                if let Some(game) = &active.game {
+                    log.actions = ActionLog::of(game, events);
                     log.expanded.clear();
                 }
                 log.actions.note(format!("Undone: {}", c.kind()));

@@ -6,10 +6,7 @@
 use crate::game::Game;
 use crate::game::sight::ModelRef;
 use crate::geometry::{Vec2, Vec3, polygon};
-use crate::rules::constants::{
-    OBJECTIVE_MARKER_RADIUS_INCHES, OBJECTIVE_RANGE_HORIZONTAL_INCHES,
-    OBJECTIVE_RANGE_VERTICAL_INCHES,
-};
+use crate::rules::constants::OBJECTIVE_MARKER_RADIUS_INCHES;
 
 /// One end of the tape.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,26 +38,34 @@ pub struct Measure {
     pub in_objective_range: Option<bool>,
 }
 
-/// An end as a shape: its outline on the table (one point for a point), its lowest and
-/// highest z (inches), and its name.
-fn shape(game: &Game, end: &TapeEnd) -> Option<(Vec<Vec2>, f32, f32, String)> {
-    match end {
+/// An end as the tape measures it: an outline on the table (one point for a point or an
+/// objective marker's centre), a radius around that outline (the marker's), its lowest and
+/// highest z (inches; a model's as the engine measures it) and its name.
+struct Shape {
+    outline: Vec<Vec2>,
+    radius: f32,
+    z: (f32, f32),
+    name: String,
+}
+
+fn shape(game: &Game, end: &TapeEnd) -> Option<Shape> {
+    Some(match end {
         TapeEnd::Model(r) => {
             let s = game.solid(*r);
             let u = &game.scene.armies[r.army].units[r.unit];
-            Some((
-                s.outline(),
-                s.z,
-                s.z + s.height,
-                format!("{} #{}", u.name, r.model),
-            ))
+            Shape {
+                outline: s.outline(),
+                radius: 0.0,
+                z: s.measured_range(),
+                name: format!("{} #{}", u.name, r.model),
+            }
         }
-        TapeEnd::Point(p) => Some((
-            vec![p.truncate()],
-            p.z,
-            p.z,
-            format!("the point ({:.1}\", {:.1}\")", p.x, p.y),
-        )),
+        TapeEnd::Point(p) => Shape {
+            outline: vec![p.truncate()],
+            radius: 0.0,
+            z: (p.z, p.z),
+            name: format!("the point ({:.1}\", {:.1}\")", p.x, p.y),
+        },
         TapeEnd::Terrain(i) => {
             let piece = game.scene.layout.pieces.get(*i)?;
             let top = piece
@@ -68,98 +73,70 @@ fn shape(game: &Game, end: &TapeEnd) -> Option<(Vec<Vec2>, f32, f32, String)> {
                 .iter()
                 .map(|w| w.height)
                 .fold(piece.height, f32::max);
-            Some((piece.footprint.clone(), 0.0, top, piece.id.clone()))
+            Shape {
+                outline: piece.footprint.clone(),
+                radius: 0.0,
+                z: (0.0, top),
+                name: piece.id.clone(),
+            }
         }
         TapeEnd::Objective(id) => {
             let o = game.scene.objectives.iter().find(|o| &o.id == id)?;
-            let c = o.at.vec();
-            let outline = (0..24)
-                .map(|k| {
-                    let a = k as f32 / 24.0 * std::f32::consts::TAU;
-                    c + Vec2::new(a.cos(), a.sin()) * OBJECTIVE_MARKER_RADIUS_INCHES
-                })
-                .collect();
-            Some((outline, o.z, o.z, format!("objective {id}")))
-        }
-    }
-}
-
-/// The closest points of two outlines and their distance (0 when they overlap).
-fn closest(a: &[Vec2], b: &[Vec2]) -> (f32, Vec2, Vec2) {
-    let overlaps =
-        |x: &[Vec2], y: &[Vec2]| y.len() >= 3 && x.iter().any(|&p| polygon::contains(y, p));
-    if overlaps(a, b)
-        || overlaps(b, a)
-        || (a.len() >= 3 && b.len() >= 3 && polygon::polygons_intersect(a, b))
-    {
-        let p = a
-            .iter()
-            .find(|&&p| b.len() >= 3 && polygon::contains(b, p))
-            .or_else(|| b.iter().find(|&&p| a.len() >= 3 && polygon::contains(a, p)))
-            .copied()
-            .unwrap_or(a[0]);
-        return (0.0, p, p);
-    }
-    let mut best = (f32::INFINITY, a[0], b[0]);
-    let mut try_side = |points: &[Vec2], other: &[Vec2], flip: bool| {
-        for &p in points {
-            let candidates: Vec<Vec2> = if other.len() == 1 {
-                vec![other[0]]
-            } else {
-                polygon::edges(other)
-                    .map(|(s, e)| {
-                        let d = e - s;
-                        let t = ((p - s).dot(d) / d.length_squared().max(1e-9)).clamp(0.0, 1.0);
-                        s + d * t
-                    })
-                    .collect()
-            };
-            for q in candidates {
-                let d = p.distance(q);
-                if d < best.0 {
-                    best = if flip { (d, q, p) } else { (d, p, q) };
-                }
+            Shape {
+                outline: vec![o.at.vec()],
+                radius: OBJECTIVE_MARKER_RADIUS_INCHES,
+                z: (o.z, o.z),
+                name: format!("objective {id}"),
             }
         }
+    })
+}
+
+/// The marker of an objective end, as the rules place it (centre and height).
+fn marker(game: &Game, end: &TapeEnd) -> Option<Vec3> {
+    let TapeEnd::Objective(id) = end else {
+        return None;
     };
-    try_side(a, b, false);
-    try_side(b, a, true);
-    best
+    let o = game.scene.objectives.iter().find(|o| &o.id == id)?;
+    Some(o.at.vec().extend(o.z))
 }
 
 /// What the tape reads from `a` to `b`; None when an end is not in the game (a terrain index
-/// or objective id it lacks).
+/// or objective id it lacks). Two models are measured by the engine's own
+/// [`model_distance`](crate::geometry::measure::model_distance), and a model's range of an
+/// objective is the engine's [`in_objective_range`](crate::rules::engagement::in_objective_range).
 pub fn measure(game: &Game, a: &TapeEnd, b: &TapeEnd) -> Option<Measure> {
-    let (oa, za0, za1, _) = shape(game, a)?;
-    let (ob, zb0, zb1, _) = shape(game, b)?;
-    let (horizontal, pa, pb) = if let (TapeEnd::Model(x), TapeEnd::Model(y)) = (a, b) {
-        // Two bases: the engine's own measure (the same as every rule uses).
-        let d = crate::geometry::measure::model_distance(&game.solid(*x), &game.solid(*y));
-        let (_, pa, pb) = closest(&oa, &ob);
-        (d.horizontal, pa, pb)
-    } else {
-        closest(&oa, &ob)
-    };
-    let vertical = (za0 - zb1).max(zb0 - za1).max(0.0);
-    let objective_model = matches!(
-        (a, b),
-        (TapeEnd::Model(_), TapeEnd::Objective(_)) | (TapeEnd::Objective(_), TapeEnd::Model(_))
+    let (sa, sb) = (shape(game, a)?, shape(game, b)?);
+    let (gap, pa, pb) = polygon::closest_points(&sa.outline, &sb.outline);
+    // The closest points moved out to the markers' edges.
+    let towards =
+        |from: Vec2, to: Vec2, by: f32| from + (to - from).normalize_or_zero() * by.min(gap);
+    let (pa, pb) = (towards(pa, pb, sa.radius), towards(pb, pa, sb.radius));
+    let (mut horizontal, mut vertical) = (
+        (gap - sa.radius - sb.radius).max(0.0),
+        (sa.z.0 - sb.z.1).max(sb.z.0 - sa.z.1).max(0.0),
     );
+    if let (TapeEnd::Model(x), TapeEnd::Model(y)) = (a, b) {
+        let d = crate::geometry::measure::model_distance(&game.solid(*x), &game.solid(*y));
+        (horizontal, vertical) = (d.horizontal, d.vertical);
+    }
+    let in_objective_range = match (a, b) {
+        (TapeEnd::Model(r), o) | (o, TapeEnd::Model(r)) => marker(game, o)
+            .map(|m| crate::rules::engagement::in_objective_range(&game.solid(*r), m)),
+        _ => None,
+    };
     Some(Measure {
         distance: (horizontal * horizontal + vertical * vertical).sqrt(),
         horizontal,
         vertical,
-        line: [pa.extend(za0), pb.extend(zb0)],
-        in_objective_range: objective_model.then_some(
-            horizontal <= OBJECTIVE_RANGE_HORIZONTAL_INCHES
-                && vertical <= OBJECTIVE_RANGE_VERTICAL_INCHES,
-        ),
+        line: [pa.extend(sa.z.0), pb.extend(sb.z.0)],
+        in_objective_range,
     })
 }
 
 /// The name of an end, as the tape's window writes it.
 pub fn end_name(game: &Game, end: &TapeEnd) -> String {
-    shape(game, end).map_or_else(|| "(gone)".into(), |s| s.3)
+    shape(game, end).map_or_else(|| "(gone)".into(), |s| s.name)
 }
 
 /// The tape's reading in words: "Nobz #0 to objective centre: 4.2" (horizontal 4.2",

@@ -104,61 +104,44 @@ pub fn threat_outline(game: &Game, army: usize, unit: usize, inches: f32) -> Vec
             }
         }
     }
-    clip_to_table(&convex_hull(points))
+    clip_to_table(&polygon::convex_hull(points))
 }
 
-/// `polygon` (convex) cut to the battlefield's edges (Sutherland–Hodgman against each edge).
+/// The units whose reach the threat overlay draws: the selected unit, or every unit of the
+/// army opposing the selected unit (else the acting player) still on the table.
+pub fn threat_units(
+    game: &Game,
+    overlay: ThreatOverlay,
+    selected: Option<(usize, usize)>,
+) -> Vec<(usize, usize)> {
+    match overlay {
+        ThreatOverlay::Off => Vec::new(),
+        ThreatOverlay::Selected => selected.into_iter().collect(),
+        ThreatOverlay::EnemyArmy => {
+            let own = selected.map_or_else(
+                || game.acting_player().unwrap_or(game.active_player),
+                |(army, _)| game.player_of(army),
+            );
+            let Some(enemy) = game.army_of(crate::rules::phase::opponent(own)) else {
+                return Vec::new();
+            };
+            game.unit_roots(enemy)
+                .into_iter()
+                .filter(|&u| !game.live_models(enemy, u).is_empty())
+                .map(|u| (enemy, u))
+                .collect()
+        }
+    }
+}
+
+/// `polygon` (convex) cut to the battlefield's edges.
 fn clip_to_table(polygon: &[Vec2]) -> Vec<Vec2> {
     use crate::rules::constants::{BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES};
-    // Each edge as (axis, limit, keep the side below it).
-    let edges = [
-        (0, 0.0, false),
-        (0, BOARD_WIDTH_INCHES, true),
-        (1, 0.0, false),
-        (1, BOARD_DEPTH_INCHES, true),
+    let table = [
+        Vec2::ZERO,
+        Vec2::new(BOARD_WIDTH_INCHES, 0.0),
+        Vec2::new(BOARD_WIDTH_INCHES, BOARD_DEPTH_INCHES),
+        Vec2::new(0.0, BOARD_DEPTH_INCHES),
     ];
-    let mut out = polygon.to_vec();
-    for (axis, limit, below) in edges {
-        let inside = |p: Vec2| {
-            if below {
-                p[axis] <= limit
-            } else {
-                p[axis] >= limit
-            }
-        };
-        let input = std::mem::take(&mut out);
-        for (i, &p) in input.iter().enumerate() {
-            let q = input[(i + 1) % input.len()];
-            if inside(p) {
-                out.push(p);
-            }
-            if inside(p) != inside(q) {
-                let t = (limit - p[axis]) / (q[axis] - p[axis]);
-                out.push(p + (q - p) * t);
-            }
-        }
-        if out.is_empty() {
-            break;
-        }
-    }
-    out
-}
-
-/// The convex hull of `points`, counter-clockwise (Andrew's monotone chain).
-fn convex_hull(mut points: Vec<Vec2>) -> Vec<Vec2> {
-    points.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
-    points.dedup();
-    if points.len() < 3 {
-        return points;
-    }
-    let cross = |o: Vec2, a: Vec2, b: Vec2| (a - o).perp_dot(b - o);
-    let mut hull: Vec<Vec2> = Vec::with_capacity(points.len() * 2);
-    for &p in points.iter().chain(points.iter().rev().skip(1)) {
-        while hull.len() >= 2 && cross(hull[hull.len() - 2], hull[hull.len() - 1], p) <= 0.0 {
-            hull.pop();
-        }
-        hull.push(p);
-    }
-    hull.pop();
-    hull
+    polygon::clip_to_convex(polygon, &table)
 }
