@@ -16,8 +16,10 @@ use std::path::PathBuf;
 use battle::*;
 use rayon::prelude::*;
 use wartable::ai::cover::Exposure;
-use wartable::ai::react::{SHROUD_MIN_POINTS_SAVED, shroud_reaction};
-use wartable::ai::{Ai, Brain, GameRecord, RandomPlayer, play_game, trial};
+use wartable::ai::react::{
+    SHROUD_MIN_POINTS_SAVED, SHROUD_MIN_POINTS_SAVED_SPARE_CP, shroud_reaction, shroud_threshold,
+};
+use wartable::ai::{Ai, Brain, GameRecord, Level, RandomPlayer, play_game, trial};
 use wartable::data::{Scene, load_scene};
 use wartable::game::{Command, Game, GameEvent, Location, WeaponTarget};
 use wartable::geometry::Vec3;
@@ -383,7 +385,8 @@ fn the_opponent_goes_to_ground_when_it_saves_enough() {
         "{events:?}"
     );
     assert_eq!(g.acting_player(), Some(2));
-    let reaction = shroud_reaction(&g, 2).expect("Go to Ground is worth it here");
+    let reaction =
+        shroud_reaction(&g, 2, SHROUD_MIN_POINTS_SAVED).expect("Go to Ground is worth it here");
     let Command::UseStratagem {
         player,
         stratagem,
@@ -404,6 +407,22 @@ fn the_opponent_goes_to_ground_when_it_saves_enough() {
     // The brain answers the same way when asked for its next command, then passes.
     assert_eq!(Ai::new().next(&g, 2), reaction);
     assert_eq!(Ai::new().next(&after, 2), Command::Pass { player: 2 });
+    // `easy` always asks the full saving; `normal` and `hard` settle for less while they
+    // hold the CP they keep for reactions (2 here), and not with fewer.
+    assert_eq!(g.cp_of(2), 2);
+    assert_eq!(
+        shroud_threshold(&g, 2, Level::Easy),
+        SHROUD_MIN_POINTS_SAVED
+    );
+    assert_eq!(
+        shroud_threshold(&g, 2, Level::Hard),
+        SHROUD_MIN_POINTS_SAVED_SPARE_CP
+    );
+    let (poor, _) = hellblasters_at_boyz(1);
+    assert_eq!(
+        shroud_threshold(&poor, 2, Level::Normal),
+        SHROUD_MIN_POINTS_SAVED
+    );
 }
 
 #[test]
@@ -412,12 +431,12 @@ fn no_reaction_without_command_points_for_its_own_attacks_or_for_vehicles() {
     let (mut g, shoot) = hellblasters_at_boyz(0);
     g.apply(&shoot).unwrap();
     assert_eq!(g.pending_shot, None);
-    assert_eq!(shroud_reaction(&g, 2), None);
+    assert_eq!(shroud_reaction(&g, 2, SHROUD_MIN_POINTS_SAVED), None);
     let (g, shoot) = hellblasters_at_boyz(2);
     // Player 1 does not react to its own attack.
     let mut waiting = g.clone();
     waiting.apply(&shoot).unwrap();
-    assert_eq!(shroud_reaction(&waiting, 1), None);
+    assert_eq!(shroud_reaction(&waiting, 1, SHROUD_MIN_POINTS_SAVED), None);
     // A shot at the Trukk (no INFANTRY, no SMOKE) gets no Stratagem: no window opens.
     let Command::Shoot {
         player,

@@ -8,6 +8,7 @@
 #[path = "common/battle.rs"]
 mod battle;
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command as Process;
 
@@ -441,4 +442,47 @@ fn hard_does_not_charge_off_an_objective_only_its_unit_holds() {
         charge_from_the_centre(true),
         vec!["assault-intercessors".to_string()]
     );
+}
+
+/// Stratagems used by each player over `games` hard-against-hard games of the Vanguard scene.
+#[test]
+fn hard_deep_strikes_and_uses_rapid_ingress_and_smokescreen_with_the_vanguard() {
+    let s = scene("vanguard.ron");
+    // The Inceptors (Deep Strike) start in Reserves.
+    let (mut g, _) = Game::start(s.clone(), 4);
+    let mut brains = [Ai::with_level(Level::Hard), Ai::with_level(Level::Hard)];
+    for _ in 0..200 {
+        if !matches!(g.stage, Stage::Setup | Stage::Deployment) {
+            break;
+        }
+        let p = g.acting_player().unwrap();
+        if let Some(r) = brains[usize::from(2 - p)].react(&g, 3 - p) {
+            g.apply(&r).unwrap();
+            continue;
+        }
+        let c = brains[usize::from(p - 1)].next(&g, p);
+        g.apply(&c).unwrap_or_else(|e| panic!("{c:?}: {e}"));
+    }
+    let um = g.army_of(1).unwrap();
+    let inceptors = g.find_unit(um, "inceptors").unwrap();
+    assert_eq!(
+        g.units[um][inceptors].location,
+        Location::Reserves(wartable::game::ReserveKind::DeepStrike)
+    );
+    // Over a few games the Marines bring them in by Rapid Ingress in the Orks' turn, and use
+    // Smokescreen on the Incursors (SMOKE); no command is refused.
+    let mut used: BTreeMap<String, u32> = BTreeMap::new();
+    for seed in 0..12u64 {
+        let (_, r) = game_between(&s, 1000 + seed, Level::Hard, Level::Hard);
+        assert!(r.rejected.is_empty(), "seed {seed}: {:?}", r.rejected);
+        for (name, [p1, _]) in r.stats.stratagems {
+            *used.entry(name).or_default() += p1;
+        }
+    }
+    for name in ["Rapid Ingress", "Smokescreen"] {
+        assert!(
+            used.get(name).copied().unwrap_or(0) > 0,
+            "{name} never used: {used:?}"
+        );
+    }
 }

@@ -803,7 +803,9 @@ impl Ai {
 impl Brain for Ai {
     fn next(&mut self, game: &Game, player: u8) -> Command {
         if game.pending_shot.is_some() {
-            return react::shroud_reaction(game, player).unwrap_or(Command::Pass { player });
+            let min_saved = react::shroud_threshold(game, player, self.level);
+            return react::shroud_reaction(game, player, min_saved)
+                .unwrap_or(Command::Pass { player });
         }
         if self.level > Level::Easy
             && let Some(c) = self.next_plus(game, player)

@@ -831,7 +831,8 @@ impl Ai {
                 continue;
             }
             self.passed.insert(key);
-            let must = game.battle_round >= 3;
+            // A unit brought in by Rapid Ingress arrives wherever it fits (its CP is spent).
+            let must = rapid_ingress || game.battle_round >= 3;
             if let Some(c) = self.arrival_of(game, player, army, u, kind, must) {
                 return Some(c);
             }
@@ -968,7 +969,7 @@ impl Ai {
             .collect();
         spots.sort_by(|a, b| a.0.total_cmp(&b.0));
         let m = game.scene.armies[army].units[u].datasheet.movement;
-        for (score, zone) in spots.into_iter().take(12) {
+        for (score, zone) in spots.into_iter().take(48) {
             // In round 2 only where it can act at once: charge or score.
             if !must && score > m + 12.0 {
                 break;
@@ -1114,8 +1115,11 @@ impl Ai {
             .or_else(|| tactics::counter_offensive(game, player))
     }
 
-    /// Rapid Ingress (1 CP) once the opponent's units have all moved, for a Reserves unit
-    /// that has somewhere worth arriving now.
+    /// Rapid Ingress (1 CP) once the opponent's units on the table have all moved (or their
+    /// Reinforcements step has begun), for a Reserves unit that has somewhere worth arriving
+    /// (in battle round 2 a place from which it can charge or score; from round 3 anywhere it
+    /// fits). The place is looked for in the game as it would be after the Stratagem, since
+    /// only then may the unit arrive in the opponent's turn (Core Rules: Rapid Ingress).
     fn rapid_ingress(&mut self, game: &Game, player: u8, army: usize) -> Option<Command> {
         if game.battle_round < RESERVES_FIRST_ROUND
             || game.cp_of(player) < Stratagem::RapidIngress.cost()
@@ -1124,10 +1128,12 @@ impl Ai {
             return None;
         }
         let earmy = game.army_of(opponent(player))?;
+        // Embarked units are not on the table: they make no move of their own.
         let all_moved = roots(game, opponent(player))
             .iter()
+            .filter(|&&e| game.units[earmy][e].location == Location::OnTable)
             .all(|&e| game.units[earmy][e].moved.is_some());
-        if !all_moved {
+        if !all_moved && !game.reinforcements_step {
             return None;
         }
         let key = super::key(game, player, "rapid-ingress");
@@ -1135,23 +1141,32 @@ impl Ai {
             return None;
         }
         self.passed.insert(key);
+        // Where the unit could arrive is asked of the game after the Stratagem: before it,
+        // the engine lets no unit arrive in the opponent's turn.
         game.unit_roots(army)
             .into_iter()
-            .filter(|&u| matches!(game.units[army][u].location, Location::Reserves(_)))
-            .filter(|&u| {
-                let Location::Reserves(kind) = game.units[army][u].location else {
-                    return false;
+            .filter_map(|u| match game.units[army][u].location {
+                Location::Reserves(kind) => Some((u, kind)),
+                _ => None,
+            })
+            .map(|(u, kind)| {
+                let c = Command::UseStratagem {
+                    player,
+                    stratagem: Stratagem::RapidIngress,
+                    unit: game.unit_id(army, u).to_string(),
+                    target: None,
+                    reroll: None,
                 };
-                self.arrival_of(game, player, army, u, kind, true).is_some()
+                (u, kind, c)
             })
-            .map(|u| Command::UseStratagem {
-                player,
-                stratagem: Stratagem::RapidIngress,
-                unit: game.unit_id(army, u).to_string(),
-                target: None,
-                reroll: None,
+            .find(|(u, kind, c)| {
+                let must = game.battle_round >= 3;
+                super::trial(game, c).is_some_and(|after| {
+                    self.arrival_of(&after, player, army, *u, *kind, must)
+                        .is_some()
+                })
             })
-            .find(|c| legal(game, c))
+            .map(|(_, _, c)| c)
     }
 }
 

@@ -14,6 +14,23 @@ use crate::game::{Command, Game};
 /// a Command point on Go to Ground or Smokescreen.
 pub const SHROUD_MIN_POINTS_SAVED: f64 = 5.0;
 
+/// The smaller saving `normal` and `hard` settle for while they hold the CP they keep for
+/// reactions ([`super::tactics::CP_RESERVE`]): this is what those CP are kept for, and the
+/// Stratagem also covers the unit against the rest of the phase's attacks, which the saving
+/// leaves out.
+pub const SHROUD_MIN_POINTS_SAVED_SPARE_CP: f64 = 2.5;
+
+/// The saving a Go to Ground or Smokescreen must be worth to `player` now: `easy` always asks
+/// [`SHROUD_MIN_POINTS_SAVED`]; `normal` and `hard` ask [`SHROUD_MIN_POINTS_SAVED_SPARE_CP`]
+/// while they hold at least [`super::tactics::CP_RESERVE`] CP.
+pub fn shroud_threshold(game: &Game, player: u8, level: super::Level) -> f64 {
+    if level > super::Level::Easy && game.cp_of(player) >= super::tactics::CP_RESERVE {
+        SHROUD_MIN_POINTS_SAVED_SPARE_CP
+    } else {
+        SHROUD_MIN_POINTS_SAVED
+    }
+}
+
 /// Expected points of the target's models destroyed by the shooting `command` in `game`.
 fn expected_points_lost(game: &Game, command: &Command, target: &str, army: usize) -> f64 {
     let Command::Shoot {
@@ -41,11 +58,11 @@ fn expected_points_lost(game: &Game, command: &Command, target: &str, army: usiz
 
 /// `player`'s answer to the enemy attacks waiting with their targets selected
 /// ([`Game::pending_shot`]): Go to Ground or Smokescreen on one of the units they target, the
-/// one that saves the most expected points, when that saving is at least
-/// [`SHROUD_MIN_POINTS_SAVED`] and the engine would accept the Stratagem (CP, once per phase,
+/// one that saves the most expected points, when that saving is at least `min_saved` points
+/// ([`shroud_threshold`]) and the engine would accept the Stratagem (CP, once per phase,
 /// keywords, Battle-shock). None when nothing waits, when the attacks are `player`'s own, or
 /// when no Stratagem is worth it (then the answer is [`Command::Pass`]).
-pub fn shroud_reaction(game: &Game, player: u8) -> Option<Command> {
+pub fn shroud_reaction(game: &Game, player: u8, min_saved: f64) -> Option<Command> {
     let pending = game.pending_shot.as_ref()?;
     let command = &Command::Shoot {
         player: pending.player,
@@ -62,14 +79,14 @@ pub fn shroud_reaction(game: &Game, player: u8) -> Option<Command> {
             continue;
         };
         let before = expected_points_lost(game, command, target, army);
-        if before < SHROUD_MIN_POINTS_SAVED {
+        if before < min_saved {
             continue;
         }
         let Some(after) = trial(game, &c) else {
             continue;
         };
         let saved = before - expected_points_lost(&after, command, target, army);
-        if saved >= SHROUD_MIN_POINTS_SAVED && best.as_ref().is_none_or(|(b, _)| saved > *b) {
+        if saved >= min_saved && best.as_ref().is_none_or(|(b, _)| saved > *b) {
             best = Some((saved, c));
         }
     }
