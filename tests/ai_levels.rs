@@ -75,7 +75,12 @@ fn the_same_seed_gives_the_same_hard_game() {
 
 /// Normal set-up on the default scene, both players: until the battle begins.
 fn set_up_by(level: Level) -> Game {
-    let (mut g, _) = Game::start(scene("default.ron"), 4);
+    set_up_in("default.ron", level)
+}
+
+/// The scene `name` after both players at `level` have set up and deployed (dice seed 4).
+fn set_up_in(name: &str, level: Level) -> Game {
+    let (mut g, _) = Game::start(scene(name), 4);
     let mut brains = [Ai::with_level(level), Ai::with_level(level)];
     for _ in 0..200 {
         if !matches!(g.stage, Stage::Setup | Stage::Deployment) {
@@ -444,25 +449,12 @@ fn hard_does_not_charge_off_an_objective_only_its_unit_holds() {
     );
 }
 
-/// Stratagems used by each player over `games` hard-against-hard games of the Vanguard scene.
+/// The Vanguard army's Deep Strike and SMOKE units give `hard` its Rapid Ingress and Smokescreen.
 #[test]
 fn hard_deep_strikes_and_uses_rapid_ingress_and_smokescreen_with_the_vanguard() {
     let s = scene("vanguard.ron");
     // The Inceptors (Deep Strike) start in Reserves.
-    let (mut g, _) = Game::start(s.clone(), 4);
-    let mut brains = [Ai::with_level(Level::Hard), Ai::with_level(Level::Hard)];
-    for _ in 0..200 {
-        if !matches!(g.stage, Stage::Setup | Stage::Deployment) {
-            break;
-        }
-        let p = g.acting_player().unwrap();
-        if let Some(r) = brains[usize::from(2 - p)].react(&g, 3 - p) {
-            g.apply(&r).unwrap();
-            continue;
-        }
-        let c = brains[usize::from(p - 1)].next(&g, p);
-        g.apply(&c).unwrap_or_else(|e| panic!("{c:?}: {e}"));
-    }
+    let g = set_up_in("vanguard.ron", Level::Hard);
     let um = g.army_of(1).unwrap();
     let inceptors = g.find_unit(um, "inceptors").unwrap();
     assert_eq!(
