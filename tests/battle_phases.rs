@@ -1080,16 +1080,7 @@ fn transports_take_units_within_3_inches_up_to_their_capacity() {
     );
     advance_to(&mut g, 2, Phase::Movement);
     put(&mut g, 2, "trukk", 0, 40.0, 30.0);
-    for m in 0..10 {
-        put(
-            &mut g,
-            2,
-            "shoota-boyz",
-            m,
-            37.5 + 1.3 * (m % 5) as f32,
-            33.0 + 1.3 * (m / 5) as f32,
-        );
-    }
+    put_rows(&mut g, 2, "shoota-boyz", (37.5, 33.0), 1.3, 5);
     accepted!(
         g,
         mv(

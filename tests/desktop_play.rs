@@ -1570,11 +1570,7 @@ fn a_reserves_arrival_is_placed_by_a_click_and_checked() {
     assert_eq!(game.battle_round, 2);
     let p = play::panels(&game, army, hb);
     assert!(p.arrive && !p.movement, "{p:?}");
-    let verdict = |centre: Vec3| {
-        let (c, v) = placed(&game, army, hb, centre);
-        assert!(matches!(c, Command::SetUpReinforcements { .. }), "{c:?}");
-        v
-    };
+    let verdict = |centre: Vec3| placed(&game, army, hb, centre, "SetUpReinforcements");
     // Open ground away from the table's one ruin (x 27..30, y 18..26) and the enemy.
     match verdict(Vec3::new(38.0, 22.0, 0.0)) {
         Verdict::Illegal(r) => assert!(
@@ -1633,32 +1629,15 @@ fn a_unit_embarks_and_disembarks_by_hand() {
     );
     advance_to(&mut g, 2, Phase::Movement);
     put(&mut g, 2, "trukk", 0, 40.0, 30.0);
-    for m in 0..10 {
-        put(
-            &mut g,
-            2,
-            "shoota-boyz",
-            m,
-            37.5 + 1.3 * (m % 5) as f32,
-            33.0 + 1.3 * (m / 5) as f32,
-        );
-    }
+    put_rows(&mut g, 2, "shoota-boyz", (37.5, 33.0), 1.3, 5);
     let (army, boyz) = unit(&g, 2, "shoota-boyz");
     assert!(play::panels(&g, army, boyz).embark);
     let trukk = g.find_unit(army, "trukk").unwrap();
     assert!(play::transports(&g, army).contains(&trukk));
     let (_, redemptor) = unit(&g, 1, "redemptor");
     assert!(!play::panels(&g, g.army_of(1).unwrap(), redemptor).embark);
-    let paths = shift(&g, 2, "shoota-boyz", 0.0, -0.5);
-    accepted(
-        &mut g,
-        Command::Move {
-            player: 2,
-            unit: "shoota-boyz".into(),
-            mode: MoveMode::Normal,
-            paths,
-        },
-    );
+    let step = normal_move(&g, 2, "shoota-boyz", 0.0, -0.5);
+    accepted(&mut g, step);
     accepted(
         &mut g,
         Command::Embark {
@@ -1671,11 +1650,7 @@ fn a_unit_embarks_and_disembarks_by_hand() {
     advance_to(&mut g, 2, Phase::Movement);
     let p = play::panels(&g, army, boyz);
     assert!(p.disembark && !p.movement, "{p:?}");
-    let verdict = |centre: Vec3| {
-        let (c, v) = placed(&g, army, boyz, centre);
-        assert!(matches!(c, Command::Disembark { .. }), "{c:?}");
-        v
-    };
+    let verdict = |centre: Vec3| placed(&g, army, boyz, centre, "Disembark");
     match verdict(Vec3::new(20.0, 30.0, 0.0)) {
         Verdict::Illegal(r) => assert_eq!(r.rule, Rule::Transports, "{r}"),
         v => panic!("20\" away is no disembarkation: {v:?}"),
@@ -1814,9 +1789,9 @@ fn a_move_in_legs_is_checked_leg_by_leg() {
 
 /// The command a click at `centre` makes for a unit placed from off the table, and the
 /// engine's verdict on it.
-fn placed(game: &Game, army: usize, unit: usize, centre: Vec3) -> (Command, Verdict) {
+fn placed(game: &Game, army: usize, unit: usize, centre: Vec3, kind: &str) -> Verdict {
     let d = play::placement_draft(game, army, unit, centre);
     let c = play::draft_command(game, &d, MoveMode::Normal).unwrap();
-    let v = play::check(game, &c, Some(&d));
-    (c, v)
+    assert_eq!(c.kind(), kind, "{c:?}");
+    play::check(game, &c, Some(&d))
 }

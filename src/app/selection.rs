@@ -100,20 +100,9 @@ fn observe_terrain(
     mut commands: Commands,
     pieces: Query<&TerrainFeature>,
 ) {
-    let Ok(piece) = pieces.get(add.entity) else {
-        return;
-    };
-    let index = piece.index;
-    commands.entity(add.entity).observe(
-        move |mut click: On<Pointer<Click>>, mut tools: ResMut<TableTools>| {
-            if click.button == PointerButton::Primary
-                && let Some(tape) = tools.tape.as_mut()
-            {
-                click.propagate(false);
-                tape.pick(TapeEnd::Terrain(index));
-            }
-        },
-    );
+    if let Ok(piece) = pieces.get(add.entity) {
+        pick_on_click(&mut commands, add.entity, TapeEnd::Terrain(piece.index));
+    }
 }
 
 /// See [`observe_terrain`]: the same for an objective marker.
@@ -122,17 +111,25 @@ fn observe_objective(
     mut commands: Commands,
     markers: Query<&ObjectiveMarker>,
 ) {
-    let Ok(marker) = markers.get(add.entity) else {
-        return;
-    };
-    let id = marker.id.clone();
-    commands.entity(add.entity).observe(
+    if let Ok(marker) = markers.get(add.entity) {
+        pick_on_click(
+            &mut commands,
+            add.entity,
+            TapeEnd::Objective(marker.id.clone()),
+        );
+    }
+}
+
+/// Observes primary clicks on `entity`: while the tape is on, each picks `end` as one of the
+/// tape's ends (and goes no further up the hierarchy).
+fn pick_on_click(commands: &mut Commands, entity: Entity, end: TapeEnd) {
+    commands.entity(entity).observe(
         move |mut click: On<Pointer<Click>>, mut tools: ResMut<TableTools>| {
             if click.button == PointerButton::Primary
                 && let Some(tape) = tools.tape.as_mut()
             {
                 click.propagate(false);
-                tape.pick(TapeEnd::Objective(id.clone()));
+                tape.pick(end.clone());
             }
         },
     );

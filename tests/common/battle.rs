@@ -78,6 +78,34 @@ pub fn put_line(game: &mut Game, player: u8, unit: &str, x: f32, y: f32, gap: f3
     }
 }
 
+/// Puts a unit's models in rows of `per_row` along x from `(x, y)`, the rows stacked along y,
+/// `gap` inches between centres.
+pub fn put_rows(
+    game: &mut Game,
+    player: u8,
+    unit: &str,
+    (x, y): (f32, f32),
+    gap: f32,
+    per_row: usize,
+) {
+    let army = game.army_of(player).unwrap();
+    let u = game.find_unit(army, unit).unwrap();
+    for m in 0..game.units[army][u].models.len() {
+        let (col, row) = ((m % per_row) as f32, (m / per_row) as f32);
+        put(game, player, unit, m, x + gap * col, y + gap * row);
+    }
+}
+
+/// A Normal move of every model of the unit by (dx, dy) ([`shift`]).
+pub fn normal_move(game: &Game, player: u8, unit: &str, dx: f32, dy: f32) -> Command {
+    Command::Move {
+        player,
+        unit: unit.to_string(),
+        mode: wartable::rules::movement::MoveMode::Normal,
+        paths: shift(game, player, unit, dx, dy),
+    }
+}
+
 /// A model's position.
 pub fn pos(game: &Game, player: u8, unit: &str, model: usize) -> Vec3 {
     let army = game.army_of(player).unwrap();
