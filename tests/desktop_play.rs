@@ -1622,13 +1622,7 @@ fn a_reserves_arrival_is_placed_by_a_click_and_checked() {
 /// away the engine names the 3" rule.
 #[test]
 fn a_unit_embarks_and_disembarks_by_hand() {
-    let mut g = deployed_game(open_field());
-    isolate(
-        &mut g,
-        &[(2, "trukk"), (2, "shoota-boyz"), (1, "redemptor")],
-    );
-    advance_to(&mut g, 2, Phase::Movement);
-    put(&mut g, 2, "trukk", 0, 40.0, 30.0);
+    let mut g = trukk_in_movement();
     put_rows(&mut g, 2, "shoota-boyz", (37.5, 33.0), 1.3, 5);
     let (army, boyz) = unit(&g, 2, "shoota-boyz");
     assert!(play::panels(&g, army, boyz).embark);
@@ -1692,13 +1686,7 @@ fn a_unit_embarks_and_disembarks_by_hand() {
 /// although the same move without the turn is not.
 #[test]
 fn a_drafted_turn_faces_the_models_and_the_hull_is_checked_where_it_ends() {
-    let mut g = deployed_game(open_field());
-    isolate(
-        &mut g,
-        &[(2, "trukk"), (2, "shoota-boyz"), (1, "redemptor")],
-    );
-    advance_to(&mut g, 2, Phase::Movement);
-    put(&mut g, 2, "trukk", 0, 40.0, 30.0);
+    let mut g = trukk_in_movement();
     let (army, trukk) = unit(&g, 2, "trukk");
     let r = g.live_models(army, trukk)[0];
     g.scene.armies[army].units[trukk].models[0].facing = 0.0;
@@ -1789,6 +1777,19 @@ fn a_move_in_legs_is_checked_leg_by_leg() {
 
 /// The command a click at `centre` makes for a unit placed from off the table, and the
 /// engine's verdict on it.
+/// The open field in player 2's Movement phase with only the Trukk (at 40", 30"), the shoota
+/// Boyz and the Redemptor left.
+fn trukk_in_movement() -> Game {
+    let mut g = deployed_game(open_field());
+    isolate(
+        &mut g,
+        &[(2, "trukk"), (2, "shoota-boyz"), (1, "redemptor")],
+    );
+    advance_to(&mut g, 2, Phase::Movement);
+    put(&mut g, 2, "trukk", 0, 40.0, 30.0);
+    g
+}
+
 fn placed(game: &Game, army: usize, unit: usize, centre: Vec3, kind: &str) -> Verdict {
     let d = play::placement_draft(game, army, unit, centre);
     let c = play::draft_command(game, &d, MoveMode::Normal).unwrap();
