@@ -478,3 +478,52 @@ fn hard_deep_strikes_and_uses_rapid_ingress_and_smokescreen_with_the_vanguard() 
         );
     }
 }
+
+/// Player 1's assault-intercessors (two rows of five and their Lieutenant) charge Lootas in a
+/// line just out of Engagement Range, played by `level` for player 1 and `easy` for player 2
+/// until the Fight phase ends: the models of the charging unit that attacked when it fought.
+fn bearers_after_charging_a_line(level: Level) -> usize {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "assault-intercessors"), (2, "lootas")]);
+    put_rows(&mut g, 1, "assault-intercessors", (10.0, 20.0), 1.5, 5);
+    put(&mut g, 1, "lieutenant", 0, 13.0, 18.5);
+    put_line(&mut g, 2, "lootas", 8.0, 24.0, 1.3);
+    advance_to(&mut g, 1, Phase::Charge);
+    let (mut me, mut them) = (Ai::with_level(level), Ai::new());
+    let mut bearers = 0;
+    while g.battle_round == 1
+        && g.active_player == 1
+        && matches!(g.phase, Phase::Charge | Phase::Fight)
+    {
+        let p = g.acting_player().unwrap();
+        let c = if p == 1 {
+            me.next(&g, 1)
+        } else {
+            them.next(&g, 2)
+        };
+        let fights = matches!(&c, Command::Fight { unit, .. } if unit == "assault-intercessors");
+        for e in g.apply(&c).unwrap_or_else(|e| panic!("{c:?}: {e}")) {
+            if let GameEvent::Attacked { bearers: b, .. } = e
+                && fights
+            {
+                bearers += b;
+            }
+        }
+    }
+    bearers
+}
+
+#[test]
+fn normal_charges_and_piles_in_model_by_model_so_the_second_row_fights() {
+    let (normal, easy) = (
+        bearers_after_charging_a_line(Level::Normal),
+        bearers_after_charging_a_line(Level::Easy),
+    );
+    // The unit is eleven models: the whole second row takes part (in contact with a Loota or
+    // with a friend who touches one), where moving the unit as one block leaves it behind.
+    assert!(
+        normal >= 9,
+        "normal: {normal} of 11 attacked (easy: {easy})"
+    );
+    assert!(normal > easy, "normal: {normal}, easy: {easy}");
+}

@@ -15,6 +15,7 @@
 //! [`RandomPlayer`] makes random legal choices (a baseline). [`play_game`] runs a
 //! whole game between two of them.
 
+mod close_in;
 pub mod cover;
 pub mod level;
 pub mod mission;
@@ -36,6 +37,7 @@ use crate::data::Scene;
 use crate::game::sight::ModelRef;
 use crate::game::{Command, Game, ModelPath, RerollRoll, WeaponOption, WeaponTarget};
 use crate::geometry::Vec3;
+use crate::rules::constants::PILE_IN_INCHES;
 use crate::rules::movement::MoveMode;
 use crate::rules::phase::{Phase, Stage, opponent};
 use crate::rules::rng::GameRng;
@@ -210,20 +212,39 @@ fn three_inch_move(
     game: &Game,
     army: usize,
     unit: usize,
-    keep_objectives: bool,
+    (keep_objectives, per_model): (bool, bool),
     make: impl Fn(Vec<ModelPath>) -> Command,
 ) -> Command {
-    let best = closest_pair(
-        game,
-        &game.live_models(army, unit),
-        &game.enemy_models(army),
-    );
     // `hard`: a unit that alone holds an objective keeps it.
     let keep = if keep_objectives {
         plan::needed_on(game, army, unit)
     } else {
         Vec::new()
     };
+    let p = usize::from(game.player_of(army) - 1);
+    let keeps = |c: &Command| {
+        if keep.is_empty() {
+            return legal(game, c);
+        }
+        trial(game, c).is_some_and(|after| {
+            keep.iter().all(|&i| {
+                let (l, _) = after.levels_of_control(i);
+                l[p] > l[1 - p]
+            })
+        })
+    };
+    // `normal` and `hard`: model by model, each to where it fights.
+    if per_model
+        && let Some(c) = close_in::close_in(game, (army, unit), PILE_IN_INCHES, None, &make)
+        && keeps(&c)
+    {
+        return c;
+    }
+    let best = closest_pair(
+        game,
+        &game.live_models(army, unit),
+        &game.enemy_models(army),
+    );
     if let Some((d, ca, cb)) = best {
         for len in [3.0f32, 2.0, 1.0, 0.5] {
             let len = len.min(d - 0.1);
@@ -233,18 +254,8 @@ fn three_inch_move(
             let v = ((cb - ca).normalize_or_zero() * len).extend(0.0);
             // Models that can touch an enemy model go into base contact (a rule).
             let c = game.with_base_contact(&make(shifted(game, army, unit, v)));
-            if keep.is_empty() {
-                if legal(game, &c) {
-                    return c;
-                }
-            } else if let Some(after) = trial(game, &c) {
-                let p = usize::from(game.player_of(army) - 1);
-                if keep.iter().all(|&i| {
-                    let (l, _) = after.levels_of_control(i);
-                    l[p] > l[1 - p]
-                }) {
-                    return c;
-                }
+            if keeps(&c) {
+                return c;
             }
         }
     }
@@ -255,14 +266,14 @@ fn three_inch_move(
 /// Consolidate (likewise); End phase when no one is left to fight.
 fn fight_step(
     game: &Game,
-    keep_objectives: bool,
+    (keep_objectives, per_model): (bool, bool),
     mut pick: impl FnMut(&Game, u8, &str, &[WeaponOption], usize) -> Vec<WeaponTarget>,
 ) -> Command {
     if let Some((army, unit, fought)) = game.fight.as_ref().and_then(|f| f.current) {
         let id = game.unit_id(army, unit).to_string();
         let p = game.player_of(army);
         if fought {
-            return three_inch_move(game, army, unit, keep_objectives, |paths| {
+            return three_inch_move(game, army, unit, (keep_objectives, per_model), |paths| {
                 Command::Consolidate {
                     player: p,
                     unit: id.clone(),
@@ -283,10 +294,12 @@ fn fight_step(
         && let Some(army) = game.army_of(picker)
         && let Some(unit) = game.find_unit(army, id)
     {
-        return three_inch_move(game, army, unit, keep_objectives, |paths| Command::PileIn {
-            player: picker,
-            unit: id.clone(),
-            paths,
+        return three_inch_move(game, army, unit, (keep_objectives, per_model), |paths| {
+            Command::PileIn {
+                player: picker,
+                unit: id.clone(),
+                paths,
+            }
         });
     }
     Command::EndPhase {
@@ -768,6 +781,17 @@ impl Ai {
                 return reroll;
             }
         }
+        if self.level > Level::Easy
+            && let Some(c) = close_in::close_in(game, (army, u), roll, Some(targets), |paths| {
+                Command::ChargeMove {
+                    player,
+                    unit: id.clone(),
+                    paths,
+                }
+            })
+        {
+            return c;
+        }
         let (mine, theirs) = (
             game.live_models(army, u),
             targets
@@ -838,19 +862,23 @@ impl Ai {
     /// will not score is discarded for a CP.
     fn fight(&mut self, game: &Game, player: u8) -> Command {
         let hard = self.level == Level::Hard;
-        let c = fight_step(game, hard, |g, p, id, weapons, _| {
-            let picked = if hard {
-                plan::focused_targets(g, p, id, weapons, true).1
-            } else {
-                Ai::best_targets(g, p, id, weapons, true)
-            };
-            let make = |weapons| Command::Fight {
-                player: p,
-                unit: id.to_string(),
-                weapons,
-            };
-            accepted_prefix(g, picked, make)
-        });
+        let c = fight_step(
+            game,
+            (hard, self.level > Level::Easy),
+            |g, p, id, weapons, _| {
+                let picked = if hard {
+                    plan::focused_targets(g, p, id, weapons, true).1
+                } else {
+                    Ai::best_targets(g, p, id, weapons, true)
+                };
+                let make = |weapons| Command::Fight {
+                    player: p,
+                    unit: id.to_string(),
+                    weapons,
+                };
+                accepted_prefix(g, picked, make)
+            },
+        );
         // The turn is about to end: a Tactical card that will not score goes for a CP.
         if c == (Command::EndPhase { player })
             && game.active_player == player
@@ -989,7 +1017,7 @@ impl Brain for RandomPlayer {
             }
             Phase::Fight => {
                 let mut rng = self.rng.clone();
-                let c = fight_step(game, false, |g, p, id, weapons, _| {
+                let c = fight_step(game, (false, false), |g, p, id, weapons, _| {
                     let mut picked = Vec::new();
                     picked.extend(random_assignments(g, p, id, weapons, true, &mut rng));
                     let make = |weapons| Command::Fight {

@@ -60,6 +60,10 @@ pub const MELEE_STOP_SHORT_INCHES: f32 = 1.3;
 /// roll to Advance there (a roll of 3 or more then gets it there).
 pub const ADVANCE_GAP_INCHES: f32 = 2.9;
 
+/// A unit that fights goes after the closest enemy unit, before any objective, when that
+/// unit is within its Move plus this many inches (a charge after the move).
+pub const MELEE_SEEK_INCHES: f32 = 12.0;
+
 /// Whether the unit (`army`, `unit`) fights better than it shoots, against the enemy unit
 /// closest to it (before the armies are on the table: the enemy unit with the most models).
 pub fn melee_minded(game: &Game, army: usize, unit: usize) -> bool {
@@ -460,12 +464,14 @@ impl Ai {
         Command::EndPhase { player }
     }
 
-    /// One unit's move (`normal`, `hard`): objectives first, as the first player plays
-    /// them (a unit within range of an objective it can claim stays; the others go to the
-    /// closest objective still to claim, a contested one taking a second unit); an engaged
-    /// unit off objectives Falls Back from a losing fight; the rest close in: melee units to
-    /// just outside Engagement Range of the closest enemy, shooting units to their guns'
-    /// range less 6".
+    /// One unit's move (`normal`, `hard`): an engaged unit off objectives Falls Back from a
+    /// losing fight; a unit that fights ([`Ai::fights`]) and is not alone holding an
+    /// objective goes to just outside Engagement Range of the closest enemy unit when that
+    /// unit is within its Move plus [`MELEE_SEEK_INCHES`]; then objectives, as the first
+    /// player plays them (a unit within range of an objective it can claim stays; the others
+    /// go to the closest objective still to claim, a contested one taking a second unit);
+    /// the rest close in: melee units to just outside Engagement Range of the closest enemy,
+    /// shooting units to their guns' range less 6".
     fn move_unit(&mut self, game: &Game, player: u8, army: usize, u: usize) -> Command {
         if let Some(c) = self.advance_reroll(game, player, army, u) {
             return c;
@@ -509,6 +515,20 @@ impl Ai {
             }
             return self.fall_back(game, player, army, u).unwrap_or(stay);
         }
+        let melee = self.fights(game, army, u);
+        let m = game.scene.armies[army].units[u].datasheet.movement;
+        if melee
+            && needed_on(game, army, u).is_empty()
+            && let Some((enemy, d)) = closest_enemy_and_distance(game, army, u)
+            && d <= m + MELEE_SEEK_INCHES
+            && d > MELEE_STOP_SHORT_INCHES
+        {
+            let c = centre(game, enemy.0, enemy.1);
+            let short = d.min(MELEE_STOP_SHORT_INCHES + (c - from).truncate().length() - d);
+            if let Some(mv) = self.move_scored(game, player, (army, u), c, (short, 1.0)) {
+                return mv;
+            }
+        }
         let open = self.open_objectives(game, player);
         if let Some(&(i, _)) = open.iter().find(|(_, p)| near(*p) <= range - 0.5) {
             self.claim(game, player, i);
@@ -523,8 +543,6 @@ impl Ai {
                 return c;
             }
         }
-        let melee = melee_minded(game, army, u)
-            || (game.has_keyword(army, u, "TRANSPORT") && self.carries(game, army, u));
         let Some((enemy, d)) = closest_enemy_and_distance(game, army, u) else {
             return stay;
         };
@@ -677,6 +695,13 @@ impl Ai {
             }
         }
         Command::EndPhase { player }
+    }
+
+    /// Whether the unit plays to fight in melee: it fights better than it shoots, or it is a
+    /// TRANSPORT with a unit embarked (which it delivers).
+    fn fights(&self, game: &Game, army: usize, u: usize) -> bool {
+        melee_minded(game, army, u)
+            || (game.has_keyword(army, u, "TRANSPORT") && self.carries(game, army, u))
     }
 
     /// Whether the TRANSPORT (`army`, `t`) has a unit embarked.
