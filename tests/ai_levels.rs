@@ -527,3 +527,31 @@ fn normal_charges_and_piles_in_model_by_model_so_the_second_row_fights() {
     );
     assert!(normal > easy, "normal: {normal}, easy: {easy}");
 }
+
+/// Player 1's first Movement-phase command (`normal`) for the Assault Intercessors set in two
+/// rows in a corner, with the Lootas' line starting at (`x`, 2).
+fn first_move_with_the_enemy_at(x: f32) -> Command {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "assault-intercessors"), (2, "lootas")]);
+    put_rows(&mut g, 1, "assault-intercessors", (2.0, 2.0), 1.5, 5);
+    put(&mut g, 1, "lieutenant", 0, 5.0, 5.5);
+    put_line(&mut g, 2, "lootas", x, 2.0, 1.3);
+    advance_to(&mut g, 1, Phase::Movement);
+    Ai::with_level(Level::Normal).next(&g, 1)
+}
+
+#[test]
+fn normal_advances_when_nothing_is_in_reach_and_moves_to_charge_when_something_is() {
+    // 40" off, beyond the unit's pistols and any charge this turn: it rolls to Advance.
+    let far = first_move_with_the_enemy_at(44.0);
+    assert!(
+        matches!(&far, Command::Advance { unit, .. } if unit == "assault-intercessors"),
+        "{far:?}"
+    );
+    // 12" off, a charge after a Normal move: it moves (a Normal move keeps the charge).
+    let near = first_move_with_the_enemy_at(16.0);
+    assert!(
+        matches!(&near, Command::Move { unit, mode: MoveMode::Normal, .. } if unit == "assault-intercessors"),
+        "{near:?}"
+    );
+}

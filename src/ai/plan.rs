@@ -56,8 +56,9 @@ pub const OBJECTIVE_TARGET_FACTOR: f64 = 1.5;
 /// outside Engagement Range).
 pub const MELEE_STOP_SHORT_INCHES: f32 = 1.3;
 
-/// How far beyond its Move a unit may be from where it is going for `normal` and `hard` to
-/// roll to Advance there (a roll of 3 or more then gets it there).
+/// How far beyond its Move a unit may be from where it is going for `hard` to re-roll an
+/// Advance roll that falls short (a roll of 3 or more then gets it there); further away, the
+/// unit Advances to get closer and keeps its Command points.
 pub const ADVANCE_GAP_INCHES: f32 = 2.9;
 
 /// A unit that fights goes after the closest enemy unit, before any objective, when that
@@ -553,6 +554,9 @@ impl Ai {
             (longest_range(game, army, u) - 6.0).max(3.0)
         };
         if d > keep {
+            if let Some(c) = self.advance_for(game, player, (army, u), d - keep) {
+                return c;
+            }
             let short = d.min(keep + (c - from).truncate().length() - d);
             if let Some(mv) = self.move_scored(game, player, (army, u), c, (short, 1.0)) {
                 return mv;
@@ -562,10 +566,10 @@ impl Ai {
     }
 
     /// An Advance roll ([`Command::Advance`]) for a unit `gap` inches short of where it is
-    /// going when a Normal move falls short and a roll of 3 or more would get it there, and
-    /// Advancing costs nothing it could do this turn: no enemy unit within its guns' range
-    /// plus its Move, nor (for a unit that fights) within its Move plus 12" (no charge).
-    /// `normal` and `hard` (Core Rules: Advance moves).
+    /// going (an objective, or the enemy unit it closes in on) when a Normal move falls short
+    /// and Advancing costs nothing it could do this turn: no enemy unit within its guns'
+    /// range plus its Move, nor (for a unit that fights) within its Move plus 12" (no
+    /// charge). `normal` and `hard` (Core Rules: Advance moves).
     fn advance_for(
         &mut self,
         game: &Game,
@@ -577,7 +581,7 @@ impl Ai {
             return None;
         }
         let m = game.scene.armies[army].units[u].datasheet.movement;
-        if gap <= m - 0.1 || gap > m + ADVANCE_GAP_INCHES {
+        if gap <= m - 0.1 {
             return None;
         }
         let d = closest_enemy_and_distance(game, army, u).map_or(f32::INFINITY, |(_, d)| d);
@@ -591,7 +595,11 @@ impl Ai {
             player,
             unit: game.unit_id(army, u).to_string(),
         };
-        let need = (gap - m + 0.1).ceil().clamp(1.0, 6.0) as u8;
+        let need = if gap <= m + ADVANCE_GAP_INCHES {
+            (gap - m + 0.1).ceil().clamp(1.0, 6.0) as u8
+        } else {
+            1
+        };
         self.advance_need = Some((army, u, need));
         legal(game, &c).then_some(c)
     }
