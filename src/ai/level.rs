@@ -7,9 +7,10 @@ use serde::{Deserialize, Serialize};
 ///
 /// - `Easy`: the first opponent: it holds objectives, shoots and fights at the best expected
 ///   target, charges on good odds, and answers shooting with Go to Ground or Smokescreen.
-/// - `Normal`: the whole game: roles (melee units seek combat, shooting units keep their
-///   range), charges weighed by expected melee value, Fall Back when staying loses more,
-///   Advance onto objectives out of a Normal move's reach, no charge that leaves an
+/// - `Normal`: the whole game: roles (melee units seek combat within their Move + 12",
+///   shooting units keep their range), charges weighed by expected melee value, charge,
+///   Pile-in and Consolidation moves made model by model, Fall Back when staying loses more,
+///   Advance when a Normal move falls short and nothing is in reach, no charge that leaves an
 ///   objective only the charging unit holds, Deep Strike and Strategic Reserves,
 ///   transports, and every Core Stratagem at its trigger when it pays.
 /// - `Hard`: `Normal` with lookahead: each unit's move is scored against the opponent's best
