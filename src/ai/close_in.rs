@@ -8,6 +8,7 @@
 //! Core Rules: Charge phase (Charge move), Fight phase (Pile In, Consolidate: which models
 //! fight, the second rank); shared/RULES.md: Fight phase (which models fight).
 
+use crate::game::base_contact::spot_at_gap;
 use crate::game::sight::ModelRef;
 use crate::game::{Command, Game, ModelPath};
 use crate::geometry::measure::{bases_overlap, model_distance};
@@ -15,6 +16,7 @@ use crate::geometry::{ModelSolid, Vec2};
 use crate::rules::constants::{
     BASE_CONTACT_INCHES, ENGAGEMENT_RANGE_HORIZONTAL_INCHES, MEASURE_TOLERANCE_INCHES,
 };
+use crate::rules::engagement::within_engagement_range;
 
 /// Closest enemy models a model tries to reach.
 const ENEMIES_TRIED: usize = 3;
@@ -154,7 +156,9 @@ pub(crate) fn close_in(
                 .iter()
                 .enumerate()
                 .any(|(j, f)| j != i && touching[j] && gap(&end, f) <= BASE_CONTACT_INCHES * 0.8);
-            let engaged = closest(&end) <= ENGAGEMENT_RANGE_HORIZONTAL_INCHES;
+            let engaged = enemies
+                .iter()
+                .any(|(_, e)| within_engagement_range(&end, e, &[]));
             let score = if contact {
                 0.0
             } else if second_rank || engaged {
@@ -256,43 +260,7 @@ fn detour(
         })
 }
 
-/// Where `mover` stands touching `target` (a gap of a hundredth of an inch): [`spot_at_gap`].
+/// Where `mover` stands touching `target`: a gap of a hundredth of an inch ([`spot_at_gap`]).
 fn contact_spot(mover: &ModelSolid, target: &ModelSolid, side_degrees: f32) -> Option<Vec2> {
     spot_at_gap(mover, target, side_degrees, 0.01)
-}
-
-/// Where `mover` stands `gap` inches from `target`, on the line from `target`'s centre
-/// towards `mover`'s turned `side_degrees`; None when they share a centre.
-fn spot_at_gap(
-    mover: &ModelSolid,
-    target: &ModelSolid,
-    side_degrees: f32,
-    gap: f32,
-) -> Option<Vec2> {
-    let towards = (mover.centre - target.centre).normalize_or_zero();
-    if towards == Vec2::ZERO {
-        return None;
-    }
-    let dir = Vec2::from_angle(side_degrees.to_radians()).rotate(towards);
-    let gap_at = |t: f32| {
-        let mut m = *mover;
-        m.centre = target.centre + dir * t;
-        model_distance(&m, target).distance
-    };
-    let (mut lo, mut hi) = (0.0f32, 1.0f32);
-    while gap_at(hi) < gap {
-        hi *= 2.0;
-        if hi > 64.0 {
-            return None;
-        }
-    }
-    for _ in 0..24 {
-        let mid = 0.5 * (lo + hi);
-        if gap_at(mid) < gap {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    Some(target.centre + dir * hi)
 }

@@ -239,11 +239,22 @@ fn with_path(
     c
 }
 
-/// Where a model standing as `mover` would be centred to touch `target`, approached along the
-/// line from `target`'s centre towards `mover`'s turned by `side_degrees`: found by bisection
-/// on the base-to-base distance (which grows along the line). None when the two centres
-/// coincide.
+/// Where a model standing as `mover` would be centred to touch `target` ([`spot_at_gap`] at
+/// the gap left between bases placed in contact).
 fn contact_spot(mover: &ModelSolid, target: &ModelSolid, side_degrees: f32) -> Option<Vec2> {
+    spot_at_gap(mover, target, side_degrees, CONTACT_GAP_INCHES)
+}
+
+/// Where a model standing as `mover` would be centred `gap` inches (horizontally, base to
+/// base) from `target`, approached along the line from `target`'s centre towards `mover`'s
+/// turned by `side_degrees`: found by bisection on the base-to-base distance (which grows
+/// along the line). None when the two centres coincide or no spot within 64" is that far.
+pub fn spot_at_gap(
+    mover: &ModelSolid,
+    target: &ModelSolid,
+    side_degrees: f32,
+    gap: f32,
+) -> Option<Vec2> {
     let towards = (mover.centre - target.centre).normalize_or_zero();
     if towards == Vec2::ZERO {
         return None;
@@ -255,7 +266,7 @@ fn contact_spot(mover: &ModelSolid, target: &ModelSolid, side_degrees: f32) -> O
         horizontal_distance(&m, target)
     };
     let (mut lo, mut hi) = (0.0f32, 1.0f32);
-    while gap_at(hi) < CONTACT_GAP_INCHES {
+    while gap_at(hi) < gap {
         hi *= 2.0;
         if hi > 64.0 {
             return None;
@@ -263,7 +274,7 @@ fn contact_spot(mover: &ModelSolid, target: &ModelSolid, side_degrees: f32) -> O
     }
     for _ in 0..32 {
         let mid = 0.5 * (lo + hi);
-        if gap_at(mid) < CONTACT_GAP_INCHES {
+        if gap_at(mid) < gap {
             lo = mid;
         } else {
             hi = mid;
