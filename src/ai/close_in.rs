@@ -8,7 +8,7 @@
 //! Core Rules: Charge phase (Charge move), Fight phase (Pile In, Consolidate: which models
 //! fight, the second rank); shared/RULES.md: Fight phase (which models fight).
 
-use crate::game::base_contact::spot_at_gap;
+use crate::game::base_contact::{CONTACT_GAP_INCHES, contact_spot, spot_at_gap};
 use crate::game::sight::ModelRef;
 use crate::game::{Command, Game, ModelPath};
 use crate::geometry::measure::{bases_overlap, model_distance};
@@ -94,19 +94,12 @@ pub(crate) fn close_in(
     let mut moved = vec![false; order.len()];
     for i in 0..order.len() {
         let (start_gap, _, start) = order[i];
-        let Some(first) = enemies
-            .iter()
-            .min_by(|a, b| gap(&start, &a.1).total_cmp(&gap(&start, &b.1)))
-            .map(|(_, e)| *e)
-        else {
-            continue;
-        };
         if start_gap <= BASE_CONTACT_INCHES {
             touching[i] = true;
             continue;
         }
-        let mut near: Vec<&ModelSolid> = enemies.iter().map(|(_, e)| e).collect();
-        near.sort_by(|a, b| gap(&start, a).total_cmp(&gap(&start, b)));
+        let near = nearest(&start, &enemies);
+        let first = *near[0];
         let mut spots: Vec<Vec2> = Vec::new();
         for e in near.iter().take(ENEMIES_TRIED) {
             spots.extend(
@@ -195,7 +188,7 @@ pub(crate) fn close_in(
         return Some(c);
     }
     match order.as_slice() {
-        [(_, r, start)] => detour(game, (army, *r), start, reach, &enemies, &others, &make),
+        [(_, r, start)] => detour(game, *r, start, reach, &enemies, &others, &make),
         _ => None,
     }
 }
@@ -206,20 +199,20 @@ pub(crate) fn close_in(
 /// accepts, shortest first.
 fn detour(
     game: &Game,
-    (army, r): (usize, ModelRef),
+    r: ModelRef,
     start: &ModelSolid,
     reach: f32,
     enemies: &[(ModelRef, ModelSolid)],
     others: &[ModelSolid],
     make: &impl Fn(Vec<ModelPath>) -> Command,
 ) -> Option<Command> {
-    let gap = |s: &ModelSolid, e: &ModelSolid| model_distance(s, e).distance;
-    let mut near: Vec<&ModelSolid> = enemies.iter().map(|(_, e)| e).collect();
-    near.sort_by(|a, b| gap(start, a).total_cmp(&gap(start, b)));
+    let near = nearest(start, enemies);
     let mut tries: Vec<(f32, Vec<Vec2>)> = Vec::new();
     for e in near.iter().take(ENEMIES_TRIED) {
         let sides = SIDES_DEGREES.iter().chain(&[110.0, -110.0, 135.0, -135.0]);
-        for (side, at_gap) in sides.flat_map(|s| [(*s, 0.01), (*s, ENGAGED_GAP_INCHES)]) {
+        for (side, at_gap) in
+            sides.flat_map(|s| [(*s, CONTACT_GAP_INCHES), (*s, ENGAGED_GAP_INCHES)])
+        {
             let Some(end) = spot_at_gap(start, e, side, at_gap) else {
                 continue;
             };
@@ -244,7 +237,7 @@ fn detour(
         }
     }
     tries.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let id = game.unit_id(army, r.unit).to_string();
+    let id = game.unit_id(r.army, r.unit).to_string();
     tries
         .into_iter()
         .take(DETOURS_TRIED)
@@ -260,7 +253,12 @@ fn detour(
         })
 }
 
-/// Where `mover` stands touching `target`: a gap of a hundredth of an inch ([`spot_at_gap`]).
-fn contact_spot(mover: &ModelSolid, target: &ModelSolid, side_degrees: f32) -> Option<Vec2> {
-    spot_at_gap(mover, target, side_degrees, 0.01)
+/// The enemy models (`enemies`, with their solids) by distance from `from`, closest first.
+fn nearest<'a>(from: &ModelSolid, enemies: &'a [(ModelRef, ModelSolid)]) -> Vec<&'a ModelSolid> {
+    let mut near: Vec<&ModelSolid> = enemies.iter().map(|(_, e)| e).collect();
+    near.sort_by(|a, b| {
+        let (da, db) = (model_distance(from, a), model_distance(from, b));
+        da.distance.total_cmp(&db.distance)
+    });
+    near
 }

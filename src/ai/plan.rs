@@ -517,18 +517,17 @@ impl Ai {
             return self.fall_back(game, player, army, u).unwrap_or(stay);
         }
         let melee = self.fights(game, army, u);
+        let closest = closest_enemy_and_distance(game, army, u);
         let m = game.scene.armies[army].units[u].datasheet.movement;
         if melee
             && needed_on(game, army, u).is_empty()
-            && let Some((enemy, d)) = closest_enemy_and_distance(game, army, u)
+            && let Some((enemy, d)) = closest
             && d <= m + MELEE_SEEK_INCHES
             && d > MELEE_STOP_SHORT_INCHES
+            && let Some(mv) =
+                self.close_on(game, player, (army, u), (enemy, d), MELEE_STOP_SHORT_INCHES)
         {
-            let c = centre(game, enemy.0, enemy.1);
-            let short = d.min(MELEE_STOP_SHORT_INCHES + (c - from).truncate().length() - d);
-            if let Some(mv) = self.move_scored(game, player, (army, u), c, (short, 1.0)) {
-                return mv;
-            }
+            return mv;
         }
         let open = self.open_objectives(game, player);
         if let Some(&(i, _)) = open.iter().find(|(_, p)| near(*p) <= range - 0.5) {
@@ -544,10 +543,9 @@ impl Ai {
                 return c;
             }
         }
-        let Some((enemy, d)) = closest_enemy_and_distance(game, army, u) else {
+        let Some((enemy, d)) = closest else {
             return stay;
         };
-        let c = centre(game, enemy.0, enemy.1);
         let keep = if melee {
             MELEE_STOP_SHORT_INCHES
         } else {
@@ -557,12 +555,28 @@ impl Ai {
             if let Some(c) = self.advance_for(game, player, (army, u), d - keep) {
                 return c;
             }
-            let short = d.min(keep + (c - from).truncate().length() - d);
-            if let Some(mv) = self.move_scored(game, player, (army, u), c, (short, 1.0)) {
+            if let Some(mv) = self.close_on(game, player, (army, u), (enemy, d), keep) {
                 return mv;
             }
         }
         stay
+    }
+
+    /// A move of the unit ([`Ai::move_scored`]) towards the enemy unit `enemy`, `d` inches
+    /// away at the closest, aiming to end `keep` inches from it; None when no move gains
+    /// half an inch.
+    fn close_on(
+        &mut self,
+        game: &Game,
+        player: u8,
+        (army, u): (usize, usize),
+        (enemy, d): ((usize, usize), f32),
+        keep: f32,
+    ) -> Option<Command> {
+        let from = centre(game, army, u);
+        let c = centre(game, enemy.0, enemy.1);
+        let short = d.min(keep + (c - from).truncate().length() - d);
+        self.move_scored(game, player, (army, u), c, (short, 1.0))
     }
 
     /// An Advance roll ([`Command::Advance`]) for a unit `gap` inches short of where it is

@@ -19,7 +19,7 @@ use crate::rules::constants::{
 };
 
 /// Gap left between two bases placed in contact (inches): within [`BASE_CONTACT_INCHES`].
-const CONTACT_GAP_INCHES: f32 = 0.02;
+pub(crate) const CONTACT_GAP_INCHES: f32 = 0.02;
 
 /// Closest enemy models tried per model.
 const ENEMIES_TRIED: usize = 3;
@@ -241,7 +241,11 @@ fn with_path(
 
 /// Where a model standing as `mover` would be centred to touch `target` ([`spot_at_gap`] at
 /// the gap left between bases placed in contact).
-fn contact_spot(mover: &ModelSolid, target: &ModelSolid, side_degrees: f32) -> Option<Vec2> {
+pub(crate) fn contact_spot(
+    mover: &ModelSolid,
+    target: &ModelSolid,
+    side_degrees: f32,
+) -> Option<Vec2> {
     spot_at_gap(mover, target, side_degrees, CONTACT_GAP_INCHES)
 }
 
