@@ -600,6 +600,37 @@ fn fall_back_only_from_engagement_range_and_battle_shocked_units_test_desperate_
     }
 }
 
+/// Found playing by hand: the dice log said a Redemptor firing its flamer and its grenade
+/// launcher at one unit was "2 models". A model firing several weapons is one model attacking.
+#[test]
+fn a_model_firing_several_weapons_counts_once_among_the_models_attacking() {
+    let mut g = game_at(Phase::Shooting);
+    isolate(&mut g, &[(1, "redemptor"), (2, "lootas")]);
+    put_line(&mut g, 1, "redemptor", 10.0, 16.0, 1.8);
+    put_line(&mut g, 2, "lootas", 10.0, 24.0, 1.2);
+    let ev = shot!(
+        g,
+        Command::Shoot {
+            player: 1,
+            unit: "redemptor".into(),
+            weapons: vec![
+                WeaponTarget::new("Heavy onslaught gatling cannon", "lootas"),
+                WeaponTarget::new("Heavy flamer", "lootas"),
+            ]
+        }
+    );
+    let attacked: Vec<_> = ev
+        .iter()
+        .filter_map(|e| match e {
+            GameEvent::Attacked {
+                bearers, weapons, ..
+            } => Some((*bearers, weapons.len())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(attacked, vec![(1, 2)], "{ev:?}");
+}
+
 #[test]
 fn shooting_checks_range_removes_casualties_and_shoots_once() {
     let mut g = game_at(Phase::Shooting);

@@ -55,6 +55,18 @@ pub struct PlayArgs {
     pub mirror: bool,
 }
 
+impl PlayArgs {
+    /// Whether `play` starts a game at once rather than opening the main menu: a scene or a
+    /// save names one, and asking for the computer (`--computer`) or a solo game (`--solo`)
+    /// with neither starts one on the default scene (found playing by hand: `play --computer
+    /// 2` opened the menu with hot-seat ticked). `--menu` and `--editor` open their screens.
+    pub fn starts_game(&self) -> bool {
+        let asked =
+            self.scene.is_some() || self.load.is_some() || self.computer.is_some() || self.solo;
+        asked && !self.menu && !self.editor
+    }
+}
+
 /// Parses a window size "WIDTHxHEIGHT" (each 320 to 7680).
 ///
 /// # Errors
@@ -83,5 +95,34 @@ pub fn scene_path(arg: Option<&Path>) -> PathBuf {
         None => PathBuf::from(DEFAULT_SCENE),
         Some(p) if p == Path::new("default") => PathBuf::from(DEFAULT_SCENE),
         Some(p) => p.to_path_buf(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        play: PlayArgs,
+    }
+
+    fn parse(args: &[&str]) -> PlayArgs {
+        Cli::try_parse_from(std::iter::once("play").chain(args.iter().copied()))
+            .expect("valid arguments")
+            .play
+    }
+
+    #[test]
+    fn asking_for_the_computer_or_solo_starts_a_game_on_the_default_scene() {
+        assert!(!parse(&[]).starts_game(), "no arguments open the menu");
+        assert!(parse(&["--computer", "2", "--ai", "hard"]).starts_game());
+        assert!(parse(&["--solo"]).starts_game());
+        assert!(parse(&["default"]).starts_game());
+        assert!(!parse(&["--computer", "2", "--menu"]).starts_game());
+        assert!(!parse(&["--editor"]).starts_game());
     }
 }

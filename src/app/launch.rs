@@ -18,9 +18,10 @@ Install a driver; on Debian/Ubuntu without a GPU, software rendering works:\n  \
 sudo apt-get install -y mesa-vulkan-drivers libvulkan1 libgl1-mesa-dri\n\
 Headless commands (validate, scene --json) need no graphics.";
 
-/// Opens the desktop app. With a scene (or `--load`), a hot-seat game starts on it at once
-/// (`--scenario` plays a scripted start); with neither, or with `--menu`, the main menu opens
-/// over the built-in default scene. A scene or save that fails to load opens the table with
+/// Opens the desktop app. With a scene (or `--load`), a game starts on it at once, hot-seat
+/// unless `--solo` or `--computer` says otherwise (`--scenario` plays a scripted start); with
+/// only `--solo` or `--computer`, it starts on the built-in default scene; with none of them,
+/// or with `--menu`, the main menu opens over the default scene. A scene or save that fails to load opens the table with
 /// an error panel.
 pub fn run(args: PlayArgs) -> ExitCode {
     install_no_gpu_hook();
@@ -29,7 +30,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
     } else {
         args.saves.clone()
     };
-    let wants_game = (args.scene.is_some() || args.load.is_some()) && !args.menu && !args.editor;
+    let wants_game = args.starts_game();
     let mut errors: Vec<String> = Vec::new();
     let mut started = None;
     let mut menu_scene = None;

@@ -14,6 +14,7 @@ use bevy::picking::PickingSystems;
 use bevy::picking::backend::ray::RayMap;
 use bevy::picking::backend::{HitData, PointerHits};
 use bevy::prelude::*;
+use bevy_egui::input::egui_wants_any_pointer_input;
 use bevy_rapier3d::prelude::{
     Collider, NoUserData, QueryFilter, RapierConfiguration, RapierContext,
     RapierContextInitialization, RapierPhysicsPlugin, ReadRapierContext,
@@ -29,8 +30,12 @@ pub const PICK_REACH_INCHES: f32 = 10_000.0;
 
 /// Registers rapier (for scene queries only) and the picking backend.
 pub fn plugin(app: &mut App) {
-    app.add_plugins(colliders_plugin)
-        .add_systems(PreUpdate, update_hits.in_set(PickingSystems::Backend));
+    app.add_plugins(colliders_plugin).add_systems(
+        PreUpdate,
+        update_hits
+            .in_set(PickingSystems::Backend)
+            .run_if(not(egui_wants_any_pointer_input)),
+    );
 }
 
 /// Rapier set up to mirror the table's colliders for scene queries and nothing else: gravity
@@ -155,7 +160,10 @@ pub fn walls_touching(
 }
 
 /// The picking backend: each pointer's ray (from Bevy picking's [`RayMap`]) is cast through
-/// rapier and its first hit, if any, written as [`PointerHits`] at its camera's order.
+/// rapier and its first hit, if any, written as [`PointerHits`] at its camera's order. It does
+/// not run while the pointer is over an egui panel or window, so a button clicked on a window
+/// over the table does not also select the model behind it (found playing by hand: "Into base
+/// contact" on the Move window selected the Ork Trukk under it).
 fn update_hits(
     ray_map: Res<RayMap>,
     cameras: Query<&Camera>,

@@ -41,12 +41,33 @@ pub(super) struct PreparedAttack {
 impl PreparedAttack {
     /// The models attacking: the bearers, or the embarked models firing through a Firing Deck.
     pub fn bearers(&self) -> usize {
+        self.attacking_models().len()
+    }
+
+    /// The models [`PreparedAttack::bearers`] counts, one entry per model.
+    fn attacking_models(&self) -> Vec<ModelRef> {
         if self.firing_deck.is_empty() {
-            self.plan.attacking.len()
+            self.plan
+                .attacking
+                .iter()
+                .map(|&e| self.sight.models[e])
+                .collect()
         } else {
-            self.firing_deck.len()
+            self.firing_deck.clone()
         }
     }
+}
+
+/// The models attacking with any of `group`'s weapons, each counted once: a Redemptor firing
+/// its flamer and its grenade launcher is one model attacking, not two.
+fn models_attacking<'a>(group: impl Iterator<Item = &'a PreparedAttack>) -> usize {
+    let mut models: Vec<ModelRef> = Vec::new();
+    for r in group.flat_map(PreparedAttack::attacking_models) {
+        if !models.contains(&r) {
+            models.push(r);
+        }
+    }
+    models.len()
 }
 
 /// How a unit attacks.
@@ -288,7 +309,7 @@ impl Game {
                     .map(|(wt, p)| (wt.label(), p.bearers()))
                     .collect(),
                 target: t.to_string(),
-                bearers: group.iter().map(|(_, p)| p.bearers()).sum(),
+                bearers: models_attacking(group.iter().map(|(_, p)| *p)),
                 not_attacking: group
                     .iter()
                     .flat_map(|(_, p)| p.plan.excluded.iter())
