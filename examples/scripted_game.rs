@@ -402,6 +402,7 @@ fn main() {
         scene: relative_path(&scene_file, save_file.parent().unwrap()),
         seed,
         commands: d.accepted.clone(),
+        computer: None,
     };
     write_save(&save_file, &save).unwrap();
     println!(

@@ -70,6 +70,7 @@ fn save_then_load_gives_the_same_state_hash_and_undo_is_a_replay_without_the_las
         scene: scene_file.to_string_lossy().into_owned(),
         seed: 7,
         commands: commands.clone(),
+        computer: None,
     };
     write_save(&file, &save).unwrap();
     let (loaded, _) = load_save(&file).unwrap();
@@ -402,6 +403,7 @@ fn a_save_from_before_the_reaction_window_still_loads() {
         scene: scene_file.to_string_lossy().into_owned(),
         seed: 7,
         commands: legacy,
+        computer: None,
     };
     write_save(&file, &save).unwrap();
     let (loaded, upgraded) = load_save(&file).unwrap();

@@ -288,6 +288,7 @@ fn undo_replays_all_but_the_last_command() {
             scene: "x".into(),
             seed: 3,
             commands: Vec::new(),
+            computer: None,
         }),
         autosave: None,
     };
@@ -878,6 +879,7 @@ fn a_failed_autosave_is_shown_to_the_player() {
                 scene: "tests/scenes/open-field.ron".into(),
                 seed: game.seed,
                 commands: Vec::new(),
+                computer: None,
             }),
             autosave: Some(std::env::temp_dir().join("wartable-no-such-folder/game.save.ron")),
         });
@@ -1078,6 +1080,52 @@ fn the_dice_log_is_saved_with_the_game_and_follows_undo() {
         .collect();
     let got: Vec<play::LogEntry> = log.game_entries().cloned().collect();
     assert_eq!(got, want);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Found playing by hand: a save of a game against the computer, loaded again, went on as
+/// hot-seat and handed the computer's turn to the player. The seat is now in the save.
+#[test]
+fn a_save_of_a_game_against_the_computer_loads_against_it() {
+    use wartable::ai::Level;
+    let dir = std::env::temp_dir().join(format!("wartable-seat-{}", std::process::id()));
+    let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/default.ron");
+    let started = table::start_on_scene(&default, &dir, 7).unwrap();
+    let file = started.autosave.clone();
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin))
+        .add_plugins((wartable::sim::plugin, play::plugin));
+    app.finish();
+    app.cleanup();
+    table::put_on_table_against(
+        app.world_mut(),
+        started,
+        play::Seats::Computer(2),
+        Level::Normal,
+    );
+    app.update();
+    let loaded = table::load_game(&file).unwrap();
+    let seats = |asked| table::seats_for_save(&loaded.save, &file, asked, Level::Hard);
+    assert_eq!(
+        seats(play::Seats::HotSeat),
+        Ok((play::Seats::Computer(2), Level::Normal)),
+        "nothing asked: the save's seat"
+    );
+    assert_eq!(
+        seats(play::Seats::Solo),
+        Ok((play::Seats::Solo, Level::Hard)),
+        "solo asked: solo"
+    );
+    let mut edited = loaded.save.clone();
+    edited.computer.as_mut().unwrap().level = "expert".into();
+    let e = table::seats_for_save(&edited, &file, play::Seats::HotSeat, Level::Hard).unwrap_err();
+    assert!(
+        e.contains("expert") && e.contains(&file.display().to_string()),
+        "{e}"
+    );
+    // A hot-seat game's save has no seat and stays hot-seat.
+    let other = table::start_on_scene(&default, &dir, 8).unwrap();
+    assert_eq!(other.save.computer, None);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -206,6 +206,7 @@ fn short_save(name: &str, n: usize) -> (PathBuf, PathBuf) {
             .into_owned(),
         seed: 7,
         commands: commands.into_iter().take(n).collect(),
+        computer: None,
     };
     let file = dir.join("game.save.ron");
     write_save(&file, &save).unwrap();

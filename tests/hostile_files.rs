@@ -213,6 +213,7 @@ fn a_save_read_from_a_subdirectory_replays_against_its_own_scene() {
         scene: "../scenes/default.ron".into(),
         seed: 7,
         commands: Vec::new(),
+        computer: None,
     };
     write_save(&base.join("s/g.save.ron"), &save).unwrap();
     let own = Game::start(load_scene(&scenes.join("default.ron")).unwrap(), 7).0;
@@ -274,6 +275,7 @@ fn a_save_whose_scene_is_missing_is_refused_by_replay_and_undo() {
         scene: "scenes/default.ron".into(),
         seed: 7,
         commands: commands[..1].to_vec(),
+        computer: None,
     };
     write_save(&file, &save).unwrap();
     let before = std::fs::read_to_string(&file).unwrap();
@@ -316,6 +318,7 @@ fn builtin_paths_name_the_embedded_copy_and_nothing_else() {
         scene: DEFAULT_SCENE.into(),
         seed: 7,
         commands: Vec::new(),
+        computer: None,
     };
     write_save(&file, &save).unwrap();
     let (game, _) = load_save(&file).unwrap();

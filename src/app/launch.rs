@@ -115,14 +115,21 @@ pub fn run(args: PlayArgs) -> ExitCode {
     .insert_resource(ActiveScene(menu_scene))
     .insert_resource(SceneErrors(errors));
     if let Some(st) = started {
+        let asked = match args.computer {
+            Some(p) => crate::app::play::Seats::Computer(p),
+            None if args.solo => crate::app::play::Seats::Solo,
+            None => crate::app::play::Seats::HotSeat,
+        };
+        let file = args.load.as_deref().unwrap_or(&st.autosave);
+        let (seats, level) = screens::table::seats_for_save(&st.save, file, asked, args.ai)
+            .unwrap_or_else(|e| {
+                eprintln!("{e}");
+                (asked, args.ai)
+            });
         app.insert_resource(screens::table::GameAtLaunch(screens::table::StartGame {
             started: st,
-            seats: match args.computer {
-                Some(p) => crate::app::play::Seats::Computer(p),
-                None if args.solo => crate::app::play::Seats::Solo,
-                None => crate::app::play::Seats::HotSeat,
-            },
-            level: args.ai,
+            seats,
+            level,
             view: view.as_mut().map(|v| std::mem::take(&mut v.play)),
         }));
     }

@@ -28,6 +28,20 @@ pub struct SaveFile {
     /// The accepted commands, in order.
     #[serde(default)]
     pub commands: Vec<Command>,
+    /// In a game against the computer, the player it plays and its level, so a loaded save
+    /// goes on against it (absent in hot-seat and solo games, and in older saves).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub computer: Option<ComputerSeat>,
+}
+
+/// The computer's seat in a saved game against it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ComputerSeat {
+    /// The player it plays: 1 or 2.
+    pub player: u8,
+    /// Its level as `--ai` spells it: "easy", "normal" or "hard".
+    pub level: String,
 }
 
 /// Why a save could not be loaded.

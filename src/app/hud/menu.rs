@@ -14,7 +14,7 @@ use crate::app::play::Seats;
 use crate::app::screens::Screen;
 use crate::app::screens::editor::OpenEditor;
 use crate::app::screens::menu::{NewGameForm, data_files, short_name};
-use crate::app::screens::table::{StartGame, load_game, start_new_game};
+use crate::app::screens::table::{StartGame, load_game, seats_for_save, start_new_game};
 use crate::rules::secondary::{SecondaryDeck, SecondaryMode};
 
 /// The "Import army..." panel: paste a roster or give a file's path; the army written is
@@ -193,12 +193,21 @@ pub(super) fn menu_window(ctx: &egui::Context, hud: &mut Hud) {
                             .on_hover_text(&entry.label)
                             .clicked()
                         {
-                            match load_game(&entry.path) {
-                                Ok(started) => {
+                            let loaded = load_game(&entry.path).and_then(|started| {
+                                let (seats, level) = seats_for_save(
+                                    &started.save,
+                                    &entry.path,
+                                    form.seats,
+                                    form.computer_level,
+                                )?;
+                                Ok((started, seats, level))
+                            });
+                            match loaded {
+                                Ok((started, seats, level)) => {
                                     hud.commands.write_message(StartGame {
                                         started,
-                                        seats: form.seats,
-                                        level: form.computer_level,
+                                        seats,
+                                        level,
                                         view: None,
                                     });
                                     hud.selection.unit = None;

@@ -8,16 +8,17 @@ use bevy::prelude::*;
 
 use super::Screen;
 use super::menu::{NewGameForm, short_name};
+use crate::ai::Level;
 use crate::app::computer::Computer;
 use crate::app::pairings;
 use crate::app::play::{self, HandOver, PlayView, Seats};
 use crate::data::scene::{SceneArmy, SceneFile};
 use crate::data::{Scene, load_scene};
-use crate::game::save::{SaveFile, load_save_with_events, relative_path, write_save};
+use crate::game::save::{ComputerSeat, SaveFile, load_save_with_events, relative_path, write_save};
 use crate::game::{Game, GameEvent};
 use crate::rules::secondary::SecondaryMode;
 use crate::sim::ActiveScene;
-use crate::sim::battle::{ActiveGame, GameOrigin, ModelGlide};
+use crate::sim::battle::{ActiveGame, AutosaveFailed, GameOrigin, ModelGlide};
 
 /// A game ready to be put on the table.
 pub struct StartedGame {
@@ -133,6 +134,7 @@ fn begin(
         scene: scene_ref,
         seed,
         commands: Vec::new(),
+        computer: None,
     };
     write_save(&autosave, &save).map_err(|e| format!("{}: {e}", autosave.display()))?;
     Ok(StartedGame {
@@ -178,6 +180,32 @@ pub fn load_game(path: &Path) -> Result<StartedGame, String> {
         autosave: path.to_path_buf(),
         events,
     })
+}
+
+/// Who sits at the table for a loaded save: the computer's seat the save records (a game
+/// against the computer goes on against it), unless `asked` is solo or a computer seat itself
+/// (`--solo` / `--computer`, or the menu's choice). A save without a seat keeps `asked`.
+///
+/// # Errors
+/// The save's seat names a player other than 1 or 2, or a level other than easy, normal or
+/// hard (the message names the file).
+pub fn seats_for_save(
+    save: &SaveFile,
+    file: &Path,
+    asked: Seats,
+    level: Level,
+) -> Result<(Seats, Level), String> {
+    match (&save.computer, asked) {
+        (Some(seat), Seats::HotSeat) => {
+            let bad = |why: String| format!("{}: the computer's seat: {why}", file.display());
+            if !(1..=2).contains(&seat.player) {
+                return Err(bad(format!("player {} is not 1 or 2", seat.player)));
+            }
+            let level = seat.level.parse::<Level>().map_err(bad)?;
+            Ok((Seats::Computer(seat.player), level))
+        }
+        _ => Ok((asked, level)),
+    }
 }
 
 /// Asks the table screen to put a started game on the table (a new game, a loaded save, or
@@ -261,13 +289,27 @@ pub fn put_on_table(world: &mut World, started: StartedGame) {
 }
 
 /// [`put_on_table`] with `seats` at the table: a hot-seat game, one person playing both sides,
-/// or the computer playing one player at `level`.
+/// or the computer playing one player at `level`. The computer's seat is written into the save
+/// (and the autosave rewritten), so loading it goes on against the computer.
 pub fn put_on_table_against(
     world: &mut World,
-    started: StartedGame,
+    mut started: StartedGame,
     seats: Seats,
-    level: crate::ai::Level,
+    level: Level,
 ) {
+    let seat = seats.computer().map(|player| ComputerSeat {
+        player,
+        level: level.name().to_string(),
+    });
+    if started.save.computer != seat {
+        started.save.computer = seat;
+        if let Err(e) = write_save(&started.autosave, &started.save) {
+            world.write_message(AutosaveFailed {
+                file: started.autosave.clone(),
+                reason: e.to_string(),
+            });
+        }
+    }
     put_on_table(world, started);
     world.resource_mut::<HandOver>().seats = seats;
     if let Some(computer) = seats.computer() {
