@@ -555,3 +555,27 @@ fn normal_advances_when_nothing_is_in_reach_and_moves_to_charge_when_something_i
         "{near:?}"
     );
 }
+
+/// The objective markers in player 1's deployment zone that none of its models holds after
+/// both sides at `level` have deployed on layout 7 (Hammer and Anvil: two markers a zone).
+fn unheld_home_markers(level: Level) -> Vec<String> {
+    let g = set_up_in("layout-7.ron", level);
+    let zone = g.scene.deployment.zone_of(1).unwrap();
+    (0..g.scene.objectives.len())
+        .filter(|&i| {
+            let o = &g.scene.objectives[i];
+            wartable::geometry::polygon::contains(&zone, o.at.vec())
+                && g.levels_of_control(i).0[0] == 0
+        })
+        .map(|i| g.scene.objectives[i].id.clone())
+        .collect()
+}
+
+#[test]
+fn hard_deploys_on_every_marker_of_its_zone_when_the_zone_holds_two() {
+    assert_eq!(unheld_home_markers(Level::Hard), Vec::<String>::new());
+    assert!(
+        !unheld_home_markers(Level::Easy).is_empty(),
+        "easy deploys where the scene stands and leaves a marker of its zone empty"
+    );
+}

@@ -295,6 +295,133 @@ fn ring_placements(
     )
 }
 
+/// Half-widths (inches) of the boxes round an objective marker that a unit is tried in when
+/// it deploys on the marker, smallest first.
+pub const HOME_OBJECTIVE_BOX_HALF_INCHES: [f32; 3] = [2.5, 4.0, 5.5];
+
+/// A waiting unit the scene sets up within this distance (inches, model centre to marker) of
+/// an objective marker in its deployment zone is left to take it.
+pub const HOME_OBJECTIVE_NEAR_PLACED_INCHES: f32 = 9.0;
+
+/// `normal` and `hard` deployment when the player's deployment zone holds two objective
+/// markers or more (Hammer and Anvil with the Only War markers, layout 7): a marker with none
+/// of the player's deployed models within range and no waiting unit set up by the scene within
+/// [`HOME_OBJECTIVE_NEAR_PLACED_INCHES`] gets the next waiting unit (shooting units before
+/// melee-minded ones), set up in the smallest box round it
+/// ([`HOME_OBJECTIVE_BOX_HALF_INCHES`]) that lies in the zone and holds the unit, so that
+/// every marker in the zone is held from the first battle round. None otherwise.
+///
+/// Measured (`hard` against `easy`, 100 games per pairing, sides alternating): layout 7's
+/// three pairings went from 81.6%, 22.9% and 54.2% of decided games won to 97.6%, 55.7% and
+/// 74.7%. Applied to every zone (one marker or more) it also cost layout 5 up to 33 points.
+fn deploy_on_home_objective(
+    game: &Game,
+    player: u8,
+    army: usize,
+    waiting: &[usize],
+) -> Option<Command> {
+    let zone = game.scene.deployment.zone_of(player)?;
+    let home: Vec<_> = game
+        .scene
+        .objectives
+        .iter()
+        .filter(|o| polygon::contains(&zone, o.at.vec()))
+        .collect();
+    if home.len() < 2 {
+        return None;
+    }
+    let deployed: Vec<ModelRef> = game
+        .unit_roots(army)
+        .into_iter()
+        .filter(|&u| game.units[army][u].location == Location::OnTable)
+        .flat_map(|u| game.live_models(army, u))
+        .collect();
+    let mut order: Vec<usize> = waiting
+        .iter()
+        .copied()
+        .filter(|&u| !game.has_keyword(army, u, "TRANSPORT"))
+        .collect();
+    order.sort_by_key(|&u| melee_minded(game, army, u));
+    for o in home {
+        let at = o.at.vec();
+        let marker = Vec3::new(o.at.0, o.at.1, o.z);
+        let covered = deployed
+            .iter()
+            .any(|r| crate::rules::engagement::in_objective_range(&game.solid(*r), marker));
+        // Where the scene would set a waiting unit up near it, that unit takes it.
+        let near_placed = order.iter().any(|&u| {
+            game.live_models_anywhere(army, u)
+                .iter()
+                .any(|r| game.solid(*r).centre.distance(at) <= HOME_OBJECTIVE_NEAR_PLACED_INCHES)
+        });
+        if covered || near_placed {
+            continue;
+        }
+        let boxes: Vec<Vec<Vec2>> = HOME_OBJECTIVE_BOX_HALF_INCHES
+            .iter()
+            .map(|&h| rect(at - Vec2::splat(h), at + Vec2::splat(h)))
+            .filter(|area| area.iter().all(|&p| polygon::contains(&zone, p)))
+            .collect();
+        if let Some(c) = order
+            .iter()
+            .find_map(|&u| deploy_in_first(game, player, (army, u), boxes.iter().cloned()))
+        {
+            return Some(c);
+        }
+    }
+    None
+}
+
+/// The Deploy of the combined unit with its models placed by [`set_up_unit`] in the first of
+/// `areas` where they fit and the engine accepts them; None when no area does.
+fn deploy_in_first(
+    game: &Game,
+    player: u8,
+    (army, u): (usize, usize),
+    areas: impl IntoIterator<Item = Vec<Vec2>>,
+) -> Option<Command> {
+    areas.into_iter().find_map(|area| {
+        let c = Command::Deploy {
+            player,
+            unit: game.unit_id(army, u).to_string(),
+            models: placements_in(game, army, u, &area)?,
+            transport: None,
+        };
+        legal(game, &c).then_some(c)
+    })
+}
+
+/// Half-widths (inches) of the boxes round a unit's place in the scene that it is set up in
+/// when a unit deployed on an objective marker took that place, smallest first.
+pub const NEAR_PLACED_BOX_HALF_INCHES: [f32; 4] = [3.0, 5.0, 8.0, 12.0];
+
+/// The unit of `deploy` (a Deploy where the scene stands that the engine refuses, because a
+/// unit set up on an objective marker took the place) set up in the smallest box round its
+/// place in the scene ([`NEAR_PLACED_BOX_HALF_INCHES`], cut to the deployment zone's bounding
+/// box) where the engine accepts it, else anywhere in the zone. None when nothing fits.
+fn deploy_near_placed(game: &Game, player: u8, army: usize, deploy: &Command) -> Option<Command> {
+    let Command::Deploy { unit, .. } = deploy else {
+        return None;
+    };
+    let u = game
+        .unit_roots(army)
+        .into_iter()
+        .find(|&u| game.unit_id(army, u) == unit.as_str())?;
+    let zone = game.scene.deployment.zone_of(player)?;
+    let lo = zone
+        .iter()
+        .fold(Vec2::splat(f32::INFINITY), |a, p| a.min(*p));
+    let hi = zone
+        .iter()
+        .fold(Vec2::splat(f32::NEG_INFINITY), |a, p| a.max(*p));
+    let at = centre(game, army, u).truncate();
+    let areas = NEAR_PLACED_BOX_HALF_INCHES
+        .iter()
+        .map(|&h| rect((at - Vec2::splat(h)).max(lo), (at + Vec2::splat(h)).min(hi)))
+        .chain(std::iter::once(zone.clone()));
+    deploy_in_first(game, player, (army, u), areas)
+}
+
 /// An axis-aligned rectangle as a polygon.
 fn rect(lo: Vec2, hi: Vec2) -> Vec<Vec2> {
     vec![lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)]
@@ -382,7 +509,14 @@ impl Ai {
                 }
             }
         }
-        super::deploy(game, player).unwrap_or(Command::EndPhase { player })
+        if let Some(c) = deploy_on_home_objective(game, player, army, &waiting) {
+            return c;
+        }
+        match super::deploy(game, player) {
+            Some(c) if legal(game, &c) => c,
+            Some(c) => deploy_near_placed(game, player, army, &c).unwrap_or(c),
+            None => Command::EndPhase { player },
+        }
     }
 
     fn declare_reserves(
