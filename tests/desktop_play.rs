@@ -488,6 +488,16 @@ fn screenshot_scenarios_reach_their_moment() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A headless app with the battle and the desktop's play logic, no game on the table yet.
+fn play_app() -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin))
+        .add_plugins((wartable::sim::plugin, play::plugin));
+    app.finish();
+    app.cleanup();
+    app
+}
+
 fn headless(game: Game) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin))
@@ -1040,11 +1050,7 @@ fn the_dice_log_is_saved_with_the_game_and_follows_undo() {
     let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/default.ron");
     let started = table::start_on_scene(&default, &dir, 7).unwrap();
     let autosave = started.autosave.clone();
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin))
-        .add_plugins((wartable::sim::plugin, play::plugin));
-    app.finish();
-    app.cleanup();
+    let mut app = play_app();
     table::put_on_table(app.world_mut(), started);
     app.update();
     for c in &commands[..n] {
@@ -1092,11 +1098,7 @@ fn a_save_of_a_game_against_the_computer_loads_against_it() {
     let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/default.ron");
     let started = table::start_on_scene(&default, &dir, 7).unwrap();
     let file = started.autosave.clone();
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin))
-        .add_plugins((wartable::sim::plugin, play::plugin));
-    app.finish();
-    app.cleanup();
+    let mut app = play_app();
     table::put_on_table_against(
         app.world_mut(),
         started,
@@ -1142,11 +1144,7 @@ fn a_solo_game_has_no_hand_over_and_a_side_deploys_the_rest_as_placed() {
         .enumerate()
     {
         let started = table::start_on_scene(&default, &dir, 7).unwrap();
-        let mut app = App::new();
-        app.add_plugins((MinimalPlugins, StatesPlugin))
-            .add_plugins((wartable::sim::plugin, play::plugin));
-        app.finish();
-        app.cleanup();
+        let mut app = play_app();
         table::put_on_table_against(app.world_mut(), started, seats, wartable::ai::Level::Easy);
         app.update();
         assert_eq!(app.world().resource::<HandOver>().seats, seats);
