@@ -272,7 +272,7 @@ impl Game {
                 f.step = FightStep::RemainingCombats;
                 f.picker = opponent(self.active_player);
                 ev.push(GameEvent::FightStepStarted {
-                    step: "Remaining Combats".into(),
+                    step: FightStep::RemainingCombats.name().into(),
                 });
                 continue;
             }

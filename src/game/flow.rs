@@ -225,7 +225,7 @@ impl Game {
                     last_fought: None,
                 });
                 ev.push(GameEvent::FightStepStarted {
-                    step: "Fights First".into(),
+                    step: FightStep::FightsFirst.name().into(),
                 });
                 self.settle_fight_picker(ev);
             }

@@ -74,6 +74,16 @@ pub enum FightStep {
     RemainingCombats,
 }
 
+impl FightStep {
+    /// The step's name as the Core Rules write it: "Fights First" or "Remaining Combats".
+    pub fn name(self) -> &'static str {
+        match self {
+            FightStep::FightsFirst => "Fights First",
+            FightStep::RemainingCombats => "Remaining Combats",
+        }
+    }
+}
+
 /// The other player (players are 1 and 2).
 pub fn opponent(player: u8) -> u8 {
     if player == 1 { 2 } else { 1 }

@@ -31,7 +31,7 @@ pub(super) fn phase_bar(ui: &mut egui::Ui, hud: &mut Hud) {
                 game.phase.name(),
                 game.fight
                     .as_ref()
-                    .map(|f| format!(" ({:?}, player {} selects)", f.step, f.picker))
+                    .map(|f| format!(": {}, player {} selects", f.step.name(), f.picker))
                     .unwrap_or_default()
             ),
             _ => game.describe_now(),
