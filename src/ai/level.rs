@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::game::save::ComputerSeat;
+
 /// A difficulty level of the computer opponent (`--ai easy|normal|hard`, the menu's
 /// "Computer level").
 ///
@@ -54,6 +56,27 @@ impl Level {
             Level::Normal => "normal",
             Level::Hard => "hard",
         }
+    }
+}
+
+impl Level {
+    /// The computer's seat a save records for a game where it plays `player` at this level.
+    pub fn seat(self, player: u8) -> ComputerSeat {
+        ComputerSeat {
+            player,
+            level: self.name().to_string(),
+        }
+    }
+
+    /// The player and level a save's computer seat names.
+    ///
+    /// # Errors
+    /// The player is not 1 or 2, or the level is not easy, normal or hard.
+    pub fn of_seat(seat: &ComputerSeat) -> Result<(u8, Level), String> {
+        if !(1..=2).contains(&seat.player) {
+            return Err(format!("player {} is not 1 or 2", seat.player));
+        }
+        Ok((seat.player, seat.level.parse()?))
     }
 }
 

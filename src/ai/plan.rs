@@ -403,17 +403,9 @@ fn deploy_near_placed(game: &Game, player: u8, army: usize, deploy: &Command) ->
     let Command::Deploy { unit, .. } = deploy else {
         return None;
     };
-    let u = game
-        .unit_roots(army)
-        .into_iter()
-        .find(|&u| game.unit_id(army, u) == unit.as_str())?;
+    let u = game.find_unit(army, unit)?;
     let zone = game.scene.deployment.zone_of(player)?;
-    let lo = zone
-        .iter()
-        .fold(Vec2::splat(f32::INFINITY), |a, p| a.min(*p));
-    let hi = zone
-        .iter()
-        .fold(Vec2::splat(f32::NEG_INFINITY), |a, p| a.max(*p));
+    let (lo, hi) = polygon::bounds(&zone);
     let at = centre(game, army, u).truncate();
     let areas = NEAR_PLACED_BOX_HALF_INCHES
         .iter()

@@ -65,6 +65,17 @@ impl PlayArgs {
             self.scene.is_some() || self.load.is_some() || self.computer.is_some() || self.solo;
         asked && !self.menu && !self.editor
     }
+
+    /// Who sits at the table as the arguments ask: the computer as `--computer`'s player,
+    /// one person with `--solo`, else hot-seat.
+    pub fn seats(&self) -> crate::app::play::Seats {
+        use crate::app::play::Seats;
+        match self.computer {
+            Some(p) => Seats::Computer(p),
+            None if self.solo => Seats::Solo,
+            None => Seats::HotSeat,
+        }
+    }
 }
 
 /// Parses a window size "WIDTHxHEIGHT" (each 320 to 7680).

@@ -21,8 +21,9 @@ Headless commands (validate, scene --json) need no graphics.";
 /// Opens the desktop app. With a scene (or `--load`), a game starts on it at once, hot-seat
 /// unless `--solo` or `--computer` says otherwise (`--scenario` plays a scripted start); with
 /// only `--solo` or `--computer`, it starts on the built-in default scene; with none of them,
-/// or with `--menu`, the main menu opens over the default scene. A scene or save that fails to load opens the table with
-/// an error panel.
+/// or with `--menu`, the main menu opens over the default scene. A save that recorded the
+/// computer's seat goes on against it unless `--solo` or `--computer` asks otherwise. A scene
+/// or save that fails to load opens the table with an error panel.
 pub fn run(args: PlayArgs) -> ExitCode {
     install_no_gpu_hook();
     let saves = if args.saves.as_os_str().is_empty() {
@@ -115,11 +116,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
     .insert_resource(ActiveScene(menu_scene))
     .insert_resource(SceneErrors(errors));
     if let Some(st) = started {
-        let asked = match args.computer {
-            Some(p) => crate::app::play::Seats::Computer(p),
-            None if args.solo => crate::app::play::Seats::Solo,
-            None => crate::app::play::Seats::HotSeat,
-        };
+        let asked = args.seats();
         let file = args.load.as_deref().unwrap_or(&st.autosave);
         let (seats, level) = screens::table::seats_for_save(&st.save, file, asked, args.ai)
             .unwrap_or_else(|e| {

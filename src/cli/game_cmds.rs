@@ -153,10 +153,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
         },
         seed: args.seed,
         commands: Vec::new(),
-        computer: args.computer.map(|player| crate::game::save::ComputerSeat {
-            player,
-            level: args.ai.name().to_string(),
-        }),
+        computer: args.computer.map(|player| args.ai.seat(player)),
     };
     let (mut game, start_events) = Game::start(scene, args.seed);
     let mut results = Vec::new();

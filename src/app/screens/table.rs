@@ -14,7 +14,7 @@ use crate::app::pairings;
 use crate::app::play::{self, HandOver, PlayView, Seats};
 use crate::data::scene::{SceneArmy, SceneFile};
 use crate::data::{Scene, load_scene};
-use crate::game::save::{ComputerSeat, SaveFile, load_save_with_events, relative_path, write_save};
+use crate::game::save::{SaveFile, load_save_with_events, relative_path, write_save};
 use crate::game::{Game, GameEvent};
 use crate::rules::secondary::SecondaryMode;
 use crate::sim::ActiveScene;
@@ -197,12 +197,9 @@ pub fn seats_for_save(
 ) -> Result<(Seats, Level), String> {
     match (&save.computer, asked) {
         (Some(seat), Seats::HotSeat) => {
-            let bad = |why: String| format!("{}: the computer's seat: {why}", file.display());
-            if !(1..=2).contains(&seat.player) {
-                return Err(bad(format!("player {} is not 1 or 2", seat.player)));
-            }
-            let level = seat.level.parse::<Level>().map_err(bad)?;
-            Ok((Seats::Computer(seat.player), level))
+            let (player, level) = Level::of_seat(seat)
+                .map_err(|why| format!("{}: the computer's seat: {why}", file.display()))?;
+            Ok((Seats::Computer(player), level))
         }
         _ => Ok((asked, level)),
     }
@@ -297,10 +294,7 @@ pub fn put_on_table_against(
     seats: Seats,
     level: Level,
 ) {
-    let seat = seats.computer().map(|player| ComputerSeat {
-        player,
-        level: level.name().to_string(),
-    });
+    let seat = seats.computer().map(|player| level.seat(player));
     if started.save.computer != seat {
         started.save.computer = seat;
         if let Err(e) = write_save(&started.autosave, &started.save) {
