@@ -398,12 +398,11 @@ fn main() {
             .unwrap();
     std::fs::write(&commands, text).unwrap();
     let save_file = out.with_extension("save.ron");
-    let save = SaveFile {
-        scene: relative_path(&scene_file, save_file.parent().unwrap()),
+    let save = SaveFile::new(
+        relative_path(&scene_file, save_file.parent().unwrap()),
         seed,
-        commands: d.accepted.clone(),
-        computer: None,
-    };
+        d.accepted.clone(),
+    );
     write_save(&save_file, &save).unwrap();
     println!(
         "{} commands; {}; VP {:?}; winner {:?}; state {}",

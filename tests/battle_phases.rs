@@ -1110,6 +1110,9 @@ fn transports_take_units_within_3_inches_up_to_their_capacity() {
         ],
     );
     advance_to(&mut g, 2, Phase::Movement);
+    // The Boyz mob and its Warboss wait along the far edge, clear of the Trukk.
+    put_line(&mut g, 2, "boyz-mob", 4.0, 42.5, 1.3);
+    put(&mut g, 2, "warboss", 0, 2.0, 40.0);
     put(&mut g, 2, "trukk", 0, 40.0, 30.0);
     put_rows(&mut g, 2, "shoota-boyz", (37.5, 33.0), 1.3, 5);
     accepted!(

@@ -59,6 +59,49 @@ fn the_scripted_five_round_game_replays_to_its_recorded_state() {
     assert_eq!(loaded.state_hash(), game.state_hash());
 }
 
+/// A save made before saves recorded their set-up version (tests/games/setup1-*, recorded when
+/// player 2's zone was filled in the table's frame) still loads on the positions it was made on
+/// and replays to the state recorded with it; the same commands on today's set-up are refused.
+#[test]
+fn a_save_from_before_the_set_up_version_replays_on_its_old_positions() {
+    let file = root().join("tests/games/setup1-full-game.save.ron");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(!text.contains("setup:"), "the fixture must be an old save");
+    let (loaded, save) = load_save(&file).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(save.setup, 1);
+    let expected: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("tests/games/setup1-full-game.replay.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(loaded.summary(), expected);
+    let today = load_scene(&root().join("scenes/default.ron")).unwrap();
+    assert!(
+        replay(today, save.seed, &save.commands).is_err(),
+        "player 2's set-up did not change, so this test shows nothing"
+    );
+}
+
+/// A save naming a set-up version this build does not know is refused, naming the field.
+#[test]
+fn a_save_from_a_newer_set_up_version_is_refused_with_the_reason() {
+    let dir = temp_dir("newer-setup");
+    let file = dir.join("game.save.ron");
+    let save = SaveFile {
+        setup: 9,
+        ..SaveFile::new(
+            root().join("scenes/default.ron").to_string_lossy(),
+            7,
+            Vec::new(),
+        )
+    };
+    write_save(&file, &save).unwrap();
+    let err = load_save(&file).unwrap_err().to_string();
+    assert!(
+        err.contains("setup") && err.contains("set-up version 9") && err.contains("game.save.ron"),
+        "{err}"
+    );
+}
+
 #[test]
 fn save_then_load_gives_the_same_state_hash_and_undo_is_a_replay_without_the_last_command() {
     let scene_file = root().join("scenes/default.ron");
@@ -66,12 +109,7 @@ fn save_then_load_gives_the_same_state_hash_and_undo_is_a_replay_without_the_las
     let (game, _) = replay(load_scene(&scene_file).unwrap(), 7, &commands).unwrap();
     let dir = temp_dir("save");
     let file = dir.join("game.save.ron");
-    let save = SaveFile {
-        scene: scene_file.to_string_lossy().into_owned(),
-        seed: 7,
-        commands: commands.clone(),
-        computer: None,
-    };
+    let save = SaveFile::new(scene_file.to_string_lossy(), 7, commands.clone());
     write_save(&file, &save).unwrap();
     let (loaded, _) = load_save(&file).unwrap();
     assert_eq!(loaded.state_hash(), game.state_hash());
@@ -399,12 +437,7 @@ fn a_save_from_before_the_reaction_window_still_loads() {
     );
     let dir = temp_dir("legacy");
     let file = dir.join("old.save.ron");
-    let save = SaveFile {
-        scene: scene_file.to_string_lossy().into_owned(),
-        seed: 7,
-        commands: legacy,
-        computer: None,
-    };
+    let save = SaveFile::new(scene_file.to_string_lossy(), 7, legacy);
     write_save(&file, &save).unwrap();
     let (loaded, upgraded) = load_save(&file).unwrap();
     assert_eq!(upgraded.commands, current);

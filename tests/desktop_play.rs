@@ -284,12 +284,7 @@ fn undo_replays_all_but_the_last_command() {
     let (game, _) = Game::start(scene.clone(), 3);
     let mut active = ActiveGame {
         game: Some(game),
-        save: Some(SaveFile {
-            scene: "x".into(),
-            seed: 3,
-            commands: Vec::new(),
-            computer: None,
-        }),
+        save: Some(SaveFile::new("x", 3, Vec::new())),
         autosave: None,
     };
     let mut commands = Vec::new();
@@ -885,12 +880,11 @@ fn a_failed_autosave_is_shown_to_the_player() {
         .insert_state(Screen::Table)
         .insert_resource(ActiveGame {
             game: Some(game.clone()),
-            save: Some(SaveFile {
-                scene: "tests/scenes/open-field.ron".into(),
-                seed: game.seed,
-                commands: Vec::new(),
-                computer: None,
-            }),
+            save: Some(SaveFile::new(
+                "tests/scenes/open-field.ron",
+                game.seed,
+                Vec::new(),
+            )),
             autosave: Some(std::env::temp_dir().join("wartable-no-such-folder/game.save.ron")),
         });
     app.finish();

@@ -199,15 +199,11 @@ fn short_save(name: &str, n: usize) -> (PathBuf, PathBuf) {
     let dir = temp_dir(name);
     let commands: Vec<GameCommand> =
         load(&root().join("tests/games/full-game.commands.ron")).unwrap();
-    let save = SaveFile {
-        scene: root()
-            .join("scenes/default.ron")
-            .to_string_lossy()
-            .into_owned(),
-        seed: 7,
-        commands: commands.into_iter().take(n).collect(),
-        computer: None,
-    };
+    let save = SaveFile::new(
+        root().join("scenes/default.ron").to_string_lossy(),
+        7,
+        commands.into_iter().take(n).collect(),
+    );
     let file = dir.join("game.save.ron");
     write_save(&file, &save).unwrap();
     (dir, file)

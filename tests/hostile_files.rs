@@ -209,12 +209,7 @@ fn a_save_read_from_a_subdirectory_replays_against_its_own_scene() {
     // The copy's default scene is another one, so the two cannot be mistaken.
     std::fs::copy(scenes.join("layout-3.ron"), scenes.join("default.ron")).unwrap();
     std::fs::create_dir_all(base.join("s/t")).unwrap();
-    let save = SaveFile {
-        scene: "../scenes/default.ron".into(),
-        seed: 7,
-        commands: Vec::new(),
-        computer: None,
-    };
+    let save = SaveFile::new("../scenes/default.ron", 7, Vec::new());
     write_save(&base.join("s/g.save.ron"), &save).unwrap();
     let own = Game::start(load_scene(&scenes.join("default.ron")).unwrap(), 7).0;
     let built_in = Game::start(load_scene(Path::new(DEFAULT_SCENE)).unwrap(), 7).0;
@@ -271,12 +266,7 @@ fn a_save_whose_scene_is_missing_is_refused_by_replay_and_undo() {
     let file = base.join("saves/g.save.ron");
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
     // What the desktop app used to write when run outside the project folder.
-    let save = SaveFile {
-        scene: "scenes/default.ron".into(),
-        seed: 7,
-        commands: commands[..1].to_vec(),
-        computer: None,
-    };
+    let save = SaveFile::new("scenes/default.ron", 7, commands[..1].to_vec());
     write_save(&file, &save).unwrap();
     let before = std::fs::read_to_string(&file).unwrap();
     for cmd in ["replay", "undo"] {
@@ -314,12 +304,7 @@ fn builtin_paths_name_the_embedded_copy_and_nothing_else() {
     // A save anywhere may refer to it explicitly.
     let base = temp_dir("builtin");
     let file = base.join("g.save.ron");
-    let save = SaveFile {
-        scene: DEFAULT_SCENE.into(),
-        seed: 7,
-        commands: Vec::new(),
-        computer: None,
-    };
+    let save = SaveFile::new(DEFAULT_SCENE, 7, Vec::new());
     write_save(&file, &save).unwrap();
     let (game, _) = load_save(&file).unwrap();
     assert_eq!(game.state_hash(), Game::start(scene, 7).0.state_hash());

@@ -864,8 +864,14 @@ fn no_unit_is_set_up_within_engagement_range() {
     let a = g.army_of(deployer).unwrap();
     let u = g.unit_roots(a)[0];
     let id = g.unit_id(a, u).to_string();
-    // An enemy model standing (by scenario) right beside the unit's scene position.
-    let at = g.scene.armies[a].units[u].models[0].position;
+    // An enemy model standing (by scenario) right beside the unit's scene position, past its
+    // model furthest along +x.
+    let at = g.scene.armies[a].units[u]
+        .models
+        .iter()
+        .map(|m| m.position)
+        .max_by(|p, q| p.x.total_cmp(&q.x))
+        .unwrap();
     let oa = g.army_of(other).unwrap();
     let ou = g.unit_roots(oa)[0];
     let oid = g.unit_id(oa, ou).to_string();

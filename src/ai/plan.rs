@@ -18,7 +18,7 @@ use crate::rules::constants::{
     DISEMBARK_RANGE_INCHES, OBJECTIVE_RANGE_HORIZONTAL_INCHES, RESERVES_ENEMY_DISTANCE_INCHES,
     RESERVES_FIRST_ROUND, STRATEGIC_RESERVES_EDGE_INCHES,
 };
-use crate::rules::deployment::{SetupObstacles, set_up_unit};
+use crate::rules::deployment::{SetupObstacles, SetupVersion, set_up_unit};
 use crate::rules::movement::MoveMode;
 use crate::rules::phase::{Phase, Stage, opponent};
 use crate::rules::stratagem::Stratagem;
@@ -146,12 +146,14 @@ fn obstacles(game: &Game) -> SetupObstacles {
 }
 
 /// The set-up command of the combined unit with its models placed by [`set_up_unit`] in
-/// `zone`, or None when nothing fits.
+/// `zone` (in the frame of its player's zone, so both players deploy alike), or None when
+/// nothing fits.
 fn placements_in(game: &Game, army: usize, root: usize, zone: &[Vec2]) -> Option<Vec<Placement>> {
     let models = bases(game, army, root);
     let list: Vec<crate::geometry::Base> = models.iter().map(|(_, b)| *b).collect();
     let mut obstacles = obstacles(game);
-    let poses = set_up_unit(zone, &list, &mut obstacles).ok()?;
+    let frame = SetupVersion::CURRENT.frame(game.player_of(army));
+    let poses = set_up_unit(zone, &list, &mut obstacles, frame).ok()?;
     Some(
         models
             .iter()

@@ -146,14 +146,13 @@ pub fn run(args: &RunArgs) -> ExitCode {
         eprintln!("{e}");
         return ExitCode::FAILURE;
     }
+    let scene_ref = match &args.save {
+        Some(out) => relative_path(&args.scene, out.parent().unwrap_or(Path::new("."))),
+        None => args.scene.to_string_lossy().into_owned(),
+    };
     let mut save = SaveFile {
-        scene: match &args.save {
-            Some(out) => relative_path(&args.scene, out.parent().unwrap_or(Path::new("."))),
-            None => args.scene.to_string_lossy().into_owned(),
-        },
-        seed: args.seed,
-        commands: Vec::new(),
         computer: args.computer.map(|player| args.ai.seat(player)),
+        ..SaveFile::new(scene_ref, args.seed, Vec::new())
     };
     let (mut game, start_events) = Game::start(scene, args.seed);
     let mut results = Vec::new();
@@ -312,7 +311,7 @@ pub fn undo(file: &Path) -> ExitCode {
         eprintln!("{}: nothing to undo", file.display());
         return ExitCode::FAILURE;
     };
-    let scene = match load_scene(&crate::data::source::sibling(file, &save.scene)) {
+    let scene = match save.load_scene(file) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("{e}");

@@ -14,7 +14,7 @@ pub mod source;
 use std::path::Path;
 
 pub use error::{DataError, DataErrors};
-pub use resolve::{Army, Layout, Model, Scene, Unit, load_army, load_scene};
+pub use resolve::{Army, Layout, Model, Scene, Unit, load_army, load_scene, load_scene_set_up};
 
 /// What a data file holds, told by its top-level struct name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -14,7 +14,7 @@ use crate::rules::Datasheet;
 use crate::rules::constants::{
     MAX_ANGLE_DEGREES, MAX_MODELS_PER_UNIT, MAX_TERRAIN_HEIGHT_INCHES, MEASURE_TOLERANCE_INCHES,
 };
-use crate::rules::deployment::{DeploymentMap, SetupObstacles, set_up_unit};
+use crate::rules::deployment::{DeploymentMap, SetupObstacles, SetupVersion, set_up_unit};
 use crate::rules::mission::{Mission, ObjectiveMarker};
 use crate::rules::secondary::{SecondaryDeck, SecondaryMode};
 
@@ -661,11 +661,20 @@ fn old_wargear(
 
 /// Loads a scene file and everything it refers to, checks it, and places every model:
 /// units with placements where the file says, the others set up automatically wholly within
-/// their player's deployment zone (see [`set_up_unit`]).
+/// their player's deployment zone (see [`set_up_unit`]) by the current [`SetupVersion`].
 ///
 /// # Errors
 /// Every problem found, each naming its file (and line and column for syntax).
 pub fn load_scene(file: &Path) -> Result<Scene, DataErrors> {
+    load_scene_set_up(file, SetupVersion::CURRENT)
+}
+
+/// [`load_scene`] with the units without placements set up by `version`: a save replays on the
+/// positions its game started from.
+///
+/// # Errors
+/// As [`load_scene`].
+pub fn load_scene_set_up(file: &Path, version: SetupVersion) -> Result<Scene, DataErrors> {
     let (data, text): (SceneFile, _) = load(file)?;
     let mut errors = Vec::new();
     let mut collect = |r: Result<(), DataErrors>| {
@@ -745,7 +754,7 @@ pub fn load_scene(file: &Path) -> Result<Scene, DataErrors> {
     }
     fail_if(errors)?;
     armies.sort_by_key(|a| a.player);
-    place_models(file, &data, &layout, &deployment, &mut armies)
+    place_models(file, &data, &layout, &deployment, &mut armies, version)
         .or_else(|e| fail_if_located(e.0, &text))?;
     let objectives = [
         &layout.objectives,
@@ -838,6 +847,7 @@ fn place_models(
     layout: &Layout,
     deployment: &DeploymentMap,
     armies: &mut [Army],
+    version: SetupVersion,
 ) -> Result<(), DataErrors> {
     let mut errors = Vec::new();
     let mut fail = |m: String| errors.push(DataError::semantic(file, m));
@@ -992,7 +1002,7 @@ fn place_models(
                 .iter()
                 .flat_map(|&ui| army.units[ui].models.iter().map(|m| m.characteristics.base))
                 .collect();
-            match set_up_unit(&zone, &bases, &mut obstacles) {
+            match set_up_unit(&zone, &bases, &mut obstacles, version.frame(army.player)) {
                 Ok(spots) => {
                     let mut spots = spots.into_iter();
                     for &ui in &group {

@@ -11,9 +11,10 @@ use super::command::Command;
 use super::event::{GameEvent, Rejection};
 use super::state::{Game, Location};
 use crate::data::error::{DataError, DataErrors};
-use crate::data::load_scene;
+use crate::data::load_scene_set_up;
 use crate::data::source::{load, sibling};
 use crate::game::sight::ModelRef;
+use crate::rules::deployment::SetupVersion;
 use crate::rules::phase::Stage;
 
 /// A save file (RON): the scene (path relative to the save file), the seed and every accepted
@@ -28,10 +29,60 @@ pub struct SaveFile {
     /// The accepted commands, in order.
     #[serde(default)]
     pub commands: Vec<Command>,
+    /// The automatic set-up the scene's units without placements got when the game started
+    /// ([`SetupVersion::number`]), so the save replays on the same positions. Saves made
+    /// before it was recorded have none and get 1, the set-up of their time.
+    #[serde(default = "first_setup")]
+    pub setup: u32,
     /// In a game against the computer, the player it plays and its level, so a loaded save
     /// goes on against it (absent in hot-seat and solo games, and in older saves).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub computer: Option<ComputerSeat>,
+}
+
+fn first_setup() -> u32 {
+    SetupVersion::First.number()
+}
+
+impl SaveFile {
+    /// A save of a game of `scene` (path relative to the save's folder) with `seed` and the
+    /// accepted `commands`, started from the current automatic set-up, with no computer seat.
+    pub fn new(scene: impl Into<String>, seed: u64, commands: Vec<Command>) -> SaveFile {
+        SaveFile {
+            scene: scene.into(),
+            seed,
+            commands,
+            setup: SetupVersion::CURRENT.number(),
+            computer: None,
+        }
+    }
+
+    /// The automatic set-up this save's game started from.
+    ///
+    /// # Errors
+    /// A message naming the number when this build does not know it (a save from a newer
+    /// wartable).
+    pub fn setup_version(&self) -> Result<SetupVersion, String> {
+        SetupVersion::from_number(self.setup).ok_or_else(|| {
+            format!(
+                "set-up version {} is not known to this wartable (it knows 1 to {}); the save comes from a newer version",
+                self.setup,
+                SetupVersion::CURRENT.number()
+            )
+        })
+    }
+
+    /// The save's scene, loaded next to `file` (the save's path) with the automatic set-up its
+    /// game started from.
+    ///
+    /// # Errors
+    /// The scene's errors, or the set-up version's (naming `file`).
+    pub fn load_scene(&self, file: &Path) -> Result<crate::data::Scene, DataErrors> {
+        let version = self
+            .setup_version()
+            .map_err(|why| DataErrors(vec![DataError::value(file, "setup", why)]))?;
+        load_scene_set_up(&sibling(file, &self.scene), version)
+    }
 }
 
 /// The computer's seat in a saved game against it.
@@ -165,7 +216,7 @@ pub fn load_save(file: &Path) -> Result<(Game, SaveFile), SaveError> {
 /// As [`load_save`].
 pub fn load_save_with_events(file: &Path) -> Result<(Game, SaveFile, Vec<GameEvent>), SaveError> {
     let mut save: SaveFile = load(file)?;
-    let scene = load_scene(&sibling(file, &save.scene))?;
+    let scene = save.load_scene(file)?;
     match replay(scene.clone(), save.seed, &save.commands) {
         Ok((game, events)) => Ok((game, save, events)),
         Err((index, rejection)) => match upgrade_commands(scene.clone(), save.seed, &save.commands)

@@ -119,10 +119,65 @@ pub fn formation_offsets(bases: &[Base], width: usize) -> Vec<Vec2> {
     out.iter().map(|o| *o - mid).collect()
 }
 
+/// The frame an automatic set-up scans a zone in: which of two equally central places it tries
+/// first, and which way its formations run. No rule decides this; it only matters that the two
+/// players' zones of a point-symmetric deployment map are filled as each other's images.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SetupFrame {
+    /// From the table's low corner (least y, then least x), formations laid out along +x and +y.
+    Table,
+    /// The half-turn of [`SetupFrame::Table`]: from the table's high corner, formations along
+    /// -x and -y. Player 2's zone filled this way is the 180° image of player 1's.
+    HalfTurn,
+}
+
+/// Which automatic set-up a scene's units without placements get. Recorded in saves, so a save
+/// replays on the positions it was made with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SetupVersion {
+    /// Saves made before the set-up version existed: both zones in [`SetupFrame::Table`], so
+    /// player 2's units were not the image of player 1's in a mirror match.
+    First,
+    /// Player 1's zone in [`SetupFrame::Table`], player 2's in [`SetupFrame::HalfTurn`].
+    #[default]
+    Mirrored,
+}
+
+impl SetupVersion {
+    /// The version new saves are made with.
+    pub const CURRENT: SetupVersion = SetupVersion::Mirrored;
+
+    /// The number a save file records (1 or 2).
+    pub fn number(self) -> u32 {
+        match self {
+            SetupVersion::First => 1,
+            SetupVersion::Mirrored => 2,
+        }
+    }
+
+    /// The version a save file's number names, or None for a number this build does not know.
+    pub fn from_number(n: u32) -> Option<SetupVersion> {
+        match n {
+            1 => Some(SetupVersion::First),
+            2 => Some(SetupVersion::Mirrored),
+            _ => None,
+        }
+    }
+
+    /// The frame `player`'s zone is filled in.
+    pub fn frame(self, player: u8) -> SetupFrame {
+        match (self, player) {
+            (SetupVersion::Mirrored, 2) => SetupFrame::HalfTurn,
+            _ => SetupFrame::Table,
+        }
+    }
+}
+
 /// Sets up one unit (its models' bases, in order) wholly within `zone`, clear of `obstacles`,
-/// in Unit Coherency. Tries anchors on a 1" grid from the middle of the zone outwards, several
-/// formation shapes and orientations, first clear of terrain footprints and then only clear of
-/// walls. Returns each model's (centre, facing degrees) and records them in `obstacles.models`.
+/// in Unit Coherency. Tries anchors on a 1" grid from the middle of the zone outwards (equally
+/// central ones in the scan order of `frame`), several formation shapes and orientations, first
+/// clear of terrain footprints and then only clear of walls. Returns each model's (centre,
+/// facing degrees) and records them in `obstacles.models`.
 ///
 /// # Errors
 /// [`NoRoom`] when nothing fits.
@@ -130,6 +185,7 @@ pub fn set_up_unit(
     zone: &[Vec2],
     bases: &[Base],
     obstacles: &mut SetupObstacles,
+    frame: SetupFrame,
 ) -> Result<Vec<(Vec2, f32)>, NoRoom> {
     const { assert!(FORMATION_GAP_INCHES < COHERENCY_HORIZONTAL_INCHES) };
     let mut widths: Vec<usize> = FORMATION_RANK_WIDTHS
@@ -145,7 +201,13 @@ pub fn set_up_unit(
     // which way the formation stands).
     let shapes: Vec<Vec<Vec2>> = widths
         .iter()
-        .map(|w| formation_offsets(bases, *w))
+        .map(|w| {
+            let offsets = formation_offsets(bases, *w);
+            match frame {
+                SetupFrame::Table => offsets,
+                SetupFrame::HalfTurn => offsets.iter().map(|o| -*o).collect(),
+            }
+        })
         .filter(|offsets| {
             let solids: Vec<ModelSolid> = bases
                 .iter()
@@ -170,6 +232,10 @@ pub fn set_up_unit(
         }
         y += 1.0;
     }
+    if frame == SetupFrame::HalfTurn {
+        anchors.reverse();
+    }
+    // A stable sort: equally central anchors keep the frame's scan order.
     anchors.sort_by(|a, b| a.distance(centre).total_cmp(&b.distance(centre)));
     for avoid_footprints in [true, false] {
         for offsets in &shapes {
@@ -247,7 +313,7 @@ mod tests {
         let zone = rect(0.0, 0.0, 60.0, 12.0);
         let bases = vec![Base::Round(32.0); 10];
         let mut obstacles = SetupObstacles::default();
-        let spots = set_up_unit(&zone, &bases, &mut obstacles).unwrap();
+        let spots = set_up_unit(&zone, &bases, &mut obstacles, SetupFrame::Table).unwrap();
         assert_eq!(spots.len(), 10);
         for (i, (p, f)) in spots.iter().enumerate() {
             assert!(bases[i].wholly_within(*p, *f, &zone));
@@ -269,8 +335,20 @@ mod tests {
             walls: vec![wall.clone()],
             ..Default::default()
         };
-        let a = set_up_unit(&zone, &[Base::Round(32.0); 5], &mut obstacles).unwrap();
-        let b = set_up_unit(&zone, &[Base::Round(32.0); 5], &mut obstacles).unwrap();
+        let a = set_up_unit(
+            &zone,
+            &[Base::Round(32.0); 5],
+            &mut obstacles,
+            SetupFrame::Table,
+        )
+        .unwrap();
+        let b = set_up_unit(
+            &zone,
+            &[Base::Round(32.0); 5],
+            &mut obstacles,
+            SetupFrame::Table,
+        )
+        .unwrap();
         for (p, _) in a.iter().chain(&b) {
             assert!(!polygon::polygons_intersect(
                 &Base::Round(32.0).outline(*p, 0.0),
@@ -289,7 +367,13 @@ mod tests {
         let zone = rect(0.0, 0.0, 60.0, 12.0);
         for base in [Base::Round(40.0), Base::Round(60.0), Base::Oval(90.0, 52.0)] {
             let bases = vec![base; 7];
-            let spots = set_up_unit(&zone, &bases, &mut SetupObstacles::default()).unwrap();
+            let spots = set_up_unit(
+                &zone,
+                &bases,
+                &mut SetupObstacles::default(),
+                SetupFrame::Table,
+            )
+            .unwrap();
             let solids: Vec<ModelSolid> = spots
                 .iter()
                 .map(|(p, f)| ModelSolid::new(base, p.extend(0.0), *f, 1.5))
@@ -301,7 +385,63 @@ mod tests {
     #[test]
     fn no_room_is_an_error() {
         let zone = rect(0.0, 0.0, 2.0, 2.0);
-        let err = set_up_unit(&zone, &[Base::Round(90.0)], &mut SetupObstacles::default());
+        let err = set_up_unit(
+            &zone,
+            &[Base::Round(90.0)],
+            &mut SetupObstacles::default(),
+            SetupFrame::Table,
+        );
         assert_eq!(err, Err(NoRoom { models: 1 }));
+    }
+
+    #[test]
+    fn a_half_turned_zone_is_filled_as_the_image_of_the_table_frame() {
+        // Two zones of a 44" by 60" table, each the half-turn of the other about (22, 30),
+        // with a footprint in one and its image in the other.
+        let turn = |p: Vec2| Vec2::new(44.0 - p.x, 60.0 - p.y);
+        let near = rect(0.0, 0.0, 44.0, 12.0);
+        let far: Vec<Vec2> = near.iter().map(|p| turn(*p)).collect();
+        let ruin = rect(18.0, 4.0, 26.0, 9.0);
+        let units = [
+            vec![Base::Round(32.0); 10],
+            vec![Base::Oval(90.0, 52.0)],
+            vec![Base::Round(40.0); 3],
+        ];
+        let fill = |zone: &[Vec2], footprint: Vec<Vec2>, frame| {
+            let mut obstacles = SetupObstacles {
+                footprints: vec![footprint],
+                ..Default::default()
+            };
+            units
+                .iter()
+                .flat_map(|b| set_up_unit(zone, b, &mut obstacles, frame).unwrap())
+                .collect::<Vec<_>>()
+        };
+        let table = fill(&near, ruin.clone(), SetupFrame::Table);
+        let image = fill(
+            &far,
+            ruin.iter().map(|p| turn(*p)).collect(),
+            SetupFrame::HalfTurn,
+        );
+        let same_frame = fill(
+            &far,
+            ruin.iter().map(|p| turn(*p)).collect(),
+            SetupFrame::Table,
+        );
+        assert_eq!(table.len(), image.len());
+        for ((p, _), (q, _)) in table.iter().zip(&image) {
+            assert!(
+                turn(*p).distance(*q) < 1e-3,
+                "{p} turns to {}, set up at {q}",
+                turn(*p)
+            );
+        }
+        assert!(
+            table
+                .iter()
+                .zip(&same_frame)
+                .any(|((p, _), (q, _))| turn(*p).distance(*q) > 0.1),
+            "the table frame alone would already give the image; the test shows nothing"
+        );
     }
 }

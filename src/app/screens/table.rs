@@ -130,12 +130,7 @@ fn begin(
     autosave: PathBuf,
 ) -> Result<StartedGame, String> {
     let (game, events) = Game::start(origin.clone(), seed);
-    let save = SaveFile {
-        scene: scene_ref,
-        seed,
-        commands: Vec::new(),
-        computer: None,
-    };
+    let save = SaveFile::new(scene_ref, seed, Vec::new());
     write_save(&autosave, &save).map_err(|e| format!("{}: {e}", autosave.display()))?;
     Ok(StartedGame {
         origin,
@@ -171,8 +166,7 @@ pub fn start_on_scene(scene_file: &Path, saves: &Path, seed: u64) -> Result<Star
 /// The save or its scene does not load, or a command is rejected on replay.
 pub fn load_game(path: &Path) -> Result<StartedGame, String> {
     let (game, save, events) = load_save_with_events(path).map_err(|e| e.to_string())?;
-    let origin =
-        load_scene(&crate::data::source::sibling(path, &save.scene)).map_err(|e| e.to_string())?;
+    let origin = save.load_scene(path).map_err(|e| e.to_string())?;
     Ok(StartedGame {
         origin,
         game,
