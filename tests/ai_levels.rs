@@ -579,3 +579,69 @@ fn hard_deploys_on_every_marker_of_its_zone_when_the_zone_holds_two() {
         "easy deploys where the scene stands and leaves a marker of its zone empty"
     );
 }
+
+/// The Eliminators' Objective Control level at the centre objective (30, 22) after their
+/// first move, and how far from it the centre of their models ends, when they stand 6.4"
+/// south of it and the Boyz, the Nobz and a Deff Dread wait north of it, each with the end
+/// of a whole move onto the marker just within its reach (charge: Move + 9"; the Deff
+/// Dread's guns: range + Move) and the end of a 3/4 move just out of it.
+fn eliminators_move_onto_a_threatened_marker(level: Level) -> (u32, f32) {
+    let mut g = deployed_game(open_field());
+    isolate(
+        &mut g,
+        &[
+            (1, "eliminators"),
+            (2, "boyz-mob"),
+            (2, "nobz"),
+            (2, "deff-dread-2"),
+        ],
+    );
+    put_line(&mut g, 1, "eliminators", 28.0, 15.6, 2.0);
+    put_rows(&mut g, 2, "boyz-mob", (24.15, 35.45), 1.3, 10);
+    put(&mut g, 2, "warboss", 0, 30.0, 38.0);
+    put_line(&mut g, 2, "nobz", 19.5, 34.1, 1.6);
+    put(&mut g, 2, "deff-dread-2", 0, 54.0, 42.5);
+    advance_to(&mut g, 1, Phase::Movement);
+    let c = Ai::with_level(level).next(&g, 1);
+    assert!(
+        matches!(&c, Command::Move { unit, mode: MoveMode::Normal, .. } if unit == "eliminators"),
+        "{c:?}"
+    );
+    accepted(&mut g, c);
+    let marker = g
+        .scene
+        .objectives
+        .iter()
+        .position(|o| o.id == "centre")
+        .unwrap();
+    let held = g.levels_of_control(marker).0[0];
+    let n = 3;
+    let centre = (0..n)
+        .map(|m| pos(&g, 1, "eliminators", m))
+        .sum::<wartable::geometry::Vec3>()
+        / n as f32;
+    (
+        held,
+        centre
+            .truncate()
+            .distance(wartable::geometry::Vec2::new(30.0, 22.0)),
+    )
+}
+
+#[test]
+fn hard_moves_onto_an_objective_the_enemy_can_reach() {
+    // Holding the marker is worth the enemy's reply: `hard` goes onto it as `normal` does
+    // (0.5" from it, as close as a Move of 6" gets) instead of stopping a 3/4 move short, out
+    // of the enemy's reach (the lookahead penalty's choice before: 1.97" from it).
+    let hard = eliminators_move_onto_a_threatened_marker(Level::Hard);
+    let normal = eliminators_move_onto_a_threatened_marker(Level::Normal);
+    assert!(
+        hard.0 > 0,
+        "hard ended {}\" from the marker, off it",
+        hard.1
+    );
+    assert!(
+        (hard.1 - normal.1).abs() < 0.01,
+        "hard {hard:?}, normal {normal:?}"
+    );
+}

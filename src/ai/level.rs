@@ -15,8 +15,9 @@ use crate::game::save::ComputerSeat;
 ///   Advance when a Normal move falls short and nothing is in reach, no charge that leaves an
 ///   objective only the charging unit holds, Deep Strike and Strategic Reserves,
 ///   transports, and every Core Stratagem at its trigger when it pays.
-/// - `Hard`: `Normal` with lookahead: each unit's move is scored against the opponent's best
-///   reply (the exact expected damage the enemy can deal there next turn), targets are
+/// - `Hard`: `Normal` with lookahead: each unit's move towards the enemy is scored against
+///   the opponent's best reply (the exact expected damage the enemy can deal there next
+///   turn; a move onto an objective marker goes there regardless), targets are
 ///   chosen to destroy whole units, objectives are weighed by what the mission scores,
 ///   Pile In and Consolidate keep objectives the unit alone holds, and spare CP go on
 ///   Command Re-rolls (a short Advance roll, the Wound roll of a unit's shots).

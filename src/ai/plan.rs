@@ -1,8 +1,8 @@
 //! The `normal` and `hard` computer players' plans: set-up (Strategic Reserves, transports
 //! loaded), roles (melee units seek combat, shooting units keep their range), Fall Back,
 //! disembarking and Reserves arrivals, charges weighed by expected melee value, Grenades,
-//! and the `hard` player's lookahead: each move end scored by the damage the enemy could
-//! answer with there, each weapon's target by what it adds to the unit's other attacks on
+//! and the `hard` player's lookahead: each end of a move towards the enemy scored by the
+//! damage the enemy could answer with there, each weapon's target by what it adds to the unit's other attacks on
 //! it and by the chance to destroy the whole unit.
 //!
 //! Core Rules: Reserves and Strategic Reserves, Transports, Movement phase (Fall Back),
@@ -598,7 +598,8 @@ impl Ai {
     /// objective goes to just outside Engagement Range of the closest enemy unit when that
     /// unit is within its Move plus [`MELEE_SEEK_INCHES`]; then objectives, as the first
     /// player plays them (a unit within range of an objective it can claim stays; the others
-    /// go to the closest objective still to claim, a contested one taking a second unit);
+    /// go to the closest objective still to claim, a contested one taking a second unit,
+    /// without `hard`'s lookahead penalty);
     /// the rest close in: melee units to just outside Engagement Range of the closest enemy,
     /// shooting units to their guns' range less 6".
     fn move_unit(&mut self, game: &Game, player: u8, army: usize, u: usize) -> Command {
@@ -667,7 +668,10 @@ impl Ai {
                 return c;
             }
             self.claim(game, player, i);
-            if let Some(c) = self.move_scored(game, player, (army, u), p.extend(0.0), (0.0, 0.5)) {
+            // Onto a marker: no lookahead penalty. A marker is held where the enemy can
+            // reach it, and `hard` stopping short of it or swerving away cost more than it
+            // saved (24 layout pairings against `easy`: 78.6% -> 81.2% of decided games).
+            if let Some(c) = self.move_towards(game, player, (army, u), p.extend(0.0), (0.0, 0.5)) {
                 return c;
             }
         }
