@@ -608,12 +608,7 @@ fn eliminators_move_onto_a_threatened_marker(level: Level) -> (u32, f32) {
         "{c:?}"
     );
     accepted(&mut g, c);
-    let marker = g
-        .scene
-        .objectives
-        .iter()
-        .position(|o| o.id == "centre")
-        .unwrap();
+    let marker = objective(&g, "centre");
     let held = g.levels_of_control(marker).0[0];
     let n = 3;
     let centre = (0..n)
@@ -624,7 +619,7 @@ fn eliminators_move_onto_a_threatened_marker(level: Level) -> (u32, f32) {
         held,
         centre
             .truncate()
-            .distance(wartable::geometry::Vec2::new(30.0, 22.0)),
+            .distance(g.scene.objectives[marker].at.vec()),
     )
 }
 

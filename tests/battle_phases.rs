@@ -896,12 +896,7 @@ fn battle_shocked_units_have_oc_0_and_refuse_their_players_stratagems() {
     // OC 0: alone on an objective, it does not control it.
     put(&mut g, 1, "eliminators", 0, 46.0, 11.0);
     accepted!(g, Command::EndPhase { player: 1 });
-    let se = g
-        .scene
-        .objectives
-        .iter()
-        .position(|o| o.id == "south-east")
-        .unwrap();
+    let se = objective(&g, "south-east");
     assert_eq!(g.objectives[se], None);
 }
 

@@ -8,7 +8,9 @@ mod battle;
 
 use std::path::Path;
 
-use battle::{accepted, advance_to, deployed_game, isolate, open_field, put, put_line, rejected};
+use battle::{
+    accepted, advance_to, deployed_game, isolate, objective, open_field, put, put_line, rejected,
+};
 use wartable::data::resolve::{load_mission, load_secondary_deck};
 use wartable::game::mission::{ActiveCard, Destroyed};
 use wartable::game::{Command, Game, GameEvent, Rule};
@@ -456,12 +458,7 @@ fn unexploded_ordnance_scores_hazards_by_how_near_the_enemy_zone_they_are() {
     assert_eq!(vp(&ev, 1, "Unexploded Ordnance"), vec![7], "{ev:?}");
     // A marker wholly within the enemy zone: 8 VP.
     end_turn(&mut g);
-    let i = g
-        .scene
-        .objectives
-        .iter()
-        .position(|o| o.id == "south-east")
-        .unwrap();
+    let i = objective(&g, "south-east");
     g.scene.objectives[i].at = Point(50.0, 30.0);
     let ev = end_turn(&mut g);
     assert_eq!(vp(&ev, 1, "Unexploded Ordnance"), vec![10], "{ev:?}");
@@ -617,15 +614,7 @@ fn storm_hostile_objective_scores_taking_an_enemy_held_objective() {
     block(&mut g, 2, "nobz", 46.0, 34.0);
     end_turn(&mut g);
     end_turn(&mut g);
-    assert_eq!(
-        g.objectives[g
-            .scene
-            .objectives
-            .iter()
-            .position(|o| o.id == "defender-home")
-            .unwrap()],
-        Some(2)
-    );
+    assert_eq!(g.objectives[objective(&g, "defender-home")], Some(2));
     hold(&mut g, 1, "Storm Hostile Objective", false);
     // Player 1 takes it: the Nobz leave, the Intercessors arrive.
     block(&mut g, 2, "nobz", 56.0, 42.0);

@@ -1428,12 +1428,7 @@ fn modifiers_example_2_objective_control_in_play() {
         unit: c,
         model: 0,
     };
-    let centre = g
-        .scene
-        .objectives
-        .iter()
-        .position(|o| o.id == "centre")
-        .unwrap();
+    let centre = objective(&g, "centre");
     // The Levels of Control the engine reports at the end of the phase.
     let levels_at_end_of_phase = |g: &mut Game| -> [u32; 2] {
         g.objectives[centre] = None;

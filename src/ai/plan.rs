@@ -2,8 +2,8 @@
 //! loaded), roles (melee units seek combat, shooting units keep their range), Fall Back,
 //! disembarking and Reserves arrivals, charges weighed by expected melee value, Grenades,
 //! and the `hard` player's lookahead: each end of a move towards the enemy scored by the
-//! damage the enemy could answer with there, each weapon's target by what it adds to the unit's other attacks on
-//! it and by the chance to destroy the whole unit.
+//! damage the enemy could answer with there, each weapon's target by what it adds to the
+//! unit's other attacks on it and by the chance to destroy the whole unit.
 //!
 //! Core Rules: Reserves and Strategic Reserves, Transports, Movement phase (Fall Back),
 //! Charge phase, Core Stratagems.

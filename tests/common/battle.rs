@@ -113,6 +113,15 @@ pub fn pos(game: &Game, player: u8, unit: &str, model: usize) -> Vec3 {
     game.scene.armies[army].units[u].models[model].position
 }
 
+/// The index of the scene's objective marker `id` (panics when there is none).
+pub fn objective(game: &Game, id: &str) -> usize {
+    game.scene
+        .objectives
+        .iter()
+        .position(|o| o.id == id)
+        .unwrap_or_else(|| panic!("no objective marker {id}"))
+}
+
 /// Every model of the unit moved by (dx, dy), as paths.
 pub fn shift(game: &Game, player: u8, unit: &str, dx: f32, dy: f32) -> Vec<ModelPath> {
     let army = game.army_of(player).unwrap();
