@@ -640,3 +640,107 @@ fn hard_moves_onto_an_objective_the_enemy_can_reach() {
         "hard {hard:?}, normal {normal:?}"
     );
 }
+
+/// The first move at `level` of a Deff Dread standing where one walked into layout 6's
+/// ruin-8 in a game (its walls between the Dread and the objectives it goes for, the way out
+/// behind it), with the Intercessors far off in their own corner: the command and how far
+/// the Dread moved (inches, straight).
+fn deff_dread_in_a_ruin(level: Level) -> (Command, f32) {
+    let mut g = deployed_game(scene("layout-6.ron"));
+    isolate(
+        &mut g,
+        &[(1, "intercessors"), (2, "lootas"), (2, "deff-dread-1")],
+    );
+    put_rows(&mut g, 1, "intercessors", (4.0, 2.0), 1.5, 5);
+    put_line(&mut g, 2, "lootas", 40.2, 34.0, 1.3);
+    put(&mut g, 2, "deff-dread-1", 0, 49.1, 33.9);
+    advance_to(&mut g, 2, Phase::Movement);
+    let from = pos(&g, 2, "deff-dread-1", 0);
+    let mut ai = Ai::with_level(level);
+    // The Lootas on the defender's home marker stay to hold it; then the Dread's command.
+    let mut c = ai.next(&g, 2);
+    while !matches!(&c, Command::Move { unit, .. } | Command::RemainStationary { unit, .. } if unit == "deff-dread-1")
+    {
+        assert!(
+            matches!(&c, Command::RemainStationary { unit, .. } if unit == "lootas"),
+            "{c:?}"
+        );
+        accepted(&mut g, c);
+        c = ai.next(&g, 2);
+    }
+    if matches!(c, Command::Move { .. }) {
+        accepted(&mut g, c.clone());
+    }
+    (c, pos(&g, 2, "deff-dread-1", 0).distance(from))
+}
+
+#[test]
+fn normal_finds_a_way_out_of_a_ruin_that_straight_moves_cannot() {
+    // Every straight move towards the objectives crosses a wall of the ruin (a VEHICLE does
+    // not pass through ruin walls): `easy`, with straight moves only, stays put; `normal`
+    // bends round the walls or routes out through the open side.
+    let (easy, moved) = deff_dread_in_a_ruin(Level::Easy);
+    assert!(
+        !matches!(easy, Command::Move { .. }) || moved < 0.5,
+        "easy: {easy:?}, {moved}\""
+    );
+    let (normal, moved) = deff_dread_in_a_ruin(Level::Normal);
+    let Command::Move { paths, .. } = &normal else {
+        panic!("normal: {normal:?}");
+    };
+    assert!(paths[0].path.len() >= 2, "a bent path: {normal:?}");
+    assert!(moved >= 2.0, "normal moved {moved}\"");
+}
+
+/// The Movement phase of player 1 at `level` on the open field with its Intercessors (Move
+/// 6") 6.55" south of the north-west marker and its Redemptor (Move 8") 6.5" east of it, the
+/// other markers 15" or more from both, and the Lootas far off in the north-east corner: how
+/// far from the north-west marker the Intercessors and the Redemptor end (inches, unit
+/// centres).
+fn marker_gaps_after_moving(level: Level) -> (f32, f32) {
+    let mut g = deployed_game(open_field());
+    isolate(
+        &mut g,
+        &[(1, "intercessors"), (1, "redemptor"), (2, "lootas")],
+    );
+    put_rows(&mut g, 1, "intercessors", (11.0, 26.5), 1.5, 5);
+    put(&mut g, 1, "captain", 0, 14.0, 29.5);
+    put(&mut g, 1, "redemptor", 0, 20.5, 34.0);
+    put_rows(&mut g, 2, "lootas", (50.0, 40.0), 1.3, 5);
+    advance_to(&mut g, 1, Phase::Movement);
+    let mut ai = Ai::with_level(level);
+    for _ in 0..8 {
+        let c = ai.next(&g, 1);
+        if matches!(c, Command::EndPhase { .. }) {
+            break;
+        }
+        accepted(&mut g, c);
+    }
+    let marker = g.scene.objectives[objective(&g, "north-west")].at.vec();
+    let gap = |unit: &str, n: usize| {
+        let sum = (0..n)
+            .map(|m| pos(&g, 1, unit, m))
+            .sum::<wartable::geometry::Vec3>();
+        (sum / n as f32).truncate().distance(marker)
+    };
+    (gap("intercessors", 10), gap("redemptor", 1))
+}
+
+#[test]
+fn normal_sends_the_faster_unit_to_the_marker_it_reaches_sooner() {
+    // Both units reach the north-west marker this turn; the other markers are 15" or more
+    // away. `easy`, each unit to the marker closest to it in turn, sends the Intercessors
+    // (first in the army) there and the Redemptor off to a far one; `normal` matches the
+    // pair fewest Moves apart first (the Redemptor and that marker: 0.5 Moves to get within
+    // range, against 0.68 for the Intercessors) and sends the Intercessors on.
+    let (intercessors, redemptor) = marker_gaps_after_moving(Level::Easy);
+    assert!(
+        intercessors < 2.5 && redemptor > 4.0,
+        "easy: {intercessors}\", {redemptor}\""
+    );
+    let (intercessors, redemptor) = marker_gaps_after_moving(Level::Normal);
+    assert!(
+        redemptor < 2.5 && intercessors > 6.0,
+        "normal: {intercessors}\", {redemptor}\""
+    );
+}

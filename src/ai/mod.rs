@@ -21,6 +21,7 @@ pub mod level;
 pub mod mission;
 pub mod plan;
 pub mod react;
+mod route;
 pub mod stats;
 pub mod tactics;
 
@@ -57,6 +58,17 @@ pub const MAX_REACTIONS_PER_COMMAND: usize = 3;
 /// giving up ground towards an objective. Chosen by 100-game matches against a copy that
 /// ignores cover: at 1" the two were level; at 4" the cover-minded side lost about 2 to 1.
 pub const COVER_WEIGHT_INCHES: f32 = 1.0;
+
+/// Degrees off the direct line at which a bent move's first leg leaves, tried when no
+/// straight move is legal ([`Ai::move_towards`]).
+pub const BEND_DEGREES: [f32; 6] = [35.0, -35.0, 60.0, -60.0, 90.0, -90.0];
+
+/// Distances (inches) from a model's end at which [`shifted_round`] looks for a free spot
+/// when the end is taken.
+pub const MAKE_ROOM_RINGS_INCHES: [f32; 4] = [0.7, 1.4, 2.1, 2.8];
+
+/// Shares of the Move spent on a bent move's first leg before it turns towards the aim.
+pub const BEND_LEG_SHARES: [f32; 2] = [0.35, 0.6];
 
 /// A computer player.
 pub trait Brain {
@@ -131,8 +143,20 @@ fn centre(game: &Game, army: usize, unit: usize) -> Vec3 {
     sum / live.len().max(1) as f32
 }
 
+/// `v` turned `degrees` counter-clockwise.
+fn rotated(v: crate::geometry::Vec2, degrees: f32) -> crate::geometry::Vec2 {
+    let (s, c) = degrees.to_radians().sin_cos();
+    crate::geometry::Vec2::new(v.x * c - v.y * s, v.x * s + v.y * c)
+}
+
 /// Every live model of the unit moved by `v` (straight paths).
 fn shifted(game: &Game, army: usize, unit: usize, v: Vec3) -> Vec<ModelPath> {
+    shifted_via(game, army, unit, &[v])
+}
+
+/// Every live model of the unit moved along the same bent path: through each of the
+/// `offsets` (inches from where the model stands) in turn, ending at the last.
+fn shifted_via(game: &Game, army: usize, unit: usize, offsets: &[Vec3]) -> Vec<ModelPath> {
     game.live_models(army, unit)
         .iter()
         .map(|r| {
@@ -140,11 +164,82 @@ fn shifted(game: &Game, army: usize, unit: usize, v: Vec3) -> Vec<ModelPath> {
             ModelPath {
                 model: r.model,
                 unit: Some(game.unit_id(army, r.unit).to_string()),
-                path: vec![(p.x + v.x, p.y + v.y, 0.0)],
+                path: offsets
+                    .iter()
+                    .map(|v| (p.x + v.x, p.y + v.y, 0.0))
+                    .collect(),
                 facing: None,
             }
         })
         .collect()
+}
+
+/// [`shifted_via`] with each model's end moved off any model it would end on (a friendly
+/// vehicle in the way, a model of its own unit already placed): to the free spot, of those
+/// [`MAKE_ROOM_RINGS_INCHES`] from the end, closest to the unit's end centre that its path
+/// still reaches within `allowance` inches. A model with no such spot keeps its end (and
+/// the engine refuses the move). `normal` and `hard`.
+fn shifted_round(
+    game: &Game,
+    army: usize,
+    unit: usize,
+    offsets: &[Vec3],
+    allowance: f32,
+) -> Vec<ModelPath> {
+    use crate::geometry::measure::bases_overlap;
+    let mut paths = shifted_via(game, army, unit, offsets);
+    let mine = game.live_models(army, unit);
+    let others: Vec<crate::geometry::ModelSolid> = game
+        .all_live_models()
+        .into_iter()
+        .filter(|r| !mine.contains(r))
+        .map(|r| game.solid(r))
+        .collect();
+    let Some(shift) = offsets.last().map(|v| v.truncate()) else {
+        return paths;
+    };
+    let goal = centre(game, army, unit).truncate() + shift;
+    let mut placed: Vec<crate::geometry::ModelSolid> = Vec::new();
+    for (r, path) in mine.iter().zip(paths.iter_mut()) {
+        let start = game.solid(*r);
+        let clash = |s: &crate::geometry::ModelSolid, placed: &[crate::geometry::ModelSolid]| {
+            others.iter().chain(placed).any(|o| bases_overlap(s, o))
+        };
+        let mut end = start;
+        end.centre = start.centre + shift;
+        if clash(&end, &placed) {
+            let mut turn = start.centre;
+            let mut before = 0.0;
+            for v in &offsets[..offsets.len() - 1] {
+                let next = start.centre + v.truncate();
+                before += turn.distance(next);
+                turn = next;
+            }
+            let mut spots: Vec<crate::geometry::Vec2> = MAKE_ROOM_RINGS_INCHES
+                .iter()
+                .flat_map(|&ring| {
+                    (0..12).map(move |k| {
+                        let a = (k as f32 * 30.0).to_radians();
+                        end.centre + crate::geometry::Vec2::new(a.cos(), a.sin()) * ring
+                    })
+                })
+                .filter(|spot| before + turn.distance(*spot) <= allowance)
+                .collect();
+            spots.sort_by(|a, b| a.distance(goal).total_cmp(&b.distance(goal)));
+            if let Some(spot) = spots.into_iter().find(|spot| {
+                let mut s = start;
+                s.centre = *spot;
+                !clash(&s, &placed)
+            }) {
+                end.centre = spot;
+                if let Some(last) = path.path.last_mut() {
+                    *last = (spot.x, spot.y, 0.0);
+                }
+            }
+        }
+        placed.push(end);
+    }
+    paths
 }
 
 /// Points per model of an enemy unit (its value), at least 1.
@@ -497,8 +592,10 @@ impl Ai {
     /// 75° either side of the direct line and 1, 3/4 or 1/2 of the reach, the legal one
     /// (checked without dice) with the least distance still to go beyond `close_enough` plus
     /// `cover_weight_inches` times the share of enemy shooters that would see it there in the
-    /// open; None when
-    /// none gains at least half an inch.
+    /// open. Where none is legal, `normal` and `hard` try moves that leave at
+    /// [`BEND_DEGREES`] and turn towards the aim, and, for a unit that cannot pass through
+    /// ruin walls, routes round them ([`route::routes`]), each model ending off any model it
+    /// would end on ([`shifted_round`]). None when no move gains at least half an inch.
     fn move_towards(
         &mut self,
         game: &Game,
@@ -538,20 +635,78 @@ impl Ai {
         let mut candidates = Vec::new();
         for angle in [0.0f32, 25.0, -25.0, 50.0, -50.0, 75.0, -75.0] {
             for f in [1.0, 0.75, 0.5] {
-                let (s, c) = angle.to_radians().sin_cos();
-                let d = dir.normalize() * reach * f;
-                let v = crate::geometry::Vec2::new(d.x * c - d.y * s, d.x * s + d.y * c);
+                let v = rotated(dir.normalize() * reach * f, angle);
                 if (dir - v).length() > dir.length() - 0.5 {
                     continue;
                 }
-                candidates.push((((aim - v).length() - close_enough).max(0.0), v));
+                candidates.push((((aim - v).length() - close_enough).max(0.0), vec![v]));
             }
         }
+        let allowance = m - 0.1;
+        let mut best = self.best_move(
+            game,
+            player,
+            (army, u),
+            (mode, allowance),
+            candidates,
+            penalty,
+        );
+        if best.is_none() && self.level != Level::Easy {
+            // No straight move: paths that leave at an angle and turn back towards the aim
+            // (round a wall, a ruin's corner or a unit in the way).
+            let mut bent = Vec::new();
+            for angle in BEND_DEGREES {
+                for share in BEND_LEG_SHARES {
+                    let leg = rotated(dir.normalize() * allowance * share, angle);
+                    let rest = aim - leg;
+                    let end = leg
+                        + rest.normalize_or_zero() * rest.length().min(allowance - leg.length());
+                    if (dir - end).length() > dir.length() - 0.5 {
+                        continue;
+                    }
+                    bent.push((
+                        ((aim - end).length() - close_enough).max(0.0),
+                        vec![leg, end],
+                    ));
+                }
+            }
+            // A model that cannot pass through ruin walls: routes round them.
+            let walled = !["INFANTRY", "BEAST", "FLY"]
+                .iter()
+                .any(|k| game.has_keyword(army, u, k));
+            if walled {
+                bent.extend(
+                    route::routes(game, (army, u), from.truncate(), to.truncate(), allowance)
+                        .into_iter()
+                        .map(|(to_go, legs)| ((to_go - stop_short - close_enough).max(0.0), legs)),
+                );
+            }
+            best = self.best_move(game, player, (army, u), (mode, allowance), bent, penalty);
+        }
+        best.map(|(_, c)| c)
+    }
+
+    /// Of the `candidates` (inches still to go, the unit's shift through its waypoints), the
+    /// legal move (checked without dice) with the least inches to go plus
+    /// `cover_weight_inches` times the share of enemy shooters that would see it there in
+    /// the open, plus `penalty` of the end shift; None when none is legal.
+    fn best_move(
+        &mut self,
+        game: &Game,
+        player: u8,
+        (army, u): (usize, usize),
+        (mode, allowance): (MoveMode, f32),
+        mut candidates: Vec<(f32, Vec<crate::geometry::Vec2>)>,
+        penalty: Option<&dyn Fn(Vec3) -> f32>,
+    ) -> Option<(f32, Command)> {
         candidates.sort_by(|a, b| a.0.total_cmp(&b.0));
         let exposure = self.exposure(game, player);
         let id = game.unit_id(army, u).to_string();
         let mut best: Option<(f32, Command)> = None;
-        for (left, v) in candidates {
+        for (left, legs) in candidates {
+            let Some(v) = legs.last().copied() else {
+                continue;
+            };
             // Candidates come nearest first: none left can beat the best found.
             if best.as_ref().is_some_and(|(b, _)| left >= *b) {
                 break;
@@ -565,11 +720,16 @@ impl Ai {
             {
                 continue;
             }
+            let offsets: Vec<Vec3> = legs.iter().map(|l| l.extend(0.0)).collect();
             let cmd = Command::Move {
                 player,
                 unit: id.clone(),
                 mode,
-                paths: shifted(game, army, u, v.extend(0.0)),
+                paths: if self.level == Level::Easy {
+                    shifted_via(game, army, u, &offsets)
+                } else {
+                    shifted_round(game, army, u, &offsets, allowance)
+                },
             };
             if !legal(game, &cmd) {
                 continue;
@@ -587,7 +747,7 @@ impl Ai {
                 best = Some((score, cmd));
             }
         }
-        best.map(|(_, c)| c)
+        best
     }
 
     /// Movement: a unit on an objective no friend holds this turn stays to hold it; others go

@@ -65,6 +65,10 @@ pub const ADVANCE_GAP_INCHES: f32 = 2.9;
 /// unit is within its Move plus this many inches (a charge after the move).
 pub const MELEE_SEEK_INCHES: f32 = 12.0;
 
+/// Inches from an objective marker within which an enemy unit's centre makes it contested:
+/// a second unit goes there ([`Ai::open_objectives`]).
+pub const CONTEST_INCHES: f32 = 9.0;
+
 /// Whether the unit (`army`, `unit`) fights better than it shoots, against the enemy unit
 /// closest to it (before the armies are on the table: the enemy unit with the most models).
 pub fn melee_minded(game: &Game, army: usize, unit: usize) -> bool {
@@ -568,7 +572,8 @@ impl Ai {
         first
     }
 
-    /// The Movement phase for `normal` and `hard`: disembark where it pays, then each unit:
+    /// The Movement phase for `normal` and `hard`: disembark where it pays, then each unit
+    /// (those holding an objective alone first, [`needed_on`]):
     /// Fall Back or stay when engaged, melee units towards the enemy they can charge, the
     /// others to objectives or into range; then Reserves arrive (from battle round 2; all of
     /// them in round 3, when those left would count as destroyed).
@@ -580,7 +585,10 @@ impl Ai {
             if let Some(c) = self.disembark(game, player, army) {
                 return c;
             }
-            for u in roots(game, player) {
+            // Units holding a marker alone claim it before the others choose where to go.
+            let mut order = roots(game, player);
+            order.sort_by_key(|&u| needed_on(game, army, u).is_empty());
+            for u in order {
                 if game.units[army][u].moved.is_some() {
                     continue;
                 }
@@ -596,10 +604,10 @@ impl Ai {
     /// One unit's move (`normal`, `hard`): an engaged unit off objectives Falls Back from a
     /// losing fight; a unit that fights ([`Ai::fights`]) and is not alone holding an
     /// objective goes to just outside Engagement Range of the closest enemy unit when that
-    /// unit is within its Move plus [`MELEE_SEEK_INCHES`]; then objectives, as the first
-    /// player plays them (a unit within range of an objective it can claim stays; the others
-    /// go to the closest objective still to claim, a contested one taking a second unit,
-    /// without `hard`'s lookahead penalty);
+    /// unit is within its Move plus [`MELEE_SEEK_INCHES`]; then objectives (a unit within
+    /// range of an objective it can claim stays; the others go to the objective
+    /// [`Ai::assigned_objective`] gives them, else the closest still to claim, a contested
+    /// one taking a second unit, without `hard`'s lookahead penalty);
     /// the rest close in: melee units to just outside Engagement Range of the closest enemy,
     /// shooting units to their guns' range less 6".
     fn move_unit(&mut self, game: &Game, player: u8, army: usize, u: usize) -> Command {
@@ -663,7 +671,12 @@ impl Ai {
             self.claim(game, player, i);
             return stay;
         }
-        if let Some(&(i, p)) = open.iter().min_by(|a, b| near(a.1).total_cmp(&near(b.1))) {
+        let assigned = self.assigned_objective(game, player, army, u);
+        let goal = match assigned {
+            Some(a) => open.iter().find(|(i, _)| *i == a),
+            None => open.iter().min_by(|a, b| near(a.1).total_cmp(&near(b.1))),
+        };
+        if let Some(&(i, p)) = goal {
             if let Some(c) = self.advance_for(game, player, (army, u), near(p) - (range - 0.5)) {
                 return c;
             }
@@ -775,24 +788,112 @@ impl Ai {
         legal(game, &c).then_some(c)
     }
 
+    /// Whether the unit's move this phase goes for the enemy (the first choice of
+    /// [`Ai::move_unit`]): it fights, holds no objective alone, and the closest enemy unit is
+    /// within its Move plus [`MELEE_SEEK_INCHES`] and not already within
+    /// [`MELEE_STOP_SHORT_INCHES`].
+    fn seeks_melee(&self, game: &Game, army: usize, u: usize) -> bool {
+        let m = game.scene.armies[army].units[u].datasheet.movement;
+        self.fights(game, army, u)
+            && needed_on(game, army, u).is_empty()
+            && closest_enemy_and_distance(game, army, u)
+                .is_some_and(|(_, d)| d <= m + MELEE_SEEK_INCHES && d > MELEE_STOP_SHORT_INCHES)
+    }
+
+    /// The objective the unit `u` heads for (`normal`, `hard`), of an assignment of the units
+    /// still to move this phase to the objectives still open ([`Ai::open_objectives`], each
+    /// taking as many units as it still needs): units already within range of one stay on
+    /// it, then the pair of unit and objective the fewest Moves apart is matched first, and
+    /// so on. Units that go for the enemy ([`Ai::seeks_melee`]) or are engaged take no
+    /// objective. None when `u` is given none. A unit taking the closest objective for itself
+    /// left the far ones to slow units (Lootas walking to a flank marker while a Deff Dread
+    /// went for the centre).
+    fn assigned_objective(&self, game: &Game, player: u8, army: usize, u: usize) -> Option<usize> {
+        let range = OBJECTIVE_RANGE_HORIZONTAL_INCHES - 0.5;
+        let open = self.open_objectives(game, player);
+        let mut need: Vec<(usize, Vec2, usize)> = open
+            .iter()
+            .map(|&(i, p)| {
+                let total = if self.contested(game, player, p) {
+                    2
+                } else {
+                    1
+                };
+                (i, p, total - self.claims(game, player, i).min(total))
+            })
+            .collect();
+        let mut units: Vec<(usize, Vec2, f32)> = roots(game, player)
+            .into_iter()
+            .filter(|&v| {
+                game.units[army][v].moved.is_none()
+                    && !game.engaged(army, v)
+                    && !self.seeks_melee(game, army, v)
+            })
+            .map(|v| {
+                let m = game.scene.armies[army].units[v].datasheet.movement;
+                (v, centre(game, army, v).truncate(), m.max(1.0))
+            })
+            .collect();
+        // Units within range of an open objective stay there (`u` is not one of them: it
+        // would have claimed it).
+        units.retain(|&(_, at, _)| {
+            let Some(slot) = need
+                .iter_mut()
+                .find(|(_, p, n)| *n > 0 && p.distance(at) <= range)
+            else {
+                return true;
+            };
+            slot.2 -= 1;
+            false
+        });
+        loop {
+            let best = units
+                .iter()
+                .enumerate()
+                .flat_map(|(k, &(_, at, m))| {
+                    need.iter()
+                        .enumerate()
+                        .filter(|(_, n)| n.2 > 0)
+                        .map(move |(j, &(_, p, _))| ((at.distance(p) - range).max(0.0) / m, k, j))
+                })
+                .min_by(|a, b| a.0.total_cmp(&b.0))?;
+            let (_, k, j) = best;
+            if units[k].0 == u {
+                return Some(need[j].0);
+            }
+            units.remove(k);
+            need[j].2 -= 1;
+        }
+    }
+
+    /// Whether an enemy unit stands within [`CONTEST_INCHES`] of the point (contesting an objective there,
+    /// or about to).
+    fn contested(&self, game: &Game, player: u8, p: Vec2) -> bool {
+        let Some(earmy) = game.army_of(opponent(player)) else {
+            return false;
+        };
+        roots(game, opponent(player))
+            .into_iter()
+            .any(|e| centre(game, earmy, e).truncate().distance(p) <= CONTEST_INCHES)
+    }
+
     /// The objectives a unit may still go for this phase, with their centres: those claimed
     /// by fewer of `player`'s units than they need (one; two where an enemy unit stands
-    /// within 9" of the marker, contesting or about to).
+    /// within [`CONTEST_INCHES`] of the marker, contesting or about to).
     fn open_objectives(&self, game: &Game, player: u8) -> Vec<(usize, Vec2)> {
-        let Some(earmy) = game.army_of(opponent(player)) else {
+        if game.army_of(opponent(player)).is_none() {
             return Vec::new();
-        };
-        let enemies: Vec<Vec2> = roots(game, opponent(player))
-            .into_iter()
-            .map(|e| centre(game, earmy, e).truncate())
-            .collect();
+        }
         game.scene
             .objectives
             .iter()
             .enumerate()
             .filter(|(i, o)| {
-                let contested = enemies.iter().any(|e| e.distance(o.at.vec()) <= 9.0);
-                let need = if contested { 2 } else { 1 };
+                let need = if self.contested(game, player, o.at.vec()) {
+                    2
+                } else {
+                    1
+                };
                 self.claims(game, player, *i) < need
             })
             .map(|(i, o)| (i, o.at.vec()))
