@@ -744,3 +744,47 @@ fn normal_sends_the_faster_unit_to_the_marker_it_reaches_sooner() {
         "normal: {intercessors}\", {redemptor}\""
     );
 }
+
+/// Player 2's first command at `level` in its Movement phase of battle round `round` on the
+/// open field (Only War, which scores markers at the end of the Command phase), with the
+/// Nobz alone on the defender's home marker and the Intercessors 12" south of them: the
+/// command and how much closer it brings the Nobz to the Intercessors (inches, centres).
+fn nobz_on_their_marker_in_round(round: u8, level: Level) -> (Command, f32) {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "intercessors"), (2, "nobz")]);
+    put_line(&mut g, 2, "nobz", 43.4, 34.0, 1.3);
+    put_rows(&mut g, 1, "intercessors", (43.0, 20.0), 1.5, 5);
+    put(&mut g, 1, "captain", 0, 46.0, 18.5);
+    advance_to(&mut g, 2, Phase::Movement);
+    g.battle_round = round;
+    let centre = |g: &Game, player: u8, unit: &str, n: usize| {
+        (0..n)
+            .map(|m| pos(g, player, unit, m))
+            .sum::<wartable::geometry::Vec3>()
+            / n as f32
+    };
+    let gap = |g: &Game| centre(g, 2, "nobz", 5).distance(centre(g, 1, "intercessors", 10));
+    let before = gap(&g);
+    let c = Ai::with_level(level).next(&g, 2);
+    if matches!(c, Command::Move { .. }) {
+        accepted(&mut g, c.clone());
+    }
+    (c, before - gap(&g))
+}
+
+#[test]
+fn the_last_turn_with_nothing_left_to_score_goes_for_the_enemy() {
+    // Battle round 1: the Nobz alone hold their marker and stay on it.
+    let (first, _) = nobz_on_their_marker_in_round(1, Level::Hard);
+    assert!(
+        matches!(&first, Command::RemainStationary { unit, .. } if unit == "nobz"),
+        "{first:?}"
+    );
+    // Battle round 5, player 2 going second: Only War scored its last markers at the end of
+    // this Command phase, so the marker is worth nothing now and the Nobz close in.
+    let (last, closer) = nobz_on_their_marker_in_round(5, Level::Hard);
+    assert!(
+        matches!(&last, Command::Move { unit, .. } if unit == "nobz") && closer > 3.0,
+        "{last:?}, {closer}\" closer"
+    );
+}

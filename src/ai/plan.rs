@@ -69,6 +69,35 @@ pub const MELEE_SEEK_INCHES: f32 = 12.0;
 /// a second unit goes there ([`Ai::open_objectives`]).
 pub const CONTEST_INCHES: f32 = 9.0;
 
+/// Whether `player` is in the game's last turn with no victory points left to score on
+/// objectives: the second player's turn of the last battle round, past its Command phase,
+/// in a mission whose every scoring rule is an objective rule checked at the end of the
+/// Command phase (Only War), with no actions, no Secondary Missions and no end-of-turn
+/// scoring in the last round. Its units then hold nothing and go for the enemy (a marker
+/// held after that scores nothing).
+pub(crate) fn nothing_left_to_score(game: &Game, player: u8) -> bool {
+    use crate::rules::mission::{ScoringRule as R, ScoringTiming::EndOfCommandPhase as C};
+    let m = &game.scene.mission;
+    game.stage == Stage::Battle
+        && game.battle_round >= m.battle_rounds
+        && game.active_player == player
+        && player != game.first_player
+        && game.phase != Phase::Command
+        && !m.last_round_second_player_scores_at_end_of_turn
+        && m.secondary_deck.is_none()
+        && m.actions.is_empty()
+        && m.scoring.iter().all(|r| {
+            matches!(
+                r,
+                R::HoldObjectives { timing: C, .. }
+                    | R::HoldMore { timing: C, .. }
+                    | R::HoldEach { timing: C, .. }
+                    | R::HoldAtLeast { timing: C, .. }
+                    | R::Linchpin { timing: C, .. }
+            )
+        })
+}
+
 /// Whether the unit (`army`, `unit`) fights better than it shoots, against the enemy unit
 /// closest to it (before the armies are on the table: the enemy unit with the most models).
 pub fn melee_minded(game: &Game, army: usize, unit: usize) -> bool {
@@ -429,7 +458,7 @@ fn rect(lo: Vec2, hi: Vec2) -> Vec<Vec2> {
 /// enemy's level would match or beat `player`'s.
 pub(crate) fn needed_on(game: &Game, army: usize, unit: usize) -> Vec<usize> {
     let player = game.player_of(army);
-    if !(1..=2).contains(&player) {
+    if !(1..=2).contains(&player) || nothing_left_to_score(game, player) {
         return Vec::new();
     }
     let me = usize::from(player - 1);
@@ -666,7 +695,11 @@ impl Ai {
         {
             return mv;
         }
-        let open = self.open_objectives(game, player);
+        let open = if nothing_left_to_score(game, player) {
+            Vec::new()
+        } else {
+            self.open_objectives(game, player)
+        };
         if let Some(&(i, _)) = open.iter().find(|(_, p)| near(*p) <= range - 0.5) {
             self.claim(game, player, i);
             return stay;
