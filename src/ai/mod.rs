@@ -178,23 +178,18 @@ fn shifted_via(game: &Game, army: usize, unit: usize, offsets: &[Vec3]) -> Vec<M
 /// vehicle in the way, a model of its own unit already placed): to the free spot, of those
 /// [`MAKE_ROOM_RINGS_INCHES`] from the end, closest to the unit's end centre that its path
 /// still reaches within `allowance` inches. A model with no such spot keeps its end (and
-/// the engine refuses the move). `normal` and `hard`.
+/// the engine refuses the move). `others`: every live model not of the unit
+/// ([`others_of`]). `normal` and `hard`.
 fn shifted_round(
     game: &Game,
-    army: usize,
-    unit: usize,
+    (army, unit): (usize, usize),
     offsets: &[Vec3],
     allowance: f32,
+    others: &[crate::geometry::ModelSolid],
 ) -> Vec<ModelPath> {
     use crate::geometry::measure::bases_overlap;
     let mut paths = shifted_via(game, army, unit, offsets);
     let mine = game.live_models(army, unit);
-    let others: Vec<crate::geometry::ModelSolid> = game
-        .all_live_models()
-        .into_iter()
-        .filter(|r| !mine.contains(r))
-        .map(|r| game.solid(r))
-        .collect();
     let Some(shift) = offsets.last().map(|v| v.truncate()) else {
         return paths;
     };
@@ -240,6 +235,16 @@ fn shifted_round(
         placed.push(end);
     }
     paths
+}
+
+/// The solids of every live model not of the unit (`army`, `unit`).
+fn others_of(game: &Game, army: usize, unit: usize) -> Vec<crate::geometry::ModelSolid> {
+    let mine = game.live_models(army, unit);
+    game.all_live_models()
+        .into_iter()
+        .filter(|r| !mine.contains(r))
+        .map(|r| game.solid(r))
+        .collect()
 }
 
 /// Points per model of an enemy unit (its value), at least 1.
@@ -702,6 +707,7 @@ impl Ai {
         candidates.sort_by(|a, b| a.0.total_cmp(&b.0));
         let exposure = self.exposure(game, player);
         let id = game.unit_id(army, u).to_string();
+        let others = (self.level != Level::Easy).then(|| others_of(game, army, u));
         let mut best: Option<(f32, Command)> = None;
         for (left, legs) in candidates {
             let Some(v) = legs.last().copied() else {
@@ -725,10 +731,9 @@ impl Ai {
                 player,
                 unit: id.clone(),
                 mode,
-                paths: if self.level == Level::Easy {
-                    shifted_via(game, army, u, &offsets)
-                } else {
-                    shifted_round(game, army, u, &offsets, allowance)
+                paths: match &others {
+                    None => shifted_via(game, army, u, &offsets),
+                    Some(others) => shifted_round(game, (army, u), &offsets, allowance, others),
                 },
             };
             if !legal(game, &cmd) {

@@ -615,8 +615,11 @@ impl Ai {
                 return c;
             }
             // Units holding a marker alone claim it before the others choose where to go.
-            let mut order = roots(game, player);
-            order.sort_by_key(|&u| needed_on(game, army, u).is_empty());
+            let mut order: Vec<usize> = roots(game, player)
+                .into_iter()
+                .filter(|&u| game.units[army][u].moved.is_none())
+                .collect();
+            order.sort_by_cached_key(|&u| needed_on(game, army, u).is_empty());
             for u in order {
                 if game.units[army][u].moved.is_some() {
                     continue;
@@ -828,9 +831,9 @@ impl Ai {
     fn seeks_melee(&self, game: &Game, army: usize, u: usize) -> bool {
         let m = game.scene.armies[army].units[u].datasheet.movement;
         self.fights(game, army, u)
-            && needed_on(game, army, u).is_empty()
             && closest_enemy_and_distance(game, army, u)
                 .is_some_and(|(_, d)| d <= m + MELEE_SEEK_INCHES && d > MELEE_STOP_SHORT_INCHES)
+            && needed_on(game, army, u).is_empty()
     }
 
     /// The objective the unit `u` heads for (`normal`, `hard`), of an assignment of the units
@@ -844,6 +847,9 @@ impl Ai {
     fn assigned_objective(&self, game: &Game, player: u8, army: usize, u: usize) -> Option<usize> {
         let range = OBJECTIVE_RANGE_HORIZONTAL_INCHES - 0.5;
         let open = self.open_objectives(game, player);
+        if open.is_empty() {
+            return None;
+        }
         let mut need: Vec<(usize, Vec2, usize)> = open
             .iter()
             .map(|&(i, p)| {
