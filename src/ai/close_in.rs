@@ -67,12 +67,7 @@ pub(crate) fn close_in(
         return None;
     }
     // Every model not of this unit stands where it is; this unit's models where they end.
-    let others: Vec<ModelSolid> = game
-        .all_live_models()
-        .into_iter()
-        .filter(|r| !mine.contains(r))
-        .map(|r| game.solid(r))
-        .collect();
+    let others: Vec<ModelSolid> = super::others_of(game, army, root);
     let gap = |s: &ModelSolid, e: &ModelSolid| model_distance(s, e).distance;
     let closest = |s: &ModelSolid| {
         enemies

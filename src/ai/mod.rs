@@ -39,7 +39,7 @@ use crate::game::sight::ModelRef;
 use crate::game::{Command, Game, ModelPath, RerollRoll, WeaponOption, WeaponTarget};
 use crate::geometry::Vec3;
 use crate::rules::constants::PILE_IN_INCHES;
-use crate::rules::movement::MoveMode;
+use crate::rules::movement::{MoveMode, path_length};
 use crate::rules::phase::{Phase, Stage, opponent};
 use crate::rules::rng::GameRng;
 
@@ -203,13 +203,13 @@ fn shifted_round(
         let mut end = start;
         end.centre = start.centre + shift;
         if clash(&end, &placed) {
-            let mut turn = start.centre;
-            let mut before = 0.0;
-            for v in &offsets[..offsets.len() - 1] {
-                let next = start.centre + v.truncate();
-                before += turn.distance(next);
-                turn = next;
-            }
+            // The path up to its last turn, then straight to the spot.
+            let corners: Vec<Vec3> = offsets[..offsets.len() - 1]
+                .iter()
+                .map(|v| (start.centre + v.truncate()).extend(0.0))
+                .collect();
+            let before = path_length(start.centre.extend(0.0), &corners);
+            let turn = corners.last().map_or(start.centre, |c| c.truncate());
             let mut spots: Vec<crate::geometry::Vec2> = MAKE_ROOM_RINGS_INCHES
                 .iter()
                 .flat_map(|&ring| {

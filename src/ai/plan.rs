@@ -973,8 +973,7 @@ impl Ai {
             let reach = (inches - 0.1).min(goal.distance(from));
             let id = game.unit_id(army, u).to_string();
             for angle in [0.0f32, 25.0, -25.0, 50.0, -50.0] {
-                let (sn, cs) = angle.to_radians().sin_cos();
-                let d = Vec2::new(dir.x * cs - dir.y * sn, dir.x * sn + dir.y * cs);
+                let d = super::rotated(dir, angle);
                 for f in [1.0, 0.75, 0.5] {
                     let c = Command::Move {
                         player,
