@@ -29,9 +29,14 @@ fn root() -> &'static Path {
 /// Command phase.
 fn mission_game(mission: &str) -> Game {
     let mut scene = open_field();
-    scene.mission = load_mission(&root().join(format!("scenes/missions/{mission}.ron"))).unwrap();
-    scene.secondary_deck =
-        Some(load_secondary_deck(&root().join("scenes/missions/secondary-deck-2025.ron")).unwrap());
+    scene.mission = load_mission(&root().join(format!("scenes/missions/{mission}.ron")))
+        .unwrap()
+        .into();
+    scene.secondary_deck = Some(
+        load_secondary_deck(&root().join("scenes/missions/secondary-deck-2025.ron"))
+            .unwrap()
+            .into(),
+    );
     deployed_game(scene)
 }
 
@@ -1057,9 +1062,14 @@ fn display_of_might_needs_more_units_in_no_mans_land() {
 #[test]
 fn tactical_players_draw_two_cards_and_fixed_players_keep_theirs() {
     let mut scene = open_field();
-    scene.mission = load_mission(&root().join("scenes/missions/take-and-hold.ron")).unwrap();
-    scene.secondary_deck =
-        Some(load_secondary_deck(&root().join("scenes/missions/secondary-deck-2025.ron")).unwrap());
+    scene.mission = load_mission(&root().join("scenes/missions/take-and-hold.ron"))
+        .unwrap()
+        .into();
+    scene.secondary_deck = Some(
+        load_secondary_deck(&root().join("scenes/missions/secondary-deck-2025.ron"))
+            .unwrap()
+            .into(),
+    );
     scene.secondaries = [
         SecondaryMode::Tactical,
         SecondaryMode::Fixed("Bring It Down".into(), "Assassination".into()),
@@ -1238,10 +1248,13 @@ fn a_whole_game_on_each_primary_scores_primary_and_secondary_vp() {
         "the-ritual",
     ] {
         let mut scene = open_field();
-        scene.mission =
-            load_mission(&root().join(format!("scenes/missions/{mission}.ron"))).unwrap();
+        scene.mission = load_mission(&root().join(format!("scenes/missions/{mission}.ron")))
+            .unwrap()
+            .into();
         scene.secondary_deck = Some(
-            load_secondary_deck(&root().join("scenes/missions/secondary-deck-2025.ron")).unwrap(),
+            load_secondary_deck(&root().join("scenes/missions/secondary-deck-2025.ron"))
+                .unwrap()
+                .into(),
         );
         scene.battle_ready = [true, true];
         let (g, record) = play_game(scene, 7, [&mut Ai::new(), &mut Ai::new()]);

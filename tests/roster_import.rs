@@ -369,7 +369,7 @@ fn the_blood_claws_pack_leader_alone_carries_the_plasma_pistol() {
         .collect();
     assert_eq!(plasma, vec![0], "one plasma pistol, on the Pack Leader");
     assert_eq!(
-        claws.models[0].characteristics.profile, "Blood Claw Pack Leader",
+        &*claws.models[0].characteristics.profile, "Blood Claw Pack Leader",
         "the first model is the Pack Leader"
     );
     let chainswords = claws

@@ -1128,7 +1128,7 @@ fn fights_first_units_are_selected_in_the_first_step() {
 fn plunging_fire_is_decided_per_attacking_model() {
     let mut g = hellblasters_facing_boyz();
     // A 6" floor in the test ruin; one Hellblaster on it, the others on the ground.
-    for f in &mut g.scene.layout.pieces[0].floors {
+    for f in &mut std::sync::Arc::make_mut(&mut g.scene.layout).pieces[0].floors {
         f.height = 6.0;
     }
     put(&mut g, 1, "hellblasters", 0, 28.5, 25.0);

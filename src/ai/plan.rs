@@ -1571,11 +1571,13 @@ pub fn focused_targets(
             .any(|o| o.at.vec().distance(at) <= OBJECTIVE_RANGE_HORIZONTAL_INCHES + 1.0);
         if held { OBJECTIVE_TARGET_FACTOR } else { 1.0 }
     };
-    let value_of = |weapons: &[WeaponTarget], unit: usize| -> f64 {
+    // Each assignment is measured on the table once, however many loadouts it is tried in.
+    let mut memo = crate::game::PreviewMemo::default();
+    let mut value_of = |weapons: &[WeaponTarget], unit: usize| -> f64 {
         if weapons.is_empty() {
             return 0.0;
         }
-        game.preview_attacks(player, id, weapons, melee)
+        game.preview_attacks_memo(player, id, weapons, melee, &mut memo)
             .map(|p| {
                 p.iter()
                     .map(|p| {

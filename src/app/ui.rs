@@ -74,7 +74,7 @@ pub fn unit_card(ui: &mut egui::Ui, player: u8, unit: &UnitData) {
                 ui.label(if profiles.len() > 1 {
                     format!("{n}x {}", c.profile)
                 } else {
-                    c.profile.clone()
+                    c.profile.to_string()
                 });
                 ui.label(format!("{}\"", c.movement));
                 ui.label(c.toughness.to_string());

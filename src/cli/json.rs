@@ -228,7 +228,7 @@ impl From<&Scene> for SceneJson {
                 source: s.deployment.source.clone(),
                 zones: s.deployment.zones.clone(),
             },
-            mission: s.mission.clone(),
+            mission: (*s.mission).clone(),
             objectives: s.objectives.clone(),
             options: s.options,
             armies: s

@@ -105,20 +105,22 @@ pub struct Scene {
     pub name: String,
     /// The scene file.
     pub file: PathBuf,
-    /// Terrain.
-    pub layout: Layout,
-    /// Deployment map.
-    pub deployment: DeploymentMap,
-    /// Mission.
-    pub mission: Mission,
+    /// Terrain (shared by the scene's copies: a game copied to weigh a move keeps one layout;
+    /// [`std::sync::Arc::make_mut`] gives a copy of its own to change).
+    pub layout: std::sync::Arc<Layout>,
+    /// Deployment map (shared by the scene's copies, as `layout`).
+    pub deployment: std::sync::Arc<DeploymentMap>,
+    /// Mission (shared by the scene's copies, as `layout`).
+    pub mission: std::sync::Arc<Mission>,
     /// Objective markers in play: the layout's, else the mission's, else the deployment map's.
     pub objectives: Vec<ObjectiveMarker>,
     /// Table conventions.
     pub options: SceneOptions,
     /// The two armies, player 1 first.
     pub armies: Vec<Army>,
-    /// The mission's secondary deck, loaded (None: the mission has none).
-    pub secondary_deck: Option<SecondaryDeck>,
+    /// The mission's secondary deck, loaded (None: the mission has none); shared by the
+    /// scene's copies, as `layout`.
+    pub secondary_deck: Option<std::sync::Arc<SecondaryDeck>>,
     /// How players 1 and 2 use the secondary deck.
     pub secondaries: [SecondaryMode; 2],
     /// Whether the armies of players 1 and 2 are Battle Ready.
@@ -809,13 +811,13 @@ pub fn load_scene_set_up(file: &Path, version: SetupVersion) -> Result<Scene, Da
     Ok(Scene {
         name: data.name,
         file: file.to_path_buf(),
-        layout,
-        deployment,
-        mission,
+        layout: layout.into(),
+        deployment: deployment.into(),
+        mission: mission.into(),
         objectives,
         options: data.options,
         armies,
-        secondary_deck,
+        secondary_deck: secondary_deck.map(std::sync::Arc::new),
         secondaries: [p1.0, p2.0],
         battle_ready: [p1.1, p2.1],
     })

@@ -131,9 +131,9 @@ impl Design {
         Scene {
             name: self.layout.name.clone(),
             file: PathBuf::new(),
-            layout: self.resolved(),
-            deployment: self.deployment.clone(),
-            mission: self.mission.clone(),
+            layout: self.resolved().into(),
+            deployment: self.deployment.clone().into(),
+            mission: self.mission.clone().into(),
             objectives: self.objectives(),
             options: self.options,
             armies: Vec::new(),

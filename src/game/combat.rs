@@ -216,7 +216,7 @@ pub fn plan_attack(
 ) -> Result<AttackPlan, String> {
     let attacker_army = sight.models[whole_attacker[0]].army;
     let all = bearers(scene, sight, attackers, weapon, profile)?;
-    let mut target = target_unit(scene, sight, targets);
+    let target = target_unit(scene, sight, targets);
     let sampling = Sampling::FAST;
     let index = &sight.index;
     let measured = what_if.is_none();
@@ -378,21 +378,6 @@ pub fn plan_attack(
     }
     let entries: Vec<usize> = attacking.iter().map(|(b, _)| b.entry).collect();
     let ranged = attacking.iter().any(|(b, _)| !b.profile.is_melee());
-    // The Benefit of Cover is decided per model (Core Rules: Benefit of Cover): each target
-    // model that terrain hides in part from some model of the attacking unit (or that stands
-    // wholly within cover-granting terrain) saves with it when attacks are allocated to it,
-    // and the defender allocates to covered models first.
-    if measured && ranged {
-        for (m, &t) in target.models.iter_mut().zip(targets) {
-            m.has_cover = index
-                .benefit_of_cover(t, whole_attacker, &sampling)
-                .is_some();
-        }
-    }
-    let every_model_covered = measured
-        && ranged
-        && !target.models.is_empty()
-        && target.models.iter().all(|m| m.has_cover);
     let mut plan = AttackPlan {
         group_of,
         target,
@@ -400,7 +385,7 @@ pub fn plan_attack(
         excluded,
         state,
         target_visible: false,
-        benefit_of_cover: every_model_covered,
+        benefit_of_cover: false,
         plunging_fire: groups.iter().any(|g| g.plunging_fire),
         groups,
     };
@@ -410,6 +395,23 @@ pub fn plan_attack(
             plan.excluded_summary()
         ));
     }
+    // The Benefit of Cover is decided per model (Core Rules: Benefit of Cover): each target
+    // model that terrain hides in part from some model of the attacking unit (or that stands
+    // wholly within cover-granting terrain) saves with it when attacks are allocated to it,
+    // and the defender allocates to covered models first. Worked out only for a plan that
+    // has attacks.
+    if measured && ranged {
+        for (m, &t) in plan.target.models.iter_mut().zip(targets) {
+            m.has_cover = index
+                .benefit_of_cover(t, whole_attacker, &sampling)
+                .is_some();
+        }
+    }
+    let every_model_covered = measured
+        && ranged
+        && !plan.target.models.is_empty()
+        && plan.target.models.iter().all(|m| m.has_cover);
+    plan.benefit_of_cover = every_model_covered;
     plan.target_visible = target_visible();
     Ok(plan)
 }

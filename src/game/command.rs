@@ -54,7 +54,7 @@ pub struct ModelPath {
 /// Core Rules: Shooting phase and Fight phase (each model uses each of its ranged weapons
 /// once, a PISTOL or its other ranged weapons, and one melee weapon plus EXTRA ATTACKS
 /// weapons); Datasheets (a weapon with several profiles fires one of them each time).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct WeaponTarget {
     /// Weapon name as on the datasheet ("Plasma pistol"), or weapon and profile as one name
     /// ("Plasma pistol - supercharge").

@@ -35,7 +35,7 @@ mod transport;
 
 pub use command::{Command, ModelPath, Placement, RerollRoll, ReserveKind, WeaponTarget};
 pub use event::GameEvent;
-pub use preview::WeaponOption;
+pub use preview::{PreviewMemo, WeaponOption};
 pub use query::UnitWeapon;
 pub use rejection::{Rejection, Rule};
 pub use state::{Game, Location};

@@ -2,14 +2,21 @@
 //! legal targets of a weapon, and the Charge roll a charge needs with its probability. Nothing
 //! here draws dice or changes the game.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use super::command::WeaponTarget;
 use super::event::Rejection;
-use super::shooting::AttackKind;
+use super::shooting::{AttackKind, PreparedAttack};
 use super::state::Game;
 use crate::rules::attack::exact::{AttackDistribution, distribution_of_weapons};
 use crate::rules::movement::{charge_roll_needed, charge_roll_probability};
+
+/// Weapon assignments measured on the table by earlier previews of one game (see
+/// [`Game::preview_attacks_memo`]), by attacking army, unit, kind of attack and assignment.
+#[derive(Default)]
+pub struct PreviewMemo {
+    prepared: HashMap<(usize, usize, AttackKind, WeaponTarget), Result<PreparedAttack, Rejection>>,
+}
 
 /// The exact outcome distribution of every weapon assigned to one target.
 #[derive(Debug, Clone, PartialEq)]
@@ -105,15 +112,42 @@ impl Game {
         weapons: &[WeaponTarget],
         melee: bool,
     ) -> Result<Vec<AttackPreview>, Rejection> {
+        self.preview_attacks_memo(player, unit, weapons, melee, &mut PreviewMemo::default())
+    }
+
+    /// [`Game::preview_attacks`], taking each weapon assignment's measurements (bearers,
+    /// range, sight, cover) from `memo` when an earlier preview of the same game already made
+    /// them, and keeping the new ones there. For comparing many loadouts of one unit (the
+    /// computer opponent's target choice): the memo must be used with one game only, and
+    /// dropped when the game changes.
+    ///
+    /// # Errors
+    /// As [`Game::preview_attacks`].
+    pub fn preview_attacks_memo(
+        &self,
+        player: u8,
+        unit: &str,
+        weapons: &[WeaponTarget],
+        melee: bool,
+        memo: &mut PreviewMemo,
+    ) -> Result<Vec<AttackPreview>, Rejection> {
         let (army, root) = self.own_root(player, unit)?;
         let kind = if melee {
             AttackKind::Melee
         } else {
             AttackKind::Shooting
         };
+        for wt in weapons {
+            memo.prepared
+                .entry((army, root, kind, wt.clone()))
+                .or_insert_with(|| self.prepare_attack(army, root, wt, kind));
+        }
         let all = weapons
             .iter()
-            .map(|wt| self.prepare_attack(army, root, wt, kind))
+            .map(|wt| match &memo.prepared[&(army, root, kind, wt.clone())] {
+                Ok(p) => Ok(p),
+                Err(e) => Err(e.clone()),
+            })
             .collect::<Result<Vec<_>, _>>()?;
         self.check_weapon_use(&all, kind)?;
         let mut by_target: BTreeMap<String, (usize, AttackPreview, Vec<_>)> = BTreeMap::new();

@@ -71,7 +71,7 @@ fn models_attacking<'a>(group: impl Iterator<Item = &'a PreparedAttack>) -> usiz
 }
 
 /// How a unit attacks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) enum AttackKind {
     /// Shooting in its Shooting phase.
     Shooting,
@@ -204,7 +204,7 @@ impl Game {
         for wt in weapons {
             planned.push(self.prepare_attack(army, unit, wt, kind)?);
         }
-        self.check_weapon_use(&planned, kind)?;
+        self.check_weapon_use(&planned.iter().collect::<Vec<_>>(), kind)?;
         let mut hazardous: Vec<(ModelRef, bool)> = Vec::new();
         // The attacks at one target resolve together, weapon after weapon: the defender's
         // allocation carries from one weapon to the next, and mortal wounds (DEVASTATING
@@ -339,7 +339,7 @@ impl Game {
     /// weapon, plus EXTRA ATTACKS), Datasheets (one profile each time a weapon is used).
     pub(super) fn check_weapon_use(
         &self,
-        planned: &[PreparedAttack],
+        planned: &[&PreparedAttack],
         kind: AttackKind,
     ) -> Result<(), Rejection> {
         let rule = if kind == AttackKind::Melee {

@@ -87,11 +87,14 @@ pub fn model_solid(scene: &Scene, r: ModelRef) -> ModelSolid {
     )
 }
 
-/// The models of `scene` that `keep` accepts, in army, unit, model order, each with its
-/// sight-index entry. Each unit gets its own unit number, shared by a Leader and its Bodyguard.
-fn entries(scene: &Scene, keep: impl Fn(ModelRef) -> bool) -> (Vec<ModelRef>, Vec<SightModel>) {
-    let mut models = Vec::new();
-    let mut entries = Vec::new();
+/// Calls `visit` with each model of `scene` that `keep` accepts, in army, unit, model order,
+/// and its sight-index entry. Each unit gets its own unit number, shared by a Leader and its
+/// Bodyguard. Stops early, returning false, when `visit` does.
+fn for_each_entry(
+    scene: &Scene,
+    keep: impl Fn(ModelRef) -> bool,
+    mut visit: impl FnMut(ModelRef, SightModel) -> bool,
+) -> bool {
     let mut base_number = 0;
     for (ai, army) in scene.armies.iter().enumerate() {
         for (ui, unit) in army.units.iter().enumerate() {
@@ -116,18 +119,33 @@ fn entries(scene: &Scene, keep: impl Fn(ModelRef) -> bool) -> (Vec<ModelRef>, Ve
                 if !keep(r) {
                     continue;
                 }
-                entries.push(SightModel {
+                let entry = SightModel {
                     unit: unit_number,
                     solid: model_solid(scene, r),
                     towering,
                     aircraft,
                     infantry,
-                });
-                models.push(r);
+                };
+                if !visit(r, entry) {
+                    return false;
+                }
             }
         }
         base_number += army.units.len();
     }
+    true
+}
+
+/// The models of `scene` that `keep` accepts, in army, unit, model order, each with its
+/// sight-index entry ([`for_each_entry`]).
+fn entries(scene: &Scene, keep: impl Fn(ModelRef) -> bool) -> (Vec<ModelRef>, Vec<SightModel>) {
+    let mut models = Vec::new();
+    let mut entries = Vec::new();
+    for_each_entry(scene, keep, |r, entry| {
+        models.push(r);
+        entries.push(entry);
+        true
+    });
     (models, entries)
 }
 
@@ -166,6 +184,9 @@ impl SceneSight {
             *self = Self::with_models(scene, keep);
             return true;
         }
+        if self.matches(scene, &keep) {
+            return false;
+        }
         let (models, entries) = entries(scene, keep);
         // Both lists are in army, unit, model order: match the entries up in one pass.
         let order = |r: &ModelRef| (r.army, r.unit, r.model);
@@ -183,6 +204,20 @@ impl SceneSight {
             return true;
         }
         changed
+    }
+
+    /// Whether the index holds exactly the entries [`SceneSight::with_models`] would build
+    /// for `scene` and `keep` (the same models, where they stand now), found without building
+    /// them: the common case of a query asked again before anything moved.
+    fn matches(&self, scene: &Scene, keep: &impl Fn(ModelRef) -> bool) -> bool {
+        let list = self.index.models();
+        let mut j = 0;
+        let same = for_each_entry(scene, keep, |r, entry| {
+            let same = self.models.get(j) == Some(&r) && list[j] == entry;
+            j += 1;
+            same
+        });
+        same && j == self.models.len()
     }
 
     /// The index entries a selector names: one model (`UNIT#N`), or every model of the unit

@@ -695,7 +695,7 @@ mod tests {
         let mut game = deployed();
         let sight = game.sight();
         let moved = game.scene.layout.pieces[0].footprint[0] + crate::geometry::Vec2::new(0.5, 0.0);
-        game.scene.layout.pieces[0].footprint[0] = moved;
+        std::sync::Arc::make_mut(&mut game.scene.layout).pieces[0].footprint[0] = moved;
         let after = game.sight();
         assert!(!Arc::ptr_eq(sight.index.terrain(), after.index.terrain()));
         assert!(after.index.terrain().is_for(

@@ -156,8 +156,9 @@ pub struct ModelProfile {
 /// One model's characteristics: its datasheet's line with its model profile applied.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Characteristics {
-    /// The model profile's name: the datasheet's name for the datasheet's own line.
-    pub profile: String,
+    /// The model profile's name: the datasheet's name for the datasheet's own line (shared by
+    /// the copies of the model, as a game copied to weigh a move makes them).
+    pub profile: std::sync::Arc<str>,
     /// Move (M), inches.
     pub movement: f32,
     /// Toughness (T).
@@ -216,7 +217,9 @@ impl Datasheet {
             )
         })?;
         Ok(Characteristics {
-            profile: extra.map_or_else(|| self.name.clone(), |m| m.name.clone()),
+            profile: extra
+                .map_or_else(|| self.name.clone(), |m| m.name.clone())
+                .into(),
             movement: extra.and_then(|m| m.movement).unwrap_or(self.movement),
             toughness: extra.and_then(|m| m.toughness).unwrap_or(self.toughness),
             save: extra.and_then(|m| m.save).unwrap_or(self.save),
