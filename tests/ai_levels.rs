@@ -788,3 +788,28 @@ fn the_last_turn_with_nothing_left_to_score_goes_for_the_enemy() {
         "{last:?}, {closer}\" closer"
     );
 }
+
+/// Player 1's first Movement-phase command (`hard`) for `unit`, in a line 10.5" short of
+/// the north-west objective (14, 34), with the Lootas 23" east of it: within its guns' range
+/// plus its Move, out of any charge.
+fn first_move_towards_the_marker_with_guns_in_reach(unit: &str) -> Command {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, unit), (2, "lootas")]);
+    put_line(&mut g, 1, unit, 11.0, 23.5, 1.5);
+    put_line(&mut g, 2, "lootas", 37.0, 23.5, 1.3);
+    advance_to(&mut g, 1, Phase::Movement);
+    Ai::with_level(Level::Hard).next(&g, 1)
+}
+
+#[test]
+fn hard_advances_a_unit_whose_guns_all_have_assault_and_not_one_whose_guns_do_not() {
+    // Plasma incinerators (ASSAULT) still shoot after an Advance: nothing is given up.
+    let assault = first_move_towards_the_marker_with_guns_in_reach("hellblasters");
+    assert!(
+        matches!(&assault, Command::Advance { unit, .. } if unit == "hellblasters"),
+        "{assault:?}"
+    );
+    // Bolt sniper rifles (HEAVY, no ASSAULT) would not: the Eliminators do not Advance.
+    let heavy = first_move_towards_the_marker_with_guns_in_reach("eliminators");
+    assert!(!matches!(&heavy, Command::Advance { .. }), "{heavy:?}");
+}

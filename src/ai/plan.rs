@@ -142,6 +142,21 @@ fn longest_range(game: &Game, army: usize, unit: usize) -> f32 {
         .fold(0.0, f32::max)
 }
 
+/// The longest range (inches) of the unit's ranged weapons that cannot shoot after the unit
+/// Advances (those without ASSAULT); 0 when every one of them can (Core Rules: Advance moves,
+/// ASSAULT).
+fn longest_range_lost_by_advancing(game: &Game, army: usize, unit: usize) -> f32 {
+    game.weapons_of(army, unit, false)
+        .iter()
+        .flat_map(|w| {
+            w.profiles
+                .iter()
+                .filter(|p| !p.has(&crate::rules::WeaponAbility::Assault))
+                .filter_map(|p| p.range)
+        })
+        .fold(0.0, f32::max)
+}
+
 /// The models of the combined unit that are alive wherever they are (on the table, embarked
 /// or in Reserves), with their bases, in order.
 fn bases(game: &Game, army: usize, root: usize) -> Vec<(ModelRef, crate::geometry::Base)> {
@@ -762,9 +777,10 @@ impl Ai {
 
     /// An Advance roll ([`Command::Advance`]) for a unit `gap` inches short of where it is
     /// going (an objective, or the enemy unit it closes in on) when a Normal move falls short
-    /// and Advancing costs nothing it could do this turn: no enemy unit within its guns'
-    /// range plus its Move, nor (for a unit that fights) within its Move plus 12" (no
-    /// charge). `normal` and `hard` (Core Rules: Advance moves).
+    /// and Advancing costs nothing it could do this turn: no enemy unit within its Move plus
+    /// the range of its guns that cannot shoot after Advancing (those without ASSAULT), nor
+    /// (for a unit that fights) within its Move plus 12" (no charge). `normal` and `hard`
+    /// (Core Rules: Advance moves, ASSAULT).
     fn advance_for(
         &mut self,
         game: &Game,
@@ -780,8 +796,9 @@ impl Ai {
             return None;
         }
         let d = closest_enemy_and_distance(game, army, u).map_or(f32::INFINITY, |(_, d)| d);
-        let shoots = !game.weapon_options(army, u, false).is_empty()
-            && d <= longest_range(game, army, u) + m;
+        // Guns with ASSAULT still shoot after an Advance: only the others are given up.
+        let lost = longest_range_lost_by_advancing(game, army, u);
+        let shoots = lost > 0.0 && d <= lost + m;
         let charges = melee_minded(game, army, u) && d <= m + 12.0;
         if shoots || charges {
             return None;
