@@ -11,7 +11,7 @@ use std::path::Path;
 use battle::{
     accepted, advance_to, deployed_game, isolate, objective, open_field, put, put_line, rejected,
 };
-use wartable::data::resolve::{load_mission, load_secondary_deck};
+use wartable::data::resolve::{Scene, load_mission, load_secondary_deck};
 use wartable::game::mission::{ActiveCard, Destroyed};
 use wartable::game::{Command, Game, GameEvent, Rule};
 use wartable::rules::mission::MissionAction;
@@ -28,6 +28,12 @@ fn root() -> &'static Path {
 /// playing `mission` with the 2025-26 secondary deck, deployed, at round 1, player 1's
 /// Command phase.
 fn mission_game(mission: &str) -> Game {
+    deployed_game(mission_scene(mission))
+}
+
+/// The open-field scene playing `mission` (a file name in scenes/missions without `.ron`)
+/// with the 2025-26 secondary deck.
+fn mission_scene(mission: &str) -> Scene {
     let mut scene = open_field();
     scene.mission = load_mission(&root().join(format!("scenes/missions/{mission}.ron")))
         .unwrap()
@@ -37,7 +43,7 @@ fn mission_game(mission: &str) -> Game {
             .unwrap()
             .into(),
     );
-    deployed_game(scene)
+    scene
 }
 
 /// Every unit gone but the two anchors (player 1's Ballistus at (4, 40), player 2's
@@ -1061,15 +1067,7 @@ fn display_of_might_needs_more_units_in_no_mans_land() {
 
 #[test]
 fn tactical_players_draw_two_cards_and_fixed_players_keep_theirs() {
-    let mut scene = open_field();
-    scene.mission = load_mission(&root().join("scenes/missions/take-and-hold.ron"))
-        .unwrap()
-        .into();
-    scene.secondary_deck = Some(
-        load_secondary_deck(&root().join("scenes/missions/secondary-deck-2025.ron"))
-            .unwrap()
-            .into(),
-    );
+    let mut scene = mission_scene("take-and-hold");
     scene.secondaries = [
         SecondaryMode::Tactical,
         SecondaryMode::Fixed("Bring It Down".into(), "Assassination".into()),
@@ -1247,15 +1245,7 @@ fn a_whole_game_on_each_primary_scores_primary_and_secondary_vp() {
         "unexploded-ordnance",
         "the-ritual",
     ] {
-        let mut scene = open_field();
-        scene.mission = load_mission(&root().join(format!("scenes/missions/{mission}.ron")))
-            .unwrap()
-            .into();
-        scene.secondary_deck = Some(
-            load_secondary_deck(&root().join("scenes/missions/secondary-deck-2025.ron"))
-                .unwrap()
-                .into(),
-        );
+        let mut scene = mission_scene(mission);
         scene.battle_ready = [true, true];
         let (g, record) = play_game(scene, 7, [&mut Ai::new(), &mut Ai::new()]);
         assert_eq!(g.stage, Stage::GameOver, "{mission}");
