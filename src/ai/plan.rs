@@ -136,22 +136,32 @@ fn closest_enemy(game: &Game, army: usize, unit: usize) -> Option<(usize, usize)
 
 /// The longest range of the unit's ranged weapons (inches), 0 with none.
 fn longest_range(game: &Game, army: usize, unit: usize) -> f32 {
-    game.weapons_of(army, unit, false)
-        .iter()
-        .flat_map(|w| w.profiles.iter().filter_map(|p| p.range))
-        .fold(0.0, f32::max)
+    longest_range_of(game, army, unit, |_| true)
 }
 
 /// The longest range (inches) of the unit's ranged weapons that cannot shoot after the unit
 /// Advances (those without ASSAULT); 0 when every one of them can (Core Rules: Advance moves,
 /// ASSAULT).
 fn longest_range_lost_by_advancing(game: &Game, army: usize, unit: usize) -> f32 {
+    longest_range_of(game, army, unit, |p| {
+        !p.has(&crate::rules::WeaponAbility::Assault)
+    })
+}
+
+/// The longest range (inches) of the unit's ranged weapon profiles that `keep` accepts, 0
+/// with none.
+fn longest_range_of(
+    game: &Game,
+    army: usize,
+    unit: usize,
+    keep: impl Fn(&crate::rules::WeaponProfile) -> bool,
+) -> f32 {
     game.weapons_of(army, unit, false)
         .iter()
         .flat_map(|w| {
             w.profiles
                 .iter()
-                .filter(|p| !p.has(&crate::rules::WeaponAbility::Assault))
+                .filter(|p| keep(p))
                 .filter_map(|p| p.range)
         })
         .fold(0.0, f32::max)
