@@ -16,6 +16,8 @@ use crate::rules::movement::{charge_roll_needed, charge_roll_probability};
 #[derive(Default)]
 pub struct PreviewMemo {
     prepared: HashMap<(usize, usize, AttackKind, WeaponTarget), Result<PreparedAttack, Rejection>>,
+    /// The game's sight index, fetched for the first assignment measured.
+    sight: Option<super::sight::SceneSight>,
 }
 
 /// The exact outcome distribution of every weapon assigned to one target.
@@ -138,9 +140,12 @@ impl Game {
             AttackKind::Shooting
         };
         for wt in weapons {
-            memo.prepared
-                .entry((army, root, kind, wt.clone()))
-                .or_insert_with(|| self.prepare_attack(army, root, wt, kind));
+            let key = (army, root, kind, wt.clone());
+            if !memo.prepared.contains_key(&key) {
+                let sight = memo.sight.get_or_insert_with(|| self.sight()).clone();
+                let prepared = self.prepare_attack_in(sight, army, root, wt, kind);
+                memo.prepared.insert(key, prepared);
+            }
         }
         let all = weapons
             .iter()

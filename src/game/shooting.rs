@@ -505,6 +505,20 @@ impl Game {
         wt: &WeaponTarget,
         kind: AttackKind,
     ) -> Result<PreparedAttack, Rejection> {
+        self.prepare_attack_in(self.sight(), army, unit, wt, kind)
+    }
+
+    /// [`Game::prepare_attack`] with the game's sight index already in hand (`sight`, from
+    /// [`Game::sight`] with nothing changed since): for many assignments measured on one
+    /// table.
+    pub(super) fn prepare_attack_in(
+        &self,
+        sight: SceneSight,
+        army: usize,
+        unit: usize,
+        wt: &WeaponTarget,
+        kind: AttackKind,
+    ) -> Result<PreparedAttack, Rejection> {
         let rule = if kind == AttackKind::Melee {
             Rule::FightPhase
         } else {
@@ -518,7 +532,6 @@ impl Game {
             one_shot_used: false,
         };
         let (tarmy, tunit) = self.enemy_unit(player, &wt.target)?;
-        let sight = self.sight();
         let mine = self.entries_of(&sight, army, unit);
         let theirs = self.entries_of(&sight, tarmy, tunit);
         let mut firing_deck: Vec<ModelRef> = Vec::new();

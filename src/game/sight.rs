@@ -24,8 +24,8 @@ pub struct ModelRef {
 pub struct SceneSight {
     /// The index.
     pub index: SightIndex,
-    /// What each model of the index is.
-    pub models: Vec<ModelRef>,
+    /// What each model of the index is (shared by the clones).
+    pub models: std::sync::Arc<[ModelRef]>,
 }
 
 /// A unit or one of its models, as named on the command line: `UNIT` or `UNIT#N` (N from 0),
@@ -168,7 +168,10 @@ impl SceneSight {
             scene.options.ground_floor_windows_closed,
         );
         index.set_models(entries);
-        SceneSight { index, models }
+        SceneSight {
+            index,
+            models: models.into(),
+        }
     }
 
     /// Brings the index in step with `scene` and the models `keep` accepts, as
@@ -199,8 +202,8 @@ impl SceneSight {
             previous.push((self.models.get(j) == Some(r)).then_some(j));
         }
         let changed = self.index.update_models(entries, |i| previous[i]);
-        if models != self.models {
-            self.models = models;
+        if *models != *self.models {
+            self.models = models.into();
             return true;
         }
         changed

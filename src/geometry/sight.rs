@@ -42,7 +42,7 @@ use std::sync::{Arc, Mutex, PoisonError, Weak};
 use parry3d::bounding_volume::Aabb;
 use parry3d::math::Pose;
 use parry3d::partitioning::{Bvh, BvhBuildStrategy};
-use parry3d::query::Ray;
+use parry3d::query::{Ray, RayCast};
 use parry3d::shape::SharedShape;
 
 use super::body::ModelSolid;
@@ -337,6 +337,86 @@ enum Raw {
     Woods(usize),
 }
 
+/// The sight lines between one pair of models, with what the lines share: the footprints
+/// that apply to the pair, which models a line may pass, the footprint and terrain solid that
+/// stopped the last lines, and each 2D segment's footprint answer (a footprint stops a line
+/// whatever its height, and points stacked one above the other share their 2D position).
+struct Lines<'a> {
+    footprints: &'a [usize],
+    /// Which models a line may pass through; None when every model may (terrain only), so
+    /// the model volumes are not searched at all.
+    may_pass: Option<&'a dyn Fn(usize) -> bool>,
+    /// Position in `footprints` of the footprint that stopped the last segment.
+    last: std::cell::Cell<usize>,
+    /// The terrain solid that stopped the last line ([`SightIndex::line_blocked`]).
+    wall: std::cell::Cell<Option<u32>>,
+    /// The 2D column of each eye point and each target point.
+    eye_column: Vec<u16>,
+    target_column: Vec<u16>,
+    target_columns: usize,
+    /// By (eye column, target column): the footprint crossed ([`Lines::NONE`]: none), or
+    /// [`Lines::UNKNOWN`] before the segment is tested.
+    crossed: std::cell::RefCell<Vec<i32>>,
+    /// The box that holds every line of the pair (all eye and target points).
+    bounds: Aabb,
+    /// The terrain solids whose boxes meet `bounds`, found on the first line that needs them
+    /// (None: too many to try one by one, so the BVH is searched).
+    terrain_near: std::cell::OnceCell<Option<Vec<u32>>>,
+    /// The models that may not be passed whose boxes meet `bounds`, found likewise.
+    models_near: std::cell::OnceCell<Vec<u32>>,
+}
+
+impl<'a> Lines<'a> {
+    const UNKNOWN: i32 = -2;
+    const NONE: i32 = -1;
+
+    fn new(
+        footprints: &'a [usize],
+        may_pass: Option<&'a dyn Fn(usize) -> bool>,
+        eyes: &[(Vec3, Vec2)],
+        targets: &[(Vec3, Vec2)],
+    ) -> Self {
+        // Columns matter only when some footprint applies.
+        let (eye_column, eye_columns) = columns(if footprints.is_empty() { &[] } else { eyes });
+        let (target_column, target_columns) =
+            columns(if footprints.is_empty() { &[] } else { targets });
+        Lines {
+            footprints,
+            may_pass,
+            last: std::cell::Cell::new(0),
+            wall: std::cell::Cell::new(None),
+            eye_column,
+            target_column,
+            target_columns,
+            crossed: std::cell::RefCell::new(vec![Self::UNKNOWN; eye_columns * target_columns]),
+            bounds: Aabb::from_points(eyes.iter().chain(targets).map(|(p, _)| *p)),
+            terrain_near: std::cell::OnceCell::new(),
+            models_near: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// Above this many terrain solids near the pair, a line searches the BVH instead.
+    const NEAR_LIMIT: usize = 16;
+}
+
+/// Each point's column (points with the same 2D position share one, numbered in order of
+/// first appearance) and the number of columns.
+fn columns(points: &[(Vec3, Vec2)]) -> (Vec<u16>, usize) {
+    let mut firsts: Vec<Vec2> = Vec::new();
+    let of = points
+        .iter()
+        .map(|(p, _)| {
+            let p = p.truncate();
+            let c = firsts.iter().position(|f| *f == p).unwrap_or_else(|| {
+                firsts.push(p);
+                firsts.len() - 1
+            });
+            c as u16
+        })
+        .collect();
+    (of, firsts.len())
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Part {
     Wall,
@@ -382,6 +462,8 @@ pub struct Probe {
 pub struct TerrainSight {
     pieces: Vec<Piece>,
     solids: Vec<(SharedShape, Pose, usize, Part)>,
+    /// Each solid's box, in `solids` order.
+    aabbs: Vec<Aabb>,
     bvh: Bvh,
     /// The layout it was built from, to recognise an equal layout.
     layout: Vec<TerrainPiece>,
@@ -476,6 +558,7 @@ impl TerrainSight {
         TerrainSight {
             pieces: footprints,
             bvh: Bvh::from_leaves(BvhBuildStrategy::Binned, &aabbs),
+            aabbs,
             solids,
             layout: pieces.to_vec(),
             ground_floor_windows_closed,
@@ -542,6 +625,8 @@ impl TerrainSight {
 struct ModelVolumes {
     list: Vec<SightModel>,
     shapes: Vec<(SharedShape, Pose)>,
+    /// Each volume's box, in `list` order (made with the BVH).
+    aabbs: Vec<Aabb>,
     bvh: Bvh,
     standing: Vec<Standing>,
     /// Each model's [`Sampling::FAST`] points as (observer points, target points).
@@ -591,6 +676,7 @@ impl Clone for ModelVolumes {
         ModelVolumes {
             list: self.list.clone(),
             shapes: self.shapes.clone(),
+            aabbs: self.aabbs.clone(),
             bvh: self.bvh.clone(),
             standing: self.standing.clone(),
             fast_points: self.fast_points.clone(),
@@ -620,8 +706,8 @@ impl ModelVolumes {
 
     /// Rebuilds the BVH over the models' volumes.
     fn rebuild_bvh(&mut self) {
-        let aabbs: Vec<Aabb> = self.shapes.iter().map(|(s, p)| s.compute_aabb(p)).collect();
-        self.bvh = Bvh::from_leaves(BvhBuildStrategy::Binned, &aabbs);
+        self.aabbs = self.shapes.iter().map(|(s, p)| s.compute_aabb(p)).collect();
+        self.bvh = Bvh::from_leaves(BvhBuildStrategy::Binned, &self.aabbs);
     }
 
     /// After the models `moved` changed in place: keeps only the answers between unchanged
@@ -737,6 +823,7 @@ impl SightIndex {
         let mut next = ModelVolumes {
             list: Vec::with_capacity(models.len()),
             shapes: Vec::with_capacity(models.len()),
+            aabbs: Vec::new(),
             bvh: Bvh::new(),
             standing: Vec::with_capacity(models.len()),
             fast_points: Vec::with_capacity(models.len()),
@@ -905,102 +992,157 @@ impl SightIndex {
         (footprints, woods)
     }
 
-    /// What blocks the line `from` → `to`, if anything.
+    /// What blocks the line from eye point `e` to target point `t` (indices and points of
+    /// the pair's [`Lines`]), if anything: a footprint, then terrain, then a model.
     fn line_blocker(
         &self,
-        from: Vec3,
-        to: Vec3,
-        footprints: &[usize],
-        may_pass: &dyn Fn(usize) -> bool,
-        last: &std::cell::Cell<usize>,
+        lines: &Lines<'_>,
+        (ei, from): (usize, Vec3),
+        (ti, to): (usize, Vec3),
     ) -> Option<Raw> {
-        let (a, b) = (from.truncate(), to.truncate());
-        if let Some(i) = self.footprint_crossed((a, b), footprints, last) {
+        if let Some(i) = self.footprint_crossed(lines, (ei, from), (ti, to)) {
             return Some(Raw::Footprint(i));
         }
         let ray = Ray::new(from, to - from);
         let max = 1.0 - 1e-4;
-        if let Some((leaf, _)) = self.terrain_hit(&ray, max) {
+        if let Some((leaf, _)) = self.terrain_hit_near(lines, &ray, max) {
             let (_, _, piece, part) = &self.terrain.solids[leaf as usize];
             return Some(Raw::Terrain(*piece, *part));
         }
-        self.model_blocker(&ray, max, may_pass)
+        self.model_blocker(lines, &ray, max)
     }
 
-    /// The footprint (of `footprints`) that the segment `a`-`b` crosses, if any. Neighbouring
-    /// lines are usually stopped by the same footprint: the one at position `last` is tried
-    /// first, and the position of the one found is remembered.
+    /// The footprint (of the pair's applicable ones) that the line from eye point `ei` to
+    /// target point `ti` crosses, if any. Lines between points stacked one above the other
+    /// share their 2D segment, so each segment is tested once per pair. Neighbouring lines are
+    /// usually stopped by the same footprint: the one that stopped the last segment tested is
+    /// tried first.
     fn footprint_crossed(
         &self,
-        (a, b): (Vec2, Vec2),
-        footprints: &[usize],
-        last: &std::cell::Cell<usize>,
+        lines: &Lines<'_>,
+        (ei, from): (usize, Vec3),
+        (ti, to): (usize, Vec3),
     ) -> Option<usize> {
-        let hint = last.get();
-        if hint < footprints.len() && self.terrain.pieces[footprints[hint]].crossed_by(a, b) {
-            return Some(footprints[hint]);
+        let footprints = lines.footprints;
+        if footprints.is_empty() {
+            return None;
         }
-        let k = footprints
-            .iter()
-            .enumerate()
-            .position(|(k, &i)| k != hint && self.terrain.pieces[i].crossed_by(a, b))?;
-        last.set(k);
-        Some(footprints[k])
+        let slot =
+            lines.eye_column[ei] as usize * lines.target_columns + lines.target_column[ti] as usize;
+        let known = lines.crossed.borrow()[slot];
+        if known != Lines::UNKNOWN {
+            return usize::try_from(known).ok();
+        }
+        let (a, b) = (from.truncate(), to.truncate());
+        let hint = lines.last.get();
+        let found =
+            if hint < footprints.len() && self.terrain.pieces[footprints[hint]].crossed_by(a, b) {
+                Some(footprints[hint])
+            } else {
+                let k = footprints
+                    .iter()
+                    .enumerate()
+                    .position(|(k, &i)| k != hint && self.terrain.pieces[i].crossed_by(a, b));
+                if let Some(k) = k {
+                    lines.last.set(k);
+                }
+                k.map(|k| footprints[k])
+            };
+        lines.crossed.borrow_mut()[slot] = found.map_or(Lines::NONE, |i| i as i32);
+        found
     }
 
-    /// Whether terrain or a model blocks the line `from` → `to`, when only that matters (not
-    /// which piece): the terrain solid `wall` stopped the last line tried is tried first (one
-    /// shape instead of the whole tree: the lines between two models are mostly stopped by
-    /// the same wall), then [`SightIndex::line_blocker`]'s order. The answer's kind (a model
-    /// or terrain) is the one [`SightIndex::line_blocker`] gives, as terrain is tried before
-    /// the models either way.
+    /// Whether terrain or a model blocks the line from eye point `e` to target point `t`,
+    /// when only that matters (not which piece): the footprints first, then the terrain solid
+    /// that stopped the last line tried (one shape instead of the whole tree: the lines
+    /// between two models are mostly stopped by the same wall), then
+    /// [`SightIndex::line_blocker`]'s order. The answer's kind (a model or terrain) is the
+    /// one [`SightIndex::line_blocker`] gives, as terrain is tried before models in both.
     fn line_blocked(
         &self,
-        (from, to): (Vec3, Vec3),
-        footprints: &[usize],
-        may_pass: &dyn Fn(usize) -> bool,
-        last: &std::cell::Cell<usize>,
-        wall: &std::cell::Cell<Option<u32>>,
+        lines: &Lines<'_>,
+        (ei, from): (usize, Vec3),
+        (ti, to): (usize, Vec3),
     ) -> Option<Raw> {
+        if let Some(i) = self.footprint_crossed(lines, (ei, from), (ti, to)) {
+            return Some(Raw::Footprint(i));
+        }
         let ray = Ray::new(from, to - from);
         let max = 1.0 - 1e-4;
         let solid = |leaf: u32| &self.terrain.solids[leaf as usize];
-        if let Some(leaf) = wall.get() {
+        if let Some(leaf) = lines.wall.get() {
             let (shape, pose, piece, part) = solid(leaf);
             if shape.cast_ray(pose, &ray, max, true).is_some() {
                 return Some(Raw::Terrain(*piece, *part));
             }
         }
-        let (a, b) = (from.truncate(), to.truncate());
-        if let Some(i) = self.footprint_crossed((a, b), footprints, last) {
-            return Some(Raw::Footprint(i));
-        }
-        if let Some((leaf, _)) = self.terrain_hit(&ray, max) {
-            wall.set(Some(leaf));
+        if let Some((leaf, _)) = self.terrain_hit_near(lines, &ray, max) {
+            lines.wall.set(Some(leaf));
             let (_, _, piece, part) = solid(leaf);
             return Some(Raw::Terrain(*piece, *part));
         }
-        self.model_blocker(&ray, max, may_pass)
+        self.model_blocker(lines, &ray, max)
     }
 
-    /// The first model in the way of `ray` (within `max`) that sight may not pass through.
-    fn model_blocker(&self, ray: &Ray, max: f32, may_pass: &dyn Fn(usize) -> bool) -> Option<Raw> {
-        self.models
-            .bvh
-            .cast_ray(ray, max, |leaf, best| {
-                if may_pass(leaf as usize) {
-                    return None;
-                }
-                let (shape, pose) = &self.models.shapes[leaf as usize];
-                match self.models.list[leaf as usize].solid {
-                    s @ ModelSolid {
-                        base: super::Base::Round(_),
-                        ..
-                    } => cylinder_hit(&s, ray, best),
-                    _ => shape.cast_ray(pose, ray, best, true),
-                }
-            })
-            .map(|(leaf, _)| Raw::Model(leaf as usize))
+    /// The first model in the way of `ray` (within `max`) that sight may not pass through:
+    /// of the pair's [`Lines::models_near`], tried one by one. None when every model may be
+    /// passed (the volumes are not searched).
+    fn model_blocker(&self, lines: &Lines<'_>, ray: &Ray, max: f32) -> Option<Raw> {
+        let may_pass = lines.may_pass?;
+        let near = lines.models_near.get_or_init(|| {
+            self.models
+                .bvh
+                .intersect_aabb(&lines.bounds)
+                .filter(|&leaf| !may_pass(leaf as usize))
+                .collect()
+        });
+        let mut first: Option<(u32, f32)> = None;
+        for &leaf in near {
+            let best = first.map_or(max, |(_, t)| t);
+            let (shape, pose) = &self.models.shapes[leaf as usize];
+            let hit = match self.models.list[leaf as usize].solid {
+                s @ ModelSolid {
+                    base: super::Base::Round(_),
+                    ..
+                } => cylinder_hit(&s, ray, best),
+                _ => shape.cast_ray(pose, ray, best, true),
+            };
+            if let Some(t) = hit
+                && first.is_none_or(|(_, b)| t < b)
+            {
+                first = Some((leaf, t));
+            }
+        }
+        first.map(|(leaf, _)| Raw::Model(leaf as usize))
+    }
+
+    /// [`SightIndex::terrain_hit`] for a line of the pair: the closest hit among the pair's
+    /// [`Lines::terrain_near`], tried one by one when there are few.
+    fn terrain_hit_near(&self, lines: &Lines<'_>, ray: &Ray, max: f32) -> Option<(u32, f32)> {
+        let near = lines.terrain_near.get_or_init(|| {
+            let near: Vec<u32> = self.terrain.bvh.intersect_aabb(&lines.bounds).collect();
+            (near.len() <= Lines::NEAR_LIMIT).then_some(near)
+        });
+        let Some(near) = near else {
+            return self.terrain_hit(ray, max);
+        };
+        let mut first: Option<(u32, f32)> = None;
+        for &leaf in near {
+            let best = first.map_or(max, |(_, t)| t);
+            if self.terrain.aabbs[leaf as usize]
+                .cast_local_ray(ray, best, true)
+                .is_none()
+            {
+                continue;
+            }
+            let (shape, pose, _, _) = &self.terrain.solids[leaf as usize];
+            if let Some(t) = shape.cast_ray(pose, ray, best, true)
+                && first.is_none_or(|(_, b)| t < b)
+            {
+                first = Some((leaf, t));
+            }
+        }
+        first
     }
 
     fn woods_on(&self, from: Vec3, to: Vec3, woods: &[usize]) -> Option<Raw> {
@@ -1323,22 +1465,27 @@ impl SightIndex {
             Some(i) if fast => (&self.models.fast_points[i].1[..]).into(),
             _ => sampling.points(&t.solid, sampling.target_rings).into(),
         };
+        let may_pass: &dyn Fn(usize) -> bool = &may_pass;
+        let lines = Lines::new(
+            &footprints,
+            (see != SeeThrough::AllModels).then_some(may_pass),
+            &eyes,
+            &targets,
+        );
         let mut rays = 0;
-        let last = std::cell::Cell::new(0);
         // Visible: the first clear line.
         let mut witness = None;
         let mut blocked_by = None;
         let mut model_in_the_way = false;
-        let wall = std::cell::Cell::new(None);
-        'search: for (e, _) in eyes.iter() {
-            for (p, _) in targets.iter() {
+        'search: for (ei, (e, _)) in eyes.iter().enumerate() {
+            for (ti, (p, _)) in targets.iter().enumerate() {
                 rays += 1;
                 // Which piece stops a line matters for the first line (the evidence) and,
                 // with "fully visible" to work out, for the footprint tried first later on.
                 let b = if need_fully || blocked_by.is_none() {
-                    self.line_blocker(*e, *p, &footprints, &may_pass, &last)
+                    self.line_blocker(&lines, (ei, *e), (ti, *p))
                 } else {
-                    self.line_blocked((*e, *p), &footprints, &may_pass, &last, &wall)
+                    self.line_blocked(&lines, (ei, *e), (ti, *p))
                 };
                 model_in_the_way |= matches!(b, Some(Raw::Model(_)));
                 match b {
@@ -1389,7 +1536,7 @@ impl SightIndex {
         });
         if not_fully_because.is_none() {
             let eye = o.solid.centre.extend(o.solid.top());
-            for (p, normal) in targets.iter() {
+            for (ti, (p, normal)) in targets.iter().enumerate() {
                 let facing = if *normal == Vec2::ZERO {
                     eye.z >= t.solid.top()
                 } else {
@@ -1400,10 +1547,10 @@ impl SightIndex {
                 }
                 let mut first = None;
                 let mut seen = false;
-                for (e, _) in eyes.iter() {
+                for (ei, (e, _)) in eyes.iter().enumerate() {
                     rays += 1;
                     let b = self
-                        .line_blocker(*e, *p, &footprints, &may_pass, &last)
+                        .line_blocker(&lines, (ei, *e), (ti, *p))
                         .or_else(|| self.woods_on(*e, *p, &woods));
                     match b {
                         None => {
