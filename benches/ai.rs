@@ -9,6 +9,11 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use wartable::ai::{Ai, Level, play_game};
 use wartable::data::load_scene;
 
+/// The allocator of the `wartable` binary (see src/main.rs), so that the bench measures what
+/// `wartable simulate` runs.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn game(c: &mut Criterion) {
     let scene = load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/default.ron"))
         .expect("the default scene loads");
