@@ -992,8 +992,8 @@ impl SightIndex {
         (footprints, woods)
     }
 
-    /// What blocks the line from eye point `e` to target point `t` (indices and points of
-    /// the pair's [`Lines`]), if anything: a footprint, then terrain, then a model.
+    /// What blocks the line from eye point `ei` (at `from`) to target point `ti` (at `to`),
+    /// positions in the pair's [`Lines`], if anything: a footprint, then terrain, then a model.
     fn line_blocker(
         &self,
         lines: &Lines<'_>,
@@ -1052,7 +1052,7 @@ impl SightIndex {
         found
     }
 
-    /// Whether terrain or a model blocks the line from eye point `e` to target point `t`,
+    /// Whether terrain or a model blocks the line from eye point `ei` to target point `ti`,
     /// when only that matters (not which piece): the footprints first, then the terrain solid
     /// that stopped the last line tried (one shape instead of the whole tree: the lines
     /// between two models are mostly stopped by the same wall), then
