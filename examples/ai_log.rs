@@ -1,6 +1,7 @@
 //! One computer-vs-computer game, command by command with the events that matter, for
 //! reading how the levels play: `cargo run --release --example ai_log -- <scene> <seed>
-//! <p1 level> <p2 level>`.
+//! <p1 level> <p2 level>`. With `AI_LOG_POSITIONS=1` set, where every unit stands after each
+//! Movement phase (centre, live models, closest objective marker).
 
 use std::path::Path;
 
@@ -33,6 +34,8 @@ fn main() {
             None => brains[usize::from(player - 1)].next(&game, player),
         };
         let at = game.describe_now();
+        let movement_ends = game.phase == wartable::rules::phase::Phase::Movement
+            && matches!(command, wartable::game::Command::EndPhase { .. });
         match game.apply(&command) {
             Ok(events) => {
                 let shown: Vec<String> = events
@@ -66,9 +69,46 @@ fn main() {
                         println!("      {s}");
                     }
                 }
+                if movement_ends && std::env::var_os("AI_LOG_POSITIONS").is_some() {
+                    positions(&game);
+                }
             }
             Err(r) => println!("[{at}] REFUSED {}: {r}", wartable::ai::summary(&command)),
         }
     }
     println!("VP {:?} winner {:?}", game.vp, game.winner);
+}
+
+/// Where each unit on the table stands after a Movement phase: its centre (inches), its live
+/// models and the closest objective marker with the distance to it (`AI_LOG_POSITIONS=1`).
+fn positions(game: &Game) {
+    for (army, sa) in game.scene.armies.iter().enumerate() {
+        for u in game.unit_roots(army) {
+            let live = game.live_models(army, u);
+            if live.is_empty() {
+                continue;
+            }
+            let c = live
+                .iter()
+                .map(|r| game.scene.armies[army].units[r.unit].models[r.model].position)
+                .fold(wartable::geometry::Vec3::ZERO, |a, b| a + b)
+                / live.len() as f32;
+            let closest = game
+                .scene
+                .objectives
+                .iter()
+                .map(|o| (o.id.as_str(), o.at.vec().distance(c.truncate())))
+                .min_by(|a, b| a.1.total_cmp(&b.1));
+            if let Some((id, d)) = closest {
+                println!(
+                    "        P{} {:24} {:2} models at ({:4.1}, {:4.1}), {d:4.1}\" from {id}",
+                    sa.player,
+                    game.unit_id(army, u),
+                    live.len(),
+                    c.x,
+                    c.y
+                );
+            }
+        }
+    }
 }

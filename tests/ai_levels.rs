@@ -789,6 +789,53 @@ fn the_last_turn_with_nothing_left_to_score_goes_for_the_enemy() {
     );
 }
 
+/// Player 1's first command (`hard`) in its Movement phase of battle round 5, going first
+/// (Only War: its last markers were scored at the end of this Command phase), with its
+/// Assault Intercessors alone on their home marker and the Nobz 12" north of them, or, with
+/// `nobz_on_marker`, 2.4" south of the rows, within range of the marker: the command and
+/// how much closer it brings the Assault Intercessors to the Nobz (inches, centres).
+fn assault_intercessors_on_their_marker_going_first(nobz_on_marker: bool) -> (Command, f32) {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "assault-intercessors"), (2, "nobz")]);
+    put_rows(&mut g, 1, "assault-intercessors", (11.0, 10.0), 1.5, 5);
+    put(&mut g, 1, "lieutenant", 0, 14.0, 13.0);
+    let y = if nobz_on_marker { 7.6 } else { 22.0 };
+    put_line(&mut g, 2, "nobz", 11.4, y, 1.3);
+    advance_to(&mut g, 1, Phase::Movement);
+    g.battle_round = 5;
+    let centre = |g: &Game, player: u8, unit: &str, n: usize| {
+        (0..n)
+            .map(|m| pos(g, player, unit, m))
+            .sum::<wartable::geometry::Vec3>()
+            / n as f32
+    };
+    let gap = |g: &Game| centre(g, 1, "assault-intercessors", 10).distance(centre(g, 2, "nobz", 5));
+    let before = gap(&g);
+    let c = Ai::with_level(Level::Hard).next(&g, 1);
+    if matches!(c, Command::Move { .. }) {
+        accepted(&mut g, c.clone());
+    }
+    (c, before - gap(&g))
+}
+
+#[test]
+fn the_first_players_last_turn_holds_only_markers_the_enemy_stands_on() {
+    // The enemy scores at the end of its coming Command phase, before it moves: a marker
+    // with no enemy model in range is worth nothing to hold now, and the unit closes in.
+    let (free, closer) = assault_intercessors_on_their_marker_going_first(false);
+    assert!(
+        matches!(&free, Command::Move { unit, .. } if unit == "assault-intercessors")
+            && closer > 3.0,
+        "{free:?}, {closer}\" closer"
+    );
+    // With Nobz within range of the marker, leaving would hand it to them: the unit stays.
+    let (held, _) = assault_intercessors_on_their_marker_going_first(true);
+    assert!(
+        matches!(&held, Command::RemainStationary { unit, .. } if unit == "assault-intercessors"),
+        "{held:?}"
+    );
+}
+
 /// Player 1's first Movement-phase command (`hard`) for `unit`, in a line 10.5" short of
 /// the north-west objective (14, 34), with the Lootas 23" east of it: within its guns' range
 /// plus its Move, out of any charge.

@@ -76,12 +76,29 @@ pub const CONTEST_INCHES: f32 = 9.0;
 /// scoring in the last round. Its units then hold nothing and go for the enemy (a marker
 /// held after that scores nothing).
 pub(crate) fn nothing_left_to_score(game: &Game, player: u8) -> bool {
+    last_turn_past_command(game, player) && player != game.first_player
+}
+
+/// Whether `player` is in the first player's turn of the last battle round, past its Command
+/// phase, in a mission scored like [`nothing_left_to_score`]'s (Only War): its own scoring is
+/// over, and the enemy scores at the end of its coming Command phase, before it moves, the
+/// markers it controls when this turn ends. A marker then matters only where enemy models
+/// stand within range of it (holding it denies it); the units on the others are free to
+/// go for the enemy.
+pub(crate) fn only_denial_left(game: &Game, player: u8) -> bool {
+    last_turn_past_command(game, player) && player == game.first_player
+}
+
+/// Whether `player` is taking a turn of the last battle round past its Command phase, in a
+/// mission whose every scoring rule is an objective rule checked at the end of the Command
+/// phase, with no actions, no Secondary Missions and no end-of-turn scoring in the last
+/// round.
+fn last_turn_past_command(game: &Game, player: u8) -> bool {
     use crate::rules::mission::{ScoringRule as R, ScoringTiming::EndOfCommandPhase as C};
     let m = &game.scene.mission;
     game.stage == Stage::Battle
         && game.battle_round >= m.battle_rounds
         && game.active_player == player
-        && player != game.first_player
         && game.phase != Phase::Command
         && !m.last_round_second_player_scores_at_end_of_turn
         && m.secondary_deck.is_none()
@@ -480,13 +497,16 @@ fn rect(lo: Vec2, hi: Vec2) -> Vec<Vec2> {
 }
 
 /// The objectives `player` controls now only thanks to (`army`, `unit`): without its OC the
-/// enemy's level would match or beat `player`'s.
+/// enemy's level would match or beat `player`'s. None in the last turn with nothing left to
+/// score, and in the first player's turn of the last round ([`only_denial_left`]) only those
+/// with enemy models in range.
 pub(crate) fn needed_on(game: &Game, army: usize, unit: usize) -> Vec<usize> {
     let player = game.player_of(army);
     if !(1..=2).contains(&player) || nothing_left_to_score(game, player) {
         return Vec::new();
     }
     let me = usize::from(player - 1);
+    let denial = only_denial_left(game, player);
     let models = game.live_models(army, unit);
     (0..game.scene.objectives.len())
         .filter(|&i| {
@@ -501,7 +521,7 @@ pub(crate) fn needed_on(game: &Game, army: usize, unit: usize) -> Vec<usize> {
                 return false;
             }
             let (l, _) = game.levels_of_control(i);
-            l[me] > l[1 - me] && l[me] - own <= l[1 - me]
+            l[me] > l[1 - me] && l[me] - own <= l[1 - me] && (l[1 - me] > 0 || !denial)
         })
         .collect()
 }
@@ -945,15 +965,20 @@ impl Ai {
 
     /// The objectives a unit may still go for this phase, with their centres: those claimed
     /// by fewer of `player`'s units than they need (one; two where an enemy unit stands
-    /// within [`CONTEST_INCHES`] of the marker, contesting or about to).
+    /// within [`CONTEST_INCHES`] of the marker, contesting or about to). In the first
+    /// player's turn of the last round ([`only_denial_left`]) only markers with enemy models
+    /// in range are open.
     fn open_objectives(&self, game: &Game, player: u8) -> Vec<(usize, Vec2)> {
         if game.army_of(opponent(player)).is_none() {
             return Vec::new();
         }
+        let denial = only_denial_left(game, player);
+        let them = usize::from(opponent(player) - 1);
         game.scene
             .objectives
             .iter()
             .enumerate()
+            .filter(|&(i, _)| !denial || game.levels_of_control(i).0[them] > 0)
             .filter(|(i, o)| {
                 let need = if self.contested(game, player, o.at.vec()) {
                     2
