@@ -757,15 +757,27 @@ fn nobz_on_their_marker_in_round(round: u8, level: Level) -> (Command, f32) {
     put(&mut g, 1, "captain", 0, 46.0, 18.5);
     advance_to(&mut g, 2, Phase::Movement);
     g.battle_round = round;
-    let centre = |g: &Game, player: u8, unit: &str, n: usize| {
+    first_command_closing_in(g, level, (2, "nobz", 5), (1, "intercessors", 10))
+}
+
+/// The first command of `mover`'s player at `level`, and how much closer it brings the
+/// centre of the mover's first `n` models to that of the target unit's (inches; 0 unless
+/// the command is an accepted Move). Units as (player, unit, models counted).
+fn first_command_closing_in(
+    mut g: Game,
+    level: Level,
+    mover: (u8, &str, usize),
+    target: (u8, &str, usize),
+) -> (Command, f32) {
+    let centre = |g: &Game, (player, unit, n): (u8, &str, usize)| {
         (0..n)
             .map(|m| pos(g, player, unit, m))
             .sum::<wartable::geometry::Vec3>()
             / n as f32
     };
-    let gap = |g: &Game| centre(g, 2, "nobz", 5).distance(centre(g, 1, "intercessors", 10));
+    let gap = |g: &Game| centre(g, mover).distance(centre(g, target));
     let before = gap(&g);
-    let c = Ai::with_level(level).next(&g, 2);
+    let c = Ai::with_level(level).next(&g, mover.0);
     if matches!(c, Command::Move { .. }) {
         accepted(&mut g, c.clone());
     }
@@ -803,19 +815,12 @@ fn assault_intercessors_on_their_marker_going_first(nobz_on_marker: bool) -> (Co
     put_line(&mut g, 2, "nobz", 11.4, y, 1.3);
     advance_to(&mut g, 1, Phase::Movement);
     g.battle_round = 5;
-    let centre = |g: &Game, player: u8, unit: &str, n: usize| {
-        (0..n)
-            .map(|m| pos(g, player, unit, m))
-            .sum::<wartable::geometry::Vec3>()
-            / n as f32
-    };
-    let gap = |g: &Game| centre(g, 1, "assault-intercessors", 10).distance(centre(g, 2, "nobz", 5));
-    let before = gap(&g);
-    let c = Ai::with_level(Level::Hard).next(&g, 1);
-    if matches!(c, Command::Move { .. }) {
-        accepted(&mut g, c.clone());
-    }
-    (c, before - gap(&g))
+    first_command_closing_in(
+        g,
+        Level::Hard,
+        (1, "assault-intercessors", 10),
+        (2, "nobz", 5),
+    )
 }
 
 #[test]
