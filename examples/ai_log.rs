@@ -88,11 +88,7 @@ fn positions(game: &Game) {
             if live.is_empty() {
                 continue;
             }
-            let c = live
-                .iter()
-                .map(|r| game.scene.armies[army].units[r.unit].models[r.model].position)
-                .fold(wartable::geometry::Vec3::ZERO, |a, b| a + b)
-                / live.len() as f32;
+            let c = wartable::ai::centre(game, army, u);
             let closest = game
                 .scene
                 .objectives

@@ -133,8 +133,8 @@ fn roots(game: &Game, player: u8) -> Vec<usize> {
         .collect()
 }
 
-/// Centre of a unit's live models.
-fn centre(game: &Game, army: usize, unit: usize) -> Vec3 {
+/// Centre of a unit's live models on the table (inches; the origin when none is left).
+pub fn centre(game: &Game, army: usize, unit: usize) -> Vec3 {
     let live = game.live_models(army, unit);
     let sum = live
         .iter()
