@@ -865,3 +865,35 @@ fn hard_advances_a_unit_whose_guns_all_have_assault_and_not_one_whose_guns_do_no
     let heavy = first_move_towards_the_marker_with_guns_in_reach("eliminators");
     assert!(!matches!(&heavy, Command::Advance { .. }), "{heavy:?}");
 }
+
+#[test]
+fn hard_does_not_roll_to_advance_a_unit_out_of_coherency_that_cannot_move() {
+    // The Hellblasters as in the Advance test above, but one of them stands 6" from the
+    // rest (the unit is out of Unit Coherency, as after losing the model between two others
+    // to Fire Overwatch): every move that keeps their shape ends out of coherency, and so
+    // does an empty Advance. Rolling to Advance would leave the computer only a Move the
+    // engine refuses; every command of the phase must be accepted.
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "hellblasters"), (2, "lootas")]);
+    put_line(&mut g, 1, "hellblasters", 11.0, 23.5, 1.5);
+    put(&mut g, 1, "hellblasters", 4, 11.0, 17.5);
+    put_line(&mut g, 2, "lootas", 50.0, 43.0, 1.3);
+    advance_to(&mut g, 1, Phase::Movement);
+    g.cp = [3, 3];
+    let mut ai = Ai::with_level(Level::Hard);
+    let mut commands = Vec::new();
+    while g.phase == Phase::Movement && g.active_player == 1 && commands.len() < 20 {
+        let c = ai.next(&g, 1);
+        commands.push(c.clone());
+        if let Err(r) = g.apply(&c) {
+            panic!("refused {c:?} after {commands:?}: {r}");
+        }
+    }
+    assert!(
+        !commands
+            .iter()
+            .any(|c| matches!(c, Command::Advance { .. })),
+        "{commands:?}"
+    );
+    assert!(g.phase != Phase::Movement, "{commands:?}");
+}

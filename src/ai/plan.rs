@@ -809,8 +809,10 @@ impl Ai {
     /// going (an objective, or the enemy unit it closes in on) when a Normal move falls short
     /// and Advancing costs nothing it could do this turn: no enemy unit within its Move plus
     /// the range of its guns that cannot shoot after Advancing (those without ASSAULT), nor
-    /// (for a unit that fights) within its Move plus 12" (no charge). `normal` and `hard`
-    /// (Core Rules: Advance moves, ASSAULT).
+    /// (for a unit that fights) within its Move plus 12" (no charge), and the unit can make
+    /// an Advance move at all (staying put is one: not for a unit out of Unit Coherency,
+    /// whose rolled Advance would end in a refused move). `normal` and `hard`
+    /// (Core Rules: Advance moves, ASSAULT, Unit Coherency).
     fn advance_for(
         &mut self,
         game: &Game,
@@ -833,10 +835,19 @@ impl Ai {
         if shoots || charges {
             return None;
         }
-        let c = Command::Advance {
+        let id = game.unit_id(army, u).to_string();
+        // Once rolled, the unit's next command is its Advance: where not even staying put
+        // is one (a unit out of Unit Coherency), it does not roll.
+        let empty = Command::Move {
             player,
-            unit: game.unit_id(army, u).to_string(),
+            unit: id.clone(),
+            mode: MoveMode::Advance,
+            paths: Vec::new(),
         };
+        if !legal(game, &empty) {
+            return None;
+        }
+        let c = Command::Advance { player, unit: id };
         let need = if gap <= m + ADVANCE_GAP_INCHES {
             (gap - m + 0.1).ceil().clamp(1.0, 6.0) as u8
         } else {
