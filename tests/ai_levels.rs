@@ -897,3 +897,45 @@ fn hard_does_not_roll_to_advance_a_unit_out_of_coherency_that_cannot_move() {
     );
     assert!(g.phase != Phase::Movement, "{commands:?}");
 }
+
+/// Player 2's first command (`hard`) in its Movement phase of battle round 3 on layout 6,
+/// with the Shoota Boyz embarked in the Trukk parked in the pocket of the ruin north-west of
+/// the defender's home marker (where a game left it), facing `facing` degrees, and the
+/// Intercessors at (`x`, `y`).
+fn first_command_with_boyz_in_the_trukk(facing: f32, (x, y): (f32, f32)) -> (Game, Command) {
+    let mut g = deployed_game(scene("layout-6.ron"));
+    isolate(
+        &mut g,
+        &[(1, "intercessors"), (2, "trukk"), (2, "shoota-boyz")],
+    );
+    put_rows(&mut g, 1, "intercessors", (x, y), 1.5, 5);
+    put(&mut g, 2, "trukk", 0, 39.29, 33.14);
+    let a = g.army_of(2).unwrap();
+    let trukk = g.find_unit(a, "trukk").unwrap();
+    let boyz = g.find_unit(a, "shoota-boyz").unwrap();
+    g.scene.armies[a].units[trukk].models[0].facing = facing;
+    g.units[a][boyz].location = Location::Embarked(trukk);
+    advance_to(&mut g, 2, Phase::Movement);
+    g.battle_round = 3;
+    let c = Ai::with_level(Level::Hard).next(&g, 2);
+    (g, c)
+}
+
+#[test]
+fn passengers_disembark_where_walls_leave_room_for_the_whole_unit() {
+    // With the Trukk facing east or north-east and the Intercessors to the west, the places
+    // round the hull nearest them lie in a corner of the ruin too small for ten Boyz in Unit
+    // Coherency (the old placement gave up there and the Trukk drove on with them); the
+    // rest of the ring holds them, and the engine accepts the Disembark.
+    for facing in [0.0f32, 45.0] {
+        let (mut g, c) = first_command_with_boyz_in_the_trukk(facing, (20.0, 36.0));
+        assert!(
+            matches!(&c, Command::Disembark { unit, .. } if unit == "shoota-boyz"),
+            "facing {facing}: {c:?}"
+        );
+        accepted(&mut g, c);
+        let a = g.army_of(2).unwrap();
+        let boyz = g.find_unit(a, "shoota-boyz").unwrap();
+        assert_eq!(g.units[a][boyz].location, Location::OnTable);
+    }
+}

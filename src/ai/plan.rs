@@ -249,7 +249,8 @@ fn placements_in(game: &Game, army: usize, root: usize, zone: &[Vec2]) -> Option
 /// whose bases stay within 3" of the hull (one base apart, 0.3" gaps), keeping clear of the
 /// table edge, walls, other models and enemy Engagement Range, grown from the place nearest
 /// `goal` so that each model added has two models already placed within 2" (Unit
-/// Coherency). None when the rings cannot hold the unit.
+/// Coherency); where the places nearest `goal` cannot hold the whole unit (walls split the
+/// rings), grown from the next nearest place instead. None when no place can.
 fn ring_placements(
     game: &Game,
     army: usize,
@@ -344,15 +345,21 @@ fn ring_placements(
     points.retain(|(p, _)| free(*p));
     points.sort_by(|a, b| a.0.distance(goal).total_cmp(&b.0.distance(goal)));
     let near = |a: Vec2, b: Vec2| a.distance(b) <= 2.0 * r + 1.9;
-    let mut chosen: Vec<(Vec2, usize)> = Vec::new();
-    while chosen.len() < models.len() {
-        let need = chosen.len().min(2);
-        let next = points.iter().position(|(p, _)| {
-            !chosen.iter().any(|(c, _)| c == p)
-                && chosen.iter().filter(|(c, _)| near(*c, *p)).count() >= need
-        })?;
-        chosen.push(points[next]);
-    }
+    // Grown from each free place in turn, nearest the goal first: walls can split the free
+    // places into groups, and the group nearest the goal may be too small for the unit.
+    let grow = |start: usize| -> Option<Vec<(Vec2, usize)>> {
+        let mut chosen = vec![points[start]];
+        while chosen.len() < models.len() {
+            let need = chosen.len().min(2);
+            let next = points.iter().position(|(p, _)| {
+                !chosen.iter().any(|(c, _)| c == p)
+                    && chosen.iter().filter(|(c, _)| near(*c, *p)).count() >= need
+            })?;
+            chosen.push(points[next]);
+        }
+        Some(chosen)
+    };
+    let mut chosen = (0..points.len()).find_map(grow)?;
     // Inner ring first, for the biggest bases.
     chosen.sort_by_key(|(_, ring)| *ring);
     let chosen: Vec<Vec2> = chosen.into_iter().map(|(p, _)| p).collect();
