@@ -939,3 +939,35 @@ fn passengers_disembark_where_walls_leave_room_for_the_whole_unit() {
         assert_eq!(g.units[a][boyz].location, Location::OnTable);
     }
 }
+
+#[test]
+fn passengers_disembark_out_of_engagement_range_of_an_enemy_hull() {
+    // The Redemptor (a large base) stands 7" to 7.6" north of the Trukk (facing east) in the
+    // open field:
+    // places round the hull towards it can lie more than 2.5" beyond a Boy's base from its
+    // centre and still within Engagement Range of its base, which the engine refuses. The
+    // Shoota Boyz disembark all the same (battle round 3: they always try), out of reach.
+    for tenth in [70, 72, 74, 76] {
+        let d = tenth as f32 / 10.0;
+        let mut g = deployed_game(open_field());
+        isolate(
+            &mut g,
+            &[(1, "redemptor"), (2, "trukk"), (2, "shoota-boyz")],
+        );
+        put(&mut g, 2, "trukk", 0, 30.0, 22.0);
+        put(&mut g, 1, "redemptor", 0, 30.0, 22.0 + d);
+        let a = g.army_of(2).unwrap();
+        let trukk = g.find_unit(a, "trukk").unwrap();
+        g.scene.armies[a].units[trukk].models[0].facing = 0.0;
+        let boyz = g.find_unit(a, "shoota-boyz").unwrap();
+        g.units[a][boyz].location = Location::Embarked(trukk);
+        advance_to(&mut g, 2, Phase::Movement);
+        g.battle_round = 3;
+        let c = Ai::with_level(Level::Hard).next(&g, 2);
+        assert!(
+            matches!(&c, Command::Disembark { unit, .. } if unit == "shoota-boyz"),
+            "Redemptor {d}\" away: {c:?}"
+        );
+        accepted(&mut g, c);
+    }
+}

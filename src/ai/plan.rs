@@ -15,8 +15,8 @@ use crate::game::state::Location;
 use crate::game::{Command, Game, Placement, ReserveKind, WeaponOption, WeaponTarget};
 use crate::geometry::{Vec2, Vec3, polygon};
 use crate::rules::constants::{
-    DISEMBARK_RANGE_INCHES, OBJECTIVE_RANGE_HORIZONTAL_INCHES, RESERVES_ENEMY_DISTANCE_INCHES,
-    RESERVES_FIRST_ROUND, STRATEGIC_RESERVES_EDGE_INCHES,
+    DISEMBARK_RANGE_INCHES, ENGAGEMENT_RANGE_HORIZONTAL_INCHES, OBJECTIVE_RANGE_HORIZONTAL_INCHES,
+    RESERVES_ENEMY_DISTANCE_INCHES, RESERVES_FIRST_ROUND, STRATEGIC_RESERVES_EDGE_INCHES,
 };
 use crate::rules::deployment::{SetupObstacles, SetupVersion, set_up_unit};
 use crate::rules::movement::MoveMode;
@@ -247,7 +247,8 @@ fn placements_in(game: &Game, army: usize, root: usize, zone: &[Vec2]) -> Option
 
 /// Places the combined unit's models round the TRANSPORT `hull` to disembark: on rings
 /// whose bases stay within 3" of the hull (one base apart, 0.3" gaps), keeping clear of the
-/// table edge, walls, other models and enemy Engagement Range, grown from the place nearest
+/// table edge, walls, other models and the Engagement Range of enemy bases and hulls (measured
+/// from the base edge: a hull reaches farther than a Boy), grown from the place nearest
 /// `goal` so that each model added has two models already placed within 2" (Unit
 /// Coherency); where the places nearest `goal` cannot hold the whole unit (walls split the
 /// rings), grown from the next nearest place instead. None when no place can.
@@ -319,10 +320,16 @@ fn ring_placements(
         ring += 1;
     }
     let obstacles = obstacles(game);
-    let enemies: Vec<Vec2> = game
+    // Each enemy model's centre and how far a base centre keeps from it: out of Engagement
+    // Range of its base or hull (at least 2.5" beyond the base).
+    let enemies: Vec<(Vec2, f32)> = game
         .enemy_models(army)
         .into_iter()
-        .map(|e| game.solid(e).centre)
+        .map(|e| {
+            let s = game.solid(e);
+            let reach = s.base.bounding_radius_inches() + ENGAGEMENT_RANGE_HORIZONTAL_INCHES;
+            (s.centre, r + (reach + 0.1).max(2.5))
+        })
         .collect();
     let (w, h) = (
         crate::rules::constants::BOARD_WIDTH_INCHES,
@@ -340,7 +347,7 @@ fn ring_placements(
             && obstacles.walls.iter().all(|wall| {
                 !polygon::contains(wall, p) && polygon::distance_to_boundary(wall, p) > big + 0.05
             })
-            && enemies.iter().all(|e| p.distance(*e) > r + 2.5)
+            && enemies.iter().all(|(e, keep)| p.distance(*e) > *keep)
     };
     points.retain(|(p, _)| free(*p));
     points.sort_by(|a, b| a.0.distance(goal).total_cmp(&b.0.distance(goal)));
