@@ -338,20 +338,29 @@ fn simulate_reports_each_computer_player_and_draws_the_report() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Player 1's Movement phase on the open field with 3 CP each, its Hellblasters (Move 6") in
+/// a line from (11, 23.5), 10.5" short of the north-west objective (14, 34), and the Lootas in
+/// the far corner, out of their guns' reach; with `straggler`, the fifth Hellblaster stands
+/// there instead.
+fn hellblasters_short_of_the_marker(straggler: Option<(f32, f32)>) -> Game {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "hellblasters"), (2, "lootas")]);
+    put_line(&mut g, 1, "hellblasters", 11.0, 23.5, 1.5);
+    if let Some((x, y)) = straggler {
+        put(&mut g, 1, "hellblasters", 4, x, y);
+    }
+    put_line(&mut g, 2, "lootas", 50.0, 43.0, 1.3);
+    advance_to(&mut g, 1, Phase::Movement);
+    g.cp = [3, 3];
+    g
+}
+
 #[test]
 fn hard_rolls_to_advance_onto_an_objective_out_of_a_normal_moves_reach_and_easy_does_not() {
     // The Hellblasters (Move 6") 10.5" short of the north-west objective (14, 34), every
     // enemy unit out of their guns' reach: a Normal move falls short, an Advance of 3+
     // arrives.
-    let start = || {
-        let mut g = deployed_game(open_field());
-        isolate(&mut g, &[(1, "hellblasters"), (2, "lootas")]);
-        put_line(&mut g, 1, "hellblasters", 11.0, 23.5, 1.5);
-        put_line(&mut g, 2, "lootas", 50.0, 43.0, 1.3);
-        advance_to(&mut g, 1, Phase::Movement);
-        g.cp = [3, 3];
-        g
-    };
+    let start = || hellblasters_short_of_the_marker(None);
     let mut g = start();
     let before = pos(&g, 1, "hellblasters", 2);
     let mut ai = Ai::with_level(Level::Hard);
@@ -873,13 +882,7 @@ fn hard_does_not_roll_to_advance_a_unit_out_of_coherency_that_cannot_move() {
     // to Fire Overwatch): every move that keeps their shape ends out of coherency, and so
     // does an empty Advance. Rolling to Advance would leave the computer only a Move the
     // engine refuses; every command of the phase must be accepted.
-    let mut g = deployed_game(open_field());
-    isolate(&mut g, &[(1, "hellblasters"), (2, "lootas")]);
-    put_line(&mut g, 1, "hellblasters", 11.0, 23.5, 1.5);
-    put(&mut g, 1, "hellblasters", 4, 11.0, 17.5);
-    put_line(&mut g, 2, "lootas", 50.0, 43.0, 1.3);
-    advance_to(&mut g, 1, Phase::Movement);
-    g.cp = [3, 3];
+    let mut g = hellblasters_short_of_the_marker(Some((11.0, 17.5)));
     let mut ai = Ai::with_level(Level::Hard);
     let mut commands = Vec::new();
     while g.phase == Phase::Movement && g.active_player == 1 && commands.len() < 20 {
