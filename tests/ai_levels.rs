@@ -901,18 +901,15 @@ fn hard_does_not_roll_to_advance_a_unit_out_of_coherency_that_cannot_move() {
     assert!(g.phase != Phase::Movement, "{commands:?}");
 }
 
-/// Player 2's first command (`hard`) in its Movement phase of battle round 3 on layout 6,
-/// with the Shoota Boyz embarked in the Trukk parked in the pocket of the ruin north-west of
-/// the defender's home marker (where a game left it), facing `facing` degrees, and the
-/// Intercessors at (`x`, `y`).
-fn first_command_with_boyz_in_the_trukk(facing: f32, (x, y): (f32, f32)) -> (Game, Command) {
-    let mut g = deployed_game(scene("layout-6.ron"));
-    isolate(
-        &mut g,
-        &[(1, "intercessors"), (2, "trukk"), (2, "shoota-boyz")],
-    );
-    put_rows(&mut g, 1, "intercessors", (x, y), 1.5, 5);
-    put(&mut g, 2, "trukk", 0, 39.29, 33.14);
+/// Player 2's first command (`hard`) in its Movement phase of battle round 3 (when embarked
+/// units always try to disembark), with the Shoota Boyz embarked in the Trukk standing at
+/// `(x, y)` facing `facing` degrees; `g` holds the scenario's other units.
+fn first_command_with_boyz_in_the_trukk(
+    mut g: Game,
+    (x, y): (f32, f32),
+    facing: f32,
+) -> (Game, Command) {
+    put(&mut g, 2, "trukk", 0, x, y);
     let a = g.army_of(2).unwrap();
     let trukk = g.find_unit(a, "trukk").unwrap();
     let boyz = g.find_unit(a, "shoota-boyz").unwrap();
@@ -931,7 +928,15 @@ fn passengers_disembark_where_walls_leave_room_for_the_whole_unit() {
     // Coherency (the old placement gave up there and the Trukk drove on with them); the
     // rest of the ring holds them, and the engine accepts the Disembark.
     for facing in [0.0f32, 45.0] {
-        let (mut g, c) = first_command_with_boyz_in_the_trukk(facing, (20.0, 36.0));
+        // Layout 6, the Trukk in the pocket of the ruin north-west of the defender's home
+        // marker (where a game left it), the Intercessors at (20, 36).
+        let mut g = deployed_game(scene("layout-6.ron"));
+        isolate(
+            &mut g,
+            &[(1, "intercessors"), (2, "trukk"), (2, "shoota-boyz")],
+        );
+        put_rows(&mut g, 1, "intercessors", (20.0, 36.0), 1.5, 5);
+        let (mut g, c) = first_command_with_boyz_in_the_trukk(g, (39.29, 33.14), facing);
         assert!(
             matches!(&c, Command::Disembark { unit, .. } if unit == "shoota-boyz"),
             "facing {facing}: {c:?}"
@@ -946,8 +951,7 @@ fn passengers_disembark_where_walls_leave_room_for_the_whole_unit() {
 #[test]
 fn passengers_disembark_out_of_engagement_range_of_an_enemy_hull() {
     // The Redemptor (a large base) stands 7" to 7.6" north of the Trukk (facing east) in the
-    // open field:
-    // places round the hull towards it can lie more than 2.5" beyond a Boy's base from its
+    // open field: places round the hull towards it can lie more than 2.5" beyond a Boy's base from its
     // centre and still within Engagement Range of its base, which the engine refuses. The
     // Shoota Boyz disembark all the same (battle round 3: they always try), out of reach.
     for tenth in [70, 72, 74, 76] {
@@ -957,16 +961,8 @@ fn passengers_disembark_out_of_engagement_range_of_an_enemy_hull() {
             &mut g,
             &[(1, "redemptor"), (2, "trukk"), (2, "shoota-boyz")],
         );
-        put(&mut g, 2, "trukk", 0, 30.0, 22.0);
         put(&mut g, 1, "redemptor", 0, 30.0, 22.0 + d);
-        let a = g.army_of(2).unwrap();
-        let trukk = g.find_unit(a, "trukk").unwrap();
-        g.scene.armies[a].units[trukk].models[0].facing = 0.0;
-        let boyz = g.find_unit(a, "shoota-boyz").unwrap();
-        g.units[a][boyz].location = Location::Embarked(trukk);
-        advance_to(&mut g, 2, Phase::Movement);
-        g.battle_round = 3;
-        let c = Ai::with_level(Level::Hard).next(&g, 2);
+        let (mut g, c) = first_command_with_boyz_in_the_trukk(g, (30.0, 22.0), 0.0);
         assert!(
             matches!(&c, Command::Disembark { unit, .. } if unit == "shoota-boyz"),
             "Redemptor {d}\" away: {c:?}"

@@ -540,6 +540,17 @@ pub(crate) fn needed_on(game: &Game, army: usize, unit: usize) -> Vec<usize> {
         .collect()
 }
 
+/// The unit's Advance move with no model moving: what a unit that rolled to Advance and
+/// found nowhere to go still makes (after the roll its next command is its Advance).
+fn empty_advance(player: u8, unit: String) -> Command {
+    Command::Move {
+        player,
+        unit,
+        mode: MoveMode::Advance,
+        paths: Vec::new(),
+    }
+}
+
 impl Ai {
     /// Set-up for `normal` and `hard`: every Deep Strike unit in Deep Strike (within the 25%
     /// limit); with none, `normal` keeps one unit in Strategic Reserves (the melee-minded unit
@@ -713,12 +724,7 @@ impl Ai {
                     .advance_roll
                     .is_some_and(|(a, b, _)| (a, b) == (army, u)) =>
             {
-                Command::Move {
-                    player,
-                    unit,
-                    mode: MoveMode::Advance,
-                    paths: Vec::new(),
-                }
+                empty_advance(player, unit)
             }
             c => c,
         }
@@ -852,13 +858,7 @@ impl Ai {
         let id = game.unit_id(army, u).to_string();
         // Once rolled, the unit's next command is its Advance: where not even staying put
         // is one (a unit out of Unit Coherency), it does not roll.
-        let empty = Command::Move {
-            player,
-            unit: id.clone(),
-            mode: MoveMode::Advance,
-            paths: Vec::new(),
-        };
-        if !legal(game, &empty) {
+        if !legal(game, &empty_advance(player, id.clone())) {
             return None;
         }
         let c = Command::Advance { player, unit: id };
