@@ -39,8 +39,19 @@ impl GameStats {
     /// Counts the events of one accepted command; `game` is the game after it.
     pub fn record(&mut self, game: &Game, events: &[GameEvent]) {
         for e in events {
+            // The whole Attached unit acts: a Leader whose Bodyguard is destroyed later
+            // stands alone, and has acted with it.
             let mut acted = |player: u8, unit: &str| {
                 self.acted.insert((player, unit.to_string()));
+                let Some(army) = game.army_of(player) else {
+                    return;
+                };
+                if let Some(u) = game.find_unit(army, unit) {
+                    for m in game.combined(army, u) {
+                        self.acted
+                            .insert((player, game.unit_id(army, m).to_string()));
+                    }
+                }
             };
             match e {
                 GameEvent::Moved { player, unit, .. }
@@ -109,5 +120,38 @@ impl GameStats {
                 })
                 .count() as u32;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::movement::MoveMode;
+
+    /// A Leader that moved with its Bodyguard has acted, also once the Bodyguard is gone and
+    /// the Leader stands alone (it was counted as never acting).
+    #[test]
+    fn a_leader_left_alone_has_acted_with_its_bodyguard() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let scene = crate::data::load_scene(&root.join("scenes/default.ron")).unwrap();
+        let (mut game, _) = Game::start(scene, 1);
+        let army = game.army_of(1).unwrap();
+        let captain = game.find_unit(army, "captain").unwrap();
+        let intercessors = game.find_unit(army, "intercessors").unwrap();
+        assert_eq!(game.units[army][captain].leading, Some(intercessors));
+        let mut stats = GameStats::default();
+        let moved = GameEvent::Moved {
+            player: 1,
+            unit: "intercessors".to_string(),
+            mode: MoveMode::Normal,
+            advance_roll: None,
+            longest_inches: 5.0,
+        };
+        stats.record(&game, &[moved]);
+        // The Bodyguard is destroyed: the Captain is a unit of its own.
+        game.units[army][captain].leading = None;
+        stats.finish(&game);
+        let roots = game.unit_roots(army).len() as u32;
+        assert_eq!(stats.units_never_acted[0], roots - 2);
     }
 }
