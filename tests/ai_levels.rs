@@ -138,6 +138,34 @@ fn normal_loads_melee_infantry_into_transports_and_keeps_a_unit_in_reserve() {
     }
 }
 
+/// `normal` keeps no unit in Strategic Reserves where a second objective marker is within a
+/// Move of its deployment zone (Crucible of Battle, layout 1: 5.9" from the zone): that unit
+/// would hold the marker in round 1. In Search and Destroy (the default scene, 9" away) it
+/// keeps one (the test above).
+#[test]
+fn normal_keeps_no_reserve_where_a_second_marker_is_in_reach_of_the_first_move() {
+    let g = set_up_in("layout-1.ron", Level::Normal);
+    assert_ne!(g.stage, Stage::Setup);
+    for army in [0, 1] {
+        let player = g.scene.armies[army].player;
+        assert_eq!(
+            wartable::ai::plan::markers_in_first_move(&g, player, 6.0),
+            2,
+            "player {player}: markers within a 6\" Move of the zone"
+        );
+        let reserves: Vec<&str> = g
+            .unit_roots(army)
+            .into_iter()
+            .filter(|&u| matches!(g.units[army][u].location, Location::Reserves(_)))
+            .map(|u| g.unit_id(army, u))
+            .collect();
+        assert!(
+            reserves.is_empty(),
+            "player {player} kept {reserves:?} in Reserves"
+        );
+    }
+}
+
 /// The open field at player 2's Movement phase of round 1 with only the Hellblasters and
 /// Intercessors (player 1) and the Boyz mob (player 2), `gap` inches apart.
 fn boyz_walking_at_marines(gap: f32) -> Game {

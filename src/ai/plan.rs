@@ -65,6 +65,11 @@ pub const ADVANCE_GAP_INCHES: f32 = 2.9;
 /// unit is within its Move plus this many inches (a charge after the move).
 pub const MELEE_SEEK_INCHES: f32 = 12.0;
 
+/// How far beyond its Move from the edge of its deployment zone an objective marker may be
+/// for a unit to hold it in the first battle round ([`markers_in_first_move`]): the 3"
+/// control range, less the inch a unit is set up inside the edge.
+pub const FIRST_MOVE_MARKER_EXTRA_INCHES: f32 = 2.0;
+
 /// Inches from an objective marker within which an enemy unit's centre makes it contested:
 /// a second unit goes there ([`Ai::open_objectives`]).
 pub const CONTEST_INCHES: f32 = 9.0;
@@ -554,7 +559,8 @@ fn empty_advance(player: u8, unit: String) -> Command {
 impl Ai {
     /// Set-up for `normal` and `hard`: every Deep Strike unit in Deep Strike (within the 25%
     /// limit); with none, `normal` keeps one unit in Strategic Reserves (the melee-minded unit
-    /// worth the fewest points that the limit allows) and `hard` none (over the 24 layout
+    /// worth the fewest points that the limit allows) where only one objective marker is
+    /// within its first move ([`markers_in_first_move`]), and `hard` none (over the 24 layout
     /// pairings against `easy`, 100 games each, one raised `hard`'s share of decided games won
     /// from 67.4% to 70.8%, but from 22% to 100% by pairing, and `hard` against `hard` then drew
     /// 27% of its games instead of 12%); then deployment with
@@ -648,6 +654,11 @@ impl Ai {
                     !game.has_keyword(army, u, "TRANSPORT")
                         && !game.has_keyword(army, u, "VEHICLE")
                         && melee_minded(game, army, u)
+                        && markers_in_first_move(
+                            game,
+                            player,
+                            game.scene.armies[army].units[u].datasheet.movement,
+                        ) <= 1
                 })
                 .collect();
             candidates.sort_by_key(|&u| game.scene.armies[army].units[u].points.unwrap_or(0));
@@ -1692,4 +1703,26 @@ pub fn focused_targets(
     }
     let out: Vec<WeaponTarget> = given.into_iter().flatten().collect();
     (now.iter().sum(), out)
+}
+
+/// The objective markers `player`'s units with Move `movement` (inches) could hold after
+/// their first Normal move: those in the deployment zone, or within `movement` plus
+/// [`FIRST_MOVE_MARKER_EXTRA_INCHES`] of its edge. `normal` keeps a unit in Strategic
+/// Reserves only where this is at most one (the home marker): where a second marker is in
+/// reach, the unit kept off the table was the one that would hold it in round 1, and holding
+/// one marker fewer in rounds 1 and 2 lost more than the reserve won (24 layout pairings
+/// against `easy`). Core Rules: Strategic Reserves; Only War (markers held from round 2).
+pub fn markers_in_first_move(game: &Game, player: u8, movement: f32) -> usize {
+    let Some(zone) = game.scene.deployment.zone_of(player) else {
+        return 0;
+    };
+    let reach = movement + FIRST_MOVE_MARKER_EXTRA_INCHES;
+    game.scene
+        .objectives
+        .iter()
+        .filter(|o| {
+            let p = o.at.vec();
+            polygon::contains(&zone, p) || polygon::distance_to_boundary(&zone, p) <= reach
+        })
+        .count()
 }
