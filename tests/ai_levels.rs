@@ -118,13 +118,9 @@ fn normal_loads_melee_infantry_into_transports_and_keeps_a_unit_in_reserve() {
                 .into_iter()
                 .filter(|&u| matches!(g.units[army][u].location, Location::Reserves(_)))
                 .count();
-            // Normal keeps one unit in Strategic Reserves, hard none (no Deep Strike here).
-            assert_eq!(
-                reserves,
-                usize::from(level == Level::Normal),
-                "{level}: player {} Reserves",
-                army + 1
-            );
+            // One unit in Strategic Reserves (no Deep Strike here; in Search and Destroy
+            // only the home marker is within a first move of the zone).
+            assert_eq!(reserves, 1, "{level}: player {} Reserves", army + 1);
         }
     }
     // The first player deploys everything where the scene stands.
@@ -729,20 +725,20 @@ fn normal_finds_a_way_out_of_a_ruin_that_straight_moves_cannot() {
     assert!(moved >= 2.0, "normal moved {moved}\"");
 }
 
-/// The Movement phase of player 1 at `level` on the open field with its Intercessors (Move
-/// 6") 6.55" south of the north-west marker and its Redemptor (Move 8") 6.5" east of it, the
-/// other markers 15" or more from both, and the Lootas far off in the north-east corner: how
-/// far from the north-west marker the Intercessors and the Redemptor end (inches, unit
-/// centres).
-fn marker_gaps_after_moving(level: Level) -> (f32, f32) {
+/// The Movement phase of player 1 at `level` on the open field with its Redemptor (Move 8")
+/// on the line from its home marker to the centre marker, 9" from home and 11" from the
+/// centre, and its Intercessors (Move 6") 8.9" south-west of home, the Lootas far off in the
+/// north-east corner: player 1's level of control (its OC in range) of the home marker and
+/// of the centre marker after the phase.
+fn home_and_centre_control_after_moving(level: Level) -> (u32, u32) {
     let mut g = deployed_game(open_field());
     isolate(
         &mut g,
         &[(1, "intercessors"), (1, "redemptor"), (2, "lootas")],
     );
-    put_rows(&mut g, 1, "intercessors", (11.0, 26.5), 1.5, 5);
-    put(&mut g, 1, "captain", 0, 14.0, 29.5);
-    put(&mut g, 1, "redemptor", 0, 20.5, 34.0);
+    put_rows(&mut g, 1, "intercessors", (3.0, 5.25), 1.5, 5);
+    put(&mut g, 1, "captain", 0, 10.5, 6.0);
+    put(&mut g, 1, "redemptor", 0, 21.2, 15.4);
     put_rows(&mut g, 2, "lootas", (50.0, 40.0), 1.3, 5);
     advance_to(&mut g, 1, Phase::Movement);
     let mut ai = Ai::with_level(level);
@@ -753,33 +749,24 @@ fn marker_gaps_after_moving(level: Level) -> (f32, f32) {
         }
         accepted(&mut g, c);
     }
-    let marker = g.scene.objectives[objective(&g, "north-west")].at.vec();
-    let gap = |unit: &str, n: usize| {
-        let sum = (0..n)
-            .map(|m| pos(&g, 1, unit, m))
-            .sum::<wartable::geometry::Vec3>();
-        (sum / n as f32).truncate().distance(marker)
-    };
-    (gap("intercessors", 10), gap("redemptor", 1))
+    let control = |id: &str| g.levels_of_control(objective(&g, id)).0[0];
+    (control("attacker-home"), control("centre"))
 }
 
 #[test]
-fn normal_sends_the_faster_unit_to_the_marker_it_reaches_sooner() {
-    // Both units reach the north-west marker this turn; the other markers are 15" or more
-    // away. `easy`, each unit to the marker closest to it in turn, sends the Intercessors
-    // (first in the army) there and the Redemptor off to a far one; `normal` matches the
-    // pair fewest Moves apart first (the Redemptor and that marker: 0.5 Moves to get within
-    // range, against 0.68 for the Intercessors) and sends the Intercessors on.
-    let (intercessors, redemptor) = marker_gaps_after_moving(Level::Easy);
-    assert!(
-        intercessors < 2.5 && redemptor > 4.0,
-        "easy: {intercessors}\", {redemptor}\""
-    );
-    let (intercessors, redemptor) = marker_gaps_after_moving(Level::Normal);
-    assert!(
-        redemptor < 2.5 && intercessors > 6.0,
-        "normal: {intercessors}\", {redemptor}\""
-    );
+fn normal_and_hard_send_units_so_that_two_markers_are_reached_this_turn() {
+    // The Redemptor is the closer to the home marker in Moves (0.69 against 0.85 for the
+    // Intercessors and their Captain) but also the only unit that reaches the centre this
+    // turn (0.94 Moves; the Intercessors need 3.4). Matching the pair fewest Moves apart
+    // first sent the Redemptor home and the Intercessors towards the centre, four rounds
+    // away; the least total of rounds to arrive sends each unit to a marker it reaches now.
+    for level in [Level::Normal, Level::Hard] {
+        let (home, centre) = home_and_centre_control_after_moving(level);
+        assert!(
+            home > 0 && centre > 0,
+            "{level}: player 1's level of control: home {home}, centre {centre}"
+        );
+    }
 }
 
 /// Player 2's first command at `level` in its Movement phase of battle round `round` on the
