@@ -568,9 +568,10 @@ impl Ai {
     /// Set-up for `normal` and `hard`: every Deep Strike unit in Deep Strike (within the 25%
     /// limit); with none, one unit in Strategic Reserves (the melee-minded unit worth the
     /// fewest points that the limit allows) where only one objective marker is within its
-    /// first move ([`markers_in_first_move`]; `hard` with the matching of
-    /// [`Ai::assigned_objective`], 24 layout pairings against `easy`: 84.7% of decided games
-    /// won without the reserve, 86.8% with it); then deployment with
+    /// first move ([`markers_in_first_move`]; `hard` with the costs of
+    /// [`Ai::assigned_objective`], matched by a trial exhaustive search, 24 layout pairings
+    /// against `easy`: 84.7% of decided games won without the reserve, 86.8% with it);
+    /// then deployment with
     /// transports before the melee INFANTRY they can carry ([`MAX_PASSENGER_MODELS`]), which
     /// start embarked.
     pub(super) fn setup_plus(&mut self, game: &Game, player: u8) -> Command {
@@ -994,16 +995,15 @@ impl Ai {
             let moves = (at.distance(slots[slot].1) - range).max(0.0) / m;
             ((moves.ceil() * ARRIVAL_ROUND_WEIGHT + moves) * 1000.0).round() as i64
         };
-        // The smaller side are the rows: every row is matched.
-        if slots.len() <= units.len() {
-            let weights = Matrix::from_fn(slots.len(), units.len(), |(s, v)| cost(v, s));
-            let (_, columns) = kuhn_munkres_min(&weights);
-            columns.iter().position(|&v| v == k).map(|s| slots[s].0)
-        } else {
-            let weights = Matrix::from_fn(units.len(), slots.len(), |(v, s)| cost(v, s));
-            let (_, columns) = kuhn_munkres_min(&weights);
-            Some(slots[columns[k]].0)
-        }
+        // Units are the rows, every one matched: where places are fewer, the columns past
+        // them are "no place" at no cost (as many of them as units left over, so every
+        // place is still filled).
+        let columns = slots.len().max(units.len());
+        let weights = Matrix::from_fn(units.len(), columns, |(v, s)| {
+            if s < slots.len() { cost(v, s) } else { 0 }
+        });
+        let (_, matched) = kuhn_munkres_min(&weights);
+        slots.get(matched[k]).map(|&(i, _)| i)
     }
 
     /// Whether an enemy unit stands within [`CONTEST_INCHES`] of the point (contesting an objective there,
