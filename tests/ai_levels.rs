@@ -964,6 +964,76 @@ fn passengers_disembark_where_walls_leave_room_for_the_whole_unit() {
 }
 
 #[test]
+fn a_boyz_mob_with_its_warboss_disembarks_from_the_battlewagon_whole() {
+    // 20 Boyz (32mm bases) led by a Warboss (50mm) in the Battlewagon, battle round 3 (they
+    // always try). Where a game on layout 4 left the Battlewagon, a ruin's walls close one
+    // end and the mob's own army stands round it; in the open field, nothing does. Rings
+    // sized by the Warboss's base left room for fewer than 21 models (the mob stayed aboard
+    // all game); placed base by base they all get out, and the engine accepts it.
+    let layout_4 = deployed_game(scene("layout-4.ron"));
+    for (mut g, at, facing) in [
+        (layout_4, (42.18, 25.88), -35.0f32),
+        (deployed_game(open_field()), (30.0, 22.0), 0.0),
+    ] {
+        isolate(
+            &mut g,
+            &[(1, "intercessors"), (2, "battlewagon"), (2, "boyz-mob")],
+        );
+        put_rows(&mut g, 1, "intercessors", (8.0, 8.0), 1.5, 5);
+        put(&mut g, 2, "battlewagon", 0, at.0, at.1);
+        let a = g.army_of(2).unwrap();
+        let wagon = g.find_unit(a, "battlewagon").unwrap();
+        g.scene.armies[a].units[wagon].models[0].facing = facing;
+        for id in ["boyz-mob", "warboss"] {
+            let u = g.find_unit(a, id).unwrap();
+            g.units[a][u].location = Location::Embarked(wagon);
+        }
+        advance_to(&mut g, 2, Phase::Movement);
+        g.battle_round = 3;
+        let c = Ai::with_level(Level::Hard).next(&g, 2);
+        assert!(
+            matches!(&c, Command::Disembark { unit, models, .. } if unit == "boyz-mob" && models.len() == 21),
+            "at {at:?}: {c:?}"
+        );
+        accepted(&mut g, c);
+        let boyz = g.find_unit(a, "boyz-mob").unwrap();
+        assert_eq!(g.live_models(a, boyz).len(), 21, "at {at:?}");
+    }
+}
+
+#[test]
+fn hard_deploys_the_boyz_mob_with_its_warboss_in_the_battlewagon() {
+    // The biggest melee unit goes into the biggest TRANSPORT that holds it: 21 models in the
+    // Battlewagon (capacity 22), not the 5 Nobz or the 10 Shoota Boyz first.
+    let s = scene("layout-4.ron");
+    let (mut g, _) = Game::start(s, 1);
+    let mut ai = Ai::with_level(Level::Hard);
+    for _ in 0..200 {
+        let Some(p) = g.acting_player() else { break };
+        if g.stage == Stage::Battle {
+            break;
+        }
+        let c = if p == 2 {
+            ai.next(&g, 2)
+        } else {
+            Ai::with_level(Level::Easy).next(&g, 1)
+        };
+        accepted(&mut g, c);
+    }
+    assert_eq!(g.stage, Stage::Battle);
+    let a = g.army_of(2).unwrap();
+    let wagon = g.find_unit(a, "battlewagon").unwrap();
+    let aboard: Vec<&str> = (0..g.units[a].len())
+        .filter(|&u| g.units[a][u].location == Location::Embarked(wagon))
+        .map(|u| g.unit_id(a, u))
+        .collect();
+    assert!(
+        aboard.contains(&"boyz-mob"),
+        "aboard the Battlewagon: {aboard:?}"
+    );
+}
+
+#[test]
 fn passengers_disembark_out_of_engagement_range_of_an_enemy_hull() {
     // The Redemptor (a large base) stands 7" to 7.6" north of the Trukk (facing east) in the
     // open field: places round the hull towards it can lie more than 2.5" beyond a Boy's base from its
