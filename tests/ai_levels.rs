@@ -98,8 +98,13 @@ fn set_up_in(name: &str, level: Level) -> Game {
     g
 }
 
+/// In Search and Destroy (the default scene) only the home marker is within a first move of
+/// the zone: the Ultramarines, with no TRANSPORT, keep one melee unit in Strategic Reserves;
+/// the Orks, whose melee INFANTRY start in their transports, keep none (with the Boyz mob,
+/// the Nobz and the Shoota Boyz all off the table, too few units held markers in round 1:
+/// hard against easy in the Ork mirror on layout 3, 58.4% -> 79.3% of decided games).
 #[test]
-fn normal_loads_melee_infantry_into_transports_and_keeps_a_unit_in_reserve() {
+fn normal_and_hard_load_melee_infantry_into_transports_and_keep_a_reserve_only_without_them() {
     for level in [Level::Normal, Level::Hard] {
         let g = set_up_by(level);
         assert_ne!(g.stage, Stage::Setup);
@@ -112,15 +117,19 @@ fn normal_loads_melee_infantry_into_transports_and_keeps_a_unit_in_reserve() {
             !embarked.is_empty(),
             "{level}: no Ork unit starts in a transport"
         );
-        for army in [0, 1] {
-            let reserves = g
+        for (army, expected) in [(0, 1), (1, 0)] {
+            let reserves: Vec<&str> = g
                 .unit_roots(army)
                 .into_iter()
                 .filter(|&u| matches!(g.units[army][u].location, Location::Reserves(_)))
-                .count();
-            // One unit in Strategic Reserves (no Deep Strike here; in Search and Destroy
-            // only the home marker is within a first move of the zone).
-            assert_eq!(reserves, 1, "{level}: player {} Reserves", army + 1);
+                .map(|u| g.unit_id(army, u))
+                .collect();
+            assert_eq!(
+                reserves.len(),
+                expected,
+                "{level}: player {} Reserves {reserves:?}",
+                army + 1
+            );
         }
     }
     // The first player deploys everything where the scene stands.

@@ -15,7 +15,7 @@ use crate::game::save::ComputerSeat;
 ///   Advance when a Normal move falls short and nothing is in reach, no charge that leaves an
 ///   objective only the charging unit holds, units matched to objective markers so that the
 ///   most are reached soonest, Deep Strike, Strategic Reserves (where only the home marker
-///   is within a unit's first move),
+///   is within a unit's first move and no melee unit rides a TRANSPORT),
 ///   transports, and every Core Stratagem at its trigger when it pays.
 /// - `Hard`: `Normal` with lookahead: each unit's move towards the enemy is scored against
 ///   the opponent's best reply (the exact expected damage the enemy can deal there next
