@@ -1047,6 +1047,59 @@ fn a_boyz_mob_with_its_warboss_disembarks_from_the_battlewagon_whole() {
 }
 
 #[test]
+fn a_battlewagon_holding_the_home_marker_alone_with_the_mob_aboard_stays_on_it() {
+    // The Battlewagon's hull reaches within range of the Orks' home marker (its centre over
+    // 3" away), the Boyz mob and Warboss aboard; the Shoota Boyz are still out of range in
+    // their corner, the enemy far off: the Battlewagon alone holds the marker. It stays
+    // (driving on to the next marker, as it did, left the home marker empty in round 1).
+    for level in [Level::Normal, Level::Hard] {
+        let mut g = deployed_game(open_field());
+        isolate(
+            &mut g,
+            &[
+                (1, "intercessors"),
+                (2, "battlewagon"),
+                (2, "boyz-mob"),
+                (2, "shoota-boyz"),
+            ],
+        );
+        put_rows(&mut g, 1, "intercessors", (4.0, 4.0), 1.5, 5);
+        put_rows(&mut g, 2, "shoota-boyz", (56.0, 42.0), 1.3, 5);
+        put(&mut g, 2, "battlewagon", 0, 51.0, 31.0);
+        let a = g.army_of(2).unwrap();
+        let wagon = g.find_unit(a, "battlewagon").unwrap();
+        g.scene.armies[a].units[wagon].models[0].facing = 0.0;
+        for id in ["boyz-mob", "warboss"] {
+            let u = g.find_unit(a, id).unwrap();
+            g.units[a][u].location = Location::Embarked(wagon);
+        }
+        advance_to(&mut g, 2, Phase::Movement);
+        let home = g
+            .scene
+            .objectives
+            .iter()
+            .position(|o| o.id == "defender-home")
+            .unwrap();
+        // The Battlewagon's OC 5 alone holds the marker.
+        assert_eq!(g.levels_of_control(home).0, [0, 5]);
+        let mut ai = Ai::with_level(level);
+        for _ in 0..30 {
+            let c = ai.next(&g, 2);
+            if matches!(c, Command::EndPhase { .. }) {
+                break;
+            }
+            assert!(
+                !matches!(&c, Command::Move { unit, .. } | Command::Advance { unit, .. } if unit == "battlewagon"),
+                "{level}: {c:?}"
+            );
+            accepted(&mut g, c);
+        }
+        let held = g.levels_of_control(home).0;
+        assert!(held[0] == 0 && held[1] >= 5, "{level}: {held:?}");
+    }
+}
+
+#[test]
 fn hard_deploys_the_boyz_mob_with_its_warboss_in_the_battlewagon() {
     // The biggest melee unit goes into the biggest TRANSPORT that holds it: 21 models in the
     // Battlewagon (capacity 22), not the 5 Nobz or the 10 Shoota Boyz first.

@@ -832,6 +832,20 @@ impl Ai {
         } else {
             self.open_objectives(game, player)
         };
+        // A TRANSPORT with a unit aboard that alone holds a marker (its hull in range though
+        // its centre is not) stays on it, its passengers getting out when the enemy or an
+        // open marker comes in reach ([`Ai::disembark`]): driving off left the home marker
+        // empty in round 1 (`hard` against `easy`, 24 pairings, 100 games each: 89.2% ->
+        // 90.5% of decided games, layout 3 Ultramarines against Orks 73.6% -> 93.5%; `normal`
+        // 88.7% -> 90.5%). The same rule for every unit holding a marker with less than its
+        // centre cost layouts 4 and 5 up to 16 points.
+        if self.carries(game, army, u) {
+            let holding = needed_on(game, army, u);
+            if let Some(&(i, _)) = open.iter().find(|(i, _)| holding.contains(i)) {
+                self.claim(game, player, i);
+                return stay;
+            }
+        }
         if let Some(&(i, _)) = open.iter().find(|(_, p)| near(*p) <= range - 0.5) {
             self.claim(game, player, i);
             return stay;
