@@ -347,6 +347,17 @@ fn ring_placements(
         crate::rules::constants::BOARD_WIDTH_INCHES,
         crate::rules::constants::BOARD_DEPTH_INCHES,
     );
+    // Each enemy model's centre and how far a base's edge keeps from it: out of Engagement
+    // Range of its base or hull (at least 2.5" beyond the base).
+    let enemies: Vec<(Vec2, f32)> = game
+        .enemy_models(army)
+        .into_iter()
+        .map(|e| {
+            let s = game.solid(e);
+            let reach = s.base.bounding_radius_inches() + ENGAGEMENT_RANGE_HORIZONTAL_INCHES;
+            (s.centre, (reach + 0.1).max(2.5))
+        })
+        .collect();
     // How big a base each place holds: the room to the table edge, walls and other models,
     // and to enemy models (kept out of Engagement Range of their bases or hulls).
     let mut places: Vec<(Vec2, f32, f32, f32)> = points
@@ -366,12 +377,10 @@ fn ring_placements(
                 };
                 room = room.min(d);
             }
-            let mut enemy_room = f32::INFINITY;
-            for e in game.enemy_models(army) {
-                let s = game.solid(e);
-                let reach = s.base.bounding_radius_inches() + ENGAGEMENT_RANGE_HORIZONTAL_INCHES;
-                enemy_room = enemy_room.min(p.distance(s.centre) - (reach + 0.1).max(2.5));
-            }
+            let enemy_room = enemies
+                .iter()
+                .map(|(e, keep)| p.distance(*e) - keep)
+                .fold(f32::INFINITY, f32::min);
             (p, edge, room, enemy_room)
         })
         .collect();
@@ -593,6 +602,13 @@ fn empty_advance(player: u8, unit: String) -> Command {
     }
 }
 
+/// Whether `normal` and `hard` start the unit embarked in a TRANSPORT that can take it: a
+/// melee-minded unit small enough ([`MAX_PASSENGER_MODELS`]) to disembark round the hull
+/// when it needs to.
+fn rides_in_transport(game: &Game, army: usize, u: usize) -> bool {
+    game.live_models_anywhere(army, u).len() <= MAX_PASSENGER_MODELS && melee_minded(game, army, u)
+}
+
 impl Ai {
     /// Set-up for `normal` and `hard`: every Deep Strike unit in Deep Strike (within the 25%
     /// limit); with none, and no TRANSPORT with a melee unit to carry (a unit riding one is
@@ -635,10 +651,7 @@ impl Ai {
         let mut biggest_first = waiting.clone();
         biggest_first.sort_by_key(|&u| std::cmp::Reverse(game.live_models_anywhere(army, u).len()));
         for &u in &biggest_first {
-            // Units small enough to disembark round the hull when they need to.
-            if game.live_models_anywhere(army, u).len() > MAX_PASSENGER_MODELS
-                || !melee_minded(game, army, u)
-            {
+            if !rides_in_transport(game, army, u) {
                 continue;
             }
             for t in game.unit_roots(army) {
@@ -695,9 +708,7 @@ impl Ai {
             .iter()
             .any(|&t| game.has_keyword(army, t, "TRANSPORT"))
             && waiting.iter().any(|&u| {
-                !game.has_keyword(army, u, "VEHICLE")
-                    && game.live_models_anywhere(army, u).len() <= MAX_PASSENGER_MODELS
-                    && melee_minded(game, army, u)
+                !game.has_keyword(army, u, "VEHICLE") && rides_in_transport(game, army, u)
             });
         if out.is_empty() && !rides {
             let mut candidates: Vec<usize> = waiting
