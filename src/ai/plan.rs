@@ -88,6 +88,25 @@ pub const FIRST_MOVE_MARKER_EXTRA_INCHES: f32 = 2.0;
 /// a second unit goes there ([`Ai::open_objectives`]).
 pub const CONTEST_INCHES: f32 = 9.0;
 
+/// Battle rounds to arrive beyond which a unit of `normal` or `hard` is matched to no
+/// objective marker ([`Ai::assigned_objective`]) where the enemy's deployment zone holds
+/// two markers or more (Hammer and Anvil with Only War's markers): it then heads for the
+/// nearest open marker, with the units already going there, instead of being sent alone to
+/// a second marker deep in the enemy's zone so that every marker has a unit. `hard` against
+/// `easy`, layout 7, 400 games a pairing: the Ork mirror 88.3% -> 98.4% of decided games,
+/// Ultramarines against Orks 90.3% -> 93.0%, the Ultramarine mirror 78.2% -> 85.2%. With
+/// one marker in the enemy's zone the same rule lost on layouts 4 to 6 (Ultramarines
+/// against Orks, layout 6: 78.1% -> 60.1%), where the units it left unmatched were the
+/// second units of contested markers.
+pub const NO_PLACE_ROUNDS: f32 = 3.0;
+
+/// How many objective markers stand in the deployment zone of `player`'s opponent.
+fn enemy_zone_markers(game: &Game, player: u8) -> usize {
+    (0..game.scene.objectives.len())
+        .filter(|&i| game.objective_zone(i) == Some(opponent(player)))
+        .count()
+}
+
 /// Whether `player` is in the game's last turn with no victory points left to score on
 /// objectives: the second player's turn of the last battle round, past its Command phase,
 /// in a mission whose every scoring rule is an objective rule checked at the end of the
@@ -1005,7 +1024,12 @@ impl Ai {
     /// the unit needs to get within range (its Moves, rounded up) times
     /// [`ARRIVAL_ROUND_WEIGHT`] plus the Moves themselves: so the most places are reached
     /// soonest, then with the least walking. Units that go for the enemy
-    /// ([`Ai::seeks_melee`]) or are engaged take no objective. None when `u` is given none
+    /// ([`Ai::seeks_melee`]) or are engaged take no objective, but `u` itself always takes
+    /// part: it is asked only when its move at the enemy found no way (then it had no
+    /// marker either and stayed put; the 6 weakest pairings against `easy`, 2,400 games:
+    /// 79.2% -> 82.1% of decided games).
+    /// Where the enemy's zone holds two markers or more, a place more than
+    /// [`NO_PLACE_ROUNDS`] away is worth less than none (the unit then takes the nearest). None when `u` is given none
     /// (more units than places). Matching the pair fewest Moves apart first (greedy) let a
     /// unit take the marker it stood nearest while the only unit that could reach a second
     /// marker that turn was sent 40" away (`normal` against `easy`, 24 layout pairings:
@@ -1032,7 +1056,7 @@ impl Ai {
             .filter(|&v| {
                 game.units[army][v].moved.is_none()
                     && !game.engaged(army, v)
-                    && !self.seeks_melee(game, army, v)
+                    && (v == u || !self.seeks_melee(game, army, v))
             })
             .map(|v| {
                 let m = game.scene.armies[army].units[v].datasheet.movement;
@@ -1065,12 +1089,23 @@ impl Ai {
             let moves = (at.distance(slots[slot].1) - range).max(0.0) / m;
             ((moves.ceil() * ARRIVAL_ROUND_WEIGHT + moves) * 1000.0).round() as i64
         };
-        // Units are the rows, every one matched: where places are fewer, the columns past
+        // Units are the rows, every one matched. Where places are fewer, the columns past
         // them are "no place" at no cost (as many of them as units left over, so every
-        // place is still filled).
-        let columns = slots.len().max(units.len());
+        // place is still filled). Where the enemy's zone holds two markers or more, every
+        // unit also has a "no place" column at the cost of [`NO_PLACE_ROUNDS`] rounds: a
+        // unit with no place nearer goes to the nearest open marker ([`Ai::move_unit`]).
+        let (columns, no_place) = if enemy_zone_markers(game, player) >= 2 {
+            let rounds = NO_PLACE_ROUNDS * ARRIVAL_ROUND_WEIGHT * 1000.0;
+            (slots.len() + units.len(), rounds.round() as i64)
+        } else {
+            (slots.len().max(units.len()), 0)
+        };
         let weights = Matrix::from_fn(units.len(), columns, |(v, s)| {
-            if s < slots.len() { cost(v, s) } else { 0 }
+            if s < slots.len() {
+                cost(v, s)
+            } else {
+                no_place
+            }
         });
         let (_, matched) = kuhn_munkres_min(&weights);
         slots.get(matched[k]).map(|&(i, _)| i)
@@ -1166,11 +1201,16 @@ impl Ai {
         Command::EndPhase { player }
     }
 
-    /// Whether the unit plays to fight in melee: it fights better than it shoots, or it is a
-    /// TRANSPORT with a unit embarked (which it delivers).
+    /// Whether the unit plays to fight in melee: a TRANSPORT when it has a unit embarked
+    /// (which it delivers), any other unit when it fights better than it shoots. An empty
+    /// TRANSPORT holds objective markers (a Trukk has OC 2) rather than chasing the enemy
+    /// with its wheels: `hard` against `easy`, the 6 weakest pairings at 4 seeds (2,400
+    /// games): 82.1% -> 83.2% of decided games.
     fn fights(&self, game: &Game, army: usize, u: usize) -> bool {
+        if game.has_keyword(army, u, "TRANSPORT") {
+            return self.carries(game, army, u);
+        }
         melee_minded(game, army, u)
-            || (game.has_keyword(army, u, "TRANSPORT") && self.carries(game, army, u))
     }
 
     /// Whether the TRANSPORT (`army`, `t`) has a unit embarked.
