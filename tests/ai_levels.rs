@@ -771,6 +771,19 @@ fn normal_finds_a_way_out_of_a_ruin_that_straight_moves_cannot() {
     assert!(moved >= 2.0, "normal moved {moved}\"");
 }
 
+/// Plays `player`'s commands from a new computer player at `level` until it ends the phase
+/// (at most `most` commands), each one accepted by the engine.
+fn play_phase(g: &mut Game, level: Level, player: u8, most: usize) {
+    let mut ai = Ai::with_level(level);
+    for _ in 0..most {
+        let c = ai.next(g, player);
+        if matches!(c, Command::EndPhase { .. }) {
+            break;
+        }
+        accepted(g, c);
+    }
+}
+
 /// The Movement phase of player 1 at `level` on the open field with its Redemptor (Move 8")
 /// on the line from its home marker to the centre marker, 9" from home and 11" from the
 /// centre, and its Intercessors (Move 6") 8.9" south-west of home, the Lootas far off in the
@@ -787,14 +800,7 @@ fn home_and_centre_control_after_moving(level: Level) -> (u32, u32) {
     put(&mut g, 1, "redemptor", 0, 21.2, 15.4);
     put_rows(&mut g, 2, "lootas", (50.0, 40.0), 1.3, 5);
     advance_to(&mut g, 1, Phase::Movement);
-    let mut ai = Ai::with_level(level);
-    for _ in 0..8 {
-        let c = ai.next(&g, 1);
-        if matches!(c, Command::EndPhase { .. }) {
-            break;
-        }
-        accepted(&mut g, c);
-    }
+    play_phase(&mut g, level, 1, 8);
     let control = |id: &str| g.levels_of_control(objective(&g, id)).0[0];
     (control("attacker-home"), control("centre"))
 }
@@ -1167,14 +1173,7 @@ fn empty_trukk_in_round_2(level: Level) -> (Vec<String>, f32) {
     put(&mut g, 2, "trukk", 0, 36.0, 30.0);
     advance_to(&mut g, 2, Phase::Movement);
     g.battle_round = 2;
-    let mut ai = Ai::with_level(level);
-    for _ in 0..10 {
-        let c = ai.next(&g, 2);
-        if matches!(c, Command::EndPhase { .. }) {
-            break;
-        }
-        accepted(&mut g, c);
-    }
+    play_phase(&mut g, level, 2, 10);
     let held = (0..g.scene.objectives.len())
         .filter(|&i| g.levels_of_control(i).0[1] > 0)
         .map(|i| g.scene.objectives[i].id.clone())
@@ -1259,14 +1258,7 @@ fn hellblasters_with_only_enemy_zone_markers_open(level: Level) -> (f32, f32) {
             .distance(centre(g))
     };
     let before = (to(&g, "defender-home"), to(&g, "south-east"));
-    let mut ai = Ai::with_level(level);
-    for _ in 0..12 {
-        let c = ai.next(&g, 1);
-        if matches!(c, Command::EndPhase { .. }) {
-            break;
-        }
-        accepted(&mut g, c);
-    }
+    play_phase(&mut g, level, 1, 12);
     (
         to(&g, "defender-home") - before.0,
         to(&g, "south-east") - before.1,
