@@ -100,11 +100,11 @@ pub const CONTEST_INCHES: f32 = 9.0;
 /// second units of contested markers.
 pub const NO_PLACE_ROUNDS: f32 = 3.0;
 
-/// How many objective markers stand in the deployment zone of `player`'s opponent.
-fn enemy_zone_markers(game: &Game, player: u8) -> usize {
+/// The objective markers (indices) whose centres stand in `player`'s deployment zone.
+fn zone_markers(game: &Game, player: u8) -> Vec<usize> {
     (0..game.scene.objectives.len())
-        .filter(|&i| game.objective_zone(i) == Some(opponent(player)))
-        .count()
+        .filter(|&i| game.objective_zone(i) == Some(player))
+        .collect()
 }
 
 /// Whether `player` is in the game's last turn with no victory points left to score on
@@ -482,11 +482,9 @@ fn deploy_on_home_objective(
     waiting: &[usize],
 ) -> Option<Command> {
     let zone = game.scene.deployment.zone_of(player)?;
-    let home: Vec<_> = game
-        .scene
-        .objectives
-        .iter()
-        .filter(|o| polygon::contains(&zone, o.at.vec()))
+    let home: Vec<_> = zone_markers(game, player)
+        .into_iter()
+        .map(|i| &game.scene.objectives[i])
         .collect();
     if home.len() < 2 {
         return None;
@@ -1027,10 +1025,9 @@ impl Ai {
     /// ([`Ai::seeks_melee`]) or are engaged take no objective, but `u` itself always takes
     /// part: it is asked only when its move at the enemy found no way (then it had no
     /// marker either and stayed put; the 6 weakest pairings against `easy`, 2,400 games:
-    /// 79.2% -> 82.1% of decided games).
-    /// Where the enemy's zone holds two markers or more, a place more than
-    /// [`NO_PLACE_ROUNDS`] away is worth less than none (the unit then takes the nearest). None when `u` is given none
-    /// (more units than places). Matching the pair fewest Moves apart first (greedy) let a
+    /// 79.2% -> 82.1% of decided games). Where the enemy's zone holds two markers or more,
+    /// a place more than [`NO_PLACE_ROUNDS`] away is worth less than none (the unit then
+    /// takes the nearest). None when `u` is given none (more units than places). Matching the pair fewest Moves apart first (greedy) let a
     /// unit take the marker it stood nearest while the only unit that could reach a second
     /// marker that turn was sent 40" away (`normal` against `easy`, 24 layout pairings:
     /// 84.4% -> 88.4% of decided games).
@@ -1094,7 +1091,7 @@ impl Ai {
         // place is still filled). Where the enemy's zone holds two markers or more, every
         // unit also has a "no place" column at the cost of [`NO_PLACE_ROUNDS`] rounds: a
         // unit with no place nearer goes to the nearest open marker ([`Ai::move_unit`]).
-        let (columns, no_place) = if enemy_zone_markers(game, player) >= 2 {
+        let (columns, no_place) = if zone_markers(game, opponent(player)).len() >= 2 {
             let rounds = NO_PLACE_ROUNDS * ARRIVAL_ROUND_WEIGHT * 1000.0;
             (slots.len() + units.len(), rounds.round() as i64)
         } else {
