@@ -1161,18 +1161,25 @@ fn passengers_disembark_out_of_engagement_range_of_an_enemy_hull() {
     }
 }
 
-/// Player 2's Movement phase at `level` in battle round 2 on the open field with only an
-/// empty Trukk (Move 12", OC 2) 10" from the centre marker and the defender's home marker,
-/// and the Intercessors 20" west of it (within its Move plus 12"): the markers player 2
-/// controls afterwards and how far the Trukk ends from the nearest Intercessor's base
-/// centre (inches).
-fn empty_trukk_in_round_2(level: Level) -> (Vec<String>, f32) {
+/// The open field at player 2's Movement phase in battle round 2 with only the Intercessors
+/// (in rows from (12, 33)) and an empty Trukk (at (36, 30)) left.
+fn empty_trukk_before_moving() -> Game {
     let mut g = deployed_game(open_field());
     isolate(&mut g, &[(1, "intercessors"), (2, "trukk")]);
     put_rows(&mut g, 1, "intercessors", (12.0, 33.0), 1.5, 5);
     put(&mut g, 2, "trukk", 0, 36.0, 30.0);
     advance_to(&mut g, 2, Phase::Movement);
     g.battle_round = 2;
+    g
+}
+
+/// Player 2's Movement phase at `level` in battle round 2 on the open field with only an
+/// empty Trukk (Move 12", OC 2) 10" from the centre marker and the defender's home marker,
+/// and the Intercessors 20" west of it (within its Move plus 12"): the markers player 2
+/// controls afterwards and how far the Trukk ends from the nearest Intercessor's base
+/// centre (inches).
+fn empty_trukk_in_round_2(level: Level) -> (Vec<String>, f32) {
+    let mut g = empty_trukk_before_moving();
     play_phase(&mut g, level, 2, 10);
     let held = (0..g.scene.objectives.len())
         .filter(|&i| g.levels_of_control(i).0[1] > 0)
@@ -1276,6 +1283,137 @@ fn where_the_enemy_zone_holds_two_markers_a_unit_far_from_both_takes_the_nearer(
         assert!(
             home < south_east - 2.0,
             "{level}: {home}\" nearer the defender's home, {south_east}\" nearer the south-east"
+        );
+    }
+}
+
+/// The open field with a walled pocket (a ruin of three 5" walls, open to the west: the back
+/// wall at x = 42 from y = 31 to y = 39, the sides along y = 31 and y = 39 from x = 37) on
+/// the straight line from the Redemptor (Move 8", at (29, 36)) to the defender's home marker
+/// (46, 34), the only marker left open to it (the other four held by player 1's units), with
+/// the enemy far off in its corner. Where the Redemptor stands after player 1's Movement
+/// phase at `level`.
+fn redemptor_before_a_walled_pocket(level: Level) -> Vec2 {
+    use wartable::geometry::{TerrainCategory, TerrainPiece, Wall};
+    let mut g = deployed_game(open_field());
+    isolate(
+        &mut g,
+        &[
+            (1, "redemptor"),
+            (1, "intercessors"),
+            (1, "hellblasters"),
+            (1, "eliminators"),
+            (1, "assault-intercessors"),
+        ],
+    );
+    let wall = |x0: f32, y0: f32, x1: f32, y1: f32| Wall {
+        start: Vec2::new(x0, y0),
+        end: Vec2::new(x1, y1),
+        height: 5.0,
+        thickness: 0.25,
+        windows: Vec::new(),
+    };
+    // Added once the armies are set up (the pocket stands in the Orks' zone), with
+    // them cleared away.
+    std::sync::Arc::make_mut(&mut g.scene.layout)
+        .pieces
+        .push(TerrainPiece {
+            id: "pocket".to_string(),
+            category: TerrainCategory::Ruin,
+            footprint: vec![
+                Vec2::new(37.0, 31.0),
+                Vec2::new(42.0, 31.0),
+                Vec2::new(42.0, 39.0),
+                Vec2::new(37.0, 39.0),
+            ],
+            height: 5.0,
+            walls: vec![
+                wall(42.0, 31.0, 42.0, 39.0),
+                wall(37.0, 31.0, 42.0, 31.0),
+                wall(37.0, 39.0, 42.0, 39.0),
+            ],
+            floors: Vec::new(),
+        });
+    for (unit, id) in [
+        ("intercessors", "attacker-home"),
+        ("hellblasters", "centre"),
+        ("eliminators", "north-west"),
+        ("assault-intercessors", "south-east"),
+    ] {
+        // West of each marker (the centre one stands on the ruin's wall at x = 30).
+        let at = g.scene.objectives[objective(&g, id)].at.vec();
+        put_line(&mut g, 1, unit, at.x - 6.0, at.y + 0.5, 1.3);
+    }
+    put(&mut g, 1, "redemptor", 0, 29.0, 36.0);
+    advance_to(&mut g, 1, Phase::Movement);
+    g.battle_round = 2;
+    play_phase(&mut g, level, 1, 12);
+    pos(&g, 1, "redemptor", 0).truncate()
+}
+
+#[test]
+fn normal_and_hard_drive_round_a_walled_pocket_instead_of_into_it() {
+    // Straight at the marker the Redemptor (a VEHICLE: it does not pass through ruin walls)
+    // ends inside the pocket, nearest the marker as the crow flies but walled off from it:
+    // `easy` does. `normal` and `hard` measure what is left to go round the walls and pass
+    // outside the pocket.
+    let inside = |p: Vec2| p.x > 36.0 && (31.0..=39.0).contains(&p.y);
+    let easy = redemptor_before_a_walled_pocket(Level::Easy);
+    assert!(inside(easy), "easy ended at {easy:?}");
+    for level in [Level::Normal, Level::Hard] {
+        let at = redemptor_before_a_walled_pocket(level);
+        assert!(!inside(at), "{level} ended in the pocket at {at:?}");
+        assert!(
+            at.distance(Vec2::new(29.0, 36.0)) > 4.0,
+            "{level} barely moved: {at:?}"
+        );
+    }
+}
+
+/// The facing (degrees) an empty Trukk (a hull) had before and has after player 2's
+/// Movement phase at `level` in battle round 2 ([`empty_trukk_before_moving`]), and the
+/// bearing (degrees) from where it ends to the nearest objective marker.
+fn trukk_facing_after_moving(level: Level) -> (f32, f32, f32) {
+    let mut g = empty_trukk_before_moving();
+    let facing = |g: &Game| {
+        let a = g.army_of(2).unwrap();
+        let u = g.find_unit(a, "trukk").unwrap();
+        g.solid(g.live_models(a, u)[0]).facing
+    };
+    let before = facing(&g);
+    play_phase(&mut g, level, 2, 10);
+    let at = pos(&g, 2, "trukk", 0).truncate();
+    let marker = g
+        .scene
+        .objectives
+        .iter()
+        .map(|o| o.at.vec())
+        .min_by(|a, b| a.distance(at).total_cmp(&b.distance(at)))
+        .unwrap();
+    let d = marker - at;
+    (before, facing(&g), d.y.atan2(d.x).to_degrees())
+}
+
+#[test]
+fn normal_and_hard_turn_a_hull_to_face_where_it_is_going() {
+    // A hull keeps its facing through a move and may turn at its end (Core Rules: Moving
+    // Models): `normal` and `hard` end the Trukk's move facing the marker it drives for, so
+    // that its next move goes lengthwise through gaps; `easy` never turns it.
+    let turned = |a: f32, b: f32| {
+        let d = (a - b).rem_euclid(180.0);
+        d.min(180.0 - d)
+    };
+    let (before, after, _) = trukk_facing_after_moving(Level::Easy);
+    assert!(turned(before, after) < 0.01, "easy: {before} -> {after}");
+    for level in [Level::Normal, Level::Hard] {
+        let (before, after, bearing) = trukk_facing_after_moving(level);
+        assert!(
+            turned(before, bearing) > 5.0,
+            "{level}: already faced {bearing}"
+        );
+        assert!(
+            turned(after, bearing) < 5.0,
+            "{level}: faces {after}, the marker is at {bearing}"
         );
     }
 }

@@ -16,8 +16,9 @@ use crate::game::save::ComputerSeat;
 ///   objective only the charging unit holds, units matched to objective markers so that the
 ///   most are reached soonest, Deep Strike, Strategic Reserves (where only the home marker
 ///   is within a unit's first move and no melee unit rides a TRANSPORT),
-///   transports (an empty one holds objective markers), and every Core Stratagem at its
-///   trigger when it pays.
+///   transports (an empty one holds objective markers), VEHICLE and MONSTER moves measured
+///   round ruin walls (no dead ends) with hulls turned to face where they go, and every
+///   Core Stratagem at its trigger when it pays.
 /// - `Hard`: `Normal` with lookahead: each unit's move towards the enemy is scored against
 ///   the opponent's best reply (the exact expected damage the enemy can deal there next
 ///   turn; a move onto an objective marker goes there regardless), targets are

@@ -247,6 +247,58 @@ fn others_of(game: &Game, army: usize, unit: usize) -> Vec<crate::geometry::Mode
         .collect()
 }
 
+/// The Move `cmd` of the unit with each of its models on an oval base or hull that ends more
+/// than 1" from `aim` turned at the end to face it (Core Rules: Moving Models); None when no
+/// model turns.
+fn facing_towards(
+    game: &Game,
+    (army, unit): (usize, usize),
+    cmd: &Command,
+    aim: crate::geometry::Vec2,
+) -> Option<Command> {
+    let Command::Move {
+        player,
+        unit: id,
+        mode,
+        paths,
+    } = cmd
+    else {
+        return None;
+    };
+    let mut turned = false;
+    let paths = paths
+        .iter()
+        .map(|p| {
+            let mut p = p.clone();
+            let r = ModelRef {
+                army,
+                unit: p
+                    .unit
+                    .as_ref()
+                    .and_then(|n| game.find_unit(army, n))
+                    .unwrap_or(unit),
+                model: p.model,
+            };
+            if let Some(&(x, y, _)) = p.path.last()
+                && !game.solid(r).base.is_round()
+            {
+                let d = aim - crate::geometry::Vec2::new(x, y);
+                if d.length() > 1.0 {
+                    p.facing = Some(d.y.atan2(d.x).to_degrees());
+                    turned = true;
+                }
+            }
+            p
+        })
+        .collect();
+    turned.then(|| Command::Move {
+        player: *player,
+        unit: id.clone(),
+        mode: *mode,
+        paths,
+    })
+}
+
 /// Points per model of an enemy unit (its value), at least 1.
 fn value_per_model(game: &Game, army: usize, unit: usize) -> f64 {
     let u = &game.scene.armies[army].units[unit];
@@ -454,6 +506,8 @@ pub struct Ai {
     advance_need: Option<(usize, usize, u8)>,
     /// The enemy shooters of the phase being played (key: round/player/phase).
     exposure: Option<(String, Arc<cover::Exposure>)>,
+    /// Where a model on an oval base or hull faces at the end of the move being chosen.
+    face_towards: Option<crate::geometry::Vec2>,
 }
 
 impl Default for Ai {
@@ -464,6 +518,7 @@ impl Default for Ai {
             passed: HashSet::new(),
             advance_need: None,
             exposure: None,
+            face_towards: None,
         }
     }
 }
@@ -599,8 +654,17 @@ impl Ai {
     /// `cover_weight_inches` times the share of enemy shooters that would see it there in the
     /// open. Where none is legal, `normal` and `hard` try moves that leave at
     /// [`BEND_DEGREES`] and turn towards the aim, and, for a unit that cannot pass through
-    /// ruin walls, routes round them ([`route::routes`]), each model ending off any model it
-    /// would end on ([`shifted_round`]). None when no move gains at least half an inch.
+    /// ruin walls, routes round them ([`route::Field::routes`]), each model ending off any
+    /// model it would end on ([`shifted_round`]). None when no move gains at least half an
+    /// inch.
+    ///
+    /// `normal` and `hard`, for a unit that cannot pass through ruin walls, measure the
+    /// distance still to go round the walls ([`route::Field::to_go_at`]), not as the crow
+    /// flies; and a model on an oval base or hull ends the move facing `to` (Core Rules:
+    /// Moving Models, a model may turn at the end of its move), so that it goes lengthwise
+    /// through the next gap. Together, `hard` against `easy` (24 layout pairings, 100 games
+    /// each, seeds 1000-4000): 91.9-93.7% of decided games won before, 94.6-95.4% after; the
+    /// weakest pairing over the 4 seeds (layout 6, Ultramarines against Orks) 78.1% -> 79.3%.
     fn move_towards(
         &mut self,
         game: &Game,
@@ -637,6 +701,24 @@ impl Ai {
             return None;
         }
         let aim = dir.normalize() * want;
+        // A model that cannot pass through ruin walls (`normal`, `hard`) measures what is
+        // left to go through the walls' grid ([`route::Field`]), so that a move into a dead
+        // end behind a wall does not look close.
+        let walled = self.level != Level::Easy
+            && !["INFANTRY", "BEAST", "FLY"]
+                .iter()
+                .any(|k| game.has_keyword(army, u, k));
+        let field = if walled {
+            route::Field::new(game, (army, u), to.truncate())
+        } else {
+            None
+        };
+        let left_from = |v: crate::geometry::Vec2| -> f32 {
+            match &field {
+                Some(f) => f.to_go_at(from.truncate() + v) - stop_short,
+                None => (aim - v).length(),
+            }
+        };
         let mut candidates = Vec::new();
         for angle in [0.0f32, 25.0, -25.0, 50.0, -50.0, 75.0, -75.0] {
             for f in [1.0, 0.75, 0.5] {
@@ -644,10 +726,15 @@ impl Ai {
                 if (dir - v).length() > dir.length() - 0.5 {
                     continue;
                 }
-                candidates.push((((aim - v).length() - close_enough).max(0.0), vec![v]));
+                candidates.push(((left_from(v) - close_enough).max(0.0), vec![v]));
             }
         }
         let allowance = m - 0.1;
+        // Oval bases and hulls end the move facing the aim (`normal`, `hard`): the next
+        // move towards it then goes lengthwise through the gaps between ruins.
+        if self.level != Level::Easy {
+            self.face_towards = Some(to.truncate());
+        }
         let mut best = self.best_move(
             game,
             player,
@@ -669,32 +756,29 @@ impl Ai {
                     if (dir - end).length() > dir.length() - 0.5 {
                         continue;
                     }
-                    bent.push((
-                        ((aim - end).length() - close_enough).max(0.0),
-                        vec![leg, end],
-                    ));
+                    bent.push(((left_from(end) - close_enough).max(0.0), vec![leg, end]));
                 }
             }
             // A model that cannot pass through ruin walls: routes round them.
-            let walled = !["INFANTRY", "BEAST", "FLY"]
-                .iter()
-                .any(|k| game.has_keyword(army, u, k));
-            if walled {
+            if let Some(f) = &field {
                 bent.extend(
-                    route::routes(game, (army, u), from.truncate(), to.truncate(), allowance)
+                    f.routes(from.truncate(), allowance)
                         .into_iter()
                         .map(|(to_go, legs)| ((to_go - stop_short - close_enough).max(0.0), legs)),
                 );
             }
             best = self.best_move(game, player, (army, u), (mode, allowance), bent, penalty);
         }
+        self.face_towards = None;
         best.map(|(_, c)| c)
     }
 
     /// Of the `candidates` (inches still to go, the unit's shift through its waypoints), the
     /// legal move (checked without dice) with the least inches to go plus
     /// `cover_weight_inches` times the share of enemy shooters that would see it there in
-    /// the open, plus `penalty` of the end shift; None when none is legal.
+    /// the open, plus `penalty` of the end shift; None when none is legal. While
+    /// `face_towards` is set, models on oval bases and hulls end each candidate facing that
+    /// point where the engine accepts it there, else keep their facing.
     fn best_move(
         &mut self,
         game: &Game,
@@ -727,7 +811,7 @@ impl Ai {
                 continue;
             }
             let offsets: Vec<Vec3> = legs.iter().map(|l| l.extend(0.0)).collect();
-            let cmd = Command::Move {
+            let mut cmd = Command::Move {
                 player,
                 unit: id.clone(),
                 mode,
@@ -736,8 +820,13 @@ impl Ai {
                     Some(others) => shifted_round(game, (army, u), &offsets, allowance, others),
                 },
             };
-            if !legal(game, &cmd) {
-                continue;
+            let turned = self
+                .face_towards
+                .and_then(|aim| facing_towards(game, (army, u), &cmd, aim));
+            match turned {
+                Some(t) if legal(game, &t) => cmd = t,
+                _ if legal(game, &cmd) => {}
+                _ => continue,
             }
             let mut score = if self.cover_weight_inches > 0.0 {
                 let seen = exposure.seen_by(game, army, u, v.extend(0.0));
