@@ -153,6 +153,9 @@ pub fn wilson_95(wins: u64, n: u64) -> [f64; 2] {
     [(centre - half).max(0.0), (centre + half).min(1.0)]
 }
 
+/// The fixed-point scale of [`Totals`]'s summed shares (billionths).
+const SHARE_SCALE: f64 = 1e9;
+
 /// What is kept of the games played so far: sums, so memory does not grow with the games.
 /// Index 0/1 of the `by_*` sums is computer player A/B (not the seat).
 #[derive(Debug, Clone, Default)]
@@ -166,7 +169,9 @@ struct Totals {
     rejected_examples: Vec<String>,
     reactions: usize,
     by_wins: [u64; 2],
-    by_share_destroyed: [f64; 2],
+    /// Shares of the enemy's points destroyed, summed in billionths: whole numbers, so the
+    /// sum (and the JSON) does not depend on the order the worker threads add games in.
+    by_share_destroyed: [u64; 2],
     by_charges: [[u64; 2]; 2],
     by_cp: [[u64; 2]; 2],
     by_never_acted: [u64; 2],
@@ -201,7 +206,8 @@ impl Totals {
         for who in 0..2 {
             let me = seat(who);
             let them = 1 - me;
-            self.by_share_destroyed[who] += st.share_destroyed[them];
+            self.by_share_destroyed[who] +=
+                (st.share_destroyed[them].clamp(0.0, 1.0) * SHARE_SCALE).round() as u64;
             self.by_charges[who][0] += u64::from(st.charges_declared[me]);
             self.by_charges[who][1] += u64::from(st.charges_made[me]);
             self.by_cp[who][0] += u64::from(st.cp_gained[me]);
@@ -295,7 +301,7 @@ impl Totals {
             win_rate: self.by_wins[who] as f64 / n,
             decided_win_rate: self.by_wins[who] as f64 / decided.max(1) as f64,
             decided_win_rate_95: wilson_95(self.by_wins[who], decided),
-            mean_share_destroyed: self.by_share_destroyed[who] / n,
+            mean_share_destroyed: self.by_share_destroyed[who] as f64 / SHARE_SCALE / n,
             mean_charges_declared: self.by_charges[who][0] as f64 / n,
             mean_charges_made: self.by_charges[who][1] as f64 / n,
             mean_cp_gained: self.by_cp[who][0] as f64 / n,
