@@ -259,7 +259,7 @@ pub(super) struct Field {
     clearance: Clearance,
     walls_only: Clearance,
     free: Vec<bool>,
-    still_free: Vec<bool>,
+    clear_of_walls: Vec<bool>,
     to_go: Vec<f32>,
     aim: Vec2,
 }
@@ -315,13 +315,13 @@ impl Field {
         let free: Vec<bool> = (0..w * hh)
             .map(|i| clearance.clear(cell_centre(i)))
             .collect();
-        let mut still_free: Vec<bool> = (0..w * hh)
+        let mut clear_of_walls: Vec<bool> = (0..w * hh)
             .map(|i| walls_only.clear(cell_centre(i)))
             .collect();
         if !walls_only.round {
             for degrees in GRID_FACINGS_DEGREES {
                 let turned = at(degrees, Vec::new());
-                for (i, f) in still_free.iter_mut().enumerate() {
+                for (i, f) in clear_of_walls.iter_mut().enumerate() {
                     *f = *f || turned.clear(cell_centre(i));
                 }
             }
@@ -331,7 +331,7 @@ impl Field {
         let mut seeds = Vec::new();
         for ring in [2.0f32, 4.0, 6.0, 9.0] {
             seeds = (0..w * hh)
-                .filter(|&i| still_free[i] && cell_centre(i).distance(aim) <= ring)
+                .filter(|&i| clear_of_walls[i] && cell_centre(i).distance(aim) <= ring)
                 .map(|i| (i, cell_centre(i).distance(aim)))
                 .collect();
             if !seeds.is_empty() {
@@ -341,12 +341,12 @@ impl Field {
         if seeds.is_empty() {
             return None;
         }
-        let (to_go, _) = search(&still_free, &seeds, f32::INFINITY);
+        let (to_go, _) = search(&clear_of_walls, &seeds, f32::INFINITY);
         Some(Field {
             clearance,
             walls_only,
             free,
-            still_free,
+            clear_of_walls,
             to_go,
             aim,
         })
@@ -371,7 +371,7 @@ impl Field {
                     continue;
                 }
                 let n = ny as usize * w + nx as usize;
-                if self.still_free[n] {
+                if self.clear_of_walls[n] {
                     best = best.min(self.to_go[n] + p.distance(cell_centre(n)));
                 }
             }
@@ -392,7 +392,7 @@ impl Field {
         let (w, hh) = size();
         let (free, to_go, clearance) = (&self.free, &self.to_go, &self.clearance);
         let first = cell_of(start);
-        let here = if self.still_free[first] {
+        let here = if self.clear_of_walls[first] {
             to_go[first]
         } else {
             start.distance(self.aim)
