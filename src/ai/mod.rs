@@ -506,8 +506,6 @@ pub struct Ai {
     advance_need: Option<(usize, usize, u8)>,
     /// The enemy shooters of the phase being played (key: round/player/phase).
     exposure: Option<(String, Arc<cover::Exposure>)>,
-    /// Where a model on an oval base or hull faces at the end of the move being chosen.
-    face_towards: Option<crate::geometry::Vec2>,
 }
 
 impl Default for Ai {
@@ -518,7 +516,6 @@ impl Default for Ai {
             passed: HashSet::new(),
             advance_need: None,
             exposure: None,
-            face_towards: None,
         }
     }
 }
@@ -732,14 +729,12 @@ impl Ai {
         let allowance = m - 0.1;
         // Oval bases and hulls end the move facing the aim (`normal`, `hard`): the next
         // move towards it then goes lengthwise through the gaps between ruins.
-        if self.level != Level::Easy {
-            self.face_towards = Some(to.truncate());
-        }
+        let face = (self.level != Level::Easy).then(|| to.truncate());
         let mut best = self.best_move(
             game,
             player,
             (army, u),
-            (mode, allowance),
+            (mode, allowance, face),
             candidates,
             penalty,
         );
@@ -767,24 +762,30 @@ impl Ai {
                         .map(|(to_go, legs)| ((to_go - stop_short - close_enough).max(0.0), legs)),
                 );
             }
-            best = self.best_move(game, player, (army, u), (mode, allowance), bent, penalty);
+            best = self.best_move(
+                game,
+                player,
+                (army, u),
+                (mode, allowance, face),
+                bent,
+                penalty,
+            );
         }
-        self.face_towards = None;
         best.map(|(_, c)| c)
     }
 
     /// Of the `candidates` (inches still to go, the unit's shift through its waypoints), the
     /// legal move (checked without dice) with the least inches to go plus
     /// `cover_weight_inches` times the share of enemy shooters that would see it there in
-    /// the open, plus `penalty` of the end shift; None when none is legal. While
-    /// `face_towards` is set, models on oval bases and hulls end each candidate facing that
-    /// point where the engine accepts it there, else keep their facing.
+    /// the open, plus `penalty` of the end shift; None when none is legal. With `face`,
+    /// models on oval bases and hulls end each candidate facing that point where the engine
+    /// accepts it there, else keep their facing.
     fn best_move(
         &mut self,
         game: &Game,
         player: u8,
         (army, u): (usize, usize),
-        (mode, allowance): (MoveMode, f32),
+        (mode, allowance, face): (MoveMode, f32, Option<crate::geometry::Vec2>),
         mut candidates: Vec<(f32, Vec<crate::geometry::Vec2>)>,
         penalty: Option<&dyn Fn(Vec3) -> f32>,
     ) -> Option<(f32, Command)> {
@@ -820,9 +821,7 @@ impl Ai {
                     Some(others) => shifted_round(game, (army, u), &offsets, allowance, others),
                 },
             };
-            let turned = self
-                .face_towards
-                .and_then(|aim| facing_towards(game, (army, u), &cmd, aim));
+            let turned = face.and_then(|aim| facing_towards(game, (army, u), &cmd, aim));
             match turned {
                 Some(t) if legal(game, &t) => cmd = t,
                 _ if legal(game, &cmd) => {}

@@ -1027,10 +1027,10 @@ impl Ai {
     /// marker either and stayed put; the 6 weakest pairings against `easy`, 2,400 games:
     /// 79.2% -> 82.1% of decided games). Where the enemy's zone holds two markers or more,
     /// a place more than [`NO_PLACE_ROUNDS`] away is worth less than none (the unit then
-    /// takes the nearest). None when `u` is given none (more units than places). Matching the pair fewest Moves apart first (greedy) let a
-    /// unit take the marker it stood nearest while the only unit that could reach a second
-    /// marker that turn was sent 40" away (`normal` against `easy`, 24 layout pairings:
-    /// 84.4% -> 88.4% of decided games).
+    /// takes the nearest). None when `u` is given none (more units than places). Matching
+    /// the pair fewest Moves apart first (greedy) let a unit take the marker it stood
+    /// nearest while the only unit that could reach a second marker that turn was sent 40"
+    /// away (`normal` against `easy`, 24 layout pairings: 84.4% -> 88.4% of decided games).
     fn assigned_objective(&self, game: &Game, player: u8, army: usize, u: usize) -> Option<usize> {
         let range = OBJECTIVE_RANGE_HORIZONTAL_INCHES - 0.5;
         let open = self.open_objectives(game, player);

@@ -252,13 +252,13 @@ const GRID_FACINGS_DEGREES: [f32; 4] = [0.0, 45.0, 90.0, 135.0];
 /// - the cells its base clears of walls and of the table's edge at its facing or at any of
 ///   [`GRID_FACINGS_DEGREES`] (over several moves it turns; units are left out: they move),
 ///   with the inches still to go from each to the aim through those cells;
-/// - the cells it can stand in now (its own facing, also clear of other models:
-///   enemy Engagement Range, and friendly VEHICLE and MONSTER models for one of them),
-///   through which [`Field::routes`] finds this move's paths.
+/// - the other models to keep clear of in this move, for [`Field::routes`], which finds
+///   this move's paths through the cells the base clears now (at its own facing).
 pub(super) struct Field {
-    clearance: Clearance,
     walls_only: Clearance,
-    free: Vec<bool>,
+    /// Other models to keep clear of in this move (centre, radius): enemy Engagement Range,
+    /// and friendly VEHICLE and MONSTER models for one of them.
+    circles: Vec<(Vec2, f32)>,
     clear_of_walls: Vec<bool>,
     to_go: Vec<f32>,
     aim: Vec2,
@@ -309,12 +309,8 @@ impl Field {
             walls: walls.clone(),
             circles,
         };
-        let clearance = at(me.facing, circles);
         let walls_only = at(me.facing, Vec::new());
         let (w, hh) = size();
-        let free: Vec<bool> = (0..w * hh)
-            .map(|i| clearance.clear(cell_centre(i)))
-            .collect();
         let mut clear_of_walls: Vec<bool> = (0..w * hh)
             .map(|i| walls_only.clear(cell_centre(i)))
             .collect();
@@ -343,9 +339,8 @@ impl Field {
         }
         let (to_go, _) = search(&clear_of_walls, &seeds, f32::INFINITY);
         Some(Field {
-            clearance,
             walls_only,
-            free,
+            circles,
             clear_of_walls,
             to_go,
             aim,
@@ -390,7 +385,17 @@ impl Field {
     /// in or no free cell gets closer than it stands.
     pub(super) fn routes(&self, start: Vec2, allowance: f32) -> Vec<(f32, Vec<Vec2>)> {
         let (w, hh) = size();
-        let (free, to_go, clearance) = (&self.free, &self.to_go, &self.clearance);
+        let to_go = &self.to_go;
+        // The cells the base clears now: at its facing, clear of walls and of other models
+        // (worked out here, not with the field: most moves need no route).
+        let clearance = Clearance {
+            circles: self.circles.clone(),
+            walls: self.walls_only.walls.clone(),
+            ..self.walls_only
+        };
+        let mut open: Vec<bool> = (0..w * hh)
+            .map(|i| clearance.clear(cell_centre(i)))
+            .collect();
         let first = cell_of(start);
         let here = if self.clear_of_walls[first] {
             to_go[first]
@@ -398,7 +403,6 @@ impl Field {
             start.distance(self.aim)
         };
         // The cells the model reaches within its allowance (grid paths run a little long).
-        let mut open = free.clone();
         open[first] = true;
         let (reached, from) = search(
             &open,
