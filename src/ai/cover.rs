@@ -95,7 +95,7 @@ impl Exposure {
                     continue;
                 };
                 let model = sight_model(game, r, Vec3::ZERO, 1);
-                let movement = game.scene.armies[earmy].units[u].datasheet.movement;
+                let movement = game.unit_move_inches(earmy, u);
                 threats.push(Threat {
                     at: model.solid.centre,
                     reach: range + movement + THREAT_MARGIN_INCHES,

@@ -16,6 +16,7 @@
 //! whole game between two of them.
 
 mod close_in;
+pub mod loadout;
 pub mod cover;
 pub mod level;
 pub mod mission;
@@ -36,12 +37,13 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::data::Scene;
 use crate::game::sight::ModelRef;
-use crate::game::{Command, Game, ModelPath, RerollRoll, WeaponOption, WeaponTarget};
+use crate::game::{
+    Command, FightActivation, Game, ModelPath, RerollRoll, WeaponOption, WeaponTarget,
+};
 use crate::geometry::Vec3;
 use crate::rules::constants::PILE_IN_INCHES;
 use crate::rules::movement::{MoveMode, path_length};
 use crate::rules::phase::{Phase, Stage, opponent};
-use crate::rules::rng::GameRng;
 
 /// Smallest probability of a successful charge roll for which [`Ai`] declares a charge.
 pub const CHARGE_ODDS_THRESHOLD: f64 = 0.4;
@@ -90,9 +92,7 @@ pub trait Brain {
 /// outcome (what a unit would look like after a Stratagem, [`react`]): only asking whether
 /// the command is accepted is [`legal`] ([`Game::check`]), which keeps no copy.
 pub fn trial(game: &Game, command: &Command) -> Option<Game> {
-    let mut copy = game.clone();
-    copy.rng = GameRng::scripted(&[6, 6, 6, 6, 6, 6]);
-    copy.apply(command).ok().map(|_| copy)
+    game.trial(command).ok().map(|(after, _)| after)
 }
 
 /// Whether the engine would accept `command` now ([`Game::check`]: the game and its dice
@@ -421,10 +421,11 @@ fn fight_step(
     (keep_objectives, per_model): (bool, bool),
     mut pick: impl FnMut(&Game, u8, &str, &[WeaponOption], usize) -> Vec<WeaponTarget>,
 ) -> Command {
-    if let Some((army, unit, fought)) = game.fight.as_ref().and_then(|f| f.current) {
+    if let Some(now) = game.fighting_now() {
+        let (army, unit) = (now.army, now.unit);
         let id = game.unit_id(army, unit).to_string();
         let p = game.player_of(army);
-        if fought {
+        if now.next == FightActivation::Consolidate {
             return three_inch_move(game, army, unit, (keep_objectives, per_model), |paths| {
                 Command::Consolidate {
                     player: p,
@@ -433,7 +434,7 @@ fn fight_step(
                 }
             });
         }
-        let weapons = game.weapon_options(army, unit, true);
+        let weapons = loadout::strongest_melee(game, army, unit);
         let chosen = pick(game, p, &id, &weapons, unit);
         return Command::Fight {
             player: p,
@@ -692,7 +693,7 @@ impl Ai {
             Some((a, b, r)) if (a, b) == (army, u) => (MoveMode::Advance, f32::from(r)),
             _ => (MoveMode::Normal, 0.0),
         };
-        let m = game.scene.armies[army].units[u].datasheet.movement + roll;
+        let m = game.unit_move_inches(army, u) + roll;
         let reach = (m - 0.1).min(want);
         if reach <= 0.5 {
             return None;
@@ -981,7 +982,7 @@ impl Ai {
             }
             let best = roots(game, opponent(player))
                 .into_iter()
-                .filter(|&e| game.unit_distance((army, u), (earmy, e)) <= 12.0)
+                .filter(|&e| game.unit_distance((army, u), (earmy, e)) <= game.charge_range_inches())
                 .filter_map(|e| {
                     let t = game.unit_id(earmy, e).to_string();
                     let odds = game
@@ -1159,9 +1160,10 @@ impl Ai {
             Phase::Charge => self.charge_plus(game, player),
             Phase::Fight => {
                 // An Epic Challenge for a CHARACTER about to fight an Attached unit.
-                if let Some((army, unit, false)) = game.fight.as_ref().and_then(|f| f.current)
-                    && game.player_of(army) == player
-                    && let Some(c) = tactics::epic_challenge(game, player, (army, unit))
+                if let Some(now) = game.fighting_now()
+                    && now.next == FightActivation::Attacks
+                    && game.player_of(now.army) == player
+                    && let Some(c) = tactics::epic_challenge(game, player, (now.army, now.unit))
                 {
                     return Some(c);
                 }
@@ -1214,7 +1216,7 @@ impl Brain for RandomPlayer {
                         continue;
                     }
                     let id = game.unit_id(army, u).to_string();
-                    let m = game.scene.armies[army].units[u].datasheet.movement;
+                    let m = game.unit_move_inches(army, u);
                     for _ in 0..4 {
                         let a = self.rng.random_range(0.0..std::f32::consts::TAU);
                         let d = self.rng.random_range(0.0..m.max(0.2));

@@ -13,6 +13,7 @@ use super::{Ai, Level, centre, legal, roots, shifted, value_per_model};
 use pathfinding::kuhn_munkres::kuhn_munkres_min;
 use pathfinding::matrix::Matrix;
 
+use crate::rules::constants::RESERVES_LAST_ROUND;
 use crate::game::sight::ModelRef;
 use crate::game::state::Location;
 use crate::game::{Command, Game, Placement, ReserveKind, WeaponOption, WeaponTarget};
@@ -71,8 +72,9 @@ pub const MELEE_STOP_SHORT_INCHES: f32 = 1.3;
 pub const ADVANCE_GAP_INCHES: f32 = 2.9;
 
 /// A unit that fights goes after the closest enemy unit, before any objective, when that
-/// unit is within its Move plus this many inches (a charge after the move).
-pub const MELEE_SEEK_INCHES: f32 = 12.0;
+/// unit is within its Move plus this many inches (a charge after the move: the 12" charge
+/// range, Core Rules: Charge phase).
+pub const MELEE_SEEK_INCHES: f32 = crate::rules::constants::CHARGE_RANGE_INCHES;
 
 /// The cost of one battle round to arrive, in Moves, in the matching of units to objective
 /// markers ([`Ai::assigned_objective`]): one round to arrive outweighs ten Moves of walking,
@@ -738,7 +740,7 @@ impl Ai {
                         && markers_in_first_move(
                             game,
                             player,
-                            game.scene.armies[army].units[u].datasheet.movement,
+                            game.unit_move_inches(army, u),
                         ) <= 1
                 })
                 .collect();
@@ -844,7 +846,7 @@ impl Ai {
         }
         let melee = self.fights(game, army, u);
         let closest = closest_enemy_and_distance(game, army, u);
-        let m = game.scene.armies[army].units[u].datasheet.movement;
+        let m = game.unit_move_inches(army, u);
         if melee
             && needed_on(game, army, u).is_empty()
             && let Some((enemy, d)) = closest
@@ -949,7 +951,7 @@ impl Ai {
         if game.advance_roll.is_some() {
             return None;
         }
-        let m = game.scene.armies[army].units[u].datasheet.movement;
+        let m = game.unit_move_inches(army, u);
         if gap <= m - 0.1 {
             return None;
         }
@@ -957,7 +959,7 @@ impl Ai {
         // Guns with ASSAULT still shoot after an Advance: only the others are given up.
         let lost = longest_range_lost_by_advancing(game, army, u);
         let shoots = lost > 0.0 && d <= lost + m;
-        let charges = melee_minded(game, army, u) && d <= m + 12.0;
+        let charges = melee_minded(game, army, u) && d <= m + game.charge_range_inches();
         if shoots || charges {
             return None;
         }
@@ -1007,7 +1009,7 @@ impl Ai {
     /// within its Move plus [`MELEE_SEEK_INCHES`] and not already within
     /// [`MELEE_STOP_SHORT_INCHES`].
     fn seeks_melee(&self, game: &Game, army: usize, u: usize) -> bool {
-        let m = game.scene.armies[army].units[u].datasheet.movement;
+        let m = game.unit_move_inches(army, u);
         self.fights(game, army, u)
             && closest_enemy_and_distance(game, army, u)
                 .is_some_and(|(_, d)| d <= m + MELEE_SEEK_INCHES && d > MELEE_STOP_SHORT_INCHES)
@@ -1056,7 +1058,7 @@ impl Ai {
                     && (v == u || !self.seeks_melee(game, army, v))
             })
             .map(|v| {
-                let m = game.scene.armies[army].units[v].datasheet.movement;
+                let m = game.unit_move_inches(army, v);
                 (v, centre(game, army, v).truncate(), m.max(1.0))
             })
             .collect();
@@ -1268,7 +1270,7 @@ impl Ai {
             .collect();
         let (_, ca, cb) = super::closest_pair(game, &mine, &theirs)?;
         let away = (ca - cb).normalize_or_zero();
-        let m = game.scene.armies[army].units[u].datasheet.movement - 0.1;
+        let m = game.unit_move_inches(army, u) - 0.1;
         let id = game.unit_id(army, u).to_string();
         for turn in [0.0f32, 30.0, -30.0, 60.0, -60.0] {
             let (s, c) = turn.to_radians().sin_cos();
@@ -1303,7 +1305,7 @@ impl Ai {
                 continue;
             }
             self.passed.insert(key);
-            let m = game.scene.armies[army].units[u].datasheet.movement;
+            let m = game.unit_move_inches(army, u);
             let reach = DISEMBARK_RANGE_INCHES + m;
             let enemy_close =
                 closest_enemy_and_distance(game, army, t).is_some_and(|(_, d)| d <= reach + 9.0);
@@ -1312,7 +1314,7 @@ impl Ai {
                 game.objectives[i] != Some(player)
                     && o.at.vec().distance(at) <= reach + OBJECTIVE_RANGE_HORIZONTAL_INCHES
             });
-            if !enemy_close && !objective_close && game.battle_round < 3 {
+            if !enemy_close && !objective_close && game.battle_round < RESERVES_LAST_ROUND {
                 continue;
             }
             let hull = game.solid(game.live_models(army, t)[0]);
@@ -1363,7 +1365,7 @@ impl Ai {
             }
             self.passed.insert(key);
             // A unit brought in by Rapid Ingress arrives wherever it fits (its CP is spent).
-            let must = rapid_ingress || game.battle_round >= 3;
+            let must = rapid_ingress || game.battle_round >= RESERVES_LAST_ROUND;
             if let Some(c) = self.arrival_of(game, player, army, u, kind, must) {
                 return Some(c);
             }
@@ -1499,10 +1501,10 @@ impl Ai {
             .map(|(p, zone)| (goal(p), zone))
             .collect();
         spots.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let m = game.scene.armies[army].units[u].datasheet.movement;
+        let m = game.unit_move_inches(army, u);
         for (score, zone) in spots.into_iter().take(48) {
             // In round 2 only where it can act at once: charge or score.
-            if !must && score > m + 12.0 {
+            if !must && score > m + game.charge_range_inches() {
                 break;
             }
             let Some(models) = placements_in(game, army, u, &zone) else {
@@ -1559,7 +1561,7 @@ impl Ai {
             }
             let holding = needed_on(game, army, u);
             for e in roots(game, opponent(player)) {
-                if game.unit_distance((army, u), (earmy, e)) > 12.0 {
+                if game.unit_distance((army, u), (earmy, e)) > game.charge_range_inches() {
                     continue;
                 }
                 if !holding.is_empty() {
@@ -1691,7 +1693,7 @@ impl Ai {
                 (u, kind, c)
             })
             .find(|(u, kind, c)| {
-                let must = game.battle_round >= 3;
+                let must = game.battle_round >= RESERVES_LAST_ROUND;
                 super::trial(game, c).is_some_and(|after| {
                     self.arrival_of(&after, player, army, *u, *kind, must)
                         .is_some()
@@ -1717,7 +1719,7 @@ impl Threats {
         if let Some(earmy) = game.army_of(opponent(player)) {
             for e in roots(game, opponent(player)) {
                 let at = centre(game, earmy, e).truncate();
-                let m = game.scene.armies[earmy].units[e].datasheet.movement;
+                let m = game.unit_move_inches(earmy, e);
                 let shoot = rough_unit_points(game, (earmy, e), (army, unit), false, None);
                 let fight = rough_unit_points(game, (earmy, e), (army, unit), true, None);
                 enemies.push((at, longest_range(game, earmy, e) + m, shoot, m + 9.0, fight));

@@ -78,7 +78,9 @@ impl GameStats {
                 } => {
                     let i = usize::from(player - 1);
                     self.cp_spent[i] += cost;
-                    self.stratagems.entry(stratagem.clone()).or_default()[i] += 1;
+                    self.stratagems
+                        .entry(stratagem.name().to_string())
+                        .or_default()[i] += 1;
                 }
                 _ => {}
             }

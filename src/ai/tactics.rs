@@ -276,12 +276,7 @@ pub fn heroic_intervention(game: &Game, player: u8) -> Option<Command> {
 /// the next: the eligible unit that would destroy the most points of the units it is engaged
 /// with, when at least [`COUNTER_OFFENSIVE_MIN_POINTS`].
 pub fn counter_offensive(game: &Game, player: u8) -> Option<Command> {
-    let f = game.fight.as_ref()?;
-    if game.phase != Phase::Fight
-        || f.current.is_some()
-        || f.counter_offensive.is_some()
-        || f.picker == player
-        || f.last_fought != Some(opponent(player))
+    if !game.counter_offensive_window(player)
         || game.cp_of(player) < Stratagem::CounterOffensive.cost()
     {
         return None;
@@ -418,13 +413,17 @@ pub fn epic_challenge(game: &Game, player: u8, (army, unit): (usize, usize)) -> 
     super::legal(game, &c).then_some(c)
 }
 
+/// From this battle round (the last two of five) the computer keeps no CP in reserve for
+/// re-rolls: CP left unspent at the end are worth nothing.
+pub const SPEND_ALL_CP_FROM_ROUND: u8 = 4;
+
 /// Command Re-roll (1 CP) kept for the first failed Wound roll of the unit about to shoot
 /// (`hard`): used once per phase when the shots are worth at least
 /// [`WOUND_REROLL_MIN_POINTS`] and CP are to spare: more than [`CP_RESERVE`] in battle rounds
 /// 1 to 3, any from round 4, when CP left unspent at the end are worth nothing (Core Rules:
 /// Command Re-roll).
 pub fn wound_reroll(game: &Game, player: u8, unit: &str, value: f64) -> Option<Command> {
-    let reserve = if game.battle_round >= 4 {
+    let reserve = if game.battle_round >= SPEND_ALL_CP_FROM_ROUND {
         0
     } else {
         CP_RESERVE

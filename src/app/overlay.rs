@@ -397,8 +397,8 @@ fn draw(
         .and_then(|e| units.get(e).ok())
         .map(|u| (u.army, u.index));
     if let Some((army, unit)) = observer {
-        let rings = rings_of(game, army, unit, &tools.rings);
         for r in game.live_models(army, game.combined(army, unit)[0]) {
+            let rings = rings_of(game, r, &tools.rings);
             let solid = game.solid(r);
             let radius = solid.base.bounding_radius_inches();
             for (distance, colour) in &rings {
@@ -527,17 +527,18 @@ fn draw_threats(
     }
 }
 
-/// The rings drawn around the selected unit's models: (distance beyond the base in inches,
-/// colour) for Move, the longest weapon, Engagement Range and Unit Coherency, as toggled.
-pub fn rings_of(game: &Game, army: usize, unit: usize, on: &[bool; 4]) -> Vec<(f32, Color)> {
-    let data = &game.scene.armies[army].units[unit];
+/// The rings drawn around model `r` of the selected unit: (distance beyond the base in
+/// inches, colour) for its own Move ([`Game::model_move_inches`]), its unit's longest weapon,
+/// Engagement Range and Unit Coherency, as toggled.
+pub fn rings_of(game: &Game, r: ModelRef, on: &[bool; 4]) -> Vec<(f32, Color)> {
+    let data = &game.scene.armies[r.army].units[r.unit];
     let longest = data
         .datasheet
         .weapons()
         .filter_map(|w| w.range)
         .fold(0.0f32, |a, r| a.max(r));
     let all = [
-        (data.datasheet.movement, Color::srgb(0.3, 0.7, 1.0)),
+        (game.model_move_inches(r), Color::srgb(0.3, 0.7, 1.0)),
         (longest, Color::srgb(1.0, 0.5, 0.2)),
         (
             ENGAGEMENT_RANGE_HORIZONTAL_INCHES,

@@ -34,8 +34,26 @@ use crate::game::{Command, Game};
 use crate::geometry::Vec3;
 use crate::rules::phase::{Phase, Stage};
 
-/// The recorded scripted game (tests/games), default scene with seed 7.
-const RECORDED_GAME: &str = include_str!("../../tests/games/full-game.commands.ron");
+/// Where the recorded scripted game is (the default scene with seed 7): the test fixture
+/// that the shooting, log and summary scenarios replay, read from the repository at run time
+/// (the scenarios are for screenshots from a checkout; the game is not built into the app).
+const RECORDED_GAME: &str = "tests/games/full-game.commands.ron";
+
+/// The recorded game's commands, read from the working directory's checkout or, failing
+/// that, from the checkout the app was built from.
+///
+/// # Errors
+/// The file cannot be read or parsed.
+fn recorded_game() -> Result<Vec<Command>, String> {
+    let here = std::path::Path::new(RECORDED_GAME);
+    let built = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(RECORDED_GAME);
+    let text = std::fs::read_to_string(here)
+        .or_else(|_| std::fs::read_to_string(&built))
+        .map_err(|e| {
+            format!("the recorded game ({RECORDED_GAME}, run from the repository's root): {e}")
+        })?;
+    ron::from_str(&text).map_err(|e| format!("the recorded game: {e}"))
+}
 
 /// The scenario names `play --scenario` accepts.
 pub const SCENARIOS: [&str; 12] = [
@@ -193,7 +211,7 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
                 .into_iter()
                 .find(|&u| !game.live_models(army, u).is_empty())
                 .ok_or("no unit on the table")?;
-            let m = game.scene.armies[army].units[unit].datasheet.movement;
+            let m = game.unit_move_inches(army, unit);
             // Towards the enemy: player 1's zone is at low y on these maps' long edges? Use
             // the direction to the table centre.
             let centre = Vec3::new(30.0, 22.0, 0.0);
@@ -215,7 +233,7 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
         "shooting" => {
             // The recorded 5-round game on the default scene (seed 7), up to its first shot.
             let commands: Vec<Command> =
-                ron::from_str(RECORDED_GAME).map_err(|e| format!("the recorded game: {e}"))?;
+                recorded_game()?;
             let first_shot = commands
                 .iter()
                 .position(|c| matches!(c, Command::Shoot { .. }))
@@ -247,7 +265,7 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
             // The recorded game up to the first Pass (the answer to a shot that waited), the
             // shot itself applied: the defender must now react or pass.
             let commands: Vec<Command> =
-                ron::from_str(RECORDED_GAME).map_err(|e| format!("the recorded game: {e}"))?;
+                recorded_game()?;
             let pass = commands
                 .iter()
                 .position(|c| matches!(c, Command::Pass { .. }))
@@ -339,7 +357,7 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
         }
         "log" | "summary" => {
             let commands: Vec<Command> =
-                ron::from_str(RECORDED_GAME).map_err(|e| format!("the recorded game: {e}"))?;
+                recorded_game()?;
             for c in commands {
                 if name == "log" && started.game.battle_round >= 2 {
                     break;

@@ -111,6 +111,16 @@ pub enum ReserveKind {
     StrategicReserves,
 }
 
+impl ReserveKind {
+    /// Its name as players say it: "Deep Strike" or "Strategic Reserves".
+    pub fn name(self) -> &'static str {
+        match self {
+            ReserveKind::DeepStrike => "Deep Strike",
+            ReserveKind::StrategicReserves => "Strategic Reserves",
+        }
+    }
+}
+
 /// A player's action. Every command names the player giving it; units are named by their id in
 /// that player's army, targets by their id in the opponent's.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -386,6 +396,20 @@ pub enum RerollRoll {
 }
 
 impl RerollRoll {
+    /// Every roll a Command Re-roll can be kept for, in the order the desktop lists them.
+    pub const ALL: [RerollRoll; 10] = [
+        RerollRoll::Hit,
+        RerollRoll::Wound,
+        RerollRoll::SavingThrow,
+        RerollRoll::Damage,
+        RerollRoll::Attacks,
+        RerollRoll::Hazardous,
+        RerollRoll::Advance,
+        RerollRoll::Charge,
+        RerollRoll::BattleShock,
+        RerollRoll::DesperateEscape,
+    ];
+
     /// What the attacking unit's kept re-roll does in the attack sequence: Hit, Wound,
     /// Damage, Attacks and Hazardous re-rolls are spent there; the others (and none) give
     /// [`CommandReroll::None`].

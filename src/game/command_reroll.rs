@@ -33,7 +33,7 @@ impl Game {
         ev.push(GameEvent::CommandRerolled {
             player: self.player_of(army),
             unit: self.unit_id(army, unit).to_string(),
-            roll: RerollRoll::BattleShock.name().into(),
+            roll: RerollRoll::BattleShock,
             replaced: test.dice.to_vec(),
         });
         leadership_test(&mut self.rng, leadership)
@@ -58,7 +58,7 @@ impl Game {
         ev.push(GameEvent::CommandRerolled {
             player: self.player_of(army),
             unit: self.model_name(r),
-            roll: RerollRoll::DesperateEscape.name().into(),
+            roll: RerollRoll::DesperateEscape,
             replaced: vec![roll],
         });
         self.rng.d6()

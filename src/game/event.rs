@@ -7,9 +7,99 @@ use serde::Serialize;
 
 use crate::rules::attack::events::AttackEvent;
 use crate::rules::movement::MoveMode;
-use crate::rules::phase::Phase;
+use crate::rules::phase::{FightStep, Phase};
+use crate::rules::stratagem::Stratagem;
 
+pub use super::command::{RerollRoll, ReserveKind};
 pub use super::rejection::{Rejection, reject};
+
+/// A value an event carries that is written as its name in the event's JSON (so the text
+/// of the replay and the `--json` outputs reads "Deep Strike", "Command Re-roll"...), while
+/// the code matches on the value itself.
+pub trait EventName: Copy {
+    /// The name as the log and the JSON write it.
+    fn event_name(self) -> &'static str;
+}
+
+impl EventName for Stratagem {
+    fn event_name(self) -> &'static str {
+        self.name()
+    }
+}
+
+impl EventName for RerollRoll {
+    fn event_name(self) -> &'static str {
+        self.name()
+    }
+}
+
+impl EventName for FightStep {
+    fn event_name(self) -> &'static str {
+        self.name()
+    }
+}
+
+impl EventName for ReserveKind {
+    fn event_name(self) -> &'static str {
+        self.name()
+    }
+}
+
+impl EventName for SetUpHow {
+    fn event_name(self) -> &'static str {
+        self.name()
+    }
+}
+
+/// Serialises an [`EventName`] value as its name.
+fn by_name<S: serde::Serializer, T: EventName>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(value.event_name())
+}
+
+/// How a unit off the table came to be set up on it ([`GameEvent::SetUp`]).
+///
+/// Core Rules: Reinforcements (Deep Strike, Strategic Reserves), Transports (disembarking,
+/// a destroyed TRANSPORT, Emergency Disembarkation); Core Stratagems: Rapid Ingress.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SetUpHow {
+    /// Arrived by Deep Strike.
+    DeepStrike,
+    /// Arrived from Strategic Reserves.
+    StrategicReserves,
+    /// Arrived by the Rapid Ingress Stratagem.
+    RapidIngress,
+    /// Disembarked before its TRANSPORT moved.
+    Disembark,
+    /// Disembarked after its TRANSPORT made a Normal move (it cannot charge this turn).
+    DisembarkAfterMove,
+    /// Disembarked because its TRANSPORT was destroyed.
+    DestroyedTransport,
+    /// Emergency Disembarkation from a destroyed TRANSPORT (no room within 3").
+    EmergencyDisembarkation,
+}
+
+impl SetUpHow {
+    /// Its name as the event's JSON writes it ("Deep Strike", "disembark"...).
+    pub fn name(self) -> &'static str {
+        match self {
+            SetUpHow::DeepStrike => "Deep Strike",
+            SetUpHow::StrategicReserves => "Strategic Reserves",
+            SetUpHow::RapidIngress => "Rapid Ingress",
+            SetUpHow::Disembark => "disembark",
+            SetUpHow::DisembarkAfterMove => "disembark after its TRANSPORT's Normal move",
+            SetUpHow::DestroyedTransport => "disembark from a destroyed TRANSPORT",
+            SetUpHow::EmergencyDisembarkation => "emergency disembarkation",
+        }
+    }
+
+    /// True when the unit got out of a TRANSPORT (rather than arriving from Reserves).
+    pub fn is_disembark(self) -> bool {
+        !matches!(
+            self,
+            SetUpHow::DeepStrike | SetUpHow::StrategicReserves | SetUpHow::RapidIngress
+        )
+    }
+}
 
 /// One thing that happened, in order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -40,8 +130,9 @@ pub enum GameEvent {
         player: u8,
         /// Unit id.
         unit: String,
-        /// "Deep Strike" or "Strategic Reserves".
-        kind: String,
+        /// Deep Strike or Strategic Reserves (written "Deep Strike", "Strategic Reserves").
+        #[serde(serialize_with = "by_name")]
+        kind: ReserveKind,
     },
     /// A unit was set up in its deployment zone (or embarked).
     Deployed {
@@ -136,8 +227,9 @@ pub enum GameEvent {
         player: u8,
         /// Unit id.
         unit: String,
-        /// "Deep Strike", "Strategic Reserves", "Rapid Ingress" or "disembark".
-        how: String,
+        /// How (written as [`SetUpHow::name`]).
+        #[serde(serialize_with = "by_name")]
+        how: SetUpHow,
     },
     /// A unit embarked in a TRANSPORT.
     Embarked {
@@ -304,8 +396,9 @@ pub enum GameEvent {
     },
     /// The Fight phase moved to its next step.
     FightStepStarted {
-        /// "Fights First" or "Remaining Combats".
-        step: String,
+        /// The step (written "Fights First" or "Remaining Combats").
+        #[serde(serialize_with = "by_name")]
+        step: FightStep,
     },
     /// A unit was selected to fight and Piled In.
     PiledIn {
@@ -341,8 +434,9 @@ pub enum GameEvent {
     StratagemUsed {
         /// Player.
         player: u8,
-        /// Stratagem name.
-        stratagem: String,
+        /// The Stratagem (written as its printed name, "Command Re-roll").
+        #[serde(serialize_with = "by_name")]
+        stratagem: Stratagem,
         /// Unit id.
         unit: String,
         /// CP spent.
@@ -358,8 +452,10 @@ pub enum GameEvent {
         player: u8,
         /// The unit (or model, `unit#N`) whose roll it was.
         unit: String,
-        /// The roll: "Battle-shock test" or "Desperate Escape test".
-        roll: String,
+        /// The roll: a Battle-shock or Desperate Escape test (written "Battle-shock test",
+        /// "Desperate Escape test").
+        #[serde(serialize_with = "by_name")]
+        roll: RerollRoll,
         /// The dice it replaced.
         replaced: Vec<u8>,
     },

@@ -272,7 +272,7 @@ impl Game {
                 f.step = FightStep::RemainingCombats;
                 f.picker = opponent(self.active_player);
                 ev.push(GameEvent::FightStepStarted {
-                    step: FightStep::RemainingCombats.name().into(),
+                    step: FightStep::RemainingCombats,
                 });
                 continue;
             }

@@ -225,7 +225,7 @@ impl Game {
                     last_fought: None,
                 });
                 ev.push(GameEvent::FightStepStarted {
-                    step: FightStep::FightsFirst.name().into(),
+                    step: FightStep::FightsFirst,
                 });
                 self.settle_fight_picker(ev);
             }

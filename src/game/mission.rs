@@ -490,7 +490,7 @@ impl Game {
             let redraw = match c.when_drawn {
                 WhenDrawn::Nothing => false,
                 WhenDrawn::RedrawInFirstRound | WhenDrawn::MayRedrawInFirstRound => {
-                    self.battle_round == 1
+                    self.battle_round == crate::rules::constants::SECONDARY_REDRAW_ROUND
                 }
                 WhenDrawn::MayRedrawWithoutTargets => !self.card_has_targets(player, &c.kind),
                 WhenDrawn::MayRedrawWithFewUnits { units } => {
@@ -1031,7 +1031,10 @@ impl Game {
                 let gained = now.iter().any(|id| was(id) != Some(player));
                 if stormed {
                     (*vp, "took an objective the opponent held".into())
-                } else if self.battle_round >= 2 && enemy_had_none && gained {
+                } else if self.battle_round >= crate::rules::constants::STORM_HOSTILE_OBJECTIVE_FROM_ROUND
+                    && enemy_had_none
+                    && gained
+                {
                     (*vp, "took an objective while the opponent held none".into())
                 } else {
                     return None;
@@ -1208,7 +1211,10 @@ impl Game {
                     )
                 }
             }
-            CardKind::DefendStronghold { vp } if !own_turn && self.battle_round >= 2 => {
+            CardKind::DefendStronghold { vp }
+                if !own_turn
+                    && self.battle_round >= crate::rules::constants::DEFEND_STRONGHOLD_FROM_ROUND =>
+            {
                 if self.held(player, ObjectiveSet::OwnZone) == 0 {
                     return None;
                 }
@@ -1607,7 +1613,9 @@ impl Game {
         } else {
             (player, self.battle_round)
         };
-        if action == MissionAction::BurnObjective && self.battle_round < 2 {
+        if action == MissionAction::BurnObjective
+            && self.battle_round < crate::rules::constants::BURN_OBJECTIVE_FROM_ROUND
+        {
             return reject(
                 Rule::Actions,
                 "Burn Objective can be started from battle round 2",

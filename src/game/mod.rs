@@ -19,6 +19,7 @@ mod last_shot;
 pub mod mission;
 mod movement;
 mod objective_control;
+pub mod options;
 pub mod preview;
 mod query;
 pub mod rejection;
@@ -35,6 +36,9 @@ mod transport;
 
 pub use command::{Command, ModelPath, Placement, RerollRoll, ReserveKind, WeaponTarget};
 pub use event::GameEvent;
+pub use options::{
+    ChargeTarget, DraftedPath, FightActivation, FightingNow, StratagemOption, UnitOptions,
+};
 pub use preview::{PreviewMemo, WeaponOption};
 pub use query::UnitWeapon;
 pub use rejection::{Rejection, Rule};

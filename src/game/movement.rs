@@ -5,7 +5,7 @@
 //! Embarked Units, Disembarking Large Models.
 
 use super::command::{ModelPath, Placement, ReserveKind};
-use super::event::GameEvent;
+use super::event::{GameEvent, SetUpHow};
 use super::rejection::{Rejection, Rule, reject};
 use super::state::{Game, Location};
 use super::table::MoveKind;
@@ -280,9 +280,9 @@ impl Game {
             player,
             unit: self.unit_id(army, root).to_string(),
             how: match (rapid_ingress, kind) {
-                (true, _) => "Rapid Ingress".into(),
-                (_, ReserveKind::DeepStrike) => "Deep Strike".into(),
-                (_, ReserveKind::StrategicReserves) => "Strategic Reserves".into(),
+                (true, _) => SetUpHow::RapidIngress,
+                (_, ReserveKind::DeepStrike) => SetUpHow::DeepStrike,
+                (_, ReserveKind::StrategicReserves) => SetUpHow::StrategicReserves,
             },
         });
         Ok(())
@@ -434,9 +434,9 @@ impl Game {
             player,
             unit: self.unit_id(army, root).to_string(),
             how: if after_normal_move {
-                "disembark after its TRANSPORT's Normal move".into()
+                SetUpHow::DisembarkAfterMove
             } else {
-                "disembark".into()
+                SetUpHow::Disembark
             },
         });
         Ok(())

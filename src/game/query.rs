@@ -12,7 +12,7 @@ use crate::rules::stratagem::Stratagem;
 
 /// The dice a [`Game::check`] copy rolls first: sixes, the best Advance roll (and the best
 /// re-roll of it), so that the answer never depends on, nor reveals, the dice to come.
-const CHECK_DICE: [u8; 6] = [6; 6];
+pub(super) const CHECK_DICE: [u8; 6] = [6; 6];
 
 /// One weapon of a unit's loadout now ([`Game::weapons_of`]) with its datasheet profiles:
 /// what a player chooses from when assigning weapons to targets.
@@ -24,6 +24,12 @@ pub struct UnitWeapon {
     /// Its profiles (characteristics) in datasheet order, as on the datasheet of its first
     /// model: one for most weapons, one per profile for a weapon with several.
     pub profiles: Vec<WeaponProfile>,
+    /// A melee weapon without EXTRA ATTACKS: each model uses one such weapon of its own, so
+    /// the unit's choose-one weapons are alternatives for the models carrying several
+    /// (Core Rules: Fight phase).
+    pub choose_one: bool,
+    /// The live models on the table that carry it (`unit#N`), whether or not they use it.
+    pub carriers: Vec<String>,
 }
 
 impl UnitWeapon {
@@ -155,16 +161,41 @@ impl Game {
     }
 
     /// The weapons the combined unit (`army`, `unit`, with its attached Leaders) can use now,
-    /// one per weapon of a loadout the rules allow, with their profiles: melee weapons for
-    /// the Fight phase (`melee`), else ranged weapons. Each model's strongest melee weapon
-    /// plus its EXTRA ATTACKS weapons; shooting, each model's ranged weapons, its other guns
-    /// rather than its Pistols unless it is within Engagement Range (a MONSTER or VEHICLE
-    /// fires both). Only live models on the table count. Targets are left to the caller
-    /// ([`Game::legal_targets`], [`Game::preview_attacks`]).
+    /// one per weapon, with their profiles: melee weapons for the Fight phase (`melee`),
+    /// else ranged weapons. In melee every melee weapon of every model is offered: those
+    /// without EXTRA ATTACKS are a choose-one group ([`UnitWeapon::choose_one`], each model
+    /// uses one of its own), listed with the weapons fewer models carry first, then the EXTRA
+    /// ATTACKS weapons every carrier uses as well. Shooting, each model's ranged weapons, its
+    /// other guns rather than its Pistols unless it is within Engagement Range (a MONSTER or
+    /// VEHICLE fires both). Only live models on the table count. Targets are left to the
+    /// caller ([`Game::legal_targets`], [`Game::preview_attacks`]).
     ///
     /// Core Rules: Shooting phase (PISTOL), Fight phase (one melee weapon, EXTRA ATTACKS),
     /// Datasheets (a weapon with several profiles fires one of them each time).
     pub fn weapons_of(&self, army: usize, unit: usize, melee: bool) -> Vec<UnitWeapon> {
+        let mut out = self.loadout(army, unit, melee, |_, weapons| weapons);
+        if melee {
+            // Rarer weapons first (a Boss Nob's power klaw before the mob's choppas), then
+            // the EXTRA ATTACKS weapons; stable, so datasheet order breaks ties.
+            out.sort_by_key(|w| (!w.choose_one, w.carriers.len()));
+        }
+        out
+    }
+
+    /// The weapons of the combined unit (`army`, `unit`) as [`Game::weapons_of`] finds them,
+    /// with each model's choice among its melee weapons left to `choose`: given a model's
+    /// datasheet and its melee weapons without EXTRA ATTACKS, it returns those the model
+    /// uses (the rules allow one). Its EXTRA ATTACKS weapons are always kept. The computer
+    /// chooses its strongest weapon this way; `choose` is not called for ranged weapons.
+    ///
+    /// Core Rules: Fight phase (one melee weapon, EXTRA ATTACKS).
+    pub fn loadout<'a>(
+        &'a self,
+        army: usize,
+        unit: usize,
+        melee: bool,
+        mut choose: impl FnMut(&'a crate::rules::Datasheet, Vec<&'a str>) -> Vec<&'a str>,
+    ) -> Vec<UnitWeapon> {
         use crate::rules::WeaponAbility as A;
         let engaged = self.engaged(army, unit);
         let mut out: Vec<UnitWeapon> = Vec::new();
@@ -182,24 +213,10 @@ impl Game {
                 .collect();
             let has = |w: &str, a: &A| profiles(w).iter().any(|p| p.has(a));
             if melee {
-                let score = |w: &str| {
-                    profiles(w)
-                        .iter()
-                        .map(|p| {
-                            p.attacks.mean()
-                                * f32::from(p.strength)
-                                * p.damage.mean()
-                                * (1.0 + 0.5 * f32::from(-p.ap))
-                                * f32::from(7 - p.skill.unwrap_or(1).min(6))
-                        })
-                        .fold(0.0, f32::max)
-                };
-                let best = chosen
-                    .iter()
-                    .filter(|w| !has(w, &A::ExtraAttacks))
-                    .copied()
-                    .max_by(|a, b| score(a).total_cmp(&score(b)));
-                chosen.retain(|w| has(w, &A::ExtraAttacks) || Some(*w) == best);
+                let (extra, one): (Vec<&str>, Vec<&str>) =
+                    chosen.iter().partition(|w| has(w, &A::ExtraAttacks));
+                let kept = choose(sheet, one);
+                chosen.retain(|w| extra.contains(w) || kept.contains(w));
             } else if !big {
                 let pistols = chosen.iter().any(|w| has(w, &A::Pistol));
                 let others = chosen.iter().any(|w| !has(w, &A::Pistol));
@@ -222,6 +239,8 @@ impl Game {
                                 profiles: stats.iter().filter_map(|p| p.profile.clone()).collect(),
                                 models: vec![name.clone()],
                             },
+                            choose_one: melee && !has(w, &A::ExtraAttacks),
+                            carriers: Vec::new(),
                             profiles: stats,
                         });
                     }
@@ -230,7 +249,7 @@ impl Game {
         }
         // Name the models only where some carrier of the weapon does not use it.
         for o in &mut out {
-            let carriers = live
+            o.carriers = live
                 .iter()
                 .filter(|r| {
                     self.scene.armies[army].units[r.unit].models[r.model]
@@ -238,8 +257,9 @@ impl Game {
                         .iter()
                         .any(|w| w.eq_ignore_ascii_case(&o.option.weapon))
                 })
-                .count();
-            if carriers == o.option.models.len() {
+                .map(|&r| self.model_name(r))
+                .collect();
+            if o.carriers.len() == o.option.models.len() {
                 o.option.models.clear();
             }
         }

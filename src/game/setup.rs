@@ -63,10 +63,7 @@ impl Game {
         ev.push(GameEvent::ReservesDeclared {
             player,
             unit: self.unit_id(army, root).to_string(),
-            kind: match kind {
-                ReserveKind::DeepStrike => "Deep Strike".into(),
-                ReserveKind::StrategicReserves => "Strategic Reserves".into(),
-            },
+            kind,
         });
         Ok(())
     }

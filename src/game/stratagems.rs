@@ -57,7 +57,6 @@ impl Game {
         reroll: Option<RerollRoll>,
         ev: &mut Vec<GameEvent>,
     ) -> Result<(), Rejection> {
-        let name = stratagem.name();
         let rule = Rule::Stratagem(stratagem);
         if self.stage != Stage::Battle {
             return reject(rule, "Stratagems are used during the battle");
@@ -106,7 +105,7 @@ impl Game {
         self.stratagems_used.push((player, stratagem));
         ev.push(GameEvent::StratagemUsed {
             player,
-            stratagem: name.to_string(),
+            stratagem,
             unit: self.unit_id(army, root).to_string(),
             cost,
             cp_left: self.cp[i],
@@ -207,16 +206,7 @@ impl Game {
                 self.for_combined(army, root, |s| s.epic_challenge = true);
             }
             Stratagem::CounterOffensive => {
-                let f = self.fight.clone().expect("Fight phase");
-                if f.current.is_some() || f.counter_offensive.is_some() {
-                    return reject(
-                        rule,
-                        "it is used after a unit has fought, before the next is selected",
-                    );
-                }
-                if f.picker == player
-                    || f.last_fought != Some(crate::rules::phase::opponent(player))
-                {
+                if !self.counter_offensive_window(player) {
                     return reject(
                         rule,
                         "it is used just after an enemy unit has fought, when the opponent would select next",

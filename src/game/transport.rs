@@ -5,7 +5,7 @@
 //! Core Rules: Transports (Destroyed Transport, Emergency Disembarkation); shared/RULES.md.
 
 use super::command::Placement;
-use super::event::GameEvent;
+use super::event::{GameEvent, SetUpHow};
 use super::state::{Game, Location};
 use crate::game::sight::{ModelRef, model_solid};
 use crate::geometry::measure::{model_distance, wholly_within};
@@ -89,9 +89,9 @@ impl Game {
                 player,
                 unit: id.clone(),
                 how: if emergency {
-                    "emergency disembarkation".into()
+                    SetUpHow::EmergencyDisembarkation
                 } else {
-                    "disembark from a destroyed TRANSPORT".into()
+                    SetUpHow::DestroyedTransport
                 },
             });
             let models = self.live_models(army, root);

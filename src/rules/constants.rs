@@ -156,6 +156,9 @@ pub const STRATEGIC_RESERVES_EDGE_INCHES: f32 = 6.0;
 pub const RESERVES_FIRST_ROUND: u8 = 2;
 /// In this battle round Strategic Reserves cannot arrive in the enemy deployment zone.
 pub const STRATEGIC_RESERVES_NO_ENEMY_ZONE_ROUND: u8 = 2;
+/// Reserves units that have not arrived by the end of this battle round are destroyed, so a
+/// unit still waiting arrives where it can from this round on.
+pub const RESERVES_LAST_ROUND: u8 = 3;
 /// At most this percentage of an army's points may start in Reserves.
 pub const RESERVES_MAX_POINTS_PERCENT: u32 = 25;
 /// Embark: every model must be within this distance of the TRANSPORT (inches).
@@ -236,3 +239,16 @@ pub const MAX_WALL_THICKNESS_INCHES: f32 = 6.0;
 pub const MAX_ANGLE_DEGREES: f32 = 360.0;
 /// Most points one model's path may have in a move command.
 pub const MAX_PATH_POINTS: usize = 100;
+
+/// Chapter Approved 2025-26 mission timings.
+///
+/// A secondary card with a "when drawn in the first battle round" clause (redraw) applies it
+/// in this round.
+pub const SECONDARY_REDRAW_ROUND: u8 = 1;
+/// Storm Hostile Objective scores for an objective taken while the opponent held none only
+/// from this battle round.
+pub const STORM_HOSTILE_OBJECTIVE_FROM_ROUND: u8 = 2;
+/// Defend Stronghold scores from this battle round.
+pub const DEFEND_STRONGHOLD_FROM_ROUND: u8 = 2;
+/// Burn Objective can be started from this battle round.
+pub const BURN_OBJECTIVE_FROM_ROUND: u8 = 2;

@@ -89,6 +89,18 @@ impl Stratagem {
         }
     }
 
+    /// Whether it is aimed at an enemy unit (Grenade, Tank Shock, Fire Overwatch, Heroic
+    /// Intervention): its command names a target.
+    pub fn needs_target(self) -> bool {
+        matches!(
+            self,
+            Stratagem::Grenade
+                | Stratagem::TankShock
+                | Stratagem::FireOverwatch
+                | Stratagem::HeroicIntervention
+        )
+    }
+
     /// The Stratagem's name as printed ("Command Re-roll").
     pub fn name(self) -> &'static str {
         match self {

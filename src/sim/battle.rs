@@ -10,7 +10,7 @@ use super::components::{ObjectiveMarker, TableModel};
 use crate::data::Scene;
 use crate::game::save::{SaveFile, replay, write_save};
 use crate::game::{Command, Game, GameEvent, Rejection};
-use crate::rules::phase::{Phase, Stage};
+use crate::rules::phase::Stage;
 
 /// Where the game is, mirroring [`Stage`].
 #[derive(States, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -28,23 +28,6 @@ pub enum BattleState {
     Battle,
     /// The battle is over.
     GameOver,
-}
-
-/// The phase of the turn during the battle, mirroring [`Phase`].
-#[derive(SubStates, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[source(BattleState = BattleState::Battle)]
-pub enum PhaseState {
-    /// Command phase.
-    #[default]
-    Command,
-    /// Movement phase.
-    Movement,
-    /// Shooting phase.
-    Shooting,
-    /// Charge phase.
-    Charge,
-    /// Fight phase.
-    Fight,
 }
 
 /// The game being played and its save (scene path, seed, accepted commands).
@@ -152,7 +135,6 @@ pub struct InputSystems;
 pub fn plugin(app: &mut App) {
     app.init_resource::<ActiveGame>()
         .init_state::<BattleState>()
-        .add_sub_state::<PhaseState>()
         .add_message::<GameCommand>()
         .add_message::<BattleEvent>()
         .add_message::<CommandRejected>()
@@ -295,7 +277,6 @@ fn close_game(mut requests: MessageReader<CloseGame>, mut active: ResMut<ActiveG
 fn sync_states(
     active: Res<ActiveGame>,
     mut battle: ResMut<NextState<BattleState>>,
-    mut phase: ResMut<NextState<PhaseState>>,
 ) {
     if !active.is_changed() {
         return;
@@ -314,18 +295,6 @@ fn sync_states(
             Stage::GameOver => BattleState::GameOver,
         },
     );
-    if game.stage == Stage::Battle {
-        NextState::set_if_neq(
-            &mut *phase,
-            match game.phase {
-                Phase::Command => PhaseState::Command,
-                Phase::Movement => PhaseState::Movement,
-                Phase::Shooting => PhaseState::Shooting,
-                Phase::Charge => PhaseState::Charge,
-                Phase::Fight => PhaseState::Fight,
-            },
-        );
-    }
 }
 
 /// Brings every model entity in step with the game when the game changes.

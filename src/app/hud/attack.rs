@@ -27,6 +27,11 @@ pub struct PreviewCache {
     /// Each weapon row of the selected unit ("weapon - profile"), its legal targets and the
     /// assignment it makes (target left empty).
     pub targets: Vec<(String, Vec<String>, WeaponTarget)>,
+    /// For each row: the models carrying the weapon, when it is one of a choose-one group
+    /// of melee weapons ([`crate::game::UnitWeapon::choose_one`]); None otherwise.
+    pub groups: Vec<Option<Vec<String>>>,
+    /// The selected unit's Stratagem options.
+    pub(super) stratagems: super::stratagems::StratagemCache,
 }
 
 /// What a preview was computed for: the game's state hash, the unit and its weapon choices.
@@ -51,15 +56,19 @@ fn refresh_targets(
     // melee weapon plus EXTRA ATTACKS), and per profile of a weapon with several; only one
     // profile row of a weapon may be given a target.
     let mut rows: Vec<(String, Vec<String>, WeaponTarget)> = Vec::new();
-    for o in game.weapon_options(army, root, melee) {
+    let mut groups = Vec::new();
+    for w in game.weapons_of(army, root, melee) {
+        let o = &w.option;
         for profile in o.profile_choices() {
             let template = o.at("", profile);
             // The enemy units this row's models can attack.
             let targets = game.legal_targets_of(player, id, &template, melee);
             rows.push((o.label(profile), targets, template));
+            groups.push(w.choose_one.then(|| w.carriers.clone()));
         }
     }
     cache.targets = rows;
+    cache.groups = groups;
     cache.targets_key = Some(key);
 }
 
@@ -76,6 +85,7 @@ pub(super) fn attack_panel(
     let state = game.state_hash();
     refresh_targets(&mut hud.cache, game, &state, player, id, melee);
     let weapons = hud.cache.targets.clone();
+    let groups = hud.cache.groups.clone();
     hud.orders
         .weapon_targets
         .retain(|(w, _)| weapons.iter().any(|(x, ..)| x == w));
@@ -89,6 +99,9 @@ pub(super) fn attack_panel(
                 .weapon_targets
                 .push((w.clone(), targets.first().filter(|_| first).cloned()));
         }
+    }
+    if melee && groups.iter().filter(|g| g.is_some()).count() > 1 {
+        ui.weak("Each model fights with one of its melee weapons: the first row with a target.");
     }
     for (w, targets, _) in &weapons {
         let slot = hud
@@ -112,16 +125,33 @@ pub(super) fn attack_panel(
             }
         });
     }
-    let assigned: Vec<WeaponTarget> = hud
-        .orders
-        .weapon_targets
+    // Each model uses one melee weapon of its choose-one group: the first row (rarest
+    // weapon first) with a target takes its carriers, later rows of the group the rest.
+    let mut taken: Vec<String> = Vec::new();
+    let assigned: Vec<WeaponTarget> = weapons
         .iter()
-        .filter_map(|(w, t)| {
-            let (_, _, template) = weapons.iter().find(|(x, ..)| x == w)?;
-            t.as_ref().map(|t| WeaponTarget {
-                target: t.clone(),
+        .zip(&groups)
+        .filter_map(|((w, _, template), group)| {
+            let (_, t) = hud.orders.weapon_targets.iter().find(|(x, _)| x == w)?;
+            let mut wt = WeaponTarget {
+                target: t.clone()?,
                 ..template.clone()
-            })
+            };
+            if let Some(carriers) = group {
+                let free: Vec<String> = carriers
+                    .iter()
+                    .filter(|m| !taken.contains(m))
+                    .cloned()
+                    .collect();
+                if free.is_empty() {
+                    return None;
+                }
+                if free.len() < carriers.len() {
+                    wt.models = free.clone();
+                }
+                taken.extend(free);
+            }
+            Some(wt)
         })
         .collect();
     let key = (state, id.to_string(), hud.orders.weapon_targets.clone());

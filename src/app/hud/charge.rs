@@ -1,12 +1,11 @@
-//! The charge panel: enemy units within 12" to tick, the odds of the charge, Declare; then the
-//! charge roll and the charge move.
+//! The charge panel: the enemy units the engine lets the unit charge, to tick, the odds of
+//! the charge, Declare; then the charge roll and the charge move.
 
 use bevy_egui::egui;
 
 use super::{Hud, RED};
 use crate::app::play;
 use crate::game::{Command, Game};
-use crate::rules::constants::CHARGE_RANGE_INCHES;
 
 /// Draws the charge panel of the unit (`army`, `root`).
 pub(super) fn charge_panel(
@@ -40,35 +39,31 @@ pub(super) fn charge_panel(
         }
         return;
     }
-    let Some(enemy) = game.army_of(if player == 1 { 2 } else { 1 }) else {
+    // The enemy units the engine lets this unit charge (within charge range, nearest first).
+    let reachable = game.charge_targets(army, root);
+    if reachable.is_empty() {
+        ui.weak(format!(
+            "No enemy unit within {}\".",
+            game.charge_range_inches()
+        ));
         return;
-    };
-    let mut any = false;
-    for u in game.unit_roots(enemy) {
-        if game.live_models(enemy, u).is_empty() {
-            continue;
-        }
-        let d = game.unit_distance((army, root), (enemy, u));
-        if d > CHARGE_RANGE_INCHES {
-            continue;
-        }
-        any = true;
-        let tid = game.unit_id(enemy, u).to_string();
-        let mut ticked = hud.orders.charge_targets.contains(&tid);
+    }
+    let in_reach = |t: &String| reachable.iter().any(|r| &r.unit == t);
+    if !hud.orders.charge_targets.iter().all(in_reach) {
+        hud.orders.charge_targets.retain(in_reach);
+    }
+    for t in &reachable {
+        let mut ticked = hud.orders.charge_targets.contains(&t.unit);
         if ui
-            .checkbox(&mut ticked, format!("{tid} ({d:.1}\")"))
+            .checkbox(&mut ticked, format!("{} ({:.1}\")", t.unit, t.distance))
             .changed()
         {
             if ticked {
-                hud.orders.charge_targets.insert(tid);
+                hud.orders.charge_targets.insert(t.unit.clone());
             } else {
-                hud.orders.charge_targets.remove(&tid);
+                hud.orders.charge_targets.remove(&t.unit);
             }
         }
-    }
-    if !any {
-        ui.weak(format!("No enemy unit within {CHARGE_RANGE_INCHES}\"."));
-        return;
     }
     let targets: Vec<String> = hud.orders.charge_targets.iter().cloned().collect();
     if targets.is_empty() {

@@ -4,18 +4,19 @@
 use bevy_egui::egui;
 
 use super::{GREEN, Hud, RED};
-use crate::app::play::{self, Verdict, allowance, draft_distance};
+use crate::app::play::{self, Verdict, draft_distance};
 
-/// Draws the draft's window, when a move is drafted.
+/// Draws the draft's window, when a move is drafted. It reads the command, verdict and
+/// distance budget the draft checker worked out when the draft last changed.
 pub(super) fn draft_window(ctx: &egui::Context, hud: &mut Hud) {
-    let Some(game) = hud.active.game.clone() else {
+    let Some(game) = hud.active.game.as_ref() else {
         return;
     };
     let Some(draft) = hud.drafting.draft.clone() else {
         return;
     };
-    let used = draft_distance(&game, &draft);
-    let limit = allowance(&game, &draft, hud.drafting.move_mode);
+    let used = draft_distance(game, &draft);
+    let limit = hud.drafting.budget;
     // A unit set up from off the table (Reserves, a TRANSPORT) is placed, not moved.
     let placed = !matches!(
         game.units[draft.army][draft.unit].location,
@@ -33,19 +34,22 @@ pub(super) fn draft_window(ctx: &egui::Context, hud: &mut Hud) {
         .show(ctx, |ui| {
             let distance = match limit {
                 _ if placed => "set up where the ghost stands".to_string(),
-                Some(l) => format!("{used:.1}\" used of {l:.1}\" ({:.1}\" left)", l - used),
+                Some(b) => format!(
+                    "{:.1}\" used of {:.1}\" ({:.1}\" left)",
+                    b.used, b.allowed, b.left
+                ),
                 None => format!("{used:.1}\" used"),
             };
             ui.label(format!(
                 "{} - {distance}",
                 play::unit_name(
-                    &game,
+                    game,
                     game.player_of(draft.army),
                     game.unit_id(draft.army, draft.unit)
                 )
             ));
             // Each leg's length: a Shift-drag adds a leg from the drafted ends.
-            let legs = play::leg_lengths(&game, &draft);
+            let legs = play::leg_lengths(game, &draft);
             if !placed && legs.len() > 1 {
                 let parts: Vec<String> = legs.iter().map(|l| format!("{l:.1}\"")).collect();
                 ui.label(format!("Legs: {}", parts.join(" + ")));
@@ -86,14 +90,13 @@ pub(super) fn draft_window(ctx: &egui::Context, hud: &mut Hud) {
                 if ui
                     .add_enabled(legal, egui::Button::new("Confirm (Enter)"))
                     .clicked()
-                    && let Ok(c) = play::draft_command(&game, &draft, hud.drafting.move_mode)
+                    && let Some(c) = hud.drafting.command.clone()
                 {
                     play::issue(&mut hud.writer, &mut hud.drafting, c);
                 }
                 // Charge, Pile-in and Consolidation moves: models that can touch an enemy
                 // model must; offer the same move with them sent into base contact.
-                if let Ok(c) = play::draft_command(&game, &draft, hud.drafting.move_mode)
-                    && game.missed_base_contact(&c).is_some()
+                if let Some(fixed) = hud.drafting.base_contact.clone()
                     && ui
                         .button("Into base contact")
                         .on_hover_text(
@@ -101,11 +104,7 @@ pub(super) fn draft_window(ctx: &egui::Context, hud: &mut Hud) {
                         )
                         .clicked()
                 {
-                    play::issue(
-                        &mut hud.writer,
-                        &mut hud.drafting,
-                        game.with_base_contact(&c),
-                    );
+                    play::issue(&mut hud.writer, &mut hud.drafting, fixed);
                 }
                 if ui.button("Cancel (Esc)").clicked() {
                     hud.drafting.draft = None;

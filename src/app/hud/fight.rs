@@ -4,7 +4,7 @@ use bevy_egui::egui;
 
 use super::{Hud, attack};
 use crate::app::play;
-use crate::game::{Command, Game};
+use crate::game::{Command, FightActivation, Game};
 
 /// Draws the fight panel of the unit (`army`, `root`).
 pub(super) fn fight_panel(
@@ -16,13 +16,9 @@ pub(super) fn fight_panel(
     root: usize,
     id: &str,
 ) {
-    let current = game
-        .fight
-        .as_ref()
-        .and_then(|f| f.current)
-        .filter(|&(a, u, _)| a == army && u == root);
-    match current {
-        None => {
+    match game.fight_activation(army, root) {
+        None => {}
+        Some(FightActivation::PileIn) => {
             ui.label("Select this unit: drag to Pile In (3\"), then Confirm; or:");
             if ui.button("Pile In without moving").clicked() {
                 let c = Command::PileIn {
@@ -33,8 +29,8 @@ pub(super) fn fight_panel(
                 play::issue(&mut hud.writer, &mut hud.drafting, c);
             }
         }
-        Some((_, _, false)) => attack::attack_panel(ui, hud, game, player, id, true),
-        Some((_, _, true)) => {
+        Some(FightActivation::Attacks) => attack::attack_panel(ui, hud, game, player, id, true),
+        Some(FightActivation::Consolidate) => {
             ui.label("Drag to Consolidate (3\"), then Confirm; or:");
             if ui.button("Consolidate without moving").clicked() {
                 let c = Command::Consolidate {

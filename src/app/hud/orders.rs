@@ -4,14 +4,15 @@
 use bevy_egui::egui;
 
 use super::{AMBER, Hud, attack, charge, fight};
-use crate::app::play::{self, panels};
+use crate::app::play::{self, Panels};
 use crate::game::{Command, Game, ReserveKind};
 use crate::rules::movement::MoveMode;
 use crate::rules::phase::{Phase, Stage};
 
 /// Draws the unit's order panels.
 pub(super) fn orders(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, army: usize, unit: usize) {
-    let p = panels(game, army, unit);
+    let options = game.unit_options(army, unit);
+    let p = Panels::from_options(&options);
     let player = game.player_of(army);
     let root = game.combined(army, unit)[0];
     let id = game.unit_id(army, root).to_string();
@@ -50,16 +51,26 @@ pub(super) fn orders(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, army: usize,
         ui.strong("Movement");
         ui.horizontal(|ui| {
             // A copy, so drawing the buttons does not mark the draft changed every frame.
+            // Only the modes the engine offers now (Fall Back alone when engaged).
             let mut mode = hud.drafting.move_mode;
-            ui.radio_value(&mut mode, MoveMode::Normal, "Normal");
-            ui.radio_value(&mut mode, MoveMode::Advance, "Advance");
-            ui.radio_value(&mut mode, MoveMode::FallBack, "Fall Back");
+            if !options.move_modes.contains(&mode) {
+                mode = options.move_modes[0];
+            }
+            for (m, label) in [
+                (MoveMode::Normal, "Normal"),
+                (MoveMode::Advance, "Advance"),
+                (MoveMode::FallBack, "Fall Back"),
+            ] {
+                if options.move_modes.contains(&m) {
+                    ui.radio_value(&mut mode, m, label);
+                }
+            }
             if mode != hud.drafting.move_mode {
                 hud.drafting.move_mode = mode;
             }
         });
         ui.label("Drag the unit (Ctrl-drag one model), then Enter / Confirm.");
-        if ui.button("Remain Stationary").clicked() {
+        if options.remain_stationary && ui.button("Remain Stationary").clicked() {
             let c = Command::RemainStationary {
                 player,
                 unit: id.clone(),
@@ -107,17 +118,24 @@ pub(super) fn orders(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, army: usize,
     }
     if p.embark {
         ui.horizontal_wrapped(|ui| {
-            for t in play::transports(game, army) {
-                let name = &game.scene.armies[army].units[t].name;
+            for (transport, verdict) in &options.embark {
+                let name = game
+                    .find_unit(army, transport)
+                    .map_or(transport.as_str(), |t| &game.scene.armies[army].units[t].name);
+                let hover = match verdict {
+                    Ok(()) => "Every model is within 3\" of the TRANSPORT".to_string(),
+                    Err(r) => r.to_string(),
+                };
                 if ui
-                    .button(format!("Embark in {name}"))
-                    .on_hover_text("Every model must be within 3\" of the TRANSPORT after moving")
+                    .add_enabled(verdict.is_ok(), egui::Button::new(format!("Embark in {name}")))
+                    .on_hover_text(&hover)
+                    .on_disabled_hover_text(&hover)
                     .clicked()
                 {
                     let c = Command::Embark {
                         player,
                         unit: id.clone(),
-                        transport: game.unit_id(army, t).to_string(),
+                        transport: transport.clone(),
                     };
                     play::issue(&mut hud.writer, &mut hud.drafting, c);
                 }

@@ -1,25 +1,40 @@
 //! The Stratagems the selected unit's player may use in this phase, with their targets or the
-//! roll to re-roll.
+//! roll to re-roll: the engine's options ([`Game::stratagem_options`]), each button enabled
+//! only when the engine accepts it, its reason shown otherwise.
 
 use bevy_egui::egui;
 
 use super::Hud;
 use crate::app::play;
-use crate::game::{Command, Game, RerollRoll};
+use crate::game::{Game, StratagemOption};
 use crate::rules::phase::Stage;
 use crate::rules::stratagem::Stratagem;
 
+/// The Stratagem options of one unit, kept until the game or the unit changes (each is an
+/// engine check on a copy of the game).
+#[derive(Debug, Clone, Default)]
+pub struct StratagemCache {
+    key: Option<(String, usize, usize, usize)>,
+    options: Vec<StratagemOption>,
+}
+
 /// Draws the Stratagems section.
 pub(super) fn stratagems(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, army: usize, unit: usize) {
+    let key = (
+        game.state_hash(),
+        hud.active.save.as_ref().map_or(0, |s| s.commands.len()),
+        army,
+        unit,
+    );
+    if hud.cache.stratagems.key.as_ref() != Some(&key) {
+        hud.cache.stratagems.options = game.stratagem_options(army, unit);
+        hud.cache.stratagems.key = Some(key);
+    }
+    let options = hud.cache.stratagems.options.clone();
     if game.stage != Stage::Battle {
         return;
     }
     let player = game.player_of(army);
-    let id = game.unit_id(army, game.combined(army, unit)[0]).to_string();
-    let usable: Vec<Stratagem> = Stratagem::ALL
-        .into_iter()
-        .filter(|s| s.usable_in(game.phase, player, game.active_player))
-        .collect();
     ui.separator();
     egui::CollapsingHeader::new(format!(
         "Stratagems for player {player} ({} CP)",
@@ -27,89 +42,61 @@ pub(super) fn stratagems(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, army: us
     ))
     .default_open(false)
     .show(ui, |ui| {
-        if usable.is_empty() {
+        if options.is_empty() {
             ui.weak("None usable in this phase.");
         }
-        let enemy = game.army_of(if player == 1 { 2 } else { 1 });
-        for s in usable {
-            let used = game.stratagems_used.contains(&(player, s));
-            let afford = game.cp_of(player) >= s.cost();
+        let mut shown: Vec<Stratagem> = Vec::new();
+        for o in &options {
+            if !shown.contains(&o.stratagem) {
+                shown.push(o.stratagem);
+            }
+        }
+        for s in shown {
+            let uses: Vec<&StratagemOption> =
+                options.iter().filter(|o| o.stratagem == s).collect();
+            let any = uses.iter().any(|o| o.verdict.is_ok());
+            // Why the first use is refused, when none is accepted.
+            let why = uses
+                .iter()
+                .find_map(|o| o.verdict.as_ref().err())
+                .filter(|_| !any)
+                .map(|r| r.reason.clone());
             ui.horizontal(|ui| {
                 let label = format!("{} ({} CP)", s.name(), s.cost());
-                let needs_target = matches!(
-                    s,
-                    Stratagem::Grenade
-                        | Stratagem::TankShock
-                        | Stratagem::FireOverwatch
-                        | Stratagem::HeroicIntervention
-                );
-                let enabled = !used && afford;
-                if needs_target {
-                    ui.menu_button(label, |ui| {
-                        if let Some(enemy) = enemy {
-                            for u in game.unit_roots(enemy) {
-                                if game.live_models(enemy, u).is_empty() {
-                                    continue;
-                                }
-                                let tid = game.unit_id(enemy, u).to_string();
-                                if ui.add_enabled(enabled, egui::Button::new(&tid)).clicked() {
-                                    let c = Command::UseStratagem {
-                                        player,
-                                        stratagem: s,
-                                        unit: id.clone(),
-                                        target: Some(tid),
-                                        reroll: None,
-                                    };
-                                    play::issue(&mut hud.writer, &mut hud.drafting, c);
+                if uses.len() == 1 && uses[0].target().is_none() && uses[0].reroll().is_none() {
+                    if ui.add_enabled(any, egui::Button::new(label)).clicked() {
+                        let c = uses[0].command.clone();
+                        play::issue(&mut hud.writer, &mut hud.drafting, c);
+                    }
+                } else {
+                    ui.add_enabled_ui(any, |ui| {
+                        ui.menu_button(label, |ui| {
+                            for o in &uses {
+                                let text = match (o.target(), o.reroll()) {
+                                    (Some(t), _) => t.to_string(),
+                                    (_, Some(r)) => r.name().to_string(),
+                                    _ => s.name().to_string(),
+                                };
+                                let button = ui
+                                    .add_enabled(o.verdict.is_ok(), egui::Button::new(text));
+                                let button = match &o.verdict {
+                                    Err(r) => button.on_disabled_hover_text(r.reason.clone()),
+                                    Ok(()) => button,
+                                };
+                                if button.clicked() {
+                                    play::issue(
+                                        &mut hud.writer,
+                                        &mut hud.drafting,
+                                        o.command.clone(),
+                                    );
                                     ui.close();
                                 }
                             }
-                        }
+                        });
                     });
-                } else if s == Stratagem::CommandReroll {
-                    ui.menu_button(label, |ui| {
-                        for r in [
-                            RerollRoll::Hit,
-                            RerollRoll::Wound,
-                            RerollRoll::SavingThrow,
-                            RerollRoll::Damage,
-                            RerollRoll::Attacks,
-                            RerollRoll::Hazardous,
-                            RerollRoll::Advance,
-                            RerollRoll::Charge,
-                            RerollRoll::BattleShock,
-                            RerollRoll::DesperateEscape,
-                        ] {
-                            if ui
-                                .add_enabled(enabled, egui::Button::new(r.name()))
-                                .clicked()
-                            {
-                                let c = Command::UseStratagem {
-                                    player,
-                                    stratagem: s,
-                                    unit: id.clone(),
-                                    target: None,
-                                    reroll: Some(r),
-                                };
-                                play::issue(&mut hud.writer, &mut hud.drafting, c);
-                                ui.close();
-                            }
-                        }
-                    });
-                } else if ui.add_enabled(enabled, egui::Button::new(label)).clicked() {
-                    let c = Command::UseStratagem {
-                        player,
-                        stratagem: s,
-                        unit: id.clone(),
-                        target: None,
-                        reroll: None,
-                    };
-                    play::issue(&mut hud.writer, &mut hud.drafting, c);
                 }
-                if used {
-                    ui.weak("used this phase");
-                } else if !afford {
-                    ui.weak("not enough CP");
+                if let Some(why) = why {
+                    ui.weak(why);
                 }
             });
         }

@@ -5,11 +5,10 @@ use bevy::prelude::*;
 
 use super::Drafting;
 use crate::game::sight::ModelRef;
-use crate::game::{Command, Game, Location, ModelPath, Placement, Rejection};
+use crate::game::{Command, DraftedPath, Game, Location, Rejection};
 use crate::geometry::Vec3 as TableVec3;
-use crate::rules::constants::{CONSOLIDATE_INCHES, PILE_IN_INCHES};
 use crate::rules::movement::{MoveMode, path_length};
-use crate::rules::phase::{Phase, Stage};
+use crate::rules::phase::Stage;
 use crate::sim::battle::ActiveGame;
 
 /// A move being drawn on the table: where each dragged model would end. Nothing is sent to the
@@ -100,133 +99,23 @@ pub fn model_position(game: &Game, r: ModelRef) -> TableVec3 {
     game.scene.armies[r.army].units[r.unit].models[r.model].position
 }
 
-/// The command a drafted move makes at this moment of `game`: a Deploy in deployment (every
-/// model placed), a Move in the Movement phase, the pending charge's Charge Move, a Pile In or
-/// a Consolidate; each model goes straight from where it stands to its end.
+/// The command a drafted move makes at this moment of `game` ([`Game::move_command`]): a
+/// Deploy in deployment (every model placed), a Move in the Movement phase, the pending
+/// charge's Charge Move, a Pile In or a Consolidate; each model goes from where it stands
+/// through its waypoints to its end.
 ///
 /// # Errors
 /// A sentence saying why nothing can move now.
 pub fn draft_command(game: &Game, draft: &Draft, mode: MoveMode) -> Result<Command, String> {
-    let (army, root) = (draft.army, game.combined(draft.army, draft.unit)[0]);
-    let player = game.player_of(army);
-    let id = game.unit_id(army, root).to_string();
-    let unit_field = |r: ModelRef| (r.unit != root).then(|| game.unit_id(army, r.unit).to_string());
-    let paths = || -> Vec<ModelPath> {
-        draft
-            .ends
-            .iter()
-            .map(|(r, end)| ModelPath {
-                model: r.model,
-                unit: unit_field(*r),
-                path: draft
-                    .path_of(*r)
-                    .unwrap_or_else(|| vec![*end])
-                    .iter()
-                    .map(|p| (p.x, p.y, p.z))
-                    .collect(),
-                facing: (draft.turn != 0.0).then(|| draft.facing_of(game, *r)),
-            })
-            .collect()
-    };
-    // Every model of the combined unit where the draft puts it (or where it stands).
-    let placements = || -> Vec<Placement> {
-        game.live_models_anywhere(army, root)
-            .into_iter()
-            .filter(|r| r.unit == root || game.units[army][r.unit].leading == Some(root))
-            .map(|r| {
-                let at = draft
-                    .ends
-                    .iter()
-                    .find(|(m, _)| *m == r)
-                    .map_or_else(|| model_position(game, r), |(_, e)| *e);
-                Placement {
-                    model: r.model,
-                    unit: unit_field(r),
-                    x: at.x,
-                    y: at.y,
-                    z: at.z,
-                    facing: draft.facing_of(game, r),
-                }
-            })
-            .collect()
-    };
-    let location = game.units[army][root].location;
-    match game.stage {
-        Stage::Setup | Stage::Deployment => Ok(Command::Deploy {
-            player,
-            unit: id,
-            models: placements(),
-            transport: None,
-        }),
-        // A unit in Reserves arrives, an embarked unit disembarks, where the draft places it.
-        Stage::Battle
-            if game.phase == Phase::Movement && matches!(location, Location::Reserves(_)) =>
-        {
-            Ok(Command::SetUpReinforcements {
-                player,
-                unit: id,
-                models: placements(),
-            })
-        }
-        Stage::Battle
-            if game.phase == Phase::Movement && matches!(location, Location::Embarked(_)) =>
-        {
-            Ok(Command::Disembark {
-                player,
-                unit: id,
-                models: placements(),
-            })
-        }
-        // A Scout move is a Normal move before the first battle round.
-        Stage::Scouts => Ok(Command::Move {
-            player,
-            unit: id,
-            mode: MoveMode::Normal,
-            paths: paths(),
-        }),
-        Stage::Battle => match game.phase {
-            Phase::Movement => Ok(Command::Move {
-                player,
-                unit: id,
-                mode,
-                paths: paths(),
-            }),
-            Phase::Charge
-                if game
-                    .charge
-                    .as_ref()
-                    .is_some_and(|c| c.army == army && c.unit == root) =>
-            {
-                Ok(Command::ChargeMove {
-                    player,
-                    unit: id,
-                    paths: paths(),
-                })
-            }
-            Phase::Fight => {
-                let fought = game
-                    .fight
-                    .as_ref()
-                    .and_then(|f| f.current)
-                    .is_some_and(|(a, u, attacked)| a == army && u == root && attacked);
-                Ok(if fought {
-                    Command::Consolidate {
-                        player,
-                        unit: id,
-                        paths: paths(),
-                    }
-                } else {
-                    Command::PileIn {
-                        player,
-                        unit: id,
-                        paths: paths(),
-                    }
-                })
-            }
-            phase => Err(format!("models do not move in the {}", phase.name())),
-        },
-        _ => Err(format!("models do not move during {}", game.describe_now())),
-    }
+    let paths: Vec<DraftedPath> = draft
+        .ends
+        .iter()
+        .map(|(r, end)| DraftedPath {
+            model: *r,
+            path: draft.path_of(*r).unwrap_or_else(|| vec![*end]),
+        })
+        .collect();
+    game.move_command(draft.army, draft.unit, &paths, draft.turn, mode)
 }
 
 /// Whether the engine would accept `command` ([`Game::check`]: an Advance is judged with the
@@ -262,42 +151,47 @@ pub fn draft_distance(game: &Game, draft: &Draft) -> f32 {
         .fold(0.0, f32::max)
 }
 
-/// The distance the moving unit may cover now (inches): its Move characteristic (the slowest
-/// model), the pending charge's roll, or 3" to Pile In or Consolidate; None when unknown
-/// before a roll (Advance) or when nothing moves.
-pub fn allowance(game: &Game, draft: &Draft, mode: MoveMode) -> Option<f32> {
-    let root = game.combined(draft.army, draft.unit)[0];
-    let movement = || {
-        game.combined(draft.army, root)
-            .iter()
-            .map(|&u| game.scene.armies[draft.army].units[u].datasheet.movement)
-            .fold(f32::INFINITY, f32::min)
-    };
-    match (game.stage, game.phase) {
-        (Stage::Scouts, _) => game.scouts_inches(draft.army, root),
-        (Stage::Battle, Phase::Movement) => (mode != MoveMode::Advance).then(movement),
-        (Stage::Battle, Phase::Charge) => game.charge.as_ref().map(|c| c.distance()),
-        (Stage::Battle, Phase::Fight) => {
-            let fought = game
-                .fight
-                .as_ref()
-                .and_then(|f| f.current)
-                .is_some_and(|(a, u, done)| a == draft.army && u == root && done);
-            Some(if fought {
-                CONSOLIDATE_INCHES
-            } else {
-                PILE_IN_INCHES
-            })
-        }
-        _ => None,
-    }
+/// How far a drafted move goes against how far it may go, for the move window: the model
+/// with the least distance left (each model measured against its own allowance,
+/// [`Game::move_allowance`], so a 12" Kroot Hound in a 7" unit has 12").
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MoveBudget {
+    /// The distance that model's path covers (inches, climbing counted).
+    pub used: f32,
+    /// That model's allowance (inches).
+    pub allowed: f32,
+    /// The least distance any drafted model has left (inches; negative when one goes too
+    /// far).
+    pub left: f32,
 }
 
-/// The smallest Advance roll that covers the draft: the longest path less the Move
-/// characteristic, rounded up (at least 1).
+/// The draft's [`MoveBudget`]; None when the distance is not known now (an Advance before
+/// its roll) or nothing moves.
+pub fn allowance(game: &Game, draft: &Draft, mode: MoveMode) -> Option<MoveBudget> {
+    let allowances = game.move_allowance(draft.army, draft.unit, mode)?;
+    draft
+        .ends
+        .iter()
+        .filter_map(|(r, end)| {
+            let allowed = allowances.iter().find(|(m, _)| m == r)?.1;
+            let path = draft.path_of(*r).unwrap_or_else(|| vec![*end]);
+            let used = path_length(model_position(game, *r), &path);
+            Some(MoveBudget {
+                used,
+                allowed,
+                left: allowed - used,
+            })
+        })
+        .min_by(|a, b| a.left.total_cmp(&b.left))
+}
+
+/// The smallest Advance roll that covers the draft: the most any model's path goes past its
+/// own Move characteristic, rounded up (at least 1).
 pub fn advance_roll_needed(game: &Game, draft: &Draft) -> u32 {
-    let m = allowance(game, draft, MoveMode::Normal).unwrap_or(0.0);
-    let over = draft_distance(game, draft) - m - crate::rules::constants::MEASURE_TOLERANCE_INCHES;
+    let over = allowance(game, draft, MoveMode::Normal).map_or_else(
+        || draft_distance(game, draft),
+        |b| -b.left,
+    ) - crate::rules::constants::MEASURE_TOLERANCE_INCHES;
     (over.max(0.0).ceil() as u32).max(1)
 }
 
@@ -437,12 +331,23 @@ pub fn drag_model(game: &Game, previous: Option<&Draft>, model: ModelRef, to: Ta
     draft
 }
 
-/// Recomputes the draft's verdict when the draft or the game changes (the system runs only
-/// then: see [`super::plugin`]).
+/// Recomputes the draft's command, verdict, base-contact fix and distance budget when the
+/// draft or the game changes (the system runs only then: see [`super::plugin`]), so the
+/// move window only reads them.
 pub(super) fn check_draft_system(mut state: ResMut<Drafting>, active: Res<ActiveGame>) {
+    let (mut command, mut base_contact, mut budget) = (None, None, None);
     let verdict = match (&active.game, &state.draft) {
         (Some(game), Some(draft)) => Some(match draft_command(game, draft, state.move_mode) {
-            Ok(c) => check(game, &c, Some(draft)),
+            Ok(c) => {
+                budget = allowance(game, draft, state.move_mode);
+                base_contact = game
+                    .missed_base_contact(&c)
+                    .is_some()
+                    .then(|| game.with_base_contact(&c));
+                let v = check(game, &c, Some(draft));
+                command = Some(c);
+                v
+            }
             Err(why) => Verdict::Nothing(why),
         }),
         _ => None,
@@ -458,6 +363,15 @@ pub(super) fn check_draft_system(mut state: ResMut<Drafting>, active: Res<Active
     }
     if state.leg_verdicts != legs {
         state.leg_verdicts = legs;
+    }
+    if state.command != command {
+        state.command = command;
+    }
+    if state.base_contact != base_contact {
+        state.base_contact = base_contact;
+    }
+    if state.budget != budget {
+        state.budget = budget;
     }
 }
 

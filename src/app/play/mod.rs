@@ -28,7 +28,7 @@ use crate::sim::battle::{ActiveGame, BattleSystems, GameCommand};
 pub use crate::sim::battle::{GameOrigin, undo};
 pub use deploy::{AutoDeploy, auto_deploy_command};
 pub use draft::{
-    Draft, Verdict, advance_roll_needed, allowance, check, draft_command, draft_distance,
+    Draft, MoveBudget, Verdict, advance_roll_needed, allowance, check, draft_command, draft_distance,
     draft_to_leg, drag_model, drag_unit, leg_checks, leg_lengths, model_position, placement_draft,
     suggest_placement,
 };
@@ -36,7 +36,7 @@ pub use los::{LosReport, SightStatus, TargetSight, los_report};
 pub use narrate::{
     ActionLog, DIE_FACES, DiceGroup, EntryKind, LogEntry, LogFilter, face, unit_name,
 };
-pub use panels::{Panels, panel_widths, panels, transports, unit_status, unit_strip};
+pub use panels::{Panels, panel_widths, panels, unit_status, unit_strip};
 pub use record::DICE_LOG_SHOWN;
 pub use summary::{GameSummary, UnitLosses};
 pub use tape::{Measure, TapeEnd, end_name, measure, tape_text};
@@ -76,6 +76,15 @@ pub struct Drafting {
     /// A unit (army, unit) being placed off the table (arriving from Reserves or
     /// disembarking): a click on the table puts it there ([`placement_draft`]).
     pub placing: Option<(usize, usize)>,
+    /// The command the draft makes ([`draft_command`]), built when the draft or the game
+    /// changes, not every frame.
+    pub command: Option<Command>,
+    /// The same command with every model that can reach an enemy model sent into base
+    /// contact ([`crate::game::Game::with_base_contact`]), when the drafted one misses a
+    /// contact the rules require (Charge, Pile In, Consolidate).
+    pub base_contact: Option<Command>,
+    /// How far the draft goes against how far it may go ([`allowance`]).
+    pub budget: Option<MoveBudget>,
 }
 
 impl Default for Drafting {
@@ -86,6 +95,9 @@ impl Default for Drafting {
             move_mode: MoveMode::Normal,
             leg_verdicts: Vec::new(),
             placing: None,
+            command: None,
+            base_contact: None,
+            budget: None,
         }
     }
 }

@@ -4,6 +4,7 @@
 //! stays in the entry for the expanded view. Built the same way from a live game's events and
 //! from a loaded save's replay, so the log comes back whole with the game.
 
+use crate::game::event::SetUpHow;
 use crate::game::{Game, GameEvent};
 use crate::rules::attack::events::AttackEvent;
 use crate::rules::attack::{RollResult, SaveKind};
@@ -295,7 +296,7 @@ fn headline(game: &Game, e: &GameEvent, phase: Option<Phase>) -> (Option<u8>, St
         }
         G::ReservesDeclared { player, unit, kind } => (
             Some(*player),
-            format!("{} is set up in {kind}", n(player, unit)),
+            format!("{} is set up in {}", n(player, unit), kind.name()),
         ),
         G::Deployed {
             player,
@@ -401,10 +402,20 @@ fn headline(game: &Game, e: &GameEvent, phase: Option<Phase>) -> (Option<u8>, St
         ),
         G::SetUp { player, unit, how } => (
             Some(*player),
-            if how == "disembark" {
-                format!("{} disembarks", n(player, unit))
-            } else {
-                format!("{} arrives from {how}", n(player, unit))
+            match how {
+                SetUpHow::Disembark | SetUpHow::DisembarkAfterMove => {
+                    format!("{} disembarks", n(player, unit))
+                }
+                SetUpHow::DestroyedTransport => {
+                    format!("{} disembarks from its destroyed TRANSPORT", n(player, unit))
+                }
+                SetUpHow::EmergencyDisembarkation => format!(
+                    "{} makes an Emergency Disembarkation from its destroyed TRANSPORT",
+                    n(player, unit)
+                ),
+                SetUpHow::DeepStrike | SetUpHow::StrategicReserves | SetUpHow::RapidIngress => {
+                    format!("{} arrives from {}", n(player, unit), how.name())
+                }
             },
         ),
         G::Embarked {
@@ -457,7 +468,9 @@ fn headline(game: &Game, e: &GameEvent, phase: Option<Phase>) -> (Option<u8>, St
         G::ChargeFailed { player, unit } => {
             (Some(*player), format!("{}'s charge fails", n(player, unit)))
         }
-        G::FightStepStarted { step } => return (None, format!("Fight phase: {step}"), true),
+        G::FightStepStarted { step } => {
+            return (None, format!("Fight phase: {}", step.name()), true);
+        }
         G::PiledIn {
             player,
             unit,
@@ -502,7 +515,8 @@ fn headline(game: &Game, e: &GameEvent, phase: Option<Phase>) -> (Option<u8>, St
         } => (
             Some(*player),
             format!(
-                "Player {player} uses {stratagem} on {} ({cost} CP, {cp_left} left)",
+                "Player {player} uses {} on {} ({cost} CP, {cp_left} left)",
+                stratagem.name(),
                 n(player, unit)
             ),
         ),
@@ -514,8 +528,9 @@ fn headline(game: &Game, e: &GameEvent, phase: Option<Phase>) -> (Option<u8>, St
         } => (
             Some(*player),
             format!(
-                "Player {player} uses a Command Re-roll on {}'s {roll} (was {})",
+                "Player {player} uses a Command Re-roll on {}'s {} (was {})",
                 model_name(game, *player, unit),
+                roll.name(),
                 replaced.iter().map(|&d| face(d)).collect::<String>()
             ),
         ),

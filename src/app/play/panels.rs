@@ -1,9 +1,8 @@
 //! Which order panels a unit gets at this moment of the game, its status words, its one-line
 //! strip, and the side panels' starting widths.
 
-use crate::game::Game;
+use crate::game::{Game, UnitOptions};
 use crate::rules::movement::{MoveMode, Moved};
-use crate::rules::phase::{Phase, Stage};
 
 /// Which order panels a unit gets now.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -28,73 +27,27 @@ pub struct Panels {
     pub embark: bool,
 }
 
-/// The order panels shown for the unit (`army`, `unit`) at this moment of `game`: only the
-/// acting player's units get any, and only those the phase lets act.
-pub fn panels(game: &Game, army: usize, unit: usize) -> Panels {
-    let mut p = Panels::default();
-    let player = game.player_of(army);
-    let root = game.combined(army, unit)[0];
-    let state = &game.units[army][root];
-    match game.stage {
-        Stage::Setup => {
-            p.reserves = true;
-            p.deploy = player == game.active_player;
+impl Panels {
+    /// The panels for a unit whose orders open now are `o` ([`Game::unit_options`]).
+    pub fn from_options(o: &UnitOptions) -> Panels {
+        Panels {
+            reserves: !o.reserves.is_empty(),
+            deploy: o.deploy,
+            movement: o.can_move(),
+            shooting: o.shoot,
+            charge: o.charge || o.charge_move,
+            fight: o.fight.is_some(),
+            arrive: o.arrive,
+            disembark: o.disembark,
+            embark: !o.embark.is_empty(),
         }
-        Stage::Deployment => {
-            p.deploy =
-                player == game.active_player && state.location == crate::game::Location::NotDeployed
-        }
-        Stage::Scouts => {
-            p.movement = player == game.active_player
-                && state.moved.is_none()
-                && game.scouts_inches(army, root).is_some()
-                && !game.live_models(army, root).is_empty();
-        }
-        Stage::Battle => {
-            let on_table = !game.live_models(army, root).is_empty();
-            if player == game.active_player && on_table {
-                match game.phase {
-                    Phase::Movement => {
-                        p.movement = state.moved.is_none();
-                        // Only INFANTRY embark, in a friendly TRANSPORT on the table.
-                        p.embark = !transports(game, army).is_empty()
-                            && game.combined(army, root).iter().all(|&u| {
-                                game.scene.armies[army].units[u]
-                                    .datasheet
-                                    .has_keyword("INFANTRY")
-                            });
-                    }
-                    Phase::Shooting => p.shooting = !state.shot,
-                    Phase::Charge => {
-                        p.charge = !state.declared_charge
-                            || game
-                                .charge
-                                .as_ref()
-                                .is_some_and(|c| c.army == army && c.unit == root)
-                    }
-                    _ => {}
-                }
-            }
-            if player == game.active_player && game.phase == Phase::Movement {
-                p.arrive = matches!(state.location, crate::game::Location::Reserves(_));
-                p.disembark = matches!(state.location, crate::game::Location::Embarked(_))
-                    && !game.live_models_anywhere(army, root).is_empty();
-            }
-            if game.phase == Phase::Fight && on_table {
-                let current = game
-                    .fight
-                    .as_ref()
-                    .and_then(|f| f.current)
-                    .is_some_and(|(a, u, _)| a == army && u == root);
-                let may_pick = game.next_to_fight().is_some_and(|(picker, ids)| {
-                    picker == player && ids.iter().any(|id| id == game.unit_id(army, root))
-                });
-                p.fight = current || may_pick;
-            }
-        }
-        Stage::GameOver => {}
     }
-    p
+}
+
+/// The order panels shown for the unit (`army`, `unit`) at this moment of `game`: those of
+/// the orders the engine offers it ([`Game::unit_options`]).
+pub fn panels(game: &Game, army: usize, unit: usize) -> Panels {
+    Panels::from_options(&game.unit_options(army, unit))
 }
 
 /// The unit card folded to one line: name, player, models left of its Starting Strength,
@@ -133,18 +86,6 @@ pub fn panel_widths(window_width: f32) -> (f32, f32) {
         (window_width * 0.16).clamp(170.0, 300.0),
         (window_width * 0.25).clamp(280.0, 480.0),
     )
-}
-
-/// The friendly TRANSPORT units of `army` on the table (unit indices), for the Embark buttons.
-pub fn transports(game: &Game, army: usize) -> Vec<usize> {
-    (0..game.units[army].len())
-        .filter(|&u| {
-            let sheet = &game.scene.armies[army].units[u].datasheet;
-            sheet.has_keyword("TRANSPORT")
-                && sheet.transport_capacity.is_some()
-                && !game.live_models(army, u).is_empty()
-        })
-        .collect()
 }
 
 /// Status words of a unit: Battle-shocked, Advanced, Fell Back, charged, in Engagement Range...

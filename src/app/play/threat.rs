@@ -6,7 +6,7 @@
 
 use crate::game::Game;
 use crate::geometry::{Vec2, polygon};
-use crate::rules::constants::{CHARGE_RANGE_INCHES, ENGAGEMENT_RANGE_HORIZONTAL_INCHES};
+use crate::rules::constants::ENGAGEMENT_RANGE_HORIZONTAL_INCHES;
 
 /// What the threat overlay shows.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -54,11 +54,7 @@ pub struct Reach {
 pub fn reach(game: &Game, army: usize, unit: usize) -> Reach {
     let members = game.combined(army, unit);
     let data = |u: usize| &game.scene.armies[army].units[u].datasheet;
-    let movement = members
-        .iter()
-        .map(|&u| data(u).movement)
-        .fold(f32::INFINITY, f32::min);
-    let movement = if movement.is_finite() { movement } else { 0.0 };
+    let movement = game.unit_move_inches(army, unit);
     let longest = members
         .iter()
         .flat_map(|&u| data(u).ranged_weapons.iter())
@@ -66,7 +62,7 @@ pub fn reach(game: &Game, army: usize, unit: usize) -> Reach {
         .fold(0.0f32, f32::max);
     Reach {
         shooting_inches: (longest > 0.0).then_some(movement + longest),
-        charge_inches: movement + CHARGE_RANGE_INCHES + ENGAGEMENT_RANGE_HORIZONTAL_INCHES,
+        charge_inches: movement + game.charge_range_inches() + ENGAGEMENT_RANGE_HORIZONTAL_INCHES,
     }
 }
 

@@ -112,63 +112,6 @@ fn a_new_scene_replaces_the_old_entities() {
     assert_eq!(count::<With<WallSolid>>(&mut app), 0);
 }
 
-#[test]
-fn the_sight_index_follows_a_moved_model() {
-    use wartable::geometry::sight::{Sampling, SeeThrough};
-    use wartable::sim::sight::Sight;
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes/ruin-case.ron");
-    let mut app = headless_app(load_scene(&path).unwrap());
-    app.update();
-    let (observer, target) = {
-        let sight = app
-            .world()
-            .resource::<Sight>()
-            .0
-            .as_ref()
-            .expect("index built");
-        let find = |army: usize, id: &str| {
-            let scene = app.world().resource::<ActiveScene>().0.clone().unwrap();
-            let unit = scene.armies[army]
-                .units
-                .iter()
-                .position(|u| u.id == id)
-                .unwrap();
-            sight
-                .models
-                .iter()
-                .position(|r| r.army == army && r.unit == unit && r.model == 0)
-                .unwrap()
-        };
-        (find(0, "eliminators"), find(1, "nobz"))
-    };
-    let visible = |app: &App| {
-        let sight = app.world().resource::<Sight>().0.as_ref().unwrap();
-        sight
-            .index
-            .model_visibility(observer, target, SeeThrough::OwnUnit, &Sampling::FAST)
-            .visible
-    };
-    assert!(!visible(&app), "the nob stands behind ruin-1");
-    // Move the nob out into the open, south of the ruin.
-    let mut q = app
-        .world_mut()
-        .query::<(&Model, &ModelOf, &mut Transform)>();
-    let nobz = {
-        let mut uq = app.world_mut().query::<(Entity, &Unit)>();
-        uq.iter(app.world())
-            .find(|(_, u)| u.id == "nobz")
-            .unwrap()
-            .0
-    };
-    for (m, of, mut t) in q.iter_mut(app.world_mut()) {
-        if m.index == 0 && of.0 == nobz {
-            t.translation = Vec3::new(9.0, 22.0, 0.0);
-        }
-    }
-    app.update();
-    assert!(visible(&app), "in the open, the nob is seen");
-}
-
 /// A game on `data` (seed 7) with everything deployed where the scene stands.
 fn deployed(data: wartable::data::Scene) -> wartable::game::Game {
     use wartable::game::{Command, Game};
@@ -272,7 +215,7 @@ fn with_model_glide_a_moved_model_slides_to_its_new_place() {
 fn battle_plugin_mirrors_the_game_in_states_and_moves_model_entities() {
     use wartable::game::Command;
     use wartable::sim::battle::{
-        ActiveGame, BattleEvent, BattleState, CommandRejected, GameCommand, PhaseState,
+        ActiveGame, BattleEvent, BattleState, CommandRejected, GameCommand,
     };
     let data = scene("default.ron");
     let mut app = headless_app(data.clone());
@@ -285,20 +228,21 @@ fn battle_plugin_mirrors_the_game_in_states_and_moves_model_entities() {
         *app.world().resource::<State<BattleState>>().get(),
         BattleState::Battle
     );
-    assert_eq!(
-        *app.world().resource::<State<PhaseState>>().get(),
-        PhaseState::Command
-    );
+    let phase = |app: &App| {
+        app.world()
+            .resource::<ActiveGame>()
+            .game
+            .as_ref()
+            .map(|g| g.phase)
+    };
+    assert_eq!(phase(&app), Some(wartable::rules::phase::Phase::Command));
     app.world_mut()
         .write_message(GameCommand(Command::EndPhase { player: first }));
     app.world_mut()
         .write_message(GameCommand(Command::EndPhase { player: 3 - first }));
     app.update();
     app.update();
-    assert_eq!(
-        *app.world().resource::<State<PhaseState>>().get(),
-        PhaseState::Movement
-    );
+    assert_eq!(phase(&app), Some(wartable::rules::phase::Phase::Movement));
     let events = app.world().resource::<Messages<BattleEvent>>();
     assert!(!events.is_empty());
     let rejected = app.world().resource::<Messages<CommandRejected>>();

@@ -3,8 +3,7 @@
 //! names the unit a command acts for, [`Game::weapons_of`] lists a loadout with its profiles,
 //! and the typed [`Rule`] of a rejection reads (and serializes) as the rule's name.
 
-#[path = "common/battle.rs"]
-mod battle;
+use crate::battle;
 
 use battle::*;
 use wartable::game::{Command, Game, GameEvent, Rejection, RerollRoll, Rule, WeaponTarget};

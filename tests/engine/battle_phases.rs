@@ -1,8 +1,7 @@
 //! The battle engine phase by phase: a scene, a few commands, the events that must follow and
 //! the rejections (with the rule they name) that must not change anything.
 
-#[path = "common/battle.rs"]
-mod battle;
+use crate::battle;
 
 use battle::*;
 
@@ -1067,7 +1066,7 @@ fn strategic_reserves_arrive_from_round_2_near_an_edge_away_from_enemies() {
     assert!(r.reason.contains("9"), "{r}");
     put(g, 2, "deff-dread-1", 0, 49.0, 41.0);
     let ev = accepted(g, arrive(30.0, 1.5));
-    assert!(matches!(&ev[0], GameEvent::SetUp { how, .. } if how == "Strategic Reserves"));
+    assert!(matches!(&ev[0], GameEvent::SetUp { how, .. } if how.name() == "Strategic Reserves"));
     let r = rejected(
         g,
         Command::RemainStationary {
@@ -1311,7 +1310,7 @@ fn command_reroll_battle_shock_test_rerolls_a_failure_once() {
     assert!(ev.iter().any(|e| matches!(
         e,
         GameEvent::CommandRerolled { unit, roll, replaced, .. }
-            if unit == "eliminators" && roll == "Battle-shock test" && replaced == &vec![1, 1]
+            if unit == "eliminators" && *roll == RerollRoll::BattleShock && replaced == &vec![1, 1]
     )));
     assert_eq!(test_of(&ev), ([6, 6], true));
     assert!(!g.units[a][u].battle_shocked);
@@ -1399,7 +1398,7 @@ fn command_reroll_desperate_escape_rerolls_the_first_failed_test() {
     assert!(ev.iter().any(|e| matches!(
         e,
         GameEvent::CommandRerolled { unit, roll, replaced, .. }
-            if unit == "eliminators#0" && roll == "Desperate Escape test" && replaced == &vec![1]
+            if unit == "eliminators#0" && *roll == RerollRoll::DesperateEscape && replaced == &vec![1]
     )));
     assert_eq!(
         escapes(&ev),

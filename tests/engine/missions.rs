@@ -3,8 +3,7 @@
 //! by it), Fixed and Tactical play, New Orders and discards, actions and their rules, the VP
 //! caps and Battle Ready.
 
-#[path = "common/battle.rs"]
-mod battle;
+use crate::battle;
 
 use std::path::Path;
 

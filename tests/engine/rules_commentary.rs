@@ -17,9 +17,8 @@ use wartable::rules::modifiers::{
     Characteristic as C, Modifiers, capped_hit_or_wound_modifier, modified_roll, unit_leadership,
     unit_toughness, worst,
 };
-#[path = "common/battle.rs"]
-mod battle;
-mod common;
+use crate::battle;
+use crate::common;
 use battle::*;
 use common::{dice, weapon};
 use wartable::data::load_scene;

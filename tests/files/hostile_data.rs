@@ -3,8 +3,7 @@
 //! a crash, a 40 GB allocation or a silent pass. Each test copies the shipped files into a
 //! scratch folder, changes one value and loads the result.
 
-#[path = "common/battle.rs"]
-mod battle;
+use crate::battle;
 
 use std::path::{Path, PathBuf};
 

@@ -8,8 +8,7 @@
 //! `cargo test --test ai -- --ignored` (or `wartable simulate <scene> --games 50`
 //! for the AI-vs-AI figures of one layout).
 
-#[path = "common/battle.rs"]
-mod battle;
+use crate::battle;
 
 use std::path::PathBuf;
 
@@ -216,7 +215,7 @@ fn the_computer_plays_its_side_of_a_desktop_game() {
             } = e
                 && active == 1
             {
-                reactions.push(format!("{stratagem} on {unit}"));
+                reactions.push(format!("{} on {unit}", stratagem.name()));
             }
         }
     }

@@ -5,8 +5,7 @@
 //! fights rather than the one that shoots; `simulate` reports the statistics per computer
 //! player and draws them.
 
-#[path = "common/battle.rs"]
-mod battle;
+use crate::battle;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -2,8 +2,6 @@
 //! the last command, a kill -9 loses no accepted command, and the committed 5-round game
 //! replays bit for bit.
 
-#[path = "common/battle.rs"]
-mod battle;
 
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;

@@ -3,8 +3,7 @@
 //! overlay tints from, undo, starting and loading games, the scripted screenshot starts, and
 //! the hand-over between hot-seat players in a headless Bevy app.
 
-#[path = "common/battle.rs"]
-mod battle;
+use crate::battle;
 
 use std::path::Path;
 
@@ -89,7 +88,9 @@ fn a_drag_becomes_a_move_the_engine_checks_without_changing_the_game() {
         }
     );
     assert!((play::draft_distance(&game, &short) - 3.0).abs() < 1e-4);
-    assert_eq!(play::allowance(&game, &short, MoveMode::Normal), Some(6.0));
+    let budget = play::allowance(&game, &short, MoveMode::Normal).unwrap();
+    assert_eq!(budget.allowed, 6.0);
+    assert!((budget.left - 3.0).abs() < 1e-4, "{budget:?}");
 
     let long = play::drag_unit(&game, None, army, u, Vec3::new(0.0, 8.0, 0.0));
     let c = play::draft_command(&game, &long, MoveMode::Normal).unwrap();
@@ -1569,7 +1570,7 @@ fn a_move_drafted_in_legs_follows_its_waypoints() {
         "{c:?}"
     );
     assert_eq!(
-        play::allowance(&scouts, &straight, MoveMode::Normal),
+        play::allowance(&scouts, &straight, MoveMode::Normal).map(|b| b.allowed),
         scouts.scouts_inches(army, u)
     );
 }
@@ -1666,8 +1667,8 @@ fn a_unit_embarks_and_disembarks_by_hand() {
     put_rows(&mut g, 2, "shoota-boyz", (37.5, 33.0), 1.3, 5);
     let (army, boyz) = unit(&g, 2, "shoota-boyz");
     assert!(play::panels(&g, army, boyz).embark);
-    let trukk = g.find_unit(army, "trukk").unwrap();
-    assert!(play::transports(&g, army).contains(&trukk));
+    let options = g.unit_options(army, boyz);
+    assert!(options.embark.iter().any(|(t, _)| t == "trukk"), "{options:?}");
     let (_, redemptor) = unit(&g, 1, "redemptor");
     assert!(!play::panels(&g, g.army_of(1).unwrap(), redemptor).embark);
     let step = normal_move(&g, 2, "shoota-boyz", 0.0, -0.5);

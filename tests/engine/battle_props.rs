@@ -3,8 +3,7 @@
 //! after the end-of-turn step, command points equal to those gained minus those spent, and a
 //! rejected command changes nothing.
 
-#[path = "common/battle.rs"]
-mod battle;
+use crate::battle;
 
 use battle::{deployed_game, open_field};
 

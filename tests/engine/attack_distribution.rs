@@ -6,7 +6,7 @@ use wartable::rules::attack::roll::{monte_carlo, resolve};
 use wartable::rules::attack::{
     AttackContext, CommandReroll, Reroll, TargetModel, TargetUnit, WeaponGroup,
 };
-mod common;
+use crate::common;
 use common::{dice, weapon};
 use wartable::rules::rng::GameRng;
 use wartable::rules::{WeaponAbility, WeaponProfile};

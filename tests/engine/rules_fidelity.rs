@@ -3,8 +3,7 @@
 //! what survives). shared/RULES.md: Shooting, Fight, Benefit of Cover, Transports, core
 //! abilities.
 
-#[path = "common/battle.rs"]
-mod battle;
+use crate::battle;
 
 use battle::*;
 use wartable::game::sight::ModelRef;

@@ -1,0 +1,8 @@
+//! The computer opponent: its commands, levels and measured play.
+//!
+//! One test binary of a few (each links the engine and Bevy once); each module was a test
+//! file of its own.
+#[path = "../common/battle.rs"]
+mod battle;
+mod ai;
+mod ai_levels;

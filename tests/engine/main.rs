@@ -1,0 +1,23 @@
+//! The battle engine and the rules: attacks and their exact distributions, phases, saves and
+//! replays, the engine API and its options, geometry, line of sight, missions, the Rules Commentary
+//! examples and the layering of the code.
+//!
+//! One test binary of a few (each links the engine and Bevy once); each module was a test
+//! file of its own.
+#[path = "../common/mod.rs"]
+mod common;
+#[path = "../common/battle.rs"]
+mod battle;
+mod attack_distribution;
+mod battle_phases;
+mod battle_props;
+mod battle_saves;
+mod engine_api;
+mod engine_options;
+mod geometry_props;
+mod hostile_dice;
+mod los_golden;
+mod missions;
+mod rules_commentary;
+mod rules_fidelity;
+mod layering;

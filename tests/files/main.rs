@@ -1,0 +1,15 @@
+//! Files and the command line: data files, BSData conversion, roster import, the CLI, hostile and
+//! fuzzed inputs.
+//!
+//! One test binary of a few (each links the engine and Bevy once); each module was a test
+//! file of its own.
+#[path = "../common/battle.rs"]
+mod battle;
+mod bsdata_convert;
+mod cli_attack;
+mod data_files;
+mod fuzz_inputs;
+mod hostile_cli;
+mod hostile_data;
+mod hostile_files;
+mod roster_import;
