@@ -16,9 +16,9 @@
 //! whole game between two of them.
 
 mod close_in;
-pub mod loadout;
 pub mod cover;
 pub mod level;
+pub mod loadout;
 pub mod mission;
 pub mod plan;
 pub mod react;
@@ -982,7 +982,9 @@ impl Ai {
             }
             let best = roots(game, opponent(player))
                 .into_iter()
-                .filter(|&e| game.unit_distance((army, u), (earmy, e)) <= game.charge_range_inches())
+                .filter(|&e| {
+                    game.unit_distance((army, u), (earmy, e)) <= game.charge_range_inches()
+                })
                 .filter_map(|e| {
                     let t = game.unit_id(earmy, e).to_string();
                     let odds = game

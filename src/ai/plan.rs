@@ -13,11 +13,11 @@ use super::{Ai, Level, centre, legal, roots, shifted, value_per_model};
 use pathfinding::kuhn_munkres::kuhn_munkres_min;
 use pathfinding::matrix::Matrix;
 
-use crate::rules::constants::RESERVES_LAST_ROUND;
 use crate::game::sight::ModelRef;
 use crate::game::state::Location;
 use crate::game::{Command, Game, Placement, ReserveKind, WeaponOption, WeaponTarget};
 use crate::geometry::{Vec2, Vec3, polygon};
+use crate::rules::constants::RESERVES_LAST_ROUND;
 use crate::rules::constants::{
     DISEMBARK_RANGE_INCHES, ENGAGEMENT_RANGE_HORIZONTAL_INCHES, OBJECTIVE_RANGE_HORIZONTAL_INCHES,
     RESERVES_ENEMY_DISTANCE_INCHES, RESERVES_FIRST_ROUND, STRATEGIC_RESERVES_EDGE_INCHES,
@@ -737,11 +737,7 @@ impl Ai {
                     !game.has_keyword(army, u, "TRANSPORT")
                         && !game.has_keyword(army, u, "VEHICLE")
                         && melee_minded(game, army, u)
-                        && markers_in_first_move(
-                            game,
-                            player,
-                            game.unit_move_inches(army, u),
-                        ) <= 1
+                        && markers_in_first_move(game, player, game.unit_move_inches(army, u)) <= 1
                 })
                 .collect();
             candidates.sort_by_key(|&u| game.scene.armies[army].units[u].points.unwrap_or(0));

@@ -232,8 +232,7 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
         }
         "shooting" => {
             // The recorded 5-round game on the default scene (seed 7), up to its first shot.
-            let commands: Vec<Command> =
-                recorded_game()?;
+            let commands: Vec<Command> = recorded_game()?;
             let first_shot = commands
                 .iter()
                 .position(|c| matches!(c, Command::Shoot { .. }))
@@ -264,8 +263,7 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
         "reaction" => {
             // The recorded game up to the first Pass (the answer to a shot that waited), the
             // shot itself applied: the defender must now react or pass.
-            let commands: Vec<Command> =
-                recorded_game()?;
+            let commands: Vec<Command> = recorded_game()?;
             let pass = commands
                 .iter()
                 .position(|c| matches!(c, Command::Pass { .. }))
@@ -356,8 +354,7 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
                 Some(play::suggest_placement(game, army, unit).ok_or("no place to arrive")?);
         }
         "log" | "summary" => {
-            let commands: Vec<Command> =
-                recorded_game()?;
+            let commands: Vec<Command> = recorded_game()?;
             for c in commands {
                 if name == "log" && started.game.battle_round >= 2 {
                     break;

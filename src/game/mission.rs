@@ -1031,7 +1031,8 @@ impl Game {
                 let gained = now.iter().any(|id| was(id) != Some(player));
                 if stormed {
                     (*vp, "took an objective the opponent held".into())
-                } else if self.battle_round >= crate::rules::constants::STORM_HOSTILE_OBJECTIVE_FROM_ROUND
+                } else if self.battle_round
+                    >= crate::rules::constants::STORM_HOSTILE_OBJECTIVE_FROM_ROUND
                     && enemy_had_none
                     && gained
                 {
@@ -1213,7 +1214,8 @@ impl Game {
             }
             CardKind::DefendStronghold { vp }
                 if !own_turn
-                    && self.battle_round >= crate::rules::constants::DEFEND_STRONGHOLD_FROM_ROUND =>
+                    && self.battle_round
+                        >= crate::rules::constants::DEFEND_STRONGHOLD_FROM_ROUND =>
             {
                 if self.held(player, ObjectiveSet::OwnZone) == 0 {
                     return None;

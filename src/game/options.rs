@@ -305,12 +305,10 @@ impl Game {
             .filter(|&u| !self.live_models(enemy, u).is_empty())
             .filter_map(|u| {
                 let distance = self.unit_distance((army, root), (enemy, u));
-                (distance <= CHARGE_RANGE_INCHES + MEASURE_TOLERANCE_INCHES).then(|| {
-                    ChargeTarget {
-                        unit: self.unit_id(enemy, u).to_string(),
-                        index: u,
-                        distance,
-                    }
+                (distance <= CHARGE_RANGE_INCHES + MEASURE_TOLERANCE_INCHES).then(|| ChargeTarget {
+                    unit: self.unit_id(enemy, u).to_string(),
+                    index: u,
+                    distance,
                 })
             })
             .collect();
@@ -355,9 +353,15 @@ impl Game {
                 reroll,
             };
             let commands: Vec<Command> = if stratagem.needs_target() {
-                enemies.iter().map(|t| make(Some(t.clone()), None)).collect()
+                enemies
+                    .iter()
+                    .map(|t| make(Some(t.clone()), None))
+                    .collect()
             } else if stratagem == Stratagem::CommandReroll {
-                RerollRoll::ALL.iter().map(|&r| make(None, Some(r))).collect()
+                RerollRoll::ALL
+                    .iter()
+                    .map(|&r| make(None, Some(r)))
+                    .collect()
             } else {
                 vec![make(None, None)]
             };
@@ -400,7 +404,10 @@ impl Game {
             }
             Stage::Deployment => o.deploy = active && state.location == Location::NotDeployed,
             Stage::Scouts => {
-                if active && state.moved.is_none() && on_table && self.scouts_inches(army, root).is_some()
+                if active
+                    && state.moved.is_none()
+                    && on_table
+                    && self.scouts_inches(army, root).is_some()
                 {
                     o.move_modes = vec![MoveMode::Normal];
                 }
@@ -458,8 +465,7 @@ impl Game {
         o.disembark = matches!(state.location, Location::Embarked(_))
             && !self.live_models_anywhere(army, root).is_empty();
         // Only INFANTRY embark, in a friendly TRANSPORT on the table.
-        if !self.live_models(army, root).is_empty()
-            && self.all_have_keyword(army, root, "INFANTRY")
+        if !self.live_models(army, root).is_empty() && self.all_have_keyword(army, root, "INFANTRY")
         {
             for t in 0..self.units[army].len() {
                 let sheet = &self.scene.armies[army].units[t].datasheet;
@@ -501,9 +507,11 @@ impl Game {
         let root = self.combined(army, unit)[0];
         let player = self.player_of(army);
         let id = self.unit_id(army, root).to_string();
-        let unit_field = |r: ModelRef| (r.unit != root).then(|| self.unit_id(army, r.unit).to_string());
+        let unit_field =
+            |r: ModelRef| (r.unit != root).then(|| self.unit_id(army, r.unit).to_string());
         let facing_of = |r: ModelRef| {
-            (self.scene.armies[r.army].units[r.unit].models[r.model].facing + turn).rem_euclid(360.0)
+            (self.scene.armies[r.army].units[r.unit].models[r.model].facing + turn)
+                .rem_euclid(360.0)
         };
         let model_paths = || -> Vec<ModelPath> {
             paths

@@ -274,10 +274,7 @@ fn close_game(mut requests: MessageReader<CloseGame>, mut active: ResMut<ActiveG
     }
 }
 
-fn sync_states(
-    active: Res<ActiveGame>,
-    mut battle: ResMut<NextState<BattleState>>,
-) {
+fn sync_states(active: Res<ActiveGame>, mut battle: ResMut<NextState<BattleState>>) {
     if !active.is_changed() {
         return;
     }

@@ -2,7 +2,7 @@
 //!
 //! One test binary of a few (each links the engine and Bevy once); each module was a test
 //! file of its own.
-#[path = "../common/battle.rs"]
-mod battle;
 mod ai;
 mod ai_levels;
+#[path = "../common/battle.rs"]
+mod battle;

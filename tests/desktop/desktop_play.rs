@@ -1668,7 +1668,10 @@ fn a_unit_embarks_and_disembarks_by_hand() {
     let (army, boyz) = unit(&g, 2, "shoota-boyz");
     assert!(play::panels(&g, army, boyz).embark);
     let options = g.unit_options(army, boyz);
-    assert!(options.embark.iter().any(|(t, _)| t == "trukk"), "{options:?}");
+    assert!(
+        options.embark.iter().any(|(t, _)| t == "trukk"),
+        "{options:?}"
+    );
     let (_, redemptor) = unit(&g, 1, "redemptor");
     assert!(!play::panels(&g, g.army_of(1).unwrap(), redemptor).embark);
     let step = normal_move(&g, 2, "shoota-boyz", 0.0, -0.5);

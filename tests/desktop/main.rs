@@ -7,6 +7,6 @@
 mod battle;
 mod desktop_play;
 mod headless;
-mod mission_menu;
 mod layout_design;
 mod layout_diagrams;
+mod mission_menu;

@@ -1,13 +1,13 @@
 //! Exact attack distributions: hand-computed values, and agreement with the Monte Carlo
 //! resolver (100,000 trials, fixed seed) on varied profiles.
 
+use crate::common;
+use common::{dice, weapon};
 use wartable::rules::attack::exact::distribution;
 use wartable::rules::attack::roll::{monte_carlo, resolve};
 use wartable::rules::attack::{
     AttackContext, CommandReroll, Reroll, TargetModel, TargetUnit, WeaponGroup,
 };
-use crate::common;
-use common::{dice, weapon};
 use wartable::rules::rng::GameRng;
 use wartable::rules::{WeaponAbility, WeaponProfile};
 

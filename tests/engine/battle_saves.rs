@@ -2,7 +2,6 @@
 //! the last command, a kill -9 loses no accepted command, and the committed 5-round game
 //! replays bit for bit.
 
-
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 

@@ -181,7 +181,14 @@ fn kroot_game() -> Game {
     put(&mut g, 1, "farstalkers", 1, 11.4, 10.0);
     for m in 2..12 {
         let (col, row) = (((m - 2) % 5) as f32, ((m - 2) / 5) as f32);
-        put(&mut g, 1, "farstalkers", m, 10.0 + 1.4 * col, 8.6 - 1.4 * row);
+        put(
+            &mut g,
+            1,
+            "farstalkers",
+            m,
+            10.0 + 1.4 * col,
+            8.6 - 1.4 * row,
+        );
     }
     put_rows(&mut g, 2, "lootas", (50.0, 40.0), 1.3, 5);
     advance_to(&mut g, 1, Phase::Movement);
@@ -327,10 +334,7 @@ fn a_disembark_after_the_transports_normal_move_is_told_as_a_disembark() {
     );
     let log = ActionLog::of(&g, &events);
     let lines: Vec<String> = log.game_entries().map(|e| e.line()).collect();
-    assert!(
-        lines.iter().any(|l| l.contains("disembarks")),
-        "{lines:?}"
-    );
+    assert!(lines.iter().any(|l| l.contains("disembarks")), "{lines:?}");
     assert!(
         !lines.iter().any(|l| l.contains("arrives from")),
         "told as an arrival: {lines:?}"
@@ -354,7 +358,10 @@ fn a_model_with_two_melee_weapons_is_offered_both_and_may_use_the_weaker() {
         names.contains(&"Dread klaw") && names.contains(&"Stompy feet"),
         "{names:?}"
     );
-    assert!(melee.iter().all(|w| w.choose_one), "one of the two per model");
+    assert!(
+        melee.iter().all(|w| w.choose_one),
+        "one of the two per model"
+    );
     // The computer still picks the stronger one.
     let ai: Vec<String> = wartable::ai::loadout::strongest_melee(&g, a, dread)
         .into_iter()

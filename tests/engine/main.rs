@@ -4,20 +4,20 @@
 //!
 //! One test binary of a few (each links the engine and Bevy once); each module was a test
 //! file of its own.
-#[path = "../common/mod.rs"]
-mod common;
+mod attack_distribution;
 #[path = "../common/battle.rs"]
 mod battle;
-mod attack_distribution;
 mod battle_phases;
 mod battle_props;
 mod battle_saves;
+#[path = "../common/mod.rs"]
+mod common;
 mod engine_api;
 mod engine_options;
 mod geometry_props;
 mod hostile_dice;
+mod layering;
 mod los_golden;
 mod missions;
 mod rules_commentary;
 mod rules_fidelity;
-mod layering;

@@ -6,6 +6,14 @@
 //! Keywords, Out-of-Phase Rules, Target, With the 'X' Ability, Start of/The Phase) are played
 //! through `Game` commands on the open-field scene; pure dice maths uses the attack module.
 
+use crate::battle;
+use crate::common;
+use battle::*;
+use common::{dice, weapon};
+use wartable::data::load_scene;
+use wartable::game::{Command, Game, GameEvent, Location, Rule, WeaponTarget};
+use wartable::rules::WeaponAbility as A;
+use wartable::rules::abilities::{Edge, Effect, TimedAbility, Timing, Whose};
 use wartable::rules::attack::events::AttackEvent;
 use wartable::rules::attack::exact::distribution;
 use wartable::rules::attack::roll::resolve;
@@ -17,14 +25,6 @@ use wartable::rules::modifiers::{
     Characteristic as C, Modifiers, capped_hit_or_wound_modifier, modified_roll, unit_leadership,
     unit_toughness, worst,
 };
-use crate::battle;
-use crate::common;
-use battle::*;
-use common::{dice, weapon};
-use wartable::data::load_scene;
-use wartable::game::{Command, Game, GameEvent, Location, Rule, WeaponTarget};
-use wartable::rules::WeaponAbility as A;
-use wartable::rules::abilities::{Edge, Effect, TimedAbility, Timing, Whose};
 use wartable::rules::phase::Phase;
 use wartable::rules::rng::{GameRng, leadership_test};
 use wartable::rules::roll_table::RollTable;

@@ -24,6 +24,8 @@ mod summary;
 mod tape;
 mod unit_panel;
 
+use std::sync::Arc;
+
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -35,6 +37,7 @@ use super::screens::Screen;
 use super::screens::menu::{NewGameForm, SaveList, SavesDir};
 use super::selection::Selection;
 use super::ui::PanelInsets;
+use crate::game::Game;
 use crate::sim::battle::{ActiveGame, GameCommand, InputSystems, UndoRequested};
 use crate::sim::components::Unit;
 use crate::sim::{ActiveScene, SceneErrors};
@@ -111,6 +114,21 @@ struct Hud<'w, 's> {
     save_list: Res<'w, SaveList>,
     cache: ResMut<'w, PreviewCache>,
     commands: Commands<'w, 's>,
+    /// A shared copy of the game the panels draw from, renewed only when the game changes
+    /// (the panels need the game and the rest of the HUD at once).
+    game_copy: Local<'s, Option<(bevy::ecs::change_detection::Tick, Option<Arc<Game>>)>>,
+}
+
+impl Hud<'_, '_> {
+    /// The game as it stands, shared with the panels: a copy made when the game has changed
+    /// since the last copy (by its change tick), not every frame.
+    fn game(&mut self) -> Option<Arc<Game>> {
+        let changed = self.active.last_changed();
+        if self.game_copy.as_ref().is_none_or(|(t, _)| *t != changed) {
+            *self.game_copy = Some((changed, self.active.game.clone().map(Arc::new)));
+        }
+        self.game_copy.as_ref().and_then(|(_, g)| g.clone())
+    }
 }
 
 /// The game's keys: F1 help, L line of sight, T tape, H threat overlay, C unit card or strip,

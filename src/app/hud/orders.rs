@@ -121,13 +121,18 @@ pub(super) fn orders(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, army: usize,
             for (transport, verdict) in &options.embark {
                 let name = game
                     .find_unit(army, transport)
-                    .map_or(transport.as_str(), |t| &game.scene.armies[army].units[t].name);
+                    .map_or(transport.as_str(), |t| {
+                        &game.scene.armies[army].units[t].name
+                    });
                 let hover = match verdict {
                     Ok(()) => "Every model is within 3\" of the TRANSPORT".to_string(),
                     Err(r) => r.to_string(),
                 };
                 if ui
-                    .add_enabled(verdict.is_ok(), egui::Button::new(format!("Embark in {name}")))
+                    .add_enabled(
+                        verdict.is_ok(),
+                        egui::Button::new(format!("Embark in {name}")),
+                    )
                     .on_hover_text(&hover)
                     .on_disabled_hover_text(&hover)
                     .clicked()

@@ -52,8 +52,7 @@ pub(super) fn stratagems(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, army: us
             }
         }
         for s in shown {
-            let uses: Vec<&StratagemOption> =
-                options.iter().filter(|o| o.stratagem == s).collect();
+            let uses: Vec<&StratagemOption> = options.iter().filter(|o| o.stratagem == s).collect();
             let any = uses.iter().any(|o| o.verdict.is_ok());
             // Why the first use is refused, when none is accepted.
             let why = uses
@@ -77,8 +76,8 @@ pub(super) fn stratagems(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, army: us
                                     (_, Some(r)) => r.name().to_string(),
                                     _ => s.name().to_string(),
                                 };
-                                let button = ui
-                                    .add_enabled(o.verdict.is_ok(), egui::Button::new(text));
+                                let button =
+                                    ui.add_enabled(o.verdict.is_ok(), egui::Button::new(text));
                                 let button = match &o.verdict {
                                     Err(r) => button.on_disabled_hover_text(r.reason.clone()),
                                     Ok(()) => button,

@@ -21,7 +21,7 @@ pub(super) fn unit_panel(ui: &mut egui::Ui, hud: &mut Hud) {
     {
         hud.tools.card_strip = true;
     }
-    if let Some(game) = hud.active.game.clone() {
+    if let Some(game) = hud.game() {
         orders::orders(ui, hud, &game, unit.army, unit.index);
         ui.separator();
         wounds_and_status(ui, &game, unit.army, unit.index);

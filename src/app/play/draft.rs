@@ -188,10 +188,9 @@ pub fn allowance(game: &Game, draft: &Draft, mode: MoveMode) -> Option<MoveBudge
 /// The smallest Advance roll that covers the draft: the most any model's path goes past its
 /// own Move characteristic, rounded up (at least 1).
 pub fn advance_roll_needed(game: &Game, draft: &Draft) -> u32 {
-    let over = allowance(game, draft, MoveMode::Normal).map_or_else(
-        || draft_distance(game, draft),
-        |b| -b.left,
-    ) - crate::rules::constants::MEASURE_TOLERANCE_INCHES;
+    let over = allowance(game, draft, MoveMode::Normal)
+        .map_or_else(|| draft_distance(game, draft), |b| -b.left)
+        - crate::rules::constants::MEASURE_TOLERANCE_INCHES;
     (over.max(0.0).ceil() as u32).max(1)
 }
 

@@ -28,9 +28,9 @@ use crate::sim::battle::{ActiveGame, BattleSystems, GameCommand};
 pub use crate::sim::battle::{GameOrigin, undo};
 pub use deploy::{AutoDeploy, auto_deploy_command};
 pub use draft::{
-    Draft, MoveBudget, Verdict, advance_roll_needed, allowance, check, draft_command, draft_distance,
-    draft_to_leg, drag_model, drag_unit, leg_checks, leg_lengths, model_position, placement_draft,
-    suggest_placement,
+    Draft, MoveBudget, Verdict, advance_roll_needed, allowance, check, draft_command,
+    draft_distance, draft_to_leg, drag_model, drag_unit, leg_checks, leg_lengths, model_position,
+    placement_draft, suggest_placement,
 };
 pub use los::{LosReport, SightStatus, TargetSight, los_report};
 pub use narrate::{

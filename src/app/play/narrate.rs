@@ -407,7 +407,10 @@ fn headline(game: &Game, e: &GameEvent, phase: Option<Phase>) -> (Option<u8>, St
                     format!("{} disembarks", n(player, unit))
                 }
                 SetUpHow::DestroyedTransport => {
-                    format!("{} disembarks from its destroyed TRANSPORT", n(player, unit))
+                    format!(
+                        "{} disembarks from its destroyed TRANSPORT",
+                        n(player, unit)
+                    )
                 }
                 SetUpHow::EmergencyDisembarkation => format!(
                     "{} makes an Emergency Disembarkation from its destroyed TRANSPORT",
