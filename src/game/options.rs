@@ -29,7 +29,7 @@ use crate::rules::constants::{
     CHARGE_RANGE_INCHES, CONSOLIDATE_INCHES, MEASURE_TOLERANCE_INCHES, PILE_IN_INCHES,
 };
 use crate::rules::movement::MoveMode;
-use crate::rules::phase::{Phase, Stage, opponent};
+use crate::rules::phase::{FightStep, Phase, Stage, opponent};
 use crate::rules::rng::GameRng;
 use crate::rules::stratagem::Stratagem;
 
@@ -162,6 +162,13 @@ impl Game {
                 FightActivation::Attacks
             },
         })
+    }
+
+    /// The Fight phase's step and the player who selects the next unit to fight, or None
+    /// outside the Fight phase. Core Rules: Fight phase (Fights First, then Remaining
+    /// Combats; players alternate selecting, the opponent of the active player first).
+    pub fn fight_step(&self) -> Option<(FightStep, u8)> {
+        self.fight.as_ref().map(|f| (f.step, f.picker))
     }
 
     /// Whether `player` may use Counter-offensive now, as far as the Fight phase's sequence

@@ -8,7 +8,7 @@ use crate::battle;
 use battle::{deployed_game, open_field};
 
 use proptest::prelude::*;
-use wartable::game::{Command, Game, GameEvent, ModelPath, WeaponTarget};
+use wartable::game::{Command, FightActivation, Game, GameEvent, ModelPath, WeaponTarget};
 use wartable::geometry::measure::bases_overlap;
 use wartable::rules::movement::MoveMode;
 use wartable::rules::phase::{Phase, Stage, opponent};
@@ -144,15 +144,15 @@ fn command_for(g: &Game, p: &Pick) -> Command {
                 paths: vec![],
             },
         },
-        10 => match g.fight.as_ref().and_then(|f| f.current) {
-            Some((a, cu, false)) => Command::Fight {
-                player: g.player_of(a),
-                unit: g.unit_id(a, cu).to_string(),
+        10 => match g.fighting_now() {
+            Some(now) if now.next == FightActivation::Attacks => Command::Fight {
+                player: g.player_of(now.army),
+                unit: g.unit_id(now.army, now.unit).to_string(),
                 weapons: wt,
             },
-            Some((a, cu, true)) => Command::Consolidate {
-                player: g.player_of(a),
-                unit: g.unit_id(a, cu).to_string(),
+            Some(now) => Command::Consolidate {
+                player: g.player_of(now.army),
+                unit: g.unit_id(now.army, now.unit).to_string(),
                 paths: vec![],
             },
             None => Command::PileIn {

@@ -32,6 +32,12 @@ pub struct PreviewCache {
     pub groups: Vec<Option<Vec<String>>>,
     /// The selected unit's Stratagem options.
     pub(super) stratagems: super::stratagems::StratagemCache,
+    /// The selected unit's orders ([`Game::unit_options`]) with the game's change tick and
+    /// the unit they are for.
+    pub(super) unit_options: Option<(
+        (bevy::ecs::change_detection::Tick, usize, usize),
+        crate::game::UnitOptions,
+    )>,
 }
 
 /// What a preview was computed for: the game's state hash, the unit and its weapon choices.

@@ -1,6 +1,7 @@
 //! The order panels of the selected unit: Setup, Deployment, Movement, Shooting, Charge and
 //! Fight, as the moment of the game allows ([`play::panels`]).
 
+use bevy::prelude::DetectChanges;
 use bevy_egui::egui;
 
 use super::{AMBER, Hud, attack, charge, fight};
@@ -11,7 +12,13 @@ use crate::rules::phase::{Phase, Stage};
 
 /// Draws the unit's order panels.
 pub(super) fn orders(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, army: usize, unit: usize) {
-    let options = game.unit_options(army, unit);
+    // The engine's options, kept until the game or the unit changes (some are checks on a
+    // copy of the game).
+    let key = (hud.active.last_changed(), army, unit);
+    if hud.cache.unit_options.as_ref().is_none_or(|(k, _)| *k != key) {
+        hud.cache.unit_options = Some((key, game.unit_options(army, unit)));
+    }
+    let options = hud.cache.unit_options.as_ref().expect("set above").1.clone();
     let p = Panels::from_options(&options);
     let player = game.player_of(army);
     let root = game.combined(army, unit)[0];
@@ -125,7 +132,7 @@ pub(super) fn orders(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, army: usize,
                         &game.scene.armies[army].units[t].name
                     });
                 let hover = match verdict {
-                    Ok(()) => "Every model is within 3\" of the TRANSPORT".to_string(),
+                    Ok(()) => "Every model ended its move close enough to embark".to_string(),
                     Err(r) => r.to_string(),
                 };
                 if ui

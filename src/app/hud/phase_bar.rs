@@ -29,9 +29,8 @@ pub(super) fn phase_bar(ui: &mut egui::Ui, hud: &mut Hud) {
                 game.battle_round,
                 game.active_player,
                 game.phase.name(),
-                game.fight
-                    .as_ref()
-                    .map(|f| format!(": {}, player {} selects", f.step.name(), f.picker))
+                game.fight_step()
+                    .map(|(step, picker)| format!(": {}, player {picker} selects", step.name()))
                     .unwrap_or_default()
             ),
             _ => game.describe_now(),

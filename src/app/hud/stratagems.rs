@@ -2,6 +2,8 @@
 //! roll to re-roll: the engine's options ([`Game::stratagem_options`]), each button enabled
 //! only when the engine accepts it, its reason shown otherwise.
 
+use bevy::ecs::change_detection::Tick;
+use bevy::prelude::DetectChanges;
 use bevy_egui::egui;
 
 use super::Hud;
@@ -14,18 +16,14 @@ use crate::rules::stratagem::Stratagem;
 /// engine check on a copy of the game).
 #[derive(Debug, Clone, Default)]
 pub struct StratagemCache {
-    key: Option<(String, usize, usize, usize)>,
+    key: Option<(Tick, usize, usize)>,
     options: Vec<StratagemOption>,
 }
 
 /// Draws the Stratagems section.
 pub(super) fn stratagems(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, army: usize, unit: usize) {
-    let key = (
-        game.state_hash(),
-        hud.active.save.as_ref().map_or(0, |s| s.commands.len()),
-        army,
-        unit,
-    );
+    // The game's change tick: any accepted command, undo or load renews the options.
+    let key = (hud.active.last_changed(), army, unit);
     if hud.cache.stratagems.key.as_ref() != Some(&key) {
         hud.cache.stratagems.options = game.stratagem_options(army, unit);
         hud.cache.stratagems.key = Some(key);
