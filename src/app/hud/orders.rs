@@ -15,10 +15,21 @@ pub(super) fn orders(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, army: usize,
     // The engine's options, kept until the game or the unit changes (some are checks on a
     // copy of the game).
     let key = (hud.active.last_changed(), army, unit);
-    if hud.cache.unit_options.as_ref().is_none_or(|(k, _)| *k != key) {
+    if hud
+        .cache
+        .unit_options
+        .as_ref()
+        .is_none_or(|(k, _)| *k != key)
+    {
         hud.cache.unit_options = Some((key, game.unit_options(army, unit)));
     }
-    let options = hud.cache.unit_options.as_ref().expect("set above").1.clone();
+    let options = hud
+        .cache
+        .unit_options
+        .as_ref()
+        .expect("set above")
+        .1
+        .clone();
     let p = Panels::from_options(&options);
     let player = game.player_of(army);
     let root = game.combined(army, unit)[0];
