@@ -62,6 +62,20 @@ pub fn advance_to(game: &mut Game, player: u8, phase: Phase) -> Vec<GameEvent> {
     panic!("never reached player {player}'s {phase:?}");
 }
 
+/// The (army, unit) indices of `player`'s unit `id`.
+pub fn unit_ref(game: &Game, player: u8, id: &str) -> (usize, usize) {
+    let army = game.army_of(player).unwrap();
+    (army, game.find_unit(army, id).unwrap())
+}
+
+/// Puts `player`'s unit `id` aboard their TRANSPORT `transport` (scenario set-up, outside the
+/// rules).
+pub fn embark(game: &mut Game, player: u8, id: &str, transport: &str) {
+    let (army, unit) = unit_ref(game, player, id);
+    let (_, t) = unit_ref(game, player, transport);
+    game.units[army][unit].location = wartable::game::Location::Embarked(t);
+}
+
 /// Puts a model at (x, y) on the table (scenario set-up, outside the rules).
 pub fn put(game: &mut Game, player: u8, unit: &str, model: usize, x: f32, y: f32) {
     let army = game.army_of(player).unwrap();

@@ -15,16 +15,11 @@ use wartable::ai::{Ai, Brain, level::Level};
 use wartable::app::play::{self, ActionLog, Draft};
 use wartable::data::load_scene;
 use wartable::game::sight::ModelRef;
-use wartable::game::{Command, FightActivation, Game, Location, RerollRoll, WeaponTarget};
+use wartable::game::{Command, FightActivation, Game, RerollRoll, WeaponTarget};
 use wartable::geometry::Vec3;
 use wartable::rules::movement::MoveMode;
 use wartable::rules::phase::{Phase, Stage, opponent};
 use wartable::rules::stratagem::Stratagem;
-
-fn unit_ref(g: &Game, player: u8, id: &str) -> (usize, usize) {
-    let a = g.army_of(player).unwrap();
-    (a, g.find_unit(a, id).unwrap())
-}
 
 /// A game on the open field played by two computer players (`normal`) for `steps` commands
 /// from the first battle round.
@@ -299,9 +294,7 @@ fn a_disembark_after_the_transports_normal_move_is_told_as_a_disembark() {
     );
     put(&mut g, 1, "redemptor", 0, 10.0, 6.0);
     put(&mut g, 2, "trukk", 0, 40.0, 36.0);
-    let (a, trukk) = unit_ref(&g, 2, "trukk");
-    let (_, boyz) = unit_ref(&g, 2, "shoota-boyz");
-    g.units[a][boyz].location = Location::Embarked(trukk);
+    embark(&mut g, 2, "shoota-boyz", "trukk");
     advance_to(&mut g, 2, Phase::Movement);
     let paths = shift(&g, 2, "trukk", 0.0, -4.0);
     accepted(

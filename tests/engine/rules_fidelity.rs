@@ -45,11 +45,6 @@ fn alive(g: &Game, player: u8, unit: &str) -> usize {
     g.units[a][u].models.iter().filter(|m| m.alive).count()
 }
 
-fn unit_ref(g: &Game, player: u8, unit: &str) -> (usize, usize) {
-    let a = g.army_of(player).unwrap();
-    (a, g.find_unit(a, unit).unwrap())
-}
-
 fn attack_events(ev: &[GameEvent]) -> Vec<&AttackEvent> {
     ev.iter()
         .filter_map(|e| match e {
