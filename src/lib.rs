@@ -5,6 +5,17 @@
 //! engine [`game`] (with its sight index and attack inputs), headless [`sim`]
 //! plugins, the desktop [`app`], and the headless [`cli`].
 
+/// Writes one line to standard error, as `eprintln!` does, but never panics: when standard
+/// error cannot be written (`2>/dev/full`, a closed pipe) the line is dropped, since there is
+/// nowhere left to report anything. Every message of the command line goes through it.
+#[macro_export]
+macro_rules! stderr_line {
+    ($($arg:tt)*) => {{
+        use ::std::io::Write as _;
+        let _ = ::std::writeln!(::std::io::stderr(), $($arg)*);
+    }};
+}
+
 pub mod ai;
 pub mod app;
 pub mod cli;

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use crate::data::army::DatasheetsFile;
 use crate::data::bsdata::{self, BaseSizes, Conversion};
 use crate::data::source;
+use crate::data::write::{self, Overwrite};
 
 /// The base-size table used when `--bases` is not given.
 pub const DEFAULT_BASES: &str = "scenes/datasheets/base-sizes.ron";
@@ -24,6 +25,13 @@ pub struct DatasheetsArgs {
     /// The base-size table (default: scenes/datasheets/base-sizes.ron).
     #[arg(long)]
     pub bases: Option<PathBuf>,
+    /// The commit to record in each file's header (default: read from the checkout's `.git`).
+    #[arg(long)]
+    pub source_commit: Option<String>,
+    /// Replace faction files already in `--out` (without it, nothing is written when one is
+    /// there).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Runs `datasheets`: converts the checkout, writes one file per faction into `--out` (each
@@ -34,7 +42,7 @@ pub fn run(args: &DatasheetsArgs) -> ExitCode {
     match convert_and_write(args) {
         Ok(summary) => super::print_then(&summary, ExitCode::SUCCESS),
         Err(message) => {
-            eprintln!("datasheets: {message}");
+            crate::stderr_line!("datasheets: {message}");
             ExitCode::FAILURE
         }
     }
@@ -56,37 +64,80 @@ fn convert_and_write(args: &DatasheetsArgs) -> Result<String, String> {
     let conversion = bsdata::convert(checkout, &bases)?;
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("{}: cannot create the folder: {e}", args.out.display()))?;
-    let commit = checkout_commit(checkout);
-    for (stem, file) in &conversion.files {
-        let out = args.out.join(format!("{stem}.ron"));
+    let commit = match &args.source_commit {
+        Some(c) => one_line(c).chars().take(100).collect(),
+        None => checkout_commit(checkout),
+    };
+    // Every file's name and target checked before the first is written: all or none.
+    let overwrite = Overwrite::when(args.force);
+    let mut outs = Vec::new();
+    for (stem, _) in &conversion.files {
+        let out = write::file_in(&args.out, &format!("{stem}.ron"))?;
+        if outs.contains(&out) {
+            return Err(format!(
+                "{}: two factions would be written to this one file",
+                out.display()
+            ));
+        }
+        write::check_target(&out, overwrite)?;
+        outs.push(out);
+    }
+    for ((_, file), out) in conversion.files.iter().zip(&outs) {
         let body = bsdata::to_ron(file).map_err(|e| format!("{}: {e}", out.display()))?;
         let text = format!(
             "{}{body}",
             header(file, &commit, &bases_path, &bases, &conversion)
         );
-        crate::data::source::write_whole(&out, &text)?;
+        write::write_file(out, &text, overwrite)?;
     }
     Ok(summary(&conversion, &args.out))
 }
 
-/// The commit and date of a git checkout ("unknown" for a folder that is not one).
-fn checkout_commit(checkout: &Path) -> String {
-    let out = std::process::Command::new("git")
-        .arg("-C")
-        .arg(checkout)
-        .args(["log", "-1", "--format=%H %cs"])
-        .output();
-    match out {
-        Ok(o) if o.status.success() && checkout.join(".git").exists() => {
-            let text = String::from_utf8_lossy(&o.stdout).trim().to_string();
-            match text.split_once(' ') {
-                Some((hash, date)) => format!("{hash} ({date})"),
-                None if !text.is_empty() => text,
-                None => "unknown".to_string(),
+/// The largest git metadata file read (`HEAD`, a ref, `packed-refs`): 4 MiB.
+const MAX_GIT_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// The commit a git checkout is at, read from its `.git` files (`HEAD`, then the branch's
+/// ref file or `packed-refs`); no program is run. "unknown" for a folder that is not a
+/// checkout or whose metadata cannot be read.
+pub fn checkout_commit(checkout: &Path) -> String {
+    read_head(checkout).unwrap_or_else(|| "unknown".to_string())
+}
+
+fn read_head(checkout: &Path) -> Option<String> {
+    let small = |p: &Path| {
+        source::read_bytes(p, MAX_GIT_FILE_BYTES)
+            .ok()
+            .and_then(|b| String::from_utf8(b).ok())
+    };
+    let dot_git = checkout.join(".git");
+    // A worktree or submodule has a `.git` file naming its git folder.
+    let git = if dot_git.is_dir() {
+        dot_git
+    } else {
+        let text = small(&dot_git)?;
+        checkout.join(text.trim().strip_prefix("gitdir:")?.trim())
+    };
+    let head = small(&git.join("HEAD"))?;
+    let head = head.trim();
+    let hash = match head.strip_prefix("ref:") {
+        None => head.to_string(),
+        Some(name) => {
+            let name = name.trim();
+            if !name.starts_with("refs/") || name.split('/').any(|p| p.is_empty() || p == "..") {
+                return None;
+            }
+            match small(&git.join(name)) {
+                Some(h) => h.trim().to_string(),
+                None => small(&git.join("packed-refs"))?
+                    .lines()
+                    .filter_map(|l| l.split_once(' '))
+                    .find(|(_, r)| r.trim() == name)
+                    .map(|(h, _)| h.to_string())?,
             }
         }
-        _ => "unknown".to_string(),
-    }
+    };
+    let hex = hash.len() >= 40 && hash.len() <= 64 && hash.chars().all(|c| c.is_ascii_hexdigit());
+    hex.then_some(hash)
 }
 
 /// The comment every written file starts with: where the data comes from, its licence

@@ -25,6 +25,10 @@ pub struct RunArgs {
     /// Save file written after every accepted command (the autosave).
     #[arg(long)]
     pub save: Option<PathBuf>,
+    /// Replace the `--save` file when one is already there (without it, an existing file is
+    /// kept and nothing is played).
+    #[arg(long)]
+    pub force: bool,
     /// Print every event of every accepted command.
     #[arg(long)]
     pub events: bool,
@@ -86,17 +90,13 @@ fn computer_plays(
     }
 }
 
-/// Checks, before a game is played, that the autosave `file` can be written: its folder exists
-/// and a file can be made there (the probe is the temporary file the save is written through,
-/// removed at once; nothing is left behind and no folder is created).
-fn check_save_target(file: &Path) -> Result<(), String> {
-    // A folder, a device (`/dev/full`), a pipe: the save would replace it.
-    if file.exists() && !file.is_file() {
-        return Err(format!(
-            "{}: cannot save there: it is not a regular file",
-            file.display()
-        ));
-    }
+/// Checks, before a game is played, that the autosave `file` can be written: nothing is there
+/// (or, with `force`, a regular file), its folder exists, and a file can be made there (the
+/// probe is a fresh temporary file, removed at once; nothing is left behind and no folder is
+/// created).
+fn check_save_target(file: &Path, force: bool) -> Result<(), String> {
+    use crate::data::write::{Overwrite, check_target};
+    check_target(file, Overwrite::when(force)).map_err(|e| e.to_string())?;
     let folder = match file.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -108,15 +108,18 @@ fn check_save_target(file: &Path) -> Result<(), String> {
             folder.display()
         ));
     }
-    // The same temporary path `write_save` writes through before renaming.
-    let probe = file.with_extension("ron.tmp");
-    std::fs::File::create(&probe).map_err(|e| {
-        format!(
-            "{}: cannot save there: cannot write in the folder {}: {e}",
-            file.display(),
-            folder.display()
-        )
-    })?;
+    let probe = folder.join(format!(".wartable-probe-{}.tmp", std::process::id()));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+        .map_err(|e| {
+            format!(
+                "{}: cannot save there: cannot write in the folder {}: {e}",
+                file.display(),
+                folder.display()
+            )
+        })?;
     std::fs::remove_file(&probe).map_err(|e| format!("{}: {e}", probe.display()))
 }
 
@@ -129,21 +132,21 @@ pub fn run(args: &RunArgs) -> ExitCode {
     let scene = match load_scene(&args.scene) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("{e}");
+            crate::stderr_line!("{e}");
             return ExitCode::FAILURE;
         }
     };
     let commands: Vec<Command> = match load(&args.commands) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("{e}");
+            crate::stderr_line!("{e}");
             return ExitCode::FAILURE;
         }
     };
     if let Some(out) = &args.save
-        && let Err(e) = check_save_target(out)
+        && let Err(e) = check_save_target(out, args.force)
     {
-        eprintln!("{e}");
+        crate::stderr_line!("{e}");
         return ExitCode::FAILURE;
     }
     let scene_ref = match &args.save {
@@ -178,9 +181,8 @@ pub fn run(args: &RunArgs) -> ExitCode {
                     && let Err(e) = write_save(out, save)
                 {
                     *save_failed.borrow_mut() = Some(format!(
-                        "{}: cannot write the save: {e}; stopped after command {} (the save \
-                         holds the {} commands before it)",
-                        out.display(),
+                        "cannot write the save: {e}; stopped after command {} (the save holds \
+                         the {} commands before it)",
                         label.trim(),
                         save.commands.len() - 1
                     ));
@@ -232,7 +234,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
     }
     computer_plays(&mut game, &mut save, &mut computer, &mut outcome, &stopped);
     if let Some(e) = save_failed.borrow_mut().take() {
-        eprintln!("{e}");
+        crate::stderr_line!("{e}");
         return ExitCode::FAILURE;
     }
     let summary = game.summary();
@@ -288,7 +290,7 @@ pub fn replay_cmd(file: &Path, json_out: bool) -> ExitCode {
             super::print_then(&out, ExitCode::SUCCESS)
         }
         Err(e) => {
-            eprintln!("{e}");
+            crate::stderr_line!("{e}");
             ExitCode::FAILURE
         }
     }
@@ -303,18 +305,18 @@ pub fn undo(file: &Path) -> ExitCode {
     let mut save: SaveFile = match load(file) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("{e}");
+            crate::stderr_line!("{e}");
             return ExitCode::FAILURE;
         }
     };
     let Some(last) = save.commands.pop() else {
-        eprintln!("{}: nothing to undo", file.display());
+        crate::stderr_line!("{}: nothing to undo", file.display());
         return ExitCode::FAILURE;
     };
     let scene = match save.load_scene(file) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("{e}");
+            crate::stderr_line!("{e}");
             return ExitCode::FAILURE;
         }
     };
@@ -331,16 +333,13 @@ pub fn undo(file: &Path) -> ExitCode {
                 return super::output_failed(&e);
             }
             if let Err(e) = write_save(file, &save) {
-                eprintln!(
-                    "{}: cannot write the save: {e}; nothing was undone",
-                    file.display()
-                );
+                crate::stderr_line!("cannot write the save: {e}; nothing was undone");
                 return ExitCode::FAILURE;
             }
             ExitCode::SUCCESS
         }
         Err((i, r)) => {
-            eprintln!("{}: command {i} is rejected on replay: {r}", file.display());
+            crate::stderr_line!("{}: command {i} is rejected on replay: {r}", file.display());
             ExitCode::FAILURE
         }
     }

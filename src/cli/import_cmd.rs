@@ -29,6 +29,10 @@ pub struct ImportArgs {
     /// Write the army even when some units cannot be resolved (they are left out).
     #[arg(long)]
     pub allow_partial: bool,
+    /// Replace the army file when one is already there (without it, an existing army is kept
+    /// and nothing is written).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Runs `import`: exit 0 when the army was written, 1 when the roster cannot be read or has
@@ -42,21 +46,22 @@ pub fn run(args: &ImportArgs) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(message) => {
-            eprintln!("{message}");
+            crate::stderr_line!("{message}");
             ExitCode::FAILURE
         }
     }
 }
 
 fn import(args: &ImportArgs) -> Result<String, String> {
-    let bytes = std::fs::read(&args.file)
-        .map_err(|e| format!("{}: cannot be read: {e}", args.file.display()))?;
+    let bytes = crate::data::source::read_bytes(&args.file, roster::MAX_ROSTER_BYTES)
+        .map_err(|e| e.to_string())?;
     let done = roster::import(
         &args.file.display().to_string(),
         &bytes,
         &args.datasheets,
         args.out.as_deref(),
         args.allow_partial,
+        crate::data::write::Overwrite::when(args.force),
     )?;
     Ok(report(
         args,

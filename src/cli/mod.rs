@@ -262,17 +262,17 @@ fn validate(files: &[PathBuf]) -> ExitCode {
                     return output_failed(&e);
                 }
                 for w in &v.warnings {
-                    eprintln!("{}: warning: {w}", f.display());
+                    crate::stderr_line!("{}: warning: {w}", f.display());
                 }
             }
             Err(errors) => {
                 failed += 1;
-                eprintln!("{errors}");
+                crate::stderr_line!("{errors}");
             }
         }
     }
     if failed > 0 {
-        eprintln!("{failed} of {} files failed", files.len());
+        crate::stderr_line!("{failed} of {} files failed", files.len());
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
@@ -289,7 +289,7 @@ fn scene_json(path: &Path) -> ExitCode {
             )
         }
         Err(errors) => {
-            eprintln!("{errors}");
+            crate::stderr_line!("{errors}");
             ExitCode::FAILURE
         }
     }

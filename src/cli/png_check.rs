@@ -36,7 +36,7 @@ pub fn run(path: &Path, min_stddev: f64) -> ExitCode {
             ExitCode::SUCCESS,
         ),
         Ok(s) => {
-            eprintln!(
+            crate::stderr_line!(
                 "{}: blank image: brightness stddev {:.2} is below {min_stddev}",
                 path.display(),
                 s.stddev
@@ -44,7 +44,7 @@ pub fn run(path: &Path, min_stddev: f64) -> ExitCode {
             ExitCode::FAILURE
         }
         Err(e) => {
-            eprintln!("{}: {e}", path.display());
+            crate::stderr_line!("{}: {e}", path.display());
             ExitCode::FAILURE
         }
     }

@@ -1768,17 +1768,22 @@ fn name_shared_profiles(ranged: &mut [WeaponProfile], melee: &mut [WeaponProfile
 // The whole checkout
 // ---------------------------------------------------------------------------------------
 
-/// The file stem of a faction's datasheets: lower case, spaces as dashes, apostrophes
-/// dropped ("T'au Empire" is "tau-empire").
+/// The largest catalogue or game system file read: 64 MiB (the biggest BSData catalogue is
+/// under 4 MiB).
+pub const MAX_CATALOGUE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The most catalogue files a checkout may hold: 1,000 (BSData wh40k-10e has about 60).
+pub const MAX_CATALOGUES: usize = 1000;
+
+/// The file stem of a faction's datasheets: ASCII lower-case letters and digits, every other
+/// run of characters one dash, apostrophes dropped ("T'au Empire" is "tau-empire"). Never a
+/// path: a faction named `../../scenes/armies/orks` is `scenes-armies-orks`.
 pub fn faction_file_stem(faction: &str) -> String {
-    faction
-        .to_lowercase()
+    let plain: String = faction
         .chars()
         .filter(|c| !matches!(c, '\'' | '\u{2019}'))
-        .collect::<String>()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join("-")
+        .collect();
+    super::source::slug(&plain, "faction")
 }
 
 /// The catalogue and game system files of a checkout, sorted by name.
@@ -1792,7 +1797,14 @@ fn data_files(checkout: &Path) -> Result<Vec<PathBuf>, String> {
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "cat"))
+        .take(MAX_CATALOGUES + 1)
         .collect();
+    if cats.len() > MAX_CATALOGUES {
+        return Err(format!(
+            "{}: holds more than {MAX_CATALOGUES} .cat files; the limit is {MAX_CATALOGUES}",
+            checkout.display()
+        ));
+    }
     cats.sort();
     let gst = checkout.join(GAME_SYSTEM_FILE);
     if !gst.is_file() {
@@ -1820,23 +1832,23 @@ pub fn convert(checkout: &Path, bases: &BaseSizes) -> Result<Conversion, String>
     let texts: Vec<(String, String)> = paths
         .iter()
         .map(|p| {
-            std::fs::read_to_string(p)
-                .map(|t| {
-                    let name = p
-                        .file_name()
-                        .map(|n| n.to_string_lossy().into_owned())
-                        .unwrap_or_default();
-                    (name, t)
-                })
-                .map_err(|e| format!("{}: cannot be read: {e}", p.display()))
+            let bytes =
+                super::source::read_bytes(p, MAX_CATALOGUE_BYTES).map_err(|e| e.to_string())?;
+            let t = String::from_utf8(bytes)
+                .map_err(|e| format!("{}: not UTF-8 text: {e}", p.display()))?;
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            Ok::<_, String>((name, t))
         })
         .collect::<Result<_, _>>()?;
     let docs: Vec<(String, Document)> = texts
         .iter()
         .map(|(name, t)| {
-            Document::parse(t)
+            super::xml::parse(t)
                 .map(|d| (name.clone(), d))
-                .map_err(|e| format!("{}: not XML: {e}", checkout.join(name).display()))
+                .map_err(|e| format!("{}: {e}", checkout.join(name).display()))
         })
         .collect::<Result<_, _>>()?;
     let idx = Index::new(&docs);

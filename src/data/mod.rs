@@ -10,6 +10,8 @@ pub mod resolve;
 pub mod roster;
 pub mod scene;
 pub mod source;
+pub mod write;
+pub mod xml;
 
 use std::path::Path;
 

@@ -95,37 +95,12 @@ pub fn embedded(path: &Path) -> Option<&'static str> {
 fn note_builtin(path: &Path) {
     static NOTED: std::sync::Once = std::sync::Once::new();
     NOTED.call_once(|| {
-        eprintln!(
+        crate::stderr_line!(
             "note: {}: using the copy of scenes/ built into wartable (name a file on disk to \
              use your own)",
             path.display()
         );
     });
-}
-
-/// What kind of non-regular file `t` is, for the error refusing it.
-fn kind_of(t: std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return "a FIFO (named pipe)";
-        }
-        if t.is_char_device() {
-            return "a character device";
-        }
-        if t.is_block_device() {
-            return "a block device";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
-    }
-    if t.is_dir() {
-        "a directory"
-    } else {
-        "not a regular file"
-    }
 }
 
 /// Reads the regular file `path`, refusing other kinds of file before opening them (opening a
@@ -140,8 +115,12 @@ pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, DataError> {
         file: path.to_path_buf(),
         message,
     };
-    let refuse =
-        |t: std::fs::FileType| io(format!("it is {}; only regular files are read", kind_of(t)));
+    let refuse = |t: std::fs::FileType| {
+        io(format!(
+            "it is {}; only regular files are read",
+            super::write::kind_name(t)
+        ))
+    };
     let too_big = |len: u64| {
         io(format!(
             "the file is {len} bytes or more; the limit is {limit} bytes ({} MiB)",
@@ -277,33 +256,45 @@ pub fn slug(name: &str, fallback: &str) -> String {
     }
 }
 
-/// An id not yet used by `taken`: `wanted`, else `wanted-2`, `wanted-3`...
+/// An id not yet used by `taken`: `wanted`, else `wanted-2`, `wanted-3`... Linear in the
+/// ids taken (they are hashed once); for many ids in a row use [`IdMaker`].
 pub fn unique_id<'a>(wanted: &str, taken: impl Iterator<Item = &'a str> + Clone) -> String {
-    let free = |c: &str| !taken.clone().any(|t| t == c);
-    if free(wanted) {
+    let taken: std::collections::HashSet<&str> = taken.collect();
+    if !taken.contains(wanted) {
         return wanted.to_string();
     }
     (2..)
         .map(|n| format!("{wanted}-{n}"))
-        .find(|c| free(c))
+        .find(|c| !taken.contains(c.as_str()))
         .expect("some suffix is free")
 }
 
-/// Writes `text` to `file` whole or not at all: its folder made if missing, the text written
-/// to a temporary file beside it, then renamed over it.
-///
-/// # Errors
-/// The folder, the temporary file or the rename fails; the message names the path.
-pub fn write_whole(file: &Path, text: &str) -> Result<(), String> {
-    if let Some(d) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
+/// Makes ids unique as they come, as [`unique_id`] would one by one, in constant expected
+/// time per id (each name remembers the next suffix to try).
+#[derive(Debug, Clone, Default)]
+pub struct IdMaker {
+    taken: std::collections::HashSet<String>,
+    next: std::collections::HashMap<String, u64>,
+}
+
+impl IdMaker {
+    /// `wanted` if not made yet, else `wanted-N` with the smallest free N from 2; remembered.
+    pub fn make(&mut self, wanted: &str) -> String {
+        let id = if self.taken.contains(wanted) {
+            let n = self.next.entry(wanted.to_string()).or_insert(2);
+            loop {
+                let c = format!("{wanted}-{n}");
+                *n += 1;
+                if !self.taken.contains(&c) {
+                    break c;
+                }
+            }
+        } else {
+            wanted.to_string()
+        };
+        self.taken.insert(id.clone());
+        id
     }
-    let tmp = file.with_extension("ron.part");
-    std::fs::write(&tmp, text).map_err(|e| format!("{}: cannot be written: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, file).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("{}: cannot be written: {e}", file.display())
-    })
 }
 
 #[cfg(test)]

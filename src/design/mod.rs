@@ -15,6 +15,7 @@ use crate::data::layout::LayoutFile;
 use crate::data::resolve::{Layout, load_deployment, load_mission};
 use crate::data::scene::{SceneArmy, SceneFile, SceneOptions};
 use crate::data::source::{load, relative_path, sibling};
+use crate::data::write::{Overwrite, WriteError, check_target, write_file};
 use crate::data::{DataError, DataErrors, Scene, check};
 use crate::rules::deployment::DeploymentMap;
 use crate::rules::mission::{Mission, ObjectiveMarker};
@@ -150,11 +151,19 @@ impl Design {
 
     /// Writes the layout to `scenes/layouts/<name>.ron` and a scene using it (with this
     /// deployment map, [`DESIGN_MISSION`] and [`DESIGN_ARMIES`]) to `scenes/<name>.ron`, each
-    /// written to a temporary file then renamed. Returns (scene file, layout file).
+    /// written whole through [`crate::data::write::write_file`]. Either file already there is
+    /// replaced only with [`Overwrite::Replace`]; both are checked before either is written.
+    /// Returns (scene file, layout file).
     ///
     /// # Errors
-    /// A file that cannot be written, or a layout the checks refuse (nothing is written then).
-    pub fn save(&self, scenes: &Path, name: &str) -> Result<(PathBuf, PathBuf), DataErrors> {
+    /// A file that cannot be written, or is there and may not be replaced, or a layout the
+    /// checks refuse (nothing is written then).
+    pub fn save(
+        &self,
+        scenes: &Path,
+        name: &str,
+        overwrite: Overwrite,
+    ) -> Result<(PathBuf, PathBuf), DataErrors> {
         let slug = slug(name);
         let layout_file = scenes.join("layouts").join(format!("{slug}.ron"));
         let scene_file = scenes.join(format!("{slug}.ron"));
@@ -195,10 +204,17 @@ impl Design {
             "// Scene written by wartable's layout editor for the layout '{slug}'.\n{}\n",
             ron::ser::to_string_pretty(&scene, pretty).expect("plain data")
         );
+        let refused = |file: &Path, e: WriteError| {
+            DataErrors(vec![DataError::Io {
+                file: file.to_path_buf(),
+                message: e.to_string(),
+            }])
+        };
+        for file in [&layout_file, &scene_file] {
+            check_target(file, overwrite).map_err(|e| refused(file, e))?;
+        }
         for (file, text) in [(&layout_file, layout_text), (&scene_file, scene_text)] {
-            let tmp = file.with_extension("ron.tmp");
-            std::fs::write(&tmp, text).map_err(|e| io(&tmp, e))?;
-            std::fs::rename(&tmp, file).map_err(|e| io(file, e))?;
+            write_file(file, &text, overwrite).map_err(|e| refused(file, e))?;
         }
         Ok((scene_file, layout_file))
     }

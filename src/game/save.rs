@@ -13,6 +13,7 @@ use super::state::{Game, Location};
 use crate::data::error::{DataError, DataErrors};
 use crate::data::load_scene_set_up;
 use crate::data::source::{load, sibling};
+use crate::data::write::{Overwrite, WriteError, write_file};
 use crate::game::sight::ModelRef;
 use crate::rules::deployment::SetupVersion;
 use crate::rules::phase::Stage;
@@ -238,22 +239,20 @@ pub fn load_save_with_events(file: &Path) -> Result<(Game, SaveFile, Vec<GameEve
     }
 }
 
-/// Writes `save` to `file` atomically: to a temporary file beside it, flushed to disk, then
-/// renamed over `file`, so a crash at any moment leaves the previous or the new save whole.
+/// Writes `save` to `file` whole or not at all, replacing the save there (a save is updated
+/// after every command): through [`crate::data::write::write_file`], so a crash at any moment
+/// leaves the previous or the new save whole, and a device, FIFO, folder or symbolic link at
+/// `file` is refused, never written through.
 ///
 /// # Errors
-/// The file system's error.
-pub fn write_save(file: &Path, save: &SaveFile) -> std::io::Result<()> {
-    use std::io::Write;
+/// [`WriteError`], naming the file.
+pub fn write_save(file: &Path, save: &SaveFile) -> Result<(), WriteError> {
     let text = ron::ser::to_string_pretty(save, ron::ser::PrettyConfig::new().depth_limit(3))
-        .map_err(std::io::Error::other)?;
-    let tmp = file.with_extension("ron.tmp");
-    {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-    }
-    std::fs::rename(&tmp, file)
+        .map_err(|e| WriteError::Io {
+            file: file.to_path_buf(),
+            source: std::io::Error::other(e),
+        })?;
+    write_file(file, &text, Overwrite::Replace)
 }
 
 pub use crate::data::source::relative_path;

@@ -191,7 +191,7 @@ fn apply_commands(
                 if let Some(path) = autosave
                     && let Err(e) = write_save(path, save)
                 {
-                    error!("{}: cannot write the autosave: {e}", path.display());
+                    error!("cannot write the autosave: {e}");
                     autosave_failed.write(AutosaveFailed {
                         file: path.clone(),
                         reason: e.to_string(),
@@ -239,7 +239,7 @@ pub fn undo_with_events(
         Ok((game, events)) => {
             active.game = Some(game);
             if let Some(path) = &active.autosave {
-                write_save(path, save).map_err(|e| format!("{}: {e}", path.display()))?;
+                write_save(path, save).map_err(|e| e.to_string())?;
             }
             Ok((last, events))
         }

@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicUsize;
 use proptest::prelude::*;
 use wartable::data::layout::{LayoutFile, PieceSpec, Shape};
 use wartable::data::load_scene;
+use wartable::data::write::Overwrite;
 use wartable::design::analysis::{
     AnalysisInput, LANE_SPACING_INCHES, VEHICLE_PROBE, analyze, work,
 };
@@ -275,9 +276,31 @@ fn a_saved_design_loads_back_the_same() {
     let ruin = new_piece(TerrainCategory::Ruin, "ruin-new".into(), Point(30.0, 8.5));
     put_piece(&mut d.layout, None, ruin, true);
     put_objective(&mut d.layout, None, objective("mine", 20.5, 11.0), true);
-    let (scene, layout) = d.save(&dir, &d.layout.name.clone()).unwrap();
+    let (scene, layout) = d
+        .save(&dir, &d.layout.name.clone(), Overwrite::Refuse)
+        .unwrap();
     assert_eq!(scene, dir.join("my-test-layout.ron"));
     assert_eq!(layout, dir.join("layouts/my-test-layout.ron"));
+    // Saving over it again needs the player's confirmation (Overwrite::Replace).
+    let before = std::fs::read_to_string(&layout).unwrap();
+    let mut moved = d.clone();
+    put_objective(
+        &mut moved.layout,
+        None,
+        objective("again", 40.5, 11.0),
+        true,
+    );
+    let refused = moved
+        .save(&dir, &d.layout.name.clone(), Overwrite::Refuse)
+        .unwrap_err();
+    assert!(refused.to_string().contains("already exists"), "{refused}");
+    assert_eq!(std::fs::read_to_string(&layout).unwrap(), before);
+    moved
+        .save(&dir, &d.layout.name.clone(), Overwrite::Replace)
+        .unwrap();
+    assert_ne!(std::fs::read_to_string(&layout).unwrap(), before);
+    d.save(&dir, &d.layout.name.clone(), Overwrite::Replace)
+        .unwrap();
     let back = Design::open_scene(&scene).unwrap();
     assert_eq!(back.layout, d.layout);
     assert_eq!(back.deployment, d.deployment);

@@ -58,9 +58,22 @@ pub(super) fn redo(editor: &mut Editor) {
     step(editor, false);
 }
 
-/// Saves the layout and a scene on it into the scenes folder, under the editor's name.
+/// Saves the layout and a scene on it into the scenes folder, under the editor's name. The
+/// layout file the editor has open is replaced; any other file already there is kept unless
+/// Save is pressed a second time under the same name (the player's confirmation).
 pub(super) fn save(editor: &mut Editor) {
-    match editor.design.save(&editor.scenes_dir, &editor.name) {
+    let layout = editor
+        .scenes_dir
+        .join("layouts")
+        .join(format!("{}.ron", crate::design::slug(&editor.name)));
+    let confirmed = editor.replace_confirmed.as_deref() == Some(editor.name.as_str());
+    let own = editor.watched.as_ref() == Some(&layout);
+    let overwrite = crate::data::write::Overwrite::when(own || confirmed);
+    editor.replace_confirmed = None;
+    match editor
+        .design
+        .save(&editor.scenes_dir, &editor.name, overwrite)
+    {
         Ok((scene, layout)) => {
             editor.log.push(format!(
                 "saved {} and {}",
@@ -69,6 +82,12 @@ pub(super) fn save(editor: &mut Editor) {
             ));
             editor.watched = Some(layout);
             editor.handle = None;
+        }
+        Err(e) if e.to_string().contains("already exists") => {
+            editor.log.push(format!(
+                "not saved: {e}. Press Save again to replace it, or change the name"
+            ));
+            editor.replace_confirmed = Some(editor.name.clone());
         }
         Err(e) => editor.log.push(format!("not saved: {e}")),
     }

@@ -106,6 +106,9 @@ pub struct Editor {
     pub watched: Option<PathBuf>,
     /// Messages for the user, newest last.
     pub log: Vec<String>,
+    /// The name whose save was refused because its files exist: Save pressed again under
+    /// it replaces them.
+    pub replace_confirmed: Option<String>,
     /// Validation problems of the current design.
     pub problems: Vec<Problem>,
     /// The last analysis, with the input it was made from.
@@ -134,6 +137,7 @@ impl Editor {
             scenes_dir,
             watched,
             log: Vec::new(),
+            replace_confirmed: None,
             problems: Vec::new(),
             analysis: None,
             running: None,

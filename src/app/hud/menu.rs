@@ -52,6 +52,7 @@ fn import_panel(
             &mut import.allow_partial,
             "Leave out units that cannot be resolved",
         );
+        ui.checkbox(&mut import.replace, "Replace an army file of the same name");
         if ui.button("Import").clicked() {
             match import.import() {
                 Ok(file) => {

@@ -261,6 +261,9 @@ pub struct ArmyImport {
     pub text: String,
     /// Write the army even when some units do not resolve (they are left out).
     pub allow_partial: bool,
+    /// Replace an army file of the same name (the player's confirmation; off by default, so
+    /// a list named "Orks" never replaces the shipped Orks unasked).
+    pub replace: bool,
     /// What the last import said (the file written, or what could not be resolved).
     pub message: String,
     /// Each army file's summary ("8 units, 995 points", or why it does not load), by path.
@@ -296,7 +299,11 @@ impl ArmyImport {
             ("pasted roster".to_string(), self.text.clone().into_bytes())
         } else if !self.path.trim().is_empty() {
             let p = self.path.trim();
-            let bytes = std::fs::read(p).map_err(|e| format!("{p}: cannot be read: {e}"))?;
+            let bytes = crate::data::source::read_bytes(
+                Path::new(p),
+                crate::data::roster::MAX_ROSTER_BYTES,
+            )
+            .map_err(|e| e.to_string())?;
             (p.to_string(), bytes)
         } else {
             return Err("paste a roster or give a roster file's path".into());
@@ -307,6 +314,7 @@ impl ArmyImport {
             Path::new("scenes/datasheets"),
             None,
             self.allow_partial,
+            crate::data::write::Overwrite::when(self.replace),
         )?;
         let file = done.file.display().to_string();
         self.summaries.remove(&file);

@@ -112,7 +112,8 @@ pub fn start_new_game(
     };
     let text = ron::ser::to_string_pretty(&data, ron::ser::PrettyConfig::new())
         .map_err(|e| e.to_string())?;
-    std::fs::write(&scene_file, text).map_err(|e| format!("{}: {e}", scene_file.display()))?;
+    crate::data::write::write_file(&scene_file, &text, crate::data::write::Overwrite::Refuse)
+        .map_err(|e| e.to_string())?;
     let origin = load_scene(&scene_file).map_err(|e| e.to_string())?;
     begin(
         origin,
@@ -131,7 +132,7 @@ fn begin(
 ) -> Result<StartedGame, String> {
     let (game, events) = Game::start(origin.clone(), seed);
     let save = SaveFile::new(scene_ref, seed, Vec::new());
-    write_save(&autosave, &save).map_err(|e| format!("{}: {e}", autosave.display()))?;
+    write_save(&autosave, &save).map_err(|e| e.to_string())?;
     Ok(StartedGame {
         origin,
         game,

@@ -15,6 +15,15 @@ pub mod tree;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::data::write::{self, Overwrite};
+
+/// The largest roster file read (any format), in bytes: 16 MiB. A 2,000-point list is under
+/// 1 MiB as `.ros` and a few KiB as text.
+pub const MAX_ROSTER_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The most text a `.rosz` may inflate to, in bytes: 16 MiB, as a `.ros` read directly.
+pub const MAX_INFLATED_BYTES: u64 = MAX_ROSTER_BYTES;
+
 pub use resolve::{Catalog, Imported, Unresolved, loadouts, resolve};
 
 /// A roster as read from its file, before it is resolved against datasheets.
@@ -139,6 +148,12 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<(Roster, RosterFormat), RosterEr
         RosterError::Format(m) => RosterError::Format(format!("{name}: {f}: {m}")),
         other => other,
     };
+    if bytes.len() as u64 > MAX_ROSTER_BYTES {
+        return Err(RosterError::Format(format!(
+            "{name}: {} bytes; a roster is at most {MAX_ROSTER_BYTES} bytes",
+            bytes.len()
+        )));
+    }
     if bytes.starts_with(b"PK") || name.to_ascii_lowercase().ends_with(".rosz") {
         let f = RosterFormat::Rosz;
         return tree::read_rosz(bytes)
@@ -168,10 +183,8 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<(Roster, RosterFormat), RosterEr
 /// # Errors
 /// The file cannot be read, or [`read`]'s errors.
 pub fn read_file(file: &Path) -> Result<(Roster, RosterFormat), RosterError> {
-    let bytes = std::fs::read(file).map_err(|source| RosterError::Io {
-        file: file.display().to_string(),
-        source,
-    })?;
+    let bytes = crate::data::source::read_bytes(file, MAX_ROSTER_BYTES)
+        .map_err(|e| RosterError::Format(e.to_string()))?;
     read(&file.display().to_string(), &bytes)
 }
 
@@ -206,13 +219,19 @@ pub fn import(
     datasheets: &Path,
     out: Option<&Path>,
     allow_partial: bool,
+    overwrite: Overwrite,
 ) -> Result<ImportDone, String> {
     let (roster, format) = read(name, bytes).map_err(|e| e.to_string())?;
     let catalog = Catalog::load(datasheets)?;
-    let out = out.map_or_else(
-        || Path::new("scenes/armies").join(format!("{}.ron", file_stem(&roster.name))),
-        Path::to_path_buf,
-    );
+    let out = match out {
+        Some(o) => o.to_path_buf(),
+        None => write::file_in(
+            Path::new("scenes/armies"),
+            &format!("{}.ron", file_stem(&roster.name)),
+        )?,
+    };
+    // Refused now, before any work, when the file is there and may not be replaced.
+    write::check_target(&out, overwrite)?;
     // The army's folder must exist for its datasheet paths to be written relative to it.
     if let Some(d) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
@@ -234,14 +253,14 @@ pub fn import(
         ));
     }
     let text = army_text(&imported, &out)?;
-    crate::data::source::write_whole(&out, &text)?;
-    // What was written must load as an army: checked now, so a bad import is never silent.
-    if let Err(e) = crate::data::load_army(&out, 1) {
-        return Err(format!(
-            "{name}: the army written at {} does not load: {e}",
-            out.display()
-        ));
-    }
+    // What is written must load as an army: checked on the temporary file before it
+    // replaces anything, so a bad import never leaves a broken file.
+    write::write_file_checked(&out, &text, overwrite, |tmp| {
+        crate::data::load_army(tmp, 1)
+            .map(drop)
+            .map_err(|e| e.to_string())
+    })
+    .map_err(|e| format!("{name}: {e}"))?;
     Ok(ImportDone {
         imported,
         file: out,

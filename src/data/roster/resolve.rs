@@ -80,18 +80,44 @@ pub const FACTION_ALIASES: [(&str, &str); 6] = [
     ("Imperial Agents", "Agents of the Imperium"),
 ];
 
+/// The most files and folders a datasheets folder is searched through: 10,000.
+pub const MAX_CATALOG_ENTRIES: usize = 10_000;
+
+/// The deepest subfolder of a datasheets folder searched: 8 levels.
+pub const MAX_CATALOG_DEPTH: usize = 8;
+
+/// The datasheet files under `dir`, searched without following symbolic links to folders (a
+/// link loop is never walked), at most [`MAX_CATALOG_DEPTH`] folders deep and through at most
+/// [`MAX_CATALOG_ENTRIES`] entries; each `.ron` file read as [`crate::data::source::read`]
+/// reads (regular files of bounded size only: a FIFO or `/dev/zero` is skipped unopened).
 fn collect_ron(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for e in std::fs::read_dir(dir)? {
-        let p = e?.path();
-        if p.is_dir() {
-            collect_ron(&p, out)?;
-        } else if p.extension().is_some_and(|x| x == "ron") {
-            // Only datasheet files: the base-size table and others beside them are skipped.
-            let kind = std::fs::read_to_string(&p)
-                .ok()
-                .and_then(|t| crate::data::FileKind::sniff(&p, &t).ok());
-            if kind == Some(crate::data::FileKind::Datasheets) {
-                out.push(p);
+    let mut stack = vec![(dir.to_path_buf(), 0usize)];
+    let mut seen = 0usize;
+    while let Some((folder, depth)) = stack.pop() {
+        for e in std::fs::read_dir(&folder)? {
+            let e = e?;
+            seen += 1;
+            if seen > MAX_CATALOG_ENTRIES {
+                return Err(std::io::Error::other(format!(
+                    "more than {MAX_CATALOG_ENTRIES} files and folders; the limit is \
+                     {MAX_CATALOG_ENTRIES}"
+                )));
+            }
+            let p = e.path();
+            // The entry's own type: a symbolic link is not followed into a folder.
+            let t = e.file_type()?;
+            if t.is_dir() {
+                if depth < MAX_CATALOG_DEPTH {
+                    stack.push((p, depth + 1));
+                }
+            } else if p.extension().is_some_and(|x| x == "ron") {
+                // Only datasheet files: the base-size table and others beside them are skipped.
+                let kind = crate::data::source::read(&p)
+                    .ok()
+                    .and_then(|t| crate::data::FileKind::sniff(&p, &t).ok());
+                if kind == Some(crate::data::FileKind::Datasheets) {
+                    out.push(p);
+                }
             }
         }
     }
@@ -168,9 +194,15 @@ pub struct Imported {
     pub roster_points: Option<u32>,
 }
 
+/// The most characters of a name compared by [`closest`]: 120 (the longest datasheet or
+/// weapon name is under 60); a longer name from a file is compared by its start, so the
+/// search stays linear in the number of names.
+pub const MAX_COMPARED_CHARS: usize = 120;
+
 /// The closest of `names` to `name`, best first (at most three, and only fairly close ones).
 pub fn closest<'a>(name: &str, names: impl IntoIterator<Item = &'a str>) -> Vec<String> {
-    let n = normalise(name);
+    let short: String = name.chars().take(MAX_COMPARED_CHARS).collect();
+    let n = normalise(&short);
     let mut scored: Vec<(f64, &str)> = names
         .into_iter()
         .map(|c| (strsim::jaro_winkler(&n, &normalise(c)), c))
@@ -241,7 +273,7 @@ pub fn resolve(roster: &Roster, catalog: &Catalog, out: &Path) -> Imported {
         search(preferred.clone()).or_else(|| search((0..catalog.files.len()).collect()))
     };
     let mut units = Vec::new();
-    let mut ids: Vec<String> = Vec::new();
+    let mut ids = crate::data::source::IdMaker::default();
     let (mut models_total, mut weapons_total) = (0u32, 0u32);
     for ru in &roster.units {
         let Some((file, sheet)) = find(&ru.datasheet) else {
@@ -279,9 +311,10 @@ pub fn resolve(roster: &Roster, catalog: &Catalog, out: &Path) -> Imported {
             });
             continue;
         }
-        let models: u32 = groups.iter().map(|g| g.models).sum();
+        // Summed in 64 bits: counts come from the file and may be anything up to u32::MAX.
+        let models: u64 = groups.iter().map(|g| u64::from(g.models)).sum();
         let (lo, hi) = sheet.unit_size;
-        if !(lo..=hi).contains(&models) {
+        if !(u64::from(lo)..=u64::from(hi)).contains(&models) {
             unresolved.push(Unresolved {
                 unit: ru.datasheet.clone(),
                 what: format!("unit size ({lo} to {hi} models) for"),
@@ -303,16 +336,13 @@ pub fn resolve(roster: &Roster, catalog: &Catalog, out: &Path) -> Imported {
                 &g.melee,
             ));
         }
-        models_total += models;
-        weapons_total += outs
-            .iter()
-            .map(|l| l.models * l.wargear.len() as u32)
-            .sum::<u32>();
-        let id = crate::data::source::unique_id(
-            &crate::data::source::slug(&ru.datasheet, "unit"),
-            ids.iter().map(String::as_str),
-        );
-        ids.push(id.clone());
+        let models = models as u32; // within the datasheet's unit size
+        models_total = models_total.saturating_add(models);
+        weapons_total = outs.iter().fold(weapons_total, |sum, l| {
+            let carried = u32::try_from(l.wargear.len()).unwrap_or(u32::MAX);
+            sum.saturating_add(l.models.saturating_mul(carried))
+        });
+        let id = ids.make(&crate::data::source::slug(&ru.datasheet, "unit"));
         units.push((
             ru.group,
             ru.items.iter().find_map(|i| match i {
@@ -408,7 +438,7 @@ fn groups_of(
         }
         let g = groups.last_mut().expect("a group");
         if let Some(w) = g.weapons.iter_mut().find(|(w, _)| *w == name) {
-            w.1 += count;
+            w.1 = w.1.saturating_add(count);
         } else {
             g.weapons.push((name, count));
             g.melee.push(melee);

@@ -46,12 +46,15 @@ pub fn read_rosz(bytes: &[u8]) -> Result<Roster, RosterError> {
     let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes))
         .map_err(|e| RosterError::Format(format!("not a readable zip: {e}")))?;
     if zip.len() != 1 {
+        // A few names are enough to recognise the file; a zip may list millions.
         let names: Vec<String> = zip
             .file_names()
-            .map(|n| n.map_or_else(|_| "?".to_string(), |n| n.into_owned()))
+            .take(5)
+            .map(|n| n.map_or_else(|_| "?".to_string(), |n| n.chars().take(80).collect()))
             .collect();
+        let more = if zip.len() > names.len() { ", ..." } else { "" };
         return Err(RosterError::Format(format!(
-            "a .rosz holds exactly one .ros; this one holds {} entries ({})",
+            "a .rosz holds exactly one .ros; this one holds {} entries ({}{more})",
             zip.len(),
             names.join(", ")
         )));
@@ -59,12 +62,25 @@ pub fn read_rosz(bytes: &[u8]) -> Result<Roster, RosterError> {
     let mut entry = zip
         .by_index(0)
         .map_err(|e| RosterError::Format(format!("its entry cannot be read: {e}")))?;
-    let mut text = String::new();
-    let entry_name = entry
+    let limit = super::MAX_INFLATED_BYTES;
+    let entry_name: String = entry
         .name()
-        .map_or_else(|_| "?".to_string(), |n| n.into_owned());
-    entry
-        .read_to_string(&mut text)
+        .map_or_else(|_| "?".to_string(), |n| n.chars().take(80).collect());
+    // Inflated at most one byte past the limit, whatever size the zip claims.
+    let mut bytes = Vec::new();
+    (&mut entry)
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| {
+            RosterError::Format(format!("its entry '{entry_name}' cannot be read: {e}"))
+        })?;
+    if bytes.len() as u64 > limit {
+        return Err(RosterError::Format(format!(
+            "its entry '{entry_name}' inflates to more than {limit} bytes; a roster is at most \
+             {limit} bytes"
+        )));
+    }
+    let text = String::from_utf8(bytes)
         .map_err(|e| RosterError::Format(format!("its entry '{entry_name}' is not text: {e}")))?;
     read_ros(text.trim_start_matches('\u{feff}'))
 }
@@ -74,13 +90,7 @@ pub fn read_rosz(bytes: &[u8]) -> Result<Roster, RosterError> {
 /// # Errors
 /// Malformed XML (line and column), or no `roster` element.
 pub fn read_ros(text: &str) -> Result<Roster, RosterError> {
-    let doc = roxmltree::Document::parse(text).map_err(|e| {
-        let at = e.pos();
-        RosterError::Format(format!(
-            "malformed XML at line {}, column {}: {e}",
-            at.row, at.col
-        ))
-    })?;
+    let doc = crate::data::xml::parse(text).map_err(RosterError::Format)?;
     let root = doc.root_element();
     if root.tag_name().name() != "roster" {
         return Err(RosterError::Format(format!(
@@ -303,7 +313,7 @@ fn upgrade(s: &Selection, items: &mut Vec<Item>, multiplier: u32) {
         items.push(Item::Note("Warlord".into()));
     } else if s.is_weapon() {
         items.push(Item::Weapon {
-            count: s.number * multiplier,
+            count: s.number.saturating_mul(multiplier),
             name,
         });
     } else if s
@@ -320,7 +330,7 @@ fn upgrade(s: &Selection, items: &mut Vec<Item>, multiplier: u32) {
     }
     // An upgrade that holds weapons (a wargear option bundling two): its weapons count.
     for c in &s.children {
-        upgrade(c, items, s.number.max(1) * multiplier);
+        upgrade(c, items, s.number.max(1).saturating_mul(multiplier));
     }
 }
 
