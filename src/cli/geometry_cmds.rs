@@ -81,14 +81,20 @@ pub fn los(
         && target.model.is_some();
     let model = single
         .then(|| index.model_visibility(observers[0], targets[0], SeeThrough::OwnUnit, &sampling));
-    let cover_reason = targets
-        .iter()
-        .filter(|&&t| {
-            observers
+    // Only said when the unit has the Benefit of Cover (then every visible target has it).
+    let cover_reason = unit
+        .benefit_of_cover
+        .then(|| {
+            targets
                 .iter()
-                .any(|&o| index.model_visible(o, t, SeeThrough::OwnUnit, &sampling))
+                .filter(|&&t| {
+                    observers
+                        .iter()
+                        .any(|&o| index.model_visible(o, t, SeeThrough::OwnUnit, &sampling))
+                })
+                .find_map(|&t| index.benefit_of_cover(t, &observers, &sampling))
         })
-        .find_map(|&t| index.benefit_of_cover(t, &observers, &sampling));
+        .flatten();
     let witness = model.as_ref().map_or(unit.witness, |m| m.witness);
     let blocked_by = model
         .as_ref()
@@ -101,7 +107,7 @@ pub fn los(
         "unit_visible": unit.unit_visible,
         "unit_fully_visible": unit.unit_fully_visible,
         "benefit_of_cover": unit.benefit_of_cover,
-        "cover_reason": if unit.benefit_of_cover { cover_reason } else { None },
+        "cover_reason": cover_reason,
         "plunging_fire": unit.plunging_fire,
         "witness": witness.map(|[a, b]| json!([point(a), point(b)])),
         "blocked_by": blocked_by.as_ref().map(|b| json!({"blocker": b, "rule": b.to_string()})),

@@ -362,8 +362,14 @@ struct Lines<'a> {
     /// The terrain solids whose boxes meet `bounds`, found on the first line that needs them
     /// (None: too many to try one by one, so the BVH is searched).
     terrain_near: std::cell::OnceCell<Option<Vec<u32>>>,
-    /// The models that may not be passed whose boxes meet `bounds`, found likewise.
+    /// The models that may not be passed whose boxes meet `bounds` and the band, found
+    /// likewise.
     models_near: std::cell::OnceCell<Vec<u32>>,
+    /// The band every line of the pair lies in, seen from above: the segment between the eye
+    /// points' centre and the target points' centre, widened by the farthest point's distance
+    /// from its centre. A line from eye `e` to target `t` at fraction `s` is within
+    /// `(1 - s)|e - ce| + s|t - ct|` of the segment, so no line leaves the band.
+    band: (Vec2, Vec2, f32),
 }
 
 impl<'a> Lines<'a> {
@@ -392,11 +398,28 @@ impl<'a> Lines<'a> {
             bounds: Aabb::from_points(eyes.iter().chain(targets).map(|(p, _)| *p)),
             terrain_near: std::cell::OnceCell::new(),
             models_near: std::cell::OnceCell::new(),
+            band: band(eyes, targets),
         }
     }
 
     /// Above this many terrain solids near the pair, a line searches the BVH instead.
     const NEAR_LIMIT: usize = 16;
+}
+
+/// [`Lines::band`] of the lines from `eyes` to `targets`.
+fn band(eyes: &[(Vec3, Vec2)], targets: &[(Vec3, Vec2)]) -> (Vec2, Vec2, f32) {
+    let flat = |p: Vec3| Vec2::new(p.x, p.y);
+    let centre = |ps: &[(Vec3, Vec2)]| {
+        let sum = ps.iter().fold(Vec2::ZERO, |s, (p, _)| s + flat(*p));
+        sum / ps.len().max(1) as f32
+    };
+    let (ce, ct) = (centre(eyes), centre(targets));
+    let spread = |ps: &[(Vec3, Vec2)], c: Vec2| {
+        ps.iter()
+            .map(|(p, _)| flat(*p).distance(c))
+            .fold(0.0f32, f32::max)
+    };
+    (ce, ct, spread(eyes, ce).max(spread(targets, ct)))
 }
 
 /// Each point's column (points with the same 2D position share one, numbered in order of
@@ -1090,10 +1113,21 @@ impl SightIndex {
     fn model_blocker(&self, lines: &Lines<'_>, ray: &Ray, max: f32) -> Option<Raw> {
         let may_pass = lines.may_pass?;
         let near = lines.models_near.get_or_init(|| {
+            let (a, b, width) = lines.band;
             self.models
                 .bvh
                 .intersect_aabb(&lines.bounds)
                 .filter(|&leaf| !may_pass(leaf as usize))
+                .filter(|&leaf| {
+                    // Outside the band (its box's circle clear of it), no line can meet it.
+                    let b3 = &self.models.aabbs[leaf as usize];
+                    let (lo, hi) = (
+                        Vec2::new(b3.mins.x, b3.mins.y),
+                        Vec2::new(b3.maxs.x, b3.maxs.y),
+                    );
+                    let half = (hi - lo).length() * 0.5;
+                    polygon::distance_to_segment((lo + hi) * 0.5, a, b) <= width + half + 1e-3
+                })
                 .collect()
         });
         let mut first: Option<(u32, f32)> = None;

@@ -107,16 +107,24 @@ impl SightIndex {
         let mut witness = None;
         let mut blocked_by = None;
         let mut visible_targets = Vec::new();
+        // Sight alone (stopping at the first clear line) for every pair; the traced answer,
+        // with "fully visible" worked out, only for the pair that gives the witness and the
+        // one that gives the blocker.
         for &t in targets {
             for &o in observers {
-                let v = self.model_visibility(o, t, SeeThrough::OwnUnit, sampling);
-                if v.visible {
-                    witness = witness.or(v.witness);
+                if self.model_visible(o, t, SeeThrough::OwnUnit, sampling) {
+                    if witness.is_none() {
+                        witness = self
+                            .model_visibility(o, t, SeeThrough::OwnUnit, sampling)
+                            .witness;
+                    }
                     visible_targets.push(t);
                     break;
                 }
                 if blocked_by.is_none() {
-                    blocked_by = v.blocked_by;
+                    blocked_by = self
+                        .model_visibility(o, t, SeeThrough::OwnUnit, sampling)
+                        .blocked_by;
                 }
             }
         }

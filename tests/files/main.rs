@@ -12,4 +12,5 @@ mod fuzz_inputs;
 mod hostile_cli;
 mod hostile_data;
 mod hostile_files;
+mod hostile_round2;
 mod roster_import;

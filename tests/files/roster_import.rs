@@ -6,6 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use wartable::data::roster::{self, Item, Roster, RosterFormat};
+use wartable::data::write::Overwrite;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -283,8 +284,15 @@ const KNOWN_MISMATCHES: [(&str, &str); 12] = [
 fn import_sample(file: &str, dir: &Path) -> roster::ImportDone {
     let bytes = std::fs::read(sample(file)).unwrap();
     let out = dir.join(format!("{}.ron", file.split('.').next().unwrap()));
-    let done = roster::import(file, &bytes, &datasheets(), Some(&out), true)
-        .unwrap_or_else(|e| panic!("{file}: {e}"));
+    let done = roster::import(
+        file,
+        &bytes,
+        &datasheets(),
+        Some(&out),
+        true,
+        Overwrite::Replace,
+    )
+    .unwrap_or_else(|e| panic!("{file}: {e}"));
     for u in &done.imported.unresolved {
         eprintln!("{file}: {u}");
     }
@@ -395,6 +403,7 @@ fn an_unknown_faction_or_datasheet_fails_with_the_closest_names() {
         &datasheets(),
         Some(&out),
         false,
+        Overwrite::Refuse,
     )
     .unwrap_err();
     assert!(e.contains("unknown faction 'Squats of the Void'"), "{e}");
