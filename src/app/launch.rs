@@ -67,7 +67,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
         }
     }
     for e in &errors {
-        crate::stderr_line!("{e}");
+        stderr_line!("{e}");
     }
     let title = started
         .as_ref()
@@ -120,7 +120,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
         let file = args.load.as_deref().unwrap_or(&st.autosave);
         let (seats, level) = screens::table::seats_for_save(&st.save, file, asked, args.ai)
             .unwrap_or_else(|e| {
-                crate::stderr_line!("{e}");
+                stderr_line!("{e}");
                 (asked, args.ai)
             });
         app.insert_resource(screens::table::GameAtLaunch(screens::table::StartGame {
@@ -159,7 +159,7 @@ fn install_no_gpu_hook() {
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_default();
         if text.contains("Unable to find a GPU") || text.contains("No suitable adapter") {
-            crate::stderr_line!("{NO_GPU_HELP}");
+            stderr_line!("{NO_GPU_HELP}");
             std::process::exit(2);
         }
         default(info);

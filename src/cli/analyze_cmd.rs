@@ -43,7 +43,7 @@ pub struct AnalyzeArgs {
 pub fn run(scene: &Path, args: &AnalyzeArgs) -> ExitCode {
     // The parser checks the command line; this guards callers that build the arguments.
     if !(args.cell.is_finite() && (MIN_CELL_INCHES..=MAX_CELL_INCHES).contains(&args.cell)) {
-        crate::stderr_line!(
+        stderr_line!(
             "--cell must be between {MIN_CELL_INCHES} and {MAX_CELL_INCHES} inches, got {}",
             args.cell
         );
@@ -53,14 +53,14 @@ pub fn run(scene: &Path, args: &AnalyzeArgs) -> ExitCode {
         "infantry" => 0,
         "vehicle" => 1,
         other => {
-            crate::stderr_line!("--probe must be infantry or vehicle, got '{other}'");
+            stderr_line!("--probe must be infantry or vehicle, got '{other}'");
             return ExitCode::FAILURE;
         }
     };
     let loaded = match load_scene(scene) {
         Ok(s) => s,
         Err(e) => {
-            crate::stderr_line!("{e}");
+            stderr_line!("{e}");
             return ExitCode::FAILURE;
         }
     };
@@ -96,7 +96,7 @@ pub fn run(scene: &Path, args: &AnalyzeArgs) -> ExitCode {
     if let Some(png) = &args.heatmap
         && let Err(e) = picture::write_png(png, &input, &analysis, kind)
     {
-        crate::stderr_line!("{e}");
+        stderr_line!("{e}");
         return ExitCode::FAILURE;
     }
     let out = if args.json {
@@ -153,7 +153,7 @@ pub fn run(scene: &Path, args: &AnalyzeArgs) -> ExitCode {
     if let Err(e) = super::write_stdout(&out) {
         return super::output_failed(&e);
     }
-    crate::stderr_line!("analysed in {seconds:.2} s");
+    stderr_line!("analysed in {seconds:.2} s");
     ExitCode::SUCCESS
 }
 

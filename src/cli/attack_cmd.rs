@@ -199,7 +199,7 @@ pub fn run(scene_file: &std::path::Path, args: &AttackArgs) -> ExitCode {
     let scene = match load_scene(scene_file) {
         Ok(s) => s,
         Err(e) => {
-            crate::stderr_line!("{e}");
+            stderr_line!("{e}");
             return ExitCode::FAILURE;
         }
     };
@@ -207,7 +207,7 @@ pub fn run(scene_file: &std::path::Path, args: &AttackArgs) -> ExitCode {
     let s = match setup(&scene, &sight, args) {
         Ok(s) => s,
         Err(e) => {
-            crate::stderr_line!("{e}");
+            stderr_line!("{e}");
             return ExitCode::FAILURE;
         }
     };

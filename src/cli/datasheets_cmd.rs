@@ -42,7 +42,7 @@ pub fn run(args: &DatasheetsArgs) -> ExitCode {
     match convert_and_write(args) {
         Ok(summary) => super::print_then(&summary, ExitCode::SUCCESS),
         Err(message) => {
-            crate::stderr_line!("datasheets: {message}");
+            stderr_line!("datasheets: {message}");
             ExitCode::FAILURE
         }
     }

@@ -132,21 +132,21 @@ pub fn run(args: &RunArgs) -> ExitCode {
     let scene = match load_scene(&args.scene) {
         Ok(s) => s,
         Err(e) => {
-            crate::stderr_line!("{e}");
+            stderr_line!("{e}");
             return ExitCode::FAILURE;
         }
     };
     let commands: Vec<Command> = match load(&args.commands) {
         Ok(c) => c,
         Err(e) => {
-            crate::stderr_line!("{e}");
+            stderr_line!("{e}");
             return ExitCode::FAILURE;
         }
     };
     if let Some(out) = &args.save
         && let Err(e) = check_save_target(out, args.force)
     {
-        crate::stderr_line!("{e}");
+        stderr_line!("{e}");
         return ExitCode::FAILURE;
     }
     let scene_ref = match &args.save {
@@ -234,7 +234,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
     }
     computer_plays(&mut game, &mut save, &mut computer, &mut outcome, &stopped);
     if let Some(e) = save_failed.borrow_mut().take() {
-        crate::stderr_line!("{e}");
+        stderr_line!("{e}");
         return ExitCode::FAILURE;
     }
     let summary = game.summary();
@@ -290,7 +290,7 @@ pub fn replay_cmd(file: &Path, json_out: bool) -> ExitCode {
             super::print_then(&out, ExitCode::SUCCESS)
         }
         Err(e) => {
-            crate::stderr_line!("{e}");
+            stderr_line!("{e}");
             ExitCode::FAILURE
         }
     }
@@ -305,18 +305,18 @@ pub fn undo(file: &Path) -> ExitCode {
     let mut save: SaveFile = match load(file) {
         Ok(s) => s,
         Err(e) => {
-            crate::stderr_line!("{e}");
+            stderr_line!("{e}");
             return ExitCode::FAILURE;
         }
     };
     let Some(last) = save.commands.pop() else {
-        crate::stderr_line!("{}: nothing to undo", file.display());
+        stderr_line!("{}: nothing to undo", file.display());
         return ExitCode::FAILURE;
     };
     let scene = match save.load_scene(file) {
         Ok(s) => s,
         Err(e) => {
-            crate::stderr_line!("{e}");
+            stderr_line!("{e}");
             return ExitCode::FAILURE;
         }
     };
@@ -333,13 +333,13 @@ pub fn undo(file: &Path) -> ExitCode {
                 return super::output_failed(&e);
             }
             if let Err(e) = write_save(file, &save) {
-                crate::stderr_line!("cannot write the save: {e}; nothing was undone");
+                stderr_line!("cannot write the save: {e}; nothing was undone");
                 return ExitCode::FAILURE;
             }
             ExitCode::SUCCESS
         }
         Err((i, r)) => {
-            crate::stderr_line!("{}: command {i} is rejected on replay: {r}", file.display());
+            stderr_line!("{}: command {i} is rejected on replay: {r}", file.display());
             ExitCode::FAILURE
         }
     }

@@ -19,7 +19,7 @@ fn load(path: &Path) -> Result<(Scene, SceneSight), ExitCode> {
             Ok((scene, sight))
         }
         Err(e) => {
-            crate::stderr_line!("{e}");
+            stderr_line!("{e}");
             Err(ExitCode::FAILURE)
         }
     }
@@ -27,7 +27,7 @@ fn load(path: &Path) -> Result<(Scene, SceneSight), ExitCode> {
 
 fn select(scene: &Scene, sight: &SceneSight, sel: &UnitSelector) -> Result<Vec<usize>, ExitCode> {
     sight.select(scene, sel).map_err(|e| {
-        crate::stderr_line!("{e}");
+        stderr_line!("{e}");
         ExitCode::FAILURE
     })
 }
@@ -159,7 +159,7 @@ pub fn measure(path: &Path, from: &UnitSelector, to: &UnitSelector, json_out: bo
         .map(|&(i, j)| (i, j, model_distance(&solid(i), &solid(j))))
         .min_by(|x, y| x.2.distance.total_cmp(&y.2.distance))
     else {
-        crate::stderr_line!("nothing to measure: both name the same single model");
+        stderr_line!("nothing to measure: both name the same single model");
         return ExitCode::FAILURE;
     };
     // Engagement Range holds when any pair is in range (a barricade can put a farther pair in).

@@ -46,7 +46,7 @@ pub fn run(args: &ImportArgs) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(message) => {
-            crate::stderr_line!("{message}");
+            stderr_line!("{message}");
             ExitCode::FAILURE
         }
     }

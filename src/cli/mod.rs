@@ -262,17 +262,17 @@ fn validate(files: &[PathBuf]) -> ExitCode {
                     return output_failed(&e);
                 }
                 for w in &v.warnings {
-                    crate::stderr_line!("{}: warning: {w}", f.display());
+                    stderr_line!("{}: warning: {w}", f.display());
                 }
             }
             Err(errors) => {
                 failed += 1;
-                crate::stderr_line!("{errors}");
+                stderr_line!("{errors}");
             }
         }
     }
     if failed > 0 {
-        crate::stderr_line!("{failed} of {} files failed", files.len());
+        stderr_line!("{failed} of {} files failed", files.len());
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
@@ -289,7 +289,7 @@ fn scene_json(path: &Path) -> ExitCode {
             )
         }
         Err(errors) => {
-            crate::stderr_line!("{errors}");
+            stderr_line!("{errors}");
             ExitCode::FAILURE
         }
     }

@@ -36,7 +36,7 @@ pub fn run(path: &Path, min_stddev: f64) -> ExitCode {
             ExitCode::SUCCESS,
         ),
         Ok(s) => {
-            crate::stderr_line!(
+            stderr_line!(
                 "{}: blank image: brightness stddev {:.2} is below {min_stddev}",
                 path.display(),
                 s.stddev
@@ -44,7 +44,7 @@ pub fn run(path: &Path, min_stddev: f64) -> ExitCode {
             ExitCode::FAILURE
         }
         Err(e) => {
-            crate::stderr_line!("{}: {e}", path.display());
+            stderr_line!("{}: {e}", path.display());
             ExitCode::FAILURE
         }
     }

@@ -333,17 +333,17 @@ pub fn last_seed(seed: u64, games: u64) -> Result<u64, String> {
 /// Runs `simulate`.
 pub fn run(scene_file: &Path, args: &SimulateArgs) -> ExitCode {
     if args.games == 0 || args.games > MAX_GAMES {
-        crate::stderr_line!("--games must be from 1 to {MAX_GAMES}, got {}", args.games);
+        stderr_line!("--games must be from 1 to {MAX_GAMES}, got {}", args.games);
         return ExitCode::FAILURE;
     }
     if let Err(e) = last_seed(args.seed, args.games) {
-        crate::stderr_line!("{e}");
+        stderr_line!("{e}");
         return ExitCode::FAILURE;
     }
     let scene = match load_scene(scene_file) {
         Ok(s) => s,
         Err(e) => {
-            crate::stderr_line!("{e}");
+            stderr_line!("{e}");
             return ExitCode::FAILURE;
         }
     };
@@ -354,7 +354,7 @@ pub fn run(scene_file: &Path, args: &SimulateArgs) -> ExitCode {
     let pool = match builder.build() {
         Ok(p) => p,
         Err(e) => {
-            crate::stderr_line!("cannot start the worker threads: {e}");
+            stderr_line!("cannot start the worker threads: {e}");
             return ExitCode::FAILURE;
         }
     };
@@ -414,7 +414,7 @@ pub fn run(scene_file: &Path, args: &SimulateArgs) -> ExitCode {
     if let Some(png) = &args.report
         && let Err(e) = super::report::draw(&summary, png)
     {
-        crate::stderr_line!("{}: cannot draw the report: {e}", png.display());
+        stderr_line!("{}: cannot draw the report: {e}", png.display());
         return ExitCode::FAILURE;
     }
     let out = if args.json {

@@ -95,7 +95,7 @@ pub fn embedded(path: &Path) -> Option<&'static str> {
 fn note_builtin(path: &Path) {
     static NOTED: std::sync::Once = std::sync::Once::new();
     NOTED.call_once(|| {
-        crate::stderr_line!(
+        stderr_line!(
             "note: {}: using the copy of scenes/ built into wartable (name a file on disk to \
              use your own)",
             path.display()
