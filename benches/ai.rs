@@ -41,6 +41,25 @@ fn game(c: &mut Criterion) {
         })
     });
     group.finish();
+
+    // The biggest legal table: two 3,000-point Orks armies, 418 models
+    // (tests/scenes/big-table.ron), hard against hard. The goal is under 5 s a game.
+    let big = load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes/big-table.ron"))
+        .expect("the big table loads");
+    let mut group = c.benchmark_group("ai-big");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(60));
+    group.bench_function("g: one hard-vs-hard game, 418 models", |b| {
+        b.iter(|| {
+            seed += 1;
+            let (mut p1, mut p2) = (Ai::with_level(Level::Hard), Ai::with_level(Level::Hard));
+            let (_, record) = play_game(big.clone(), seed, [&mut p1, &mut p2]);
+            assert!(record.rejected.is_empty(), "{:?}", record.rejected);
+            record
+        })
+    });
+    group.finish();
 }
 
 criterion_group!(benches, game);

@@ -88,6 +88,20 @@ fn los(c: &mut Criterion) {
             black_box(index.model_visibility(o, t, SeeThrough::OwnUnit, &Sampling::FAST))
         })
     });
+    // The same queries cold: the index's remembered answers cleared before each, so the
+    // sight lines are cast every time (the warm figure above is mostly a map lookup).
+    c.bench_function(
+        "b cold: model-pair visibility query, answers forgotten (mean of 200 pairs)",
+        |b| {
+            let mut i = 0;
+            b.iter(|| {
+                i = (i + 1) % pairs.len();
+                let (o, t) = pairs[i];
+                index.forget_all_answers();
+                black_box(index.model_visibility(o, t, SeeThrough::OwnUnit, &Sampling::FAST))
+            })
+        },
+    );
 
     // Median over pairs, each timed alone.
     let median = |pairs: &[(usize, usize)]| {
@@ -136,6 +150,18 @@ fn los(c: &mut Criterion) {
             b.iter(|| {
                 i = (i + 1) % seen.len();
                 let (o, t) = seen[i];
+                black_box(index.model_visibility(o, t, SeeThrough::OwnUnit, &Sampling::FAST))
+            })
+        },
+    );
+    c.bench_function(
+        "b2 cold: model-pair visibility query, visible pairs, answers forgotten (mean)",
+        |b| {
+            let mut i = 0;
+            b.iter(|| {
+                i = (i + 1) % seen.len();
+                let (o, t) = seen[i];
+                index.forget_all_answers();
                 black_box(index.model_visibility(o, t, SeeThrough::OwnUnit, &Sampling::FAST))
             })
         },
@@ -205,5 +231,60 @@ fn analyze_layout(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, los, analyze_layout);
+/// (h) `wartable los` between two 100-model units, cold (every remembered answer forgotten
+/// first): one Boyz mob of each big-table army (tests/scenes/big-table.ron) grown to 100
+/// models in a 10 x 10 block at 1.5" spacing, the two blocks 23" apart either side of the
+/// central ruin, every other unit taken off.
+fn hundred_model_units(c: &mut Criterion) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut scene = load_scene(&root.join("tests/scenes/big-table.ron")).unwrap();
+    for army in &mut scene.armies {
+        let player = army.player;
+        army.units.retain(|u| u.id == "boyz-2");
+        let unit = &mut army.units[0];
+        let model = unit.models[1].clone();
+        unit.models = (0..100)
+            .map(|i| {
+                let (col, row) = ((i % 10) as f32, (i / 10) as f32);
+                let x = if player == 1 {
+                    5.0 + col * 1.5
+                } else {
+                    41.5 + col * 1.5
+                };
+                let mut m = model.clone();
+                m.position = Vec3::new(x, 15.0 + row * 1.5, 0.0);
+                m
+            })
+            .collect();
+    }
+    let sight = SceneSight::new(&scene);
+    let pick = |s: &str| sight.select(&scene, &s.parse().unwrap()).unwrap();
+    let (observers, targets) = (pick("1:boyz-2"), pick("2:boyz-2"));
+    let v = sight
+        .index
+        .unit_visibility(&observers, &targets, &Sampling::FAST);
+    eprintln!(
+        "(h) {} observers, {} targets: visible {}, fully visible {}, cover {}",
+        observers.len(),
+        targets.len(),
+        v.unit_visible,
+        v.unit_fully_visible,
+        v.benefit_of_cover
+    );
+    let mut group = c.benchmark_group("h");
+    group.sample_size(20);
+    group.bench_function("h: los between two 100-model units, cold", |b| {
+        b.iter(|| {
+            sight.index.forget_all_answers();
+            black_box(
+                sight
+                    .index
+                    .unit_visibility(&observers, &targets, &Sampling::FAST),
+            )
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, los, analyze_layout, hundred_model_units);
 criterion_main!(benches);

@@ -221,8 +221,9 @@ pub fn overwatch(game: &Game, player: u8) -> Option<Command> {
     )?;
     let options = own_units(game, player)
         .into_iter()
-        .filter(|&(a, u)| !game.engaged(a, u))
+        // The distance first: it rules out most units, and Engagement Range is the dearer test.
         .filter(|&(a, u)| game.unit_distance((a, u), target) <= FIRE_OVERWATCH_RANGE_INCHES)
+        .filter(|&(a, u)| !game.engaged(a, u))
         .map(|au| {
             (
                 rough_unit_points(game, au, target, false, Some(6)),
@@ -244,10 +245,9 @@ pub fn heroic_intervention(game: &Game, player: u8) -> Option<Command> {
     let target = enemy_trigger(game, player, &[TriggerKind::EndedChargeMove])?;
     let options = own_units(game, player)
         .into_iter()
-        .filter(|&(a, u)| !game.engaged(a, u))
         .filter_map(|au| {
             let d = game.unit_distance(au, target);
-            if d > HEROIC_INTERVENTION_RANGE_INCHES {
+            if d > HEROIC_INTERVENTION_RANGE_INCHES || game.engaged(au.0, au.1) {
                 return None;
             }
             let odds = crate::rules::movement::charge_roll_probability(

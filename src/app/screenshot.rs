@@ -136,7 +136,8 @@ fn on_captured(
         plan.countdown = RETRY_FRAMES;
         return;
     }
-    match image.to_rgb8().save(&plan.path) {
+    let rgb = image.to_rgb8();
+    match crate::data::write::write_png(&plan.path, rgb.width(), rgb.height(), rgb.as_raw()) {
         Ok(()) => {
             if let Some((median, mean)) = plan.frame_time() {
                 info!(

@@ -11,6 +11,7 @@ use crate::game::combat::{AttackerCircumstances, plan_attack};
 use crate::game::sight::{SceneSight, UnitSelector};
 use crate::rules::attack::roll::{monte_carlo, resolve};
 use crate::rules::attack::{AttackContext, CommandReroll, Reroll, TargetUnit, WeaponGroup};
+use crate::rules::constants::{ENGAGEMENT_RANGE_HORIZONTAL_INCHES, MEASURE_TOLERANCE_INCHES};
 use crate::rules::rng::GameRng;
 
 /// Re-roll policies as written on the command line.
@@ -119,6 +120,12 @@ struct Setup {
 }
 
 fn setup(scene: &Scene, sight: &SceneSight, args: &AttackArgs) -> Result<Setup, String> {
+    if let Some(m) = args.target.model {
+        return Err(format!(
+            "--target names a unit, not a model: '{}#{m}' names one model of '{}'",
+            args.target.unit, args.target.unit
+        ));
+    }
     let attackers = sight.select(scene, &args.attacker)?;
     let whole_target = UnitSelector {
         model: None,
@@ -152,6 +159,17 @@ fn setup(scene: &Scene, sight: &SceneSight, args: &AttackArgs) -> Result<Setup, 
         },
     )
     .map_err(|e| format!("'{}': {e}", args.target.unit))?;
+    // Core Rules: a melee weapon attacks only a unit within Engagement Range.
+    if let Some(d) = args.distance
+        && d > ENGAGEMENT_RANGE_HORIZONTAL_INCHES + MEASURE_TOLERANCE_INCHES
+        && plan.groups.iter().all(|g| g.profile.is_melee())
+    {
+        return Err(format!(
+            "'{}' is a melee weapon: it attacks only within Engagement Range \
+             ({ENGAGEMENT_RANGE_HORIZONTAL_INCHES}\"), not at --distance {d}",
+            args.weapon
+        ));
+    }
     let base = plan.context();
     let ctx = AttackContext {
         charged: args.charged,

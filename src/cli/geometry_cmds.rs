@@ -191,6 +191,14 @@ pub fn coherency(path: &Path, unit: &UnitSelector, json_out: bool) -> ExitCode {
         Ok(x) => x,
         Err(c) => return c,
     };
+    if let Some(m) = unit.model {
+        stderr_line!(
+            "coherency is a question about a unit: '{}#{m}' names one model; give '{}'",
+            unit.unit,
+            unit.unit
+        );
+        return ExitCode::FAILURE;
+    }
     let whole = UnitSelector {
         model: None,
         ..unit.clone()

@@ -64,7 +64,7 @@ pub fn draw(summary: &Summary, png: &Path) -> Result<(), String> {
         vp(summary, &right).map_err(|e| e.to_string())?;
         root.present().map_err(|e| e.to_string())?;
     }
-    image::save_buffer(png, &buf, w, h, image::ColorType::Rgb8).map_err(|e| e.to_string())
+    crate::data::write::write_png(png, w, h, &buf).map_err(|e| e.to_string())
 }
 
 type Area<'a> = DrawingArea<BitMapBackend<'a>, plotters::coord::Shift>;

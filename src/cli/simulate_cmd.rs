@@ -347,6 +347,19 @@ pub fn run(scene_file: &Path, args: &SimulateArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // Core Rules: Deploy Armies. A game starts with every model wholly within its zone.
+    let outside: Vec<&String> = scene.armies.iter().flat_map(|a| &a.outside_zone).collect();
+    if !outside.is_empty() {
+        for line in &outside {
+            stderr_line!("{}: {line}", scene_file.display());
+        }
+        stderr_line!(
+            "{}: simulate plays games from a legal deployment; place these units within their \
+             zones",
+            scene_file.display()
+        );
+        return ExitCode::FAILURE;
+    }
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(t) = args.threads {
         builder = builder.num_threads(t.clamp(1, MAX_THREADS));

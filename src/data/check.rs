@@ -457,9 +457,12 @@ fn weapon(r: &mut Report, at: &str, sheet: &str, w: &WeaponProfile, ranged: bool
             w.ap
         ));
     }
-    if w.strength == 0 || w.attacks.max() < 1 || w.damage.max() < 1 {
+    // Every roll of Attacks and Damage gives at least 1 ("D6-5" could give -4).
+    if w.strength == 0 || w.attacks.min() < 1 || w.damage.min() < 1 {
         r.fail(format!(
-            "datasheet '{sheet}': weapon '{n}' needs Strength, Attacks and Damage of at least 1"
+            "datasheet '{sheet}': weapon '{n}' needs Strength, Attacks and Damage of at least 1 \
+             on every roll (Attacks {}, Damage {})",
+            w.attacks, w.damage
         ));
     }
 }
@@ -472,6 +475,11 @@ pub fn layout(file: &Path, data: &LayoutFile) -> Vec<DataError> {
         errors: Vec::new(),
     };
     r.unique("piece", data.pieces.iter().map(|p| p.id.as_str()));
+    for (i, p) in data.pieces.iter().enumerate() {
+        if p.id.trim().is_empty() {
+            r.fail(format!("pieces[{i}]: a piece needs an id (it is empty)"));
+        }
+    }
     for (i, spec) in data.pieces.iter().enumerate() {
         if !piece_numbers(&mut r, &format!("pieces[{i}]"), spec) {
             // The shape checks below would only repeat that a number is wrong.
@@ -533,6 +541,27 @@ pub fn layout(file: &Path, data: &LayoutFile) -> Vec<DataError> {
                 r.fail(format!("{what} must be above the table"));
             }
             r.polygon(&format!("{what} area"), &f.area);
+            // A floor lies over its piece: every corner within the footprint (0.05" of
+            // tolerance for a corner drawn on its edge).
+            let fp = &piece.footprint;
+            let inside = |p: Vec2| {
+                crate::geometry::polygon::contains(fp, p)
+                    || (0..fp.len()).any(|k| {
+                        crate::geometry::polygon::distance_to_segment(
+                            p,
+                            fp[k],
+                            fp[(k + 1) % fp.len()],
+                        ) <= 0.05
+                    })
+            };
+            if fp.len() >= 3
+                && let Some(p) = f.area.iter().find(|p| p.is_finite() && !inside(**p))
+            {
+                r.fail(format!(
+                    "{what} reaches outside the piece's footprint, at ({}, {})",
+                    p.x, p.y
+                ));
+            }
         }
     }
     objectives(&mut r, &data.objectives);

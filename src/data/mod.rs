@@ -208,6 +208,7 @@ pub fn validate_file(file: &Path) -> Result<Validated, DataErrors> {
         FileKind::Scene => {
             let s = load_scene(file)?;
             warnings.extend(s.armies.iter().flat_map(|a| a.warnings.iter().cloned()));
+            warnings.extend(s.armies.iter().flat_map(|a| a.outside_zone.iter().cloned()));
             let models: usize = s
                 .armies
                 .iter()

@@ -84,6 +84,10 @@ pub struct Army {
     /// What the army file does that still works but should change (the old `wargear` form
     /// giving a model two weapons of a kind), for `validate` to print.
     pub warnings: Vec<String>,
+    /// The scene's placements that put a model outside this player's deployment zone (one
+    /// line per unit): a situation to look at, not a game's start; `simulate` refuses such
+    /// a scene, `validate` warns.
+    pub outside_zone: Vec<String>,
 }
 
 impl Army {
@@ -228,8 +232,22 @@ pub fn load_datasheets(file: &Path) -> Result<DatasheetsFile, DataErrors> {
 pub fn load_army(file: &Path, player: u8) -> Result<Army, DataErrors> {
     let (data, text): (ArmyFile, _) = load(file)?;
     let mut sheets: Vec<Datasheet> = Vec::new();
+    let mut listed: Vec<PathBuf> = Vec::new();
     for (i, f) in data.datasheets.iter().enumerate() {
         let sheet_file = sibling(file, f);
+        if listed.contains(&sheet_file) {
+            let mut named = vec![DataError::value(
+                file,
+                format!("datasheets[{i}]"),
+                format!(
+                    "the datasheets file '{}' is listed twice",
+                    sheet_file.display()
+                ),
+            )];
+            locate(&mut named, &text);
+            return Err(DataErrors(named));
+        }
+        listed.push(sheet_file.clone());
         match load_datasheets(&sheet_file) {
             Ok(d) => sheets.extend(d.datasheets),
             Err(mut e) => {
@@ -394,6 +412,7 @@ pub fn load_army(file: &Path, player: u8) -> Result<Army, DataErrors> {
         faction: data.faction,
         units,
         warnings,
+        outside_zone: Vec::new(),
     })
 }
 
@@ -889,6 +908,8 @@ fn place_models(
                 ));
                 continue;
             }
+            let zone = deployment.zone_of(army.player);
+            let mut outside_zone = None;
             let unit = &mut army.units[ui];
             if p.models.len() != unit.models.len() {
                 fail(format!(
@@ -951,10 +972,21 @@ fn place_models(
                         ),
                     ));
                 }
+                if outside_zone.is_none()
+                    && let Some(zone) = &zone
+                    && !base.wholly_within(c, facing, zone)
+                {
+                    outside_zone = Some(format!(
+                        "{what} at ({x}, {y}) is placed outside player {}'s deployment zone: a \
+                         game from this scene does not start from a legal deployment",
+                        army.player
+                    ));
+                }
                 obstacles.models.push((base, c, facing));
                 m.position = Vec3::new(x, y, z);
                 m.facing = facing;
             }
+            army.outside_zone.extend(outside_zone);
             placed[ai][ui] = true;
         }
     }

@@ -203,8 +203,30 @@ pub fn file_in(folder: &Path, name: &str) -> Result<PathBuf, WriteError> {
 /// # Errors
 /// As [`check_target`]; [`WriteError::Io`] when the temporary file cannot be made or written,
 /// or the rename fails (the temporary file is removed then).
-pub fn write_file(file: &Path, text: &str, overwrite: Overwrite) -> Result<(), WriteError> {
-    write_file_checked(file, text, overwrite, |_| Ok(()))
+pub fn write_file(
+    file: &Path,
+    contents: impl AsRef<[u8]>,
+    overwrite: Overwrite,
+) -> Result<(), WriteError> {
+    write_file_checked(file, contents, overwrite, |_| Ok(()))
+}
+
+/// Writes an 8-bit RGB image (`rgb`: `width * height * 3` bytes, rows top to bottom) as a PNG
+/// file through [`write_file`], replacing an earlier image at `file` (a picture is an output
+/// the user names to have it made again) but never a device, FIFO, folder or link.
+///
+/// # Errors
+/// The image cannot be encoded (the sizes do not match), or [`write_file`]'s errors.
+pub fn write_png(file: &Path, width: u32, height: u32, rgb: &[u8]) -> Result<(), WriteError> {
+    use image::ImageEncoder;
+    let mut png = Vec::new();
+    image::codecs::png::PngEncoder::new(&mut png)
+        .write_image(rgb, width, height, image::ExtendedColorType::Rgb8)
+        .map_err(|e| WriteError::Io {
+            file: file.to_path_buf(),
+            source: std::io::Error::other(e),
+        })?;
+    write_file(file, png, Overwrite::Replace)
 }
 
 /// As [`write_file`], with `check` run on the temporary file once it is written and flushed
@@ -215,7 +237,7 @@ pub fn write_file(file: &Path, text: &str, overwrite: Overwrite) -> Result<(), W
 /// As [`write_file`]; [`WriteError::Check`] with `check`'s message.
 pub fn write_file_checked(
     file: &Path,
-    text: &str,
+    contents: impl AsRef<[u8]>,
     overwrite: Overwrite,
     check: impl FnOnce(&Path) -> Result<(), String>,
 ) -> Result<(), WriteError> {
@@ -225,7 +247,9 @@ pub fn write_file_checked(
         move |source| WriteError::Io { file: f, source }
     };
     let (tmp, mut out) = temporary_beside(file).map_err(io(file))?;
-    let written = out.write_all(text.as_bytes()).and_then(|()| out.sync_all());
+    let written = out
+        .write_all(contents.as_ref())
+        .and_then(|()| out.sync_all());
     drop(out);
     if let Err(e) = written {
         let _ = std::fs::remove_file(&tmp);

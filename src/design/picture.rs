@@ -173,9 +173,9 @@ pub fn write_png(
     analysis: &Analysis,
     kind: usize,
 ) -> Result<(), String> {
-    render(input, analysis, kind)
-        .save(path)
-        .map_err(|e| format!("{}: {e}", path.display()))
+    let img = render(input, analysis, kind);
+    crate::data::write::write_png(path, img.width(), img.height(), img.as_raw())
+        .map_err(|e| e.to_string())
 }
 
 fn put(img: &mut RgbImage, x: f32, y: f32, colour: [u8; 3]) {

@@ -137,10 +137,11 @@ impl Game {
         let mut crossed = Vec::new();
         let enemies = self.enemy_models(army);
         let barricades = self.scene.barricade_footprints();
+        let own = self.combined(army, unit);
         let others: Vec<ModelRef> = self
             .all_live_models()
             .into_iter()
-            .filter(|r| !(r.army == army && self.combined(army, unit).contains(&r.unit)))
+            .filter(|r| !(r.army == army && own.contains(&r.unit)))
             .collect();
         let others_solids: Vec<(ModelRef, ModelSolid)> =
             others.iter().map(|&o| (o, self.solid(o))).collect();
@@ -400,10 +401,11 @@ impl Game {
                 ),
             );
         }
+        let own = self.combined(army, unit);
         let others: Vec<ModelRef> = self
             .all_live_models()
             .into_iter()
-            .filter(|r| !(r.army == army && self.combined(army, unit).contains(&r.unit)))
+            .filter(|r| !(r.army == army && own.contains(&r.unit)))
             .collect();
         let mut solids = Vec::new();
         for (r, at, facing) in &out {
@@ -579,13 +581,43 @@ impl Game {
     /// True if any of the models `xs` is within Engagement Range of any of `ys`, across the
     /// layout's barricades.
     fn any_engaged(&self, xs: &[ModelRef], ys: &[ModelRef]) -> bool {
+        let mine: Vec<ModelSolid> = xs.iter().map(|r| self.solid(*r)).collect();
+        let Some(first) = mine.first() else {
+            return false;
+        };
+        // The box round `xs`, widened by the longest reach: a model of `ys` whose base lies
+        // outside it cannot be within Engagement Range of any of them (one pass, then pairs
+        // only among the few near).
+        let reach = mine
+            .iter()
+            .map(|s| s.base.bounding_radius_inches())
+            .fold(0.0f32, f32::max)
+            + ENGAGEMENT_RANGE_HORIZONTAL_INCHES.max(BARRICADE_ENGAGEMENT_RANGE_INCHES)
+            + 1e-3;
+        let (lo, hi) = mine
+            .iter()
+            .fold((first.centre, first.centre), |(lo, hi), s| {
+                (lo.min(s.centre), hi.max(s.centre))
+            });
+        let theirs: Vec<ModelSolid> = ys
+            .iter()
+            .map(|r| self.solid(*r))
+            .filter(|t| {
+                let r = reach + t.base.bounding_radius_inches();
+                t.centre.x >= lo.x - r
+                    && t.centre.x <= hi.x + r
+                    && t.centre.y >= lo.y - r
+                    && t.centre.y <= hi.y + r
+            })
+            .collect();
+        if theirs.is_empty() {
+            return false;
+        }
         let barricades = self.scene.barricade_footprints();
-        let theirs: Vec<ModelSolid> = ys.iter().map(|r| self.solid(*r)).collect();
-        xs.iter().any(|r| {
-            let s = self.solid(*r);
+        mine.iter().any(|s| {
             theirs
                 .iter()
-                .any(|t| within_engagement_range(&s, t, &barricades))
+                .any(|t| within_engagement_range(s, t, &barricades))
         })
     }
 

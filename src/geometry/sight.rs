@@ -365,6 +365,8 @@ struct Lines<'a> {
     /// The models that may not be passed whose boxes meet `bounds` and the band, found
     /// likewise.
     models_near: std::cell::OnceCell<Vec<u32>>,
+    /// The model that blocked the last line ([`SightIndex::any_model_blocker`]).
+    last_model: std::cell::Cell<Option<u32>>,
     /// The band every line of the pair lies in, seen from above: the segment between the eye
     /// points' centre and the target points' centre, widened by the farthest point's distance
     /// from its centre. A line from eye `e` to target `t` at fraction `s` is within
@@ -398,6 +400,7 @@ impl<'a> Lines<'a> {
             bounds: Aabb::from_points(eyes.iter().chain(targets).map(|(p, _)| *p)),
             terrain_near: std::cell::OnceCell::new(),
             models_near: std::cell::OnceCell::new(),
+            last_model: std::cell::Cell::new(None),
             band: band(eyes, targets),
         }
     }
@@ -1104,15 +1107,14 @@ impl SightIndex {
             let (_, _, piece, part) = solid(leaf);
             return Some(Raw::Terrain(*piece, *part));
         }
-        self.model_blocker(lines, &ray, max)
+        self.any_model_blocker(lines, &ray, max)
     }
 
-    /// The first model in the way of `ray` (within `max`) that sight may not pass through:
-    /// of the pair's [`Lines::models_near`], tried one by one. None when every model may be
-    /// passed (the volumes are not searched).
-    fn model_blocker(&self, lines: &Lines<'_>, ray: &Ray, max: f32) -> Option<Raw> {
-        let may_pass = lines.may_pass?;
-        let near = lines.models_near.get_or_init(|| {
+    /// The models a line of the pair may meet and may not pass ([`Lines::models_near`]):
+    /// those whose boxes meet the pair's box and lie in its band, found on the first line
+    /// that needs them.
+    fn models_near<'l>(&self, lines: &'l Lines<'_>, may_pass: &dyn Fn(usize) -> bool) -> &'l [u32] {
+        lines.models_near.get_or_init(|| {
             let (a, b, width) = lines.band;
             self.models
                 .bvh
@@ -1129,25 +1131,56 @@ impl SightIndex {
                     polygon::distance_to_segment((lo + hi) * 0.5, a, b) <= width + half + 1e-3
                 })
                 .collect()
-        });
+        })
+    }
+
+    /// Where `ray` meets model volume `leaf` (within `best`), as a fraction of the ray.
+    fn model_hit(&self, leaf: u32, ray: &Ray, best: f32) -> Option<f32> {
+        let (shape, pose) = &self.models.shapes[leaf as usize];
+        match self.models.list[leaf as usize].solid {
+            s @ ModelSolid {
+                base: super::Base::Round(_),
+                ..
+            } => cylinder_hit(&s, ray, best),
+            _ => shape.cast_ray(pose, ray, best, true),
+        }
+    }
+
+    /// The first model in the way of `ray` (within `max`) that sight may not pass through:
+    /// of the pair's [`Lines::models_near`], tried one by one. None when every model may be
+    /// passed (the volumes are not searched).
+    fn model_blocker(&self, lines: &Lines<'_>, ray: &Ray, max: f32) -> Option<Raw> {
+        let may_pass = lines.may_pass?;
         let mut first: Option<(u32, f32)> = None;
-        for &leaf in near {
+        for &leaf in self.models_near(lines, may_pass) {
             let best = first.map_or(max, |(_, t)| t);
-            let (shape, pose) = &self.models.shapes[leaf as usize];
-            let hit = match self.models.list[leaf as usize].solid {
-                s @ ModelSolid {
-                    base: super::Base::Round(_),
-                    ..
-                } => cylinder_hit(&s, ray, best),
-                _ => shape.cast_ray(pose, ray, best, true),
-            };
-            if let Some(t) = hit
+            if let Some(t) = self.model_hit(leaf, ray, best)
                 && first.is_none_or(|(_, b)| t < b)
             {
                 first = Some((leaf, t));
             }
         }
         first.map(|(leaf, _)| Raw::Model(leaf as usize))
+    }
+
+    /// Some model in the way of `ray` (within `max`) that sight may not pass through, not
+    /// necessarily the first: for the question "is this line blocked". The model that
+    /// blocked the last line is tried first (neighbouring lines of a pair mostly meet the
+    /// same model).
+    fn any_model_blocker(&self, lines: &Lines<'_>, ray: &Ray, max: f32) -> Option<Raw> {
+        let may_pass = lines.may_pass?;
+        let near = self.models_near(lines, may_pass);
+        if let Some(leaf) = lines.last_model.get()
+            && self.model_hit(leaf, ray, max).is_some()
+        {
+            return Some(Raw::Model(leaf as usize));
+        }
+        let leaf = near
+            .iter()
+            .copied()
+            .find(|&leaf| self.model_hit(leaf, ray, max).is_some())?;
+        lines.last_model.set(Some(leaf));
+        Some(Raw::Model(leaf as usize))
     }
 
     /// [`SightIndex::terrain_hit`] for a line of the pair: the closest hit among the pair's
@@ -1358,6 +1391,17 @@ impl SightIndex {
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         answers.insert((observer as u32, target as u32, see), answer);
+    }
+
+    /// Forgets every remembered [`Sampling::FAST`] answer, so the next query of each pair is
+    /// worked out again: for benchmarks of cold queries (the answers stay right as long as
+    /// nothing moves, so the engine itself never needs this).
+    pub fn forget_all_answers(&self) {
+        self.models
+            .answers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
     }
 
     /// Only whether model `target` is visible to model `observer` (no "fully visible" work).

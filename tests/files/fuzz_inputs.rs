@@ -1,9 +1,11 @@
-//! Hostile input: every shipped data file, save and command list, mutated (byte flips,
-//! truncation, numeric extremes and NaN, lines dropped or repeated, deep nesting), through the
-//! real binary: `validate` for data files, `replay` for saves, `run` for command lists. Each
-//! case runs in its own process under a memory limit (`ulimit -v`) and a time limit, and must
-//! end without a panic or a signal, within the limits, and either succeed or fail with a
-//! message that names the mutated file.
+//! Hostile input: every shipped data file, save and command list, every sample roster and the
+//! miniature BSData checkout, mutated (byte flips, truncation, numeric extremes and NaN, lines
+//! dropped or repeated, deep nesting), through the real binary: `validate` for data files,
+//! `replay` for saves, `run` for command lists, `import` for rosters (`.ros` XML, `.rosz` zip,
+//! the app's text), `datasheets --from-bsdata` for catalogues. Each case runs in its own
+//! process under a memory limit (`ulimit -v`) and a time limit, and must end without a panic
+//! or a signal, within the limits, and either succeed or fail with a message that names the
+//! mutated file; an import or a conversion writes nothing outside the `out/` folder it names.
 //!
 //! The cases are drawn by proptest from a fixed seed, so a run is repeatable; a failing case
 //! keeps its file and prints how to reproduce it. `WARTABLE_FUZZ_CASES=N` runs N cases (default
@@ -19,7 +21,11 @@ use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
 /// Cases run by `cargo test` (each is one process of the binary).
-const DEFAULT_CASES: usize = 40;
+const DEFAULT_CASES: usize = 48;
+
+/// The first cases, one per kind of input (a data file, a roster, a save, a command list),
+/// run on the undamaged file: each must succeed.
+const UNDAMAGED: usize = 4;
 
 /// Address space a case may use (KiB, `ulimit -v`): the binary's normal runs use well under
 /// half of it.
@@ -63,6 +69,8 @@ enum Mutation {
     RepeatLine(f64),
     /// Insert this many nested brackets at (fraction).
     Nest(f64, usize),
+    /// Insert this many nested XML `selection` elements at (fraction).
+    NestXml(f64, usize),
 }
 
 fn mutation() -> impl Strategy<Value = Mutation> {
@@ -73,8 +81,10 @@ fn mutation() -> impl Strategy<Value = Mutation> {
         (at.clone(), 0..EXTREMES.len()).prop_map(|(p, i)| Mutation::Number(p, i)),
         at.clone().prop_map(Mutation::DropLine),
         at.clone().prop_map(Mutation::RepeatLine),
-        (at, prop_oneof![Just(64usize), Just(100_000usize)])
+        (at.clone(), prop_oneof![Just(64usize), Just(100_000usize)])
             .prop_map(|(p, n)| Mutation::Nest(p, n)),
+        (at, prop_oneof![Just(64usize), Just(200_000usize)])
+            .prop_map(|(p, n)| Mutation::NestXml(p, n)),
     ]
 }
 
@@ -160,6 +170,11 @@ fn apply(text: &[u8], m: &Mutation) -> Vec<u8> {
             let nested = format!("{}{}", "[".repeat(n), "]".repeat(n));
             out.splice(i..i, nested.bytes());
         }
+        Mutation::NestXml(p, n) => {
+            let i = pick(out.len() + 1, p);
+            let nested = format!("{}{}", "<selection>".repeat(n), "</selection>".repeat(n));
+            out.splice(i..i, nested.bytes());
+        }
     }
     out
 }
@@ -198,6 +213,34 @@ fn targets() -> Vec<Target> {
             args: vec!["validate".into(), "{}".into()],
         })
         .collect();
+    // The first import is one of the undamaged cases.
+    for roster in IMPORTED {
+        out.push(Target {
+            file: roster.into(),
+            args: ["import", "{}", "--out", "out/army.ron", "--allow-partial"]
+                .map(String::from)
+                .to_vec(),
+        });
+    }
+    for catalogue in [
+        "tests/bsdata-mini/Orks.cat",
+        "tests/bsdata-mini/Warhammer 40,000.gst",
+    ] {
+        out.push(Target {
+            file: catalogue.into(),
+            args: [
+                "datasheets",
+                "--from-bsdata",
+                "tests/bsdata-mini",
+                "--out",
+                "out",
+                "--source-commit",
+                "fuzz",
+            ]
+            .map(String::from)
+            .to_vec(),
+        });
+    }
     out.push(Target {
         file: "tests/games/full-game.save.ron".into(),
         args: vec!["replay".into(), "{}".into()],
@@ -229,7 +272,15 @@ fn targets() -> Vec<Target> {
     out
 }
 
-/// Copies the folders the files refer to into `to`, so a damaged file keeps its neighbours.
+/// The sample rosters imported (each format once).
+const IMPORTED: [&str; 3] = [
+    "tests/rosters/space-wolves-1990.txt",
+    "tests/rosters/necrons-1205.ros",
+    "tests/rosters/leagues-of-votann-965.rosz",
+];
+
+/// Copies the folders the files refer to into `to`, so a damaged file keeps its neighbours,
+/// and makes the `out/` folder imports and conversions write into.
 fn copy_tree(to: &Path) {
     for dir in ["scenes", "tests/scenes", "tests/games"] {
         let mut files = Vec::new();
@@ -241,6 +292,37 @@ fn copy_tree(to: &Path) {
             std::fs::copy(&f, dest).unwrap();
         }
     }
+    for dir in ["tests/rosters", "tests/bsdata-mini"] {
+        std::fs::create_dir_all(to.join(dir)).unwrap();
+        for f in std::fs::read_dir(root().join(dir)).unwrap() {
+            let f = f.unwrap().path();
+            std::fs::copy(&f, to.join(dir).join(f.file_name().unwrap())).unwrap();
+        }
+    }
+    std::fs::create_dir_all(to.join("out")).unwrap();
+}
+
+/// Every file under `dir` (paths relative to it) but those under `out/`: what a case must
+/// leave as it found it.
+fn listing(dir: &Path) -> Vec<(PathBuf, u64)> {
+    fn walk(base: &Path, d: &Path, out: &mut Vec<(PathBuf, u64)>) {
+        for e in std::fs::read_dir(d).into_iter().flatten().flatten() {
+            let p = e.path();
+            let rel = p.strip_prefix(base).unwrap().to_path_buf();
+            if rel.starts_with("out") {
+                continue;
+            }
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                walk(base, &p, out);
+            } else {
+                out.push((rel, e.metadata().map_or(0, |m| m.len())));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
 }
 
 /// How a case ended.
@@ -357,8 +439,9 @@ fn damaged_data_files_saves_and_command_lists_fail_cleanly() {
     let drawn: Vec<(usize, Mutation)> = (0..cases)
         .map(|i| {
             // The first case of each kind of input is the undamaged file: it must succeed.
-            if i < 3 {
-                let t = [0, targets.len() - 3, targets.len() - 1][i];
+            if i < UNDAMAGED {
+                let first_import = targets.iter().position(|t| t.args[0] == "import").unwrap();
+                let t = [0, first_import, targets.len() - 3, targets.len() - 1][i];
                 return (t, Mutation::Truncate(1.0));
             }
             strategy.new_tree(&mut runner).unwrap().current()
@@ -390,10 +473,13 @@ fn damaged_data_files_saves_and_command_lists_fail_cleanly() {
                                 }
                             })
                             .collect();
+                        let before = listing(&dir);
                         let o = run_limited(&dir, &args);
-                        let undamaged = i < 3;
+                        let undamaged = i < UNDAMAGED;
                         let bad = if undamaged && o.code != Some(0) {
                             Some(format!("the undamaged file failed: {}", head(&o.stderr)))
+                        } else if listing(&dir) != before {
+                            Some("it wrote or changed a file outside out/".to_string())
                         } else {
                             verdict(&o, &target.file)
                         };

@@ -690,3 +690,162 @@ fn library_import_keeps_an_existing_file_unless_replacing() {
     wartable::data::load_army(&out, 1).unwrap_or_else(|e| panic!("the army does not load: {e}"));
     std::fs::remove_dir_all(dir).ok();
 }
+
+// ---------------------------------------------------------------------------------------
+// Minor findings still open from the first round
+// ---------------------------------------------------------------------------------------
+
+// Finding: `UNIT#3` was taken as the whole unit where a unit is expected.
+#[test]
+fn a_model_where_a_unit_is_expected_is_refused() {
+    let limit = Duration::from_secs(60);
+    let (rc, _, err) = captured(&["coherency", "default", "--unit", "boyz-mob#3"], limit);
+    assert_eq!(rc, 1, "{err}");
+    assert!(err.contains("names one model"), "{err}");
+    let (rc, _, err) = captured(
+        &[
+            "attack",
+            "default",
+            "--attacker",
+            "intercessors",
+            "--weapon",
+            "bolt rifle",
+            "--target",
+            "boyz-mob#3",
+            "--distance",
+            "10",
+        ],
+        limit,
+    );
+    assert_eq!(rc, 1, "{err}");
+    assert!(err.contains("names a unit, not a model"), "{err}");
+}
+
+// Finding: a melee weapon was accepted at `--distance 100`.
+#[test]
+fn a_melee_weapon_at_a_distance_is_refused() {
+    let limit = Duration::from_secs(60);
+    let attack = |distance: &str| {
+        captured(
+            &[
+                "attack",
+                "default",
+                "--attacker",
+                "boyz-mob",
+                "--weapon",
+                "choppa",
+                "--target",
+                "intercessors",
+                "--distance",
+                distance,
+            ],
+            limit,
+        )
+    };
+    let (rc, _, err) = attack("100");
+    assert_eq!(rc, 1, "{err}");
+    assert!(err.contains("melee weapon"), "{err}");
+    let (rc, _, err) = attack("0.5");
+    assert_eq!(rc, 0, "within Engagement Range it attacks: {err}");
+}
+
+// Finding: `attacks: "D6-5"` (a roll that can give -4 attacks) validated.
+#[test]
+fn attacks_that_can_roll_below_one_are_refused() {
+    let dir = temp_dir("d6-5");
+    let text = std::fs::read_to_string(root().join("scenes/datasheets/orks.ron")).unwrap();
+    let bad = text.replacen("attacks: 5,", "attacks: \"D6-5\",", 1);
+    assert_ne!(bad, text, "the sample has a weapon with 5 attacks");
+    let file = dir.join("orks.ron");
+    std::fs::write(&file, bad).unwrap();
+    let e = wartable::data::validate_file(&file)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("at least 1"), "{e}");
+    assert!(e.contains("D6-5"), "{e}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+// Findings: a floor larger than its footprint, and an empty piece id, validated.
+#[test]
+fn a_floor_outside_its_footprint_and_an_empty_piece_id_are_refused() {
+    let dir = temp_dir("floor");
+    let text = std::fs::read_to_string(root().join("tests/scenes/open-field-layout.ron")).unwrap();
+    let wide = text.replace(
+        "Polygon([(-1.5, -4), (1.5, -4), (1.5, 4), (-1.5, 4)])",
+        "Polygon([(-1.5, -4), (6, -4), (6, 4), (-1.5, 4)])",
+    );
+    assert_ne!(wide, text, "the floor of the test layout");
+    let file = dir.join("wide-floor.ron");
+    std::fs::write(&file, wide).unwrap();
+    let e = wartable::data::validate_file(&file)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("outside the piece's footprint"), "{e}");
+    let empty = text.replace("id: \"ruin-centre\"", "id: \"\"");
+    let file = dir.join("empty-id.ron");
+    std::fs::write(&file, empty).unwrap();
+    let e = wartable::data::validate_file(&file)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("needs an id"), "{e}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+// Finding: an army listing one datasheets file twice validated.
+#[test]
+fn a_datasheets_file_listed_twice_is_refused() {
+    let dir = temp_dir("twice");
+    let sheets = root().join("scenes/datasheets/orks.ron");
+    let text = std::fs::read_to_string(root().join("scenes/armies/orks.ron")).unwrap();
+    let s = sheets.to_str().unwrap();
+    let twice = text.replace(
+        "datasheets: [\"../datasheets/orks.ron\"]",
+        &format!("datasheets: [\"{s}\", \"{s}\"]"),
+    );
+    assert_ne!(twice, text);
+    let file = dir.join("orks.ron");
+    std::fs::write(&file, twice).unwrap();
+    let e = wartable::data::validate_file(&file)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("listed twice"), "{e}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+// Finding: placements outside the deployment zone validated, and `simulate` then played 0-0
+// draws with exit 0. Now `validate` warns and `simulate` refuses the scene.
+#[test]
+fn placements_outside_the_deployment_zone_are_warned_and_not_simulated() {
+    let dir = temp_dir("zone");
+    let text = std::fs::read_to_string(root().join("tests/scenes/big-table.ron")).unwrap();
+    // Player 1's Warboss moved to the middle of the table.
+    let moved = text
+        .replace("models: [(x: 7.4, y: 1.2)]", "models: [(x: 30, y: 10)]")
+        .replace(
+            "\"orks-3000-army.ron\"",
+            &format!("\"{}\"", s(&root().join("tests/scenes/orks-3000-army.ron"))),
+        )
+        .replace(
+            "\"open-field-layout.ron\"",
+            &format!(
+                "\"{}\"",
+                s(&root().join("tests/scenes/open-field-layout.ron"))
+            ),
+        )
+        .replace(
+            "\"../../scenes/",
+            &format!("\"{}/", s(&root().join("scenes"))),
+        );
+    assert_ne!(moved, text);
+    let file = dir.join("outside.ron");
+    std::fs::write(&file, moved).unwrap();
+    let limit = Duration::from_secs(60);
+    let (rc, _, err) = captured(&["validate", s(&file)], limit);
+    assert_eq!(rc, 0, "still a valid scene: {err}");
+    assert!(err.contains("outside player 1's deployment zone"), "{err}");
+    let (rc, out, err) = captured(&["simulate", s(&file), "--games", "1", "--quiet"], limit);
+    assert_eq!(rc, 1, "{out}{err}");
+    assert!(err.contains("legal deployment"), "{err}");
+    std::fs::remove_dir_all(dir).ok();
+}
