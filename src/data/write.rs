@@ -348,6 +348,23 @@ mod tests {
         std::fs::remove_dir_all(d).ok();
     }
 
+    #[test]
+    fn what_does_not_load_never_replaces_the_old_file() {
+        let d = dir("checked");
+        let f = d.join("army.ron");
+        std::fs::write(&f, "old").unwrap();
+        let e = write_file_checked(&f, "broken", Overwrite::Replace, |tmp| {
+            let text = std::fs::read_to_string(tmp).unwrap();
+            Err(format!("'{text}' does not load"))
+        })
+        .unwrap_err();
+        assert!(matches!(e, WriteError::Check { .. }), "{e}");
+        assert!(e.to_string().contains("'broken' does not load"), "{e}");
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), "old");
+        assert_eq!(std::fs::read_dir(&d).unwrap().count(), 1, "no temporary left");
+        std::fs::remove_dir_all(d).ok();
+    }
+
     #[cfg(unix)]
     #[test]
     fn symbolic_links_are_never_followed() {

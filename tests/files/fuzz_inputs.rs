@@ -272,11 +272,13 @@ fn targets() -> Vec<Target> {
     out
 }
 
-/// The sample rosters imported (each format once).
-const IMPORTED: [&str; 3] = [
+/// The sample rosters imported (each format once; the New Recruit JSON is made from the
+/// Necrons `.ros` by [`copy_tree`]).
+const IMPORTED: [&str; 4] = [
     "tests/rosters/space-wolves-1990.txt",
     "tests/rosters/necrons-1205.ros",
     "tests/rosters/leagues-of-votann-965.rosz",
+    "tests/rosters/necrons-1205.json",
 ];
 
 /// Copies the folders the files refer to into `to`, so a damaged file keeps its neighbours,
@@ -299,6 +301,12 @@ fn copy_tree(to: &Path) {
             std::fs::copy(&f, to.join(dir).join(f.file_name().unwrap())).unwrap();
         }
     }
+    let ros = std::fs::read_to_string(root().join("tests/rosters/necrons-1205.ros")).unwrap();
+    std::fs::write(
+        to.join("tests/rosters/necrons-1205.json"),
+        crate::roster_import::new_recruit_json(&ros),
+    )
+    .unwrap();
     std::fs::create_dir_all(to.join("out")).unwrap();
 }
 

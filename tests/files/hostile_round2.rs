@@ -849,3 +849,55 @@ fn placements_outside_the_deployment_zone_are_warned_and_not_simulated() {
     assert!(err.contains("legal deployment"), "{err}");
     std::fs::remove_dir_all(dir).ok();
 }
+
+// Finding: a 200 MB text export aborted on allocation. Anything past the roster limit is
+// refused before it is parsed.
+#[test]
+fn a_roster_past_the_size_limit_is_refused_unread() {
+    let dir = temp_dir("huge-text");
+    let file = dir.join("huge.txt");
+    let line = "Boyz (85 Points)\n  • 10x Boy\n";
+    let copies = (roster::MAX_ROSTER_BYTES as usize / line.len()) + 10;
+    std::fs::write(&file, line.repeat(copies)).unwrap();
+    let out = dir.join("army.ron");
+    let (rc, _, err) = captured(
+        &["import", s(&file), "--out", s(&out)],
+        Duration::from_secs(60),
+    );
+    assert_eq!(rc, 1, "{err}");
+    assert!(err.contains("limit"), "{err}");
+    assert!(!out.exists());
+    std::fs::remove_dir_all(dir).ok();
+}
+
+// Finding: a FIFO as a `.cat` in the checkout blocked the converter forever.
+#[cfg(unix)]
+#[test]
+fn a_fifo_catalogue_is_refused_without_blocking() {
+    let dir = temp_dir("fifo-cat");
+    let checkout = dir.join("checkout");
+    std::fs::create_dir_all(&checkout).unwrap();
+    std::fs::copy(
+        root().join("tests/bsdata-mini/Warhammer 40,000.gst"),
+        checkout.join("Warhammer 40,000.gst"),
+    )
+    .unwrap();
+    mkfifo(&checkout.join("Orks.cat"));
+    let out = dir.join("out");
+    let (rc, _, err) = captured(
+        &[
+            "datasheets",
+            "--from-bsdata",
+            s(&checkout),
+            "--out",
+            s(&out),
+            "--source-commit",
+            "test",
+        ],
+        Duration::from_secs(30),
+    );
+    assert_eq!(rc, 1, "{err}");
+    assert!(err.contains("FIFO"), "{err}");
+    assert!(is_fifo(&checkout.join("Orks.cat")));
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -150,7 +150,7 @@ fn battlescribe_rosters_give_units_models_and_weapons() {
 
 /// New Recruit's JSON shape for a BattleScribe roster: attributes as properties, collections
 /// as plural-named arrays, numbers as numbers.
-fn new_recruit_json(ros: &str) -> String {
+pub(crate) fn new_recruit_json(ros: &str) -> String {
     fn selection(n: roxmltree::Node) -> serde_json::Value {
         let mut o = serde_json::Map::new();
         for a in n.attributes() {
