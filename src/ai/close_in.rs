@@ -67,7 +67,7 @@ pub(crate) fn close_in(
         return None;
     }
     // Every model not of this unit stands where it is; this unit's models where they end.
-    let others: Vec<ModelSolid> = super::others_of(game, army, root);
+    let others: Vec<ModelSolid> = super::others_near(game, army, root, reach);
     let gap = |s: &ModelSolid, e: &ModelSolid| model_distance(s, e).distance;
     let closest = |s: &ModelSolid| {
         enemies

@@ -179,7 +179,7 @@ fn shifted_via(game: &Game, army: usize, unit: usize, offsets: &[Vec3]) -> Vec<M
 /// [`MAKE_ROOM_RINGS_INCHES`] from the end, closest to the unit's end centre that its path
 /// still reaches within `allowance` inches. A model with no such spot keeps its end (and
 /// the engine refuses the move). `others`: every live model not of the unit
-/// ([`others_of`]). `normal` and `hard`.
+/// ([`others_near`]). `normal` and `hard`.
 fn shifted_round(
     game: &Game,
     (army, unit): (usize, usize),
@@ -237,13 +237,47 @@ fn shifted_round(
     paths
 }
 
-/// The solids of every live model not of the unit (`army`, `unit`).
-fn others_of(game: &Game, army: usize, unit: usize) -> Vec<crate::geometry::ModelSolid> {
+/// The solids of every live model not of the unit (`army`, `unit`) that a model of the unit
+/// could touch after moving up to `reach` inches (plus the widest ring of
+/// [`MAKE_ROOM_RINGS_INCHES`]): those whose bases come within that of the box round the
+/// unit's bases. The rest cannot block any end spot tried, and leaving them out keeps a move's
+/// search from growing with the whole table.
+fn others_near(
+    game: &Game,
+    army: usize,
+    unit: usize,
+    reach: f32,
+) -> Vec<crate::geometry::ModelSolid> {
     let mine = game.live_models(army, unit);
+    let solids: Vec<crate::geometry::ModelSolid> = mine.iter().map(|r| game.solid(*r)).collect();
+    let Some(first) = solids.first() else {
+        return Vec::new();
+    };
+    let (lo, hi) = solids
+        .iter()
+        .fold((first.centre, first.centre), |(lo, hi), s| {
+            (lo.min(s.centre), hi.max(s.centre))
+        });
+    let widest = solids
+        .iter()
+        .map(|s| s.base.bounding_radius_inches())
+        .fold(0.0f32, f32::max);
+    let ring = MAKE_ROOM_RINGS_INCHES
+        .iter()
+        .copied()
+        .fold(0.0f32, f32::max);
+    let margin = reach.max(0.0) + ring + widest + 0.1;
     game.all_live_models()
         .into_iter()
         .filter(|r| !mine.contains(r))
         .map(|r| game.solid(r))
+        .filter(|o| {
+            let m = margin + o.base.bounding_radius_inches();
+            o.centre.x >= lo.x - m
+                && o.centre.x <= hi.x + m
+                && o.centre.y >= lo.y - m
+                && o.centre.y <= hi.y + m
+        })
         .collect()
 }
 
@@ -793,7 +827,7 @@ impl Ai {
         candidates.sort_by(|a, b| a.0.total_cmp(&b.0));
         let exposure = self.exposure(game, player);
         let id = game.unit_id(army, u).to_string();
-        let others = (self.level != Level::Easy).then(|| others_of(game, army, u));
+        let others = (self.level != Level::Easy).then(|| others_near(game, army, u, allowance));
         let mut best: Option<(f32, Command)> = None;
         for (left, legs) in candidates {
             let Some(v) = legs.last().copied() else {

@@ -361,7 +361,11 @@ mod tests {
         assert!(matches!(e, WriteError::Check { .. }), "{e}");
         assert!(e.to_string().contains("'broken' does not load"), "{e}");
         assert_eq!(std::fs::read_to_string(&f).unwrap(), "old");
-        assert_eq!(std::fs::read_dir(&d).unwrap().count(), 1, "no temporary left");
+        assert_eq!(
+            std::fs::read_dir(&d).unwrap().count(),
+            1,
+            "no temporary left"
+        );
         std::fs::remove_dir_all(d).ok();
     }
 

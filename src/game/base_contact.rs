@@ -107,7 +107,19 @@ impl Game {
             .into_iter()
             .filter(|e| targets.as_ref().is_none_or(|t| t.contains(&e.unit)))
             .collect();
-        let everyone = after.all_live_models();
+        // Every solid made once (not once per model and spot tried).
+        let everyone: Vec<(ModelRef, ModelSolid)> = after
+            .all_live_models()
+            .into_iter()
+            .map(|o| (o, after.solid(o)))
+            .collect();
+        let enemies_after: Vec<ModelSolid> = after
+            .enemy_models(army)
+            .iter()
+            .map(|e| after.solid(*e))
+            .collect();
+        let enemies_now: Vec<(ModelRef, ModelSolid)> =
+            enemies.iter().map(|e| (*e, self.solid(*e))).collect();
         for r in self.live_models(army, root) {
             let moved = paths
                 .iter()
@@ -116,18 +128,17 @@ impl Game {
                 continue;
             }
             let end = after.solid(r);
-            let touching = after
-                .enemy_models(army)
+            let touching = enemies_after
                 .iter()
-                .any(|e| horizontal_distance(&end, &after.solid(*e)) <= BASE_CONTACT_INCHES);
+                .any(|e| horizontal_distance(&end, e) <= BASE_CONTACT_INCHES);
             if touching {
                 continue;
             }
             let start = self.solid(r);
-            let mut near: Vec<(f32, ModelRef)> = enemies
+            let mut near: Vec<(f32, ModelRef)> = enemies_now
                 .iter()
-                .filter(|e| (self.solid(**e).z - start.z).abs() < 0.5)
-                .map(|e| (horizontal_distance(&start, &self.solid(*e)), *e))
+                .filter(|(_, s)| (s.z - start.z).abs() < 0.5)
+                .map(|(e, s)| (horizontal_distance(&start, s), *e))
                 .filter(|(d, _)| *d <= allowance + MEASURE_TOLERANCE_INCHES)
                 .collect();
             near.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -142,10 +153,8 @@ impl Game {
                     }
                     let mut placed = start;
                     placed.centre = at;
-                    let blocked = everyone.iter().any(|o| {
-                        *o != r
-                            && (placed.z - after.solid(*o).z).abs() < 0.5
-                            && bases_overlap(&placed, &after.solid(*o))
+                    let blocked = everyone.iter().any(|(o, s)| {
+                        *o != r && (placed.z - s.z).abs() < 0.5 && bases_overlap(&placed, s)
                     });
                     if blocked {
                         continue;

@@ -427,6 +427,33 @@ impl Game {
         unit: &[(ModelRef, ModelSolid)],
         others: &[ModelRef],
     ) -> Result<(), Rejection> {
+        // Only the models whose bases reach the box round the unit's end positions can
+        // overlap one of them: their solids are made once, the rest never looked at.
+        let near: Vec<(ModelRef, ModelSolid)> = match unit.first() {
+            None => Vec::new(),
+            Some((_, first)) => {
+                let (lo, hi) = unit
+                    .iter()
+                    .fold((first.centre, first.centre), |(lo, hi), (_, s)| {
+                        (lo.min(s.centre), hi.max(s.centre))
+                    });
+                let widest = unit
+                    .iter()
+                    .map(|(_, s)| s.base.bounding_radius_inches())
+                    .fold(0.0f32, f32::max);
+                others
+                    .iter()
+                    .map(|&o| (o, self.solid(o)))
+                    .filter(|(_, t)| {
+                        let m = widest + t.base.bounding_radius_inches() + 1e-3;
+                        t.centre.x >= lo.x - m
+                            && t.centre.x <= hi.x + m
+                            && t.centre.y >= lo.y - m
+                            && t.centre.y <= hi.y + m
+                    })
+                    .collect()
+            }
+        };
         for (i, (r, s)) in unit.iter().enumerate() {
             for (q, t) in &unit[..i] {
                 if bases_overlap(s, t) {
@@ -440,8 +467,8 @@ impl Game {
                     );
                 }
             }
-            for o in others {
-                if bases_overlap(s, &self.solid(*o)) {
+            for (o, t) in &near {
+                if bases_overlap(s, t) {
                     return reject(
                         Rule::Movement,
                         format!(
