@@ -115,6 +115,17 @@ pub fn run(args: PlayArgs) -> ExitCode {
     .insert_resource(screens::menu::SavesDir(saves))
     .insert_resource(ActiveScene(menu_scene))
     .insert_resource(SceneErrors(errors));
+    // `--menu --scenario import`: the menu with its army import panel open, for a screenshot.
+    if args.menu && args.scenario.as_deref() == Some(super::scenario::MENU_IMPORT) {
+        app.insert_resource(screens::menu::ArmyImport {
+            open: true,
+            path: "tests/rosters/space-wolves-1990.txt".into(),
+            message: "scenes/armies/space-wolves.ron: already exists and is kept; nothing \
+                      written (--force, or the menu's Replace, replaces it)"
+                .into(),
+            ..Default::default()
+        });
+    }
     if let Some(st) = started {
         let asked = args.seats();
         let file = args.load.as_deref().unwrap_or(&st.autosave);

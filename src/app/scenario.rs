@@ -55,6 +55,10 @@ fn recorded_game() -> Result<Vec<Command>, String> {
     ron::from_str(&text).map_err(|e| format!("the recorded game: {e}"))
 }
 
+/// `play --menu --scenario import`: the main menu with the army import panel open (a roster
+/// path typed, and the message an import refused over an existing army file shows).
+pub const MENU_IMPORT: &str = "import";
+
 /// The scenario names `play --scenario` accepts.
 pub const SCENARIOS: [&str; 12] = [
     "overview",
