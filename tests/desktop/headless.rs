@@ -531,3 +531,49 @@ fn objective_marker_entities_follow_the_games_markers() {
     assert_eq!(markers(&mut app), want);
     assert_eq!(count::<With<ObjectiveMarker>>(&mut app), 5);
 }
+
+/// The Scout moves end by the phase bar's own button: on the Ultramarines Vanguard scene (a
+/// Scouts unit), after deployment the bar offers "End Scout moves (player N)" for each
+/// player in turn, and pressing it (its command) twice reaches the first battle round. Before,
+/// the bar drew an end button only in the battle and the game stalled there.
+#[test]
+fn the_scout_moves_end_by_the_phase_bars_button() {
+    use wartable::app::hud::phase_bar::end_step;
+    use wartable::game::{Command, Game};
+    use wartable::rules::phase::Stage;
+    let (mut game, _) = Game::start(scene("vanguard.ron"), 7);
+    while matches!(game.stage, Stage::Setup | Stage::Deployment) {
+        assert!(end_step(&game).is_none(), "no end button while deploying");
+        let p = game.active_player;
+        let a = game.army_of(p).unwrap();
+        let u = game.next_to_deploy(p).unwrap();
+        let id = game.unit_id(a, u).to_string();
+        game.apply(&Command::Deploy {
+            player: p,
+            unit: id,
+            models: vec![],
+            transport: None,
+        })
+        .unwrap();
+    }
+    assert_eq!(
+        game.stage,
+        Stage::Scouts,
+        "the vanguard army has a Scouts unit"
+    );
+    let mut presses = 0;
+    while game.stage == Stage::Scouts {
+        let end = end_step(&game).expect("the bar has a way forward");
+        assert_eq!(
+            end.label,
+            format!("End Scout moves (player {})", game.active_player)
+        );
+        game.apply(&end.command).unwrap();
+        presses += 1;
+        assert!(presses <= 2, "one press per player");
+    }
+    assert_eq!(presses, 2);
+    assert_eq!(game.stage, Stage::Battle);
+    assert_eq!(game.battle_round, 1);
+    assert!(end_step(&game).unwrap().label.starts_with("End "));
+}

@@ -16,7 +16,7 @@ mod los_hover;
 mod los_summary;
 mod menu;
 mod orders;
-mod phase_bar;
+pub mod phase_bar;
 mod preview_chart;
 mod scene_errors;
 mod stratagems;

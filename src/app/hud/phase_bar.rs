@@ -10,6 +10,40 @@ use crate::app::screens::Screen;
 use crate::game::{Command, Game};
 use crate::rules::phase::Stage;
 
+/// The phase bar's button that ends the current step, when the game has one: a battle phase,
+/// or one player's Scout moves (Core Rules: Scouts; without it a game whose armies have a
+/// Scouts unit could not get past deployment at the desktop).
+#[derive(Debug, Clone, PartialEq)]
+pub struct EndStep {
+    /// The button's words ("End Movement phase", "End Scout moves (player 2)").
+    pub label: String,
+    /// The tooltip.
+    pub hint: &'static str,
+    /// The command the button gives.
+    pub command: Command,
+}
+
+/// [`EndStep`] for `game` now; None in set-up, deployment and at the end of the battle.
+pub fn end_step(game: &Game) -> Option<EndStep> {
+    let command = Command::EndPhase {
+        player: game.active_player,
+    };
+    match game.stage {
+        Stage::Battle => Some(EndStep {
+            label: format!("End {}", game.phase.name()),
+            hint: "Ends the phase (its end steps run first)",
+            command,
+        }),
+        Stage::Scouts => Some(EndStep {
+            label: format!("End Scout moves (player {})", game.active_player),
+            hint: "Ends this player's Scout moves: the other player's come next, then the \
+                   first battle round",
+            command,
+        }),
+        _ => None,
+    }
+}
+
 /// Draws the phase bar.
 pub(super) fn phase_bar(ui: &mut egui::Ui, hud: &mut Hud) {
     ui.horizontal_wrapped(|ui| {
@@ -71,16 +105,10 @@ pub(super) fn phase_bar(ui: &mut egui::Ui, hud: &mut Hud) {
         }
         ui.separator();
         let acting = game.acting_player().unwrap_or(game.active_player);
-        if game.stage == Stage::Battle
-            && ui
-                .button(format!("End {}", game.phase.name()))
-                .on_hover_text("Ends the phase (its end steps run first)")
-                .clicked()
+        if let Some(end) = end_step(game)
+            && ui.button(end.label).on_hover_text(end.hint).clicked()
         {
-            let c = Command::EndPhase {
-                player: game.active_player,
-            };
-            play::issue(&mut hud.writer, &mut hud.drafting, c);
+            play::issue(&mut hud.writer, &mut hud.drafting, end.command);
         }
         if matches!(game.stage, Stage::Setup | Stage::Deployment) {
             // The acting side (in a solo game both) may set up the rest of its units where
