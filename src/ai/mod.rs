@@ -250,34 +250,19 @@ fn others_near(
 ) -> Vec<crate::geometry::ModelSolid> {
     let mine = game.live_models(army, unit);
     let solids: Vec<crate::geometry::ModelSolid> = mine.iter().map(|r| game.solid(*r)).collect();
-    let Some(first) = solids.first() else {
+    let Some(near) = crate::geometry::SolidsBox::of(&solids) else {
         return Vec::new();
     };
-    let (lo, hi) = solids
-        .iter()
-        .fold((first.centre, first.centre), |(lo, hi), s| {
-            (lo.min(s.centre), hi.max(s.centre))
-        });
-    let widest = solids
-        .iter()
-        .map(|s| s.base.bounding_radius_inches())
-        .fold(0.0f32, f32::max);
     let ring = MAKE_ROOM_RINGS_INCHES
         .iter()
         .copied()
         .fold(0.0f32, f32::max);
-    let margin = reach.max(0.0) + ring + widest + 0.1;
+    let reach = reach.max(0.0) + ring + 0.1;
     game.all_live_models()
         .into_iter()
         .filter(|r| !mine.contains(r))
         .map(|r| game.solid(r))
-        .filter(|o| {
-            let m = margin + o.base.bounding_radius_inches();
-            o.centre.x >= lo.x - m
-                && o.centre.x <= hi.x + m
-                && o.centre.y >= lo.y - m
-                && o.centre.y <= hi.y + m
-        })
+        .filter(|o| near.may_reach(o, reach))
         .collect()
 }
 

@@ -10,7 +10,7 @@ use super::rejection::{Rejection, Rule, reject};
 use super::state::Game;
 use crate::game::sight::ModelRef;
 use crate::geometry::measure::bases_overlap;
-use crate::geometry::{ModelSolid, TerrainCategory, Vec2, Vec3, polygon};
+use crate::geometry::{ModelSolid, SolidsBox, TerrainCategory, Vec2, Vec3, polygon};
 use crate::rules::coherency;
 use crate::rules::constants::{
     BARRICADE_ENGAGEMENT_RANGE_INCHES, BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES,
@@ -429,30 +429,13 @@ impl Game {
     ) -> Result<(), Rejection> {
         // Only the models whose bases reach the box round the unit's end positions can
         // overlap one of them: their solids are made once, the rest never looked at.
-        let near: Vec<(ModelRef, ModelSolid)> = match unit.first() {
+        let near: Vec<(ModelRef, ModelSolid)> = match SolidsBox::of(unit.iter().map(|(_, s)| s)) {
             None => Vec::new(),
-            Some((_, first)) => {
-                let (lo, hi) = unit
-                    .iter()
-                    .fold((first.centre, first.centre), |(lo, hi), (_, s)| {
-                        (lo.min(s.centre), hi.max(s.centre))
-                    });
-                let widest = unit
-                    .iter()
-                    .map(|(_, s)| s.base.bounding_radius_inches())
-                    .fold(0.0f32, f32::max);
-                others
-                    .iter()
-                    .map(|&o| (o, self.solid(o)))
-                    .filter(|(_, t)| {
-                        let m = widest + t.base.bounding_radius_inches() + 1e-3;
-                        t.centre.x >= lo.x - m
-                            && t.centre.x <= hi.x + m
-                            && t.centre.y >= lo.y - m
-                            && t.centre.y <= hi.y + m
-                    })
-                    .collect()
-            }
+            Some(ends) => others
+                .iter()
+                .map(|&o| (o, self.solid(o)))
+                .filter(|(_, t)| ends.may_reach(t, 1e-3))
+                .collect(),
         };
         for (i, (r, s)) in unit.iter().enumerate() {
             for (q, t) in &unit[..i] {
@@ -609,33 +592,16 @@ impl Game {
     /// layout's barricades.
     fn any_engaged(&self, xs: &[ModelRef], ys: &[ModelRef]) -> bool {
         let mine: Vec<ModelSolid> = xs.iter().map(|r| self.solid(*r)).collect();
-        let Some(first) = mine.first() else {
+        let Some(near) = SolidsBox::of(&mine) else {
             return false;
         };
-        // The box round `xs`, widened by the longest reach: a model of `ys` whose base lies
-        // outside it cannot be within Engagement Range of any of them (one pass, then pairs
-        // only among the few near).
-        let reach = mine
-            .iter()
-            .map(|s| s.base.bounding_radius_inches())
-            .fold(0.0f32, f32::max)
-            + ENGAGEMENT_RANGE_HORIZONTAL_INCHES.max(BARRICADE_ENGAGEMENT_RANGE_INCHES)
-            + 1e-3;
-        let (lo, hi) = mine
-            .iter()
-            .fold((first.centre, first.centre), |(lo, hi), s| {
-                (lo.min(s.centre), hi.max(s.centre))
-            });
+        // Only the models of `ys` whose bases reach the box round `xs` are paired up.
+        let reach =
+            ENGAGEMENT_RANGE_HORIZONTAL_INCHES.max(BARRICADE_ENGAGEMENT_RANGE_INCHES) + 1e-3;
         let theirs: Vec<ModelSolid> = ys
             .iter()
             .map(|r| self.solid(*r))
-            .filter(|t| {
-                let r = reach + t.base.bounding_radius_inches();
-                t.centre.x >= lo.x - r
-                    && t.centre.x <= hi.x + r
-                    && t.centre.y >= lo.y - r
-                    && t.centre.y <= hi.y + r
-            })
+            .filter(|t| near.may_reach(t, reach))
             .collect();
         if theirs.is_empty() {
             return false;

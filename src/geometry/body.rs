@@ -65,3 +65,46 @@ impl ModelSolid {
         }
     }
 }
+
+/// The box round the centres of some models' solids, with their widest bounding radius: a
+/// broad phase for "could this other model's base come within `reach` inches of any of
+/// theirs?" (Engagement Range, overlaps, the end spots of a move), so such checks look only at
+/// the models nearby instead of every model on the table.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SolidsBox {
+    lo: Vec2,
+    hi: Vec2,
+    widest: f32,
+}
+
+impl SolidsBox {
+    /// The box round `solids`; None when there are none.
+    pub fn of<'a>(solids: impl IntoIterator<Item = &'a ModelSolid>) -> Option<Self> {
+        solids.into_iter().fold(None, |b: Option<SolidsBox>, s| {
+            let r = s.base.bounding_radius_inches();
+            Some(match b {
+                None => SolidsBox {
+                    lo: s.centre,
+                    hi: s.centre,
+                    widest: r,
+                },
+                Some(b) => SolidsBox {
+                    lo: b.lo.min(s.centre),
+                    hi: b.hi.max(s.centre),
+                    widest: b.widest.max(r),
+                },
+            })
+        })
+    }
+
+    /// False only when `other`'s base is certainly farther than `reach` inches (horizontally)
+    /// from every base in the box: its centre lies outside the box widened by the widest
+    /// bounding radius, `other`'s own and `reach`.
+    pub fn may_reach(&self, other: &ModelSolid, reach: f32) -> bool {
+        let m = self.widest + other.base.bounding_radius_inches() + reach;
+        other.centre.x >= self.lo.x - m
+            && other.centre.x <= self.hi.x + m
+            && other.centre.y >= self.lo.y - m
+            && other.centre.y <= self.hi.y + m
+    }
+}

@@ -11,7 +11,7 @@ pub mod terrain;
 pub mod units;
 
 pub use base::{Base, bases_overlap};
-pub use body::ModelSolid;
+pub use body::{ModelSolid, SolidsBox};
 pub use parry3d::math::{Vec2, Vec3};
 pub use terrain::{Floor, SolidBox, TerrainCategory, TerrainPiece, Wall, Window};
 

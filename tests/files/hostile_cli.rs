@@ -14,11 +14,11 @@ use wartable::data::source::load;
 use wartable::game::Command as GameCommand;
 use wartable::game::save::{SaveFile, write_save};
 
-fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn wartable(args: &[&str]) -> Command {
+pub(crate) fn wartable(args: &[&str]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_wartable"));
     c.args(args).current_dir(root()).stdin(Stdio::null());
     c
@@ -32,7 +32,7 @@ fn temp_dir(name: &str) -> PathBuf {
 
 /// Waits for `child` at most `limit`, killing it and failing the test when it runs longer;
 /// gives its exit code (-1 when a signal ended it) and standard error.
-fn finish(mut child: Child, limit: Duration, what: &str) -> (i32, String) {
+pub(crate) fn finish(mut child: Child, limit: Duration, what: &str) -> (i32, String) {
     let start = Instant::now();
     let status = loop {
         if let Some(s) = child.try_wait().unwrap() {
@@ -83,7 +83,7 @@ fn captured(args: &[&str], limit: Duration) -> (i32, String, String) {
     (rc, reader.join().unwrap(), err)
 }
 
-fn assert_no_panic(rc: i32, err: &str, what: &str) {
+pub(crate) fn assert_no_panic(rc: i32, err: &str, what: &str) {
     assert_ne!(rc, 101, "{what} panicked: {err}");
     assert!(!err.contains("panicked"), "{what} panicked: {err}");
 }

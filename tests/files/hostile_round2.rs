@@ -7,12 +7,15 @@
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 use wartable::data::roster::{self, MAX_INFLATED_BYTES};
 use wartable::data::write::{Overwrite, safe_file_name};
 use wartable::game::save::{SaveFile, write_save};
+
+// The process helpers the first round's CLI tests already have.
+use crate::hostile_cli::{assert_no_panic, finish, root, wartable};
 
 /// The longest any run here may take.
 const LIMIT: Duration = Duration::from_secs(60);
@@ -37,16 +40,6 @@ const FOUR_DEPLOYS: &str = concat!(
     "]\n",
 );
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn wartable(args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_wartable"));
-    c.args(args).current_dir(root()).stdin(Stdio::null());
-    c
-}
-
 /// A fresh, empty folder for one test, under the system's temporary folder.
 fn temp_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("wartable-round2-{name}-{}", std::process::id()));
@@ -57,28 +50,6 @@ fn temp_dir(name: &str) -> PathBuf {
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
-}
-
-/// Waits for `child` at most `limit`, killing it and failing the test when it runs longer;
-/// gives its exit code (-1 when a signal ended it) and standard error (when piped).
-fn finish(mut child: Child, limit: Duration, what: &str) -> (i32, String) {
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if start.elapsed() > limit {
-            child.kill().ok();
-            child.wait().ok();
-            panic!("{what}: still running after {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let mut err = String::new();
-    if let Some(mut e) = child.stderr.take() {
-        e.read_to_string(&mut err).unwrap();
-    }
-    (status.code().unwrap_or(-1), err)
 }
 
 /// Runs `args` with both outputs captured, within `limit`: (exit code, stdout, stderr).
@@ -102,11 +73,6 @@ fn captured(args: &[&str], limit: Duration) -> (i32, String, String) {
     });
     let (rc, _) = finish(child, limit, &args.join(" "));
     (rc, reader.join().unwrap(), err_reader.join().unwrap())
-}
-
-fn assert_no_panic(rc: i32, err: &str, what: &str) {
-    assert_ne!(rc, 101, "{what} panicked: {err}");
-    assert!(!err.contains("panicked"), "{what} panicked: {err}");
 }
 
 #[cfg(unix)]
