@@ -22,7 +22,7 @@ use crate::rules::constants::{
     DISEMBARK_RANGE_INCHES, ENGAGEMENT_RANGE_HORIZONTAL_INCHES, OBJECTIVE_RANGE_HORIZONTAL_INCHES,
     RESERVES_ENEMY_DISTANCE_INCHES, RESERVES_FIRST_ROUND, STRATEGIC_RESERVES_EDGE_INCHES,
 };
-use crate::rules::deployment::{SetupObstacles, SetupVersion, set_up_unit};
+use crate::rules::deployment::{GrowOrder, SetupObstacles, SetupVersion, grow_unit, set_up_unit};
 use crate::rules::movement::MoveMode;
 use crate::rules::phase::{Phase, Stage, opponent};
 use crate::rules::stratagem::Stratagem;
@@ -268,7 +268,14 @@ fn placements_in(game: &Game, army: usize, root: usize, zone: &[Vec2]) -> Option
     let list: Vec<crate::geometry::Base> = models.iter().map(|(_, b)| *b).collect();
     let mut obstacles = obstacles(game);
     let frame = SetupVersion::CURRENT.frame(game.player_of(army));
-    let poses = set_up_unit(zone, &list, &mut obstacles, frame).ok()?;
+    // The middle-first formation the scenes' automatic set-up uses; where none fits (a
+    // crowded zone), the unit grown model by model.
+    let poses = set_up_unit(zone, &list, &mut obstacles, frame)
+        .or_else(|_| {
+            let centre = polygon::centroid(&crate::data::check::board());
+            grow_unit(zone, &list, &mut obstacles, centre, GrowOrder::Compact)
+        })
+        .ok()?;
     Some(
         models
             .iter()

@@ -14,7 +14,7 @@ use crate::rules::Datasheet;
 use crate::rules::constants::{
     MAX_ANGLE_DEGREES, MAX_MODELS_PER_UNIT, MAX_TERRAIN_HEIGHT_INCHES, MEASURE_TOLERANCE_INCHES,
 };
-use crate::rules::deployment::{DeploymentMap, SetupObstacles, SetupVersion, set_up_unit};
+use crate::rules::deployment::{DeploymentMap, SetupObstacles, SetupVersion, set_up_army};
 use crate::rules::mission::{Mission, ObjectiveMarker};
 use crate::rules::secondary::{SecondaryDeck, SecondaryMode};
 
@@ -682,7 +682,7 @@ fn old_wargear(
 
 /// Loads a scene file and everything it refers to, checks it, and places every model:
 /// units with placements where the file says, the others set up automatically wholly within
-/// their player's deployment zone (see [`set_up_unit`]) by the current [`SetupVersion`].
+/// their player's deployment zone (see [`set_up_army`]) by the current [`SetupVersion`].
 ///
 /// # Errors
 /// Every problem found, each naming its file (and line and column for syntax).
@@ -1031,15 +1031,27 @@ fn place_models(
                 .sum::<f32>()
         };
         groups.sort_by(|a, b| bulk(b).total_cmp(&bulk(a)));
-        for group in groups {
-            let bases: Vec<Base> = group
-                .iter()
-                .flat_map(|&ui| army.units[ui].models.iter().map(|m| m.characteristics.base))
-                .collect();
-            match set_up_unit(&zone, &bases, &mut obstacles, version.frame(army.player)) {
+        let units: Vec<Vec<Base>> = groups
+            .iter()
+            .map(|group| {
+                group
+                    .iter()
+                    .flat_map(|&ui| army.units[ui].models.iter().map(|m| m.characteristics.base))
+                    .collect()
+            })
+            .collect();
+        let spots = set_up_army(
+            &zone,
+            &units,
+            &mut obstacles,
+            version.frame(army.player),
+            polygon::centroid(&board),
+        );
+        for (group, spots) in groups.iter().zip(spots) {
+            match spots {
                 Ok(spots) => {
                     let mut spots = spots.into_iter();
-                    for &ui in &group {
+                    for &ui in group {
                         for m in &mut army.units[ui].models {
                             let (p, f) = spots.next().expect("one spot per base");
                             m.position = Vec3::new(p.x, p.y, 0.0);

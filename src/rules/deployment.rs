@@ -187,20 +187,315 @@ pub fn set_up_unit(
     obstacles: &mut SetupObstacles,
     frame: SetupFrame,
 ) -> Result<Vec<(Vec2, f32)>, NoRoom> {
-    const { assert!(FORMATION_GAP_INCHES < COHERENCY_HORIZONTAL_INCHES) };
     let mut widths: Vec<usize> = FORMATION_RANK_WIDTHS
         .iter()
         .map(|w| (*w).min(bases.len()))
         .collect();
-    if bases.len() >= COHERENCY_TWO_NEIGHBOURS_FROM_MODELS {
-        // A single file would leave its end models with one neighbour.
-        widths.retain(|w| *w >= 2 && *w < bases.len());
-    }
     widths.dedup();
-    // Keep only formations in Unit Coherency (checked once: it does not depend on where or
-    // which way the formation stands).
-    let shapes: Vec<Vec<Vec2>> = widths
+    let shapes = coherent_shapes(bases, &widths, frame);
+    let centre = polygon::centroid(zone);
+    let mut anchors = grid_anchors(zone, frame);
+    // A stable sort: equally central anchors keep the frame's scan order.
+    anchors.sort_by(|a, b| a.distance(centre).total_cmp(&b.distance(centre)));
+    place_first(
+        zone,
+        bases,
+        obstacles,
+        &shapes,
+        &anchors,
+        Nesting::ShapeFirst,
+    )
+}
+
+/// Sets up an army's units (each a list of bases; a Leader with its Bodyguard is one) in
+/// `zone`, in order: each middle first ([`set_up_unit`]), as every save so far was made with;
+/// when that leaves a unit without room, the whole army again, packed against the back of the
+/// zone ([`pack_unit`], a unit grown model by model by [`grow_unit`] where no formation
+/// fits); and if a unit is still left over, every unit grown model by model in compact blocks,
+/// and last in rows from the back ([`GrowOrder`]), each denser than the one before. An army that could be set up middle first keeps those positions. Returns
+/// one result per unit; placed units are recorded in `obstacles.models`.
+///
+/// Core Rules: Deploy Armies.
+pub fn set_up_army(
+    zone: &[Vec2],
+    units: &[Vec<Base>],
+    obstacles: &mut SetupObstacles,
+    frame: SetupFrame,
+    table_centre: Vec2,
+) -> Vec<Result<Vec<(Vec2, f32)>, NoRoom>> {
+    let before = obstacles.models.len();
+    let middle: Vec<_> = units
         .iter()
+        .map(|bases| set_up_unit(zone, bases, obstacles, frame))
+        .collect();
+    if middle.iter().all(|s| s.is_ok()) {
+        return middle;
+    }
+    let mut out = middle;
+    for (formations, order) in [
+        (true, GrowOrder::Compact),
+        (false, GrowOrder::Compact),
+        (false, GrowOrder::Rows),
+    ] {
+        obstacles.models.truncate(before);
+        out = units
+            .iter()
+            .map(|bases| {
+                let packed = if formations {
+                    pack_unit(zone, bases, obstacles, frame, table_centre)
+                } else {
+                    Err(NoRoom {
+                        models: bases.len(),
+                    })
+                };
+                packed.or_else(|_| grow_unit(zone, bases, obstacles, table_centre, order))
+            })
+            .collect();
+        if out.iter().all(|s| s.is_ok()) {
+            break;
+        }
+    }
+    out
+}
+
+/// Extra rank widths a packed set-up tries beside [`FORMATION_RANK_WIDTHS`]: long, shallow
+/// formations that lie along a zone's back edge, and narrow ones for the gaps left between
+/// other units and terrain.
+pub const PACKED_EXTRA_RANK_WIDTHS: [usize; 5] = [2, 6, 8, 12, 15];
+
+/// Sets up one unit like [`set_up_unit`], but packed against the back of the zone instead of
+/// in its middle: anchors are tried deepest first (furthest from `table_centre` along the
+/// line from the table's centre to the zone's), equally deep ones from one side, and at each
+/// anchor every formation shape (long, shallow ranks first) and orientation. Filling a zone
+/// this way, bulkiest units first, leaves the free space in one piece at the front of the
+/// zone, so an army that fits in the zone's area is not refused because the first units
+/// were set up in the middle. A zone filled in [`SetupFrame::HalfTurn`] about the table's
+/// centre is the image of one filled in [`SetupFrame::Table`].
+///
+/// Core Rules: Deploy Armies (wholly within the deployment zone) and Unit Coherency.
+///
+/// # Errors
+/// [`NoRoom`] when nothing fits.
+pub fn pack_unit(
+    zone: &[Vec2],
+    bases: &[Base],
+    obstacles: &mut SetupObstacles,
+    frame: SetupFrame,
+    table_centre: Vec2,
+) -> Result<Vec<(Vec2, f32)>, NoRoom> {
+    let n = bases.len();
+    let mut widths: Vec<usize> = FORMATION_RANK_WIDTHS
+        .iter()
+        .chain(&PACKED_EXTRA_RANK_WIDTHS)
+        .copied()
+        .chain([n.div_ceil(2), n.div_ceil(3)])
+        .map(|w| w.clamp(1, n.max(1)))
+        .collect();
+    // Long, shallow formations first: at the back edge only they fit.
+    widths.sort_unstable_by(|a, b| b.cmp(a));
+    widths.dedup();
+    let shapes = coherent_shapes(bases, &widths, frame);
+    let anchors = packed_points(zone, table_centre, 1.0);
+    place_first(
+        zone,
+        bases,
+        obstacles,
+        &shapes,
+        &anchors,
+        Nesting::AnchorFirst,
+    )
+}
+
+/// Spacing of the candidate points [`grow_unit`] sets models on (inches).
+pub const GROW_GRID_INCHES: f32 = 0.5;
+/// Least gap between the bases of one unit that [`grow_unit`] sets up (inches): tighter than
+/// a formation's [`FORMATION_GAP_INCHES`], since it is used where formations did not fit.
+pub const GROW_GAP_INCHES: f32 = 0.2;
+/// Most first-model places [`grow_unit`] grows a unit from before it gives up.
+pub const GROW_MAX_STARTS: usize = 48;
+
+/// Which free point [`grow_unit`] sets a unit's next model on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GrowOrder {
+    /// The one nearest the middle of the models already set up: a compact block.
+    Compact,
+    /// The deepest (the order of [`pack_unit`]): the unit fills the zone in rows from the
+    /// back, side to side, the densest fill for a crowded zone.
+    Rows,
+}
+
+/// Sets up one unit model by model where no formation fits: the first model on the deepest
+/// free point (the order of [`pack_unit`]) of a [`GROW_GRID_INCHES`] grid, each next one on the
+/// free point chosen by `order` among those within Unit Coherency range of one of the models
+/// already set up (of two, from the third model of a unit of 7+), each base at least
+/// [`GROW_GAP_INCHES`] from its own unit and [`UNIT_GAP_INCHES`] from other units. The
+/// unit grows round terrain and into the gaps other units left. A start that cannot grow to
+/// the whole unit is abandoned for the next free point, at most [`GROW_MAX_STARTS`] of them.
+///
+/// Core Rules: Deploy Armies (wholly within the deployment zone) and Unit Coherency (every
+/// model within 2" of one other model, of two at 7+ models).
+///
+/// # Errors
+/// [`NoRoom`] when nothing fits.
+pub fn grow_unit(
+    zone: &[Vec2],
+    bases: &[Base],
+    obstacles: &mut SetupObstacles,
+    table_centre: Vec2,
+    order: GrowOrder,
+) -> Result<Vec<(Vec2, f32)>, NoRoom> {
+    let candidates = packed_points(zone, table_centre, GROW_GRID_INCHES);
+    let two_neighbours = bases.len() >= COHERENCY_TWO_NEIGHBOURS_FROM_MODELS;
+    // Edge-to-edge by bounding circles: never less than the true gap, so a neighbour counted
+    // here is within range and a gap kept here is kept.
+    let gap = |a: &Base, p: Vec2, b: &Base, q: Vec2| {
+        p.distance(q) - a.bounding_radius_inches() - b.bounding_radius_inches()
+    };
+    let widest = bases
+        .iter()
+        .map(|b| b.bounding_radius_inches())
+        .fold(0.0, f32::max);
+    let zone = ZoneRoom::of(zone);
+    for avoid_footprints in [true, false] {
+        let terrain = Terrain::of(obstacles);
+        let free = |base: &Base, p: Vec2, facing: f32| {
+            fits(
+                &zone,
+                &[*base],
+                &[(p, facing)],
+                obstacles,
+                &terrain,
+                avoid_footprints,
+            )
+        };
+        let pose = |base: &Base, p: Vec2| -> Option<f32> {
+            let facings: &[f32] = match base {
+                Base::Round(_) => &[0.0],
+                _ => &[0.0, 90.0],
+            };
+            facings.iter().copied().find(|f| free(base, p, *f))
+        };
+        let mut starts = 0;
+        for first in &candidates {
+            let Some(facing) = pose(&bases[0], *first) else {
+                continue;
+            };
+            starts += 1;
+            if starts > GROW_MAX_STARTS {
+                break;
+            }
+            let mut placed: Vec<(Vec2, f32)> = vec![(*first, facing)];
+            for (k, base) in bases.iter().enumerate().skip(1) {
+                let need = if two_neighbours && k >= 2 { 2 } else { 1 };
+                let middle = placed.iter().map(|(p, _)| *p).sum::<Vec2>() / placed.len() as f32;
+                // Only points within reach of a model already set up can qualify.
+                let reach = COHERENCY_HORIZONTAL_INCHES + 2.0 * widest;
+                let (lo, hi) = placed.iter().fold(
+                    (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
+                    |(lo, hi), (p, _)| (lo.min(*p), hi.max(*p)),
+                );
+                let (lo, hi) = (lo - Vec2::splat(reach), hi + Vec2::splat(reach));
+                let mut best: Option<(f32, Vec2, f32)> = None;
+                for (rank, c) in candidates.iter().enumerate() {
+                    if c.x < lo.x || c.y < lo.y || c.x > hi.x || c.y > hi.y {
+                        continue;
+                    }
+                    let d = match order {
+                        GrowOrder::Compact => c.distance(middle),
+                        GrowOrder::Rows => rank as f32,
+                    };
+                    if best.is_some_and(|(b, _, _)| d >= b) {
+                        continue;
+                    }
+                    let mut near = 0;
+                    let mut clear = true;
+                    for (i, (q, _)) in placed.iter().enumerate() {
+                        let g = gap(base, *c, &bases[i], *q);
+                        if g < GROW_GAP_INCHES - 1e-4 {
+                            clear = false;
+                            break;
+                        }
+                        if g <= COHERENCY_HORIZONTAL_INCHES - 1e-3 {
+                            near += 1;
+                        }
+                    }
+                    if !clear || near < need {
+                        continue;
+                    }
+                    if let Some(f) = pose(base, *c) {
+                        best = Some((d, *c, f));
+                    }
+                }
+                match best {
+                    Some((_, p, f)) => placed.push((p, f)),
+                    None => break,
+                }
+            }
+            if placed.len() < bases.len() {
+                continue;
+            }
+            let solids: Vec<ModelSolid> = bases
+                .iter()
+                .zip(&placed)
+                .map(|(b, (p, f))| ModelSolid::new(*b, p.extend(0.0), *f, 1.0))
+                .collect();
+            if !coherency::check(&solids).coherent {
+                continue;
+            }
+            for (b, (p, f)) in bases.iter().zip(&placed) {
+                obstacles.models.push((*b, *p, *f));
+            }
+            return Ok(placed);
+        }
+    }
+    Err(NoRoom {
+        models: bases.len(),
+    })
+}
+
+/// The points of a `step` grid inside `zone`, deepest first: furthest from `table_centre`
+/// along the line from the table's centre to the zone's centre, equally deep ones from one
+/// side. The order is the same for a zone and its half-turn about the table's centre.
+fn packed_points(zone: &[Vec2], table_centre: Vec2, step: f32) -> Vec<Vec2> {
+    let back = (polygon::centroid(zone) - table_centre).normalize_or(Vec2::NEG_Y);
+    let side = back.perp();
+    let key = |p: &Vec2| {
+        let d = *p - table_centre;
+        // Rounded, so equally deep points of two half-turned zones compare alike.
+        (
+            -(d.dot(back) * 1000.0).round() as i64,
+            (d.dot(side) * 1000.0).round() as i64,
+        )
+    };
+    let (lo, hi) = polygon::bounds(zone);
+    let mut points = Vec::new();
+    let mut y = (lo.y / step).floor() * step;
+    while y <= hi.y {
+        let mut x = (lo.x / step).floor() * step;
+        while x <= hi.x {
+            let p = Vec2::new(x, y);
+            if polygon::contains(zone, p) {
+                points.push(p);
+            }
+            x += step;
+        }
+        y += step;
+    }
+    points.sort_by_key(key);
+    points
+}
+
+/// The formations of `bases` in ranks of each of `widths` that are in Unit Coherency, turned
+/// half round for [`SetupFrame::HalfTurn`]. Checked once: coherency does not depend on where
+/// or which way a formation stands.
+fn coherent_shapes(bases: &[Base], widths: &[usize], frame: SetupFrame) -> Vec<Vec<Vec2>> {
+    const { assert!(FORMATION_GAP_INCHES < COHERENCY_HORIZONTAL_INCHES) };
+    widths
+        .iter()
+        // A single file would leave its end models with one neighbour.
+        .filter(|w| {
+            bases.len() < COHERENCY_TWO_NEIGHBOURS_FROM_MODELS || (**w >= 2 && **w < bases.len())
+        })
         .map(|w| {
             let offsets = formation_offsets(bases, *w);
             match frame {
@@ -216,9 +511,12 @@ pub fn set_up_unit(
                 .collect();
             coherency::check(&solids).coherent
         })
-        .collect();
+        .collect()
+}
+
+/// The points of a 1" grid inside `zone`, in the scan order of `frame`.
+fn grid_anchors(zone: &[Vec2], frame: SetupFrame) -> Vec<Vec2> {
     let (lo, hi) = polygon::bounds(zone);
-    let centre = polygon::centroid(zone);
     let mut anchors: Vec<Vec2> = Vec::new();
     let mut y = lo.y.floor();
     while y <= hi.y {
@@ -235,24 +533,64 @@ pub fn set_up_unit(
     if frame == SetupFrame::HalfTurn {
         anchors.reverse();
     }
-    // A stable sort: equally central anchors keep the frame's scan order.
-    anchors.sort_by(|a, b| a.distance(centre).total_cmp(&b.distance(centre)));
+    anchors
+}
+
+/// Which loop of [`place_first`] is outermost.
+#[derive(Clone, Copy, PartialEq)]
+enum Nesting {
+    /// The first shape that fits anywhere (the middle-first set-up).
+    ShapeFirst,
+    /// The first anchor where any shape fits (the packed set-up).
+    AnchorFirst,
+}
+
+/// The first placement of one of `shapes` at one of `anchors` in one of
+/// [`FORMATION_FACINGS_DEGREES`] that fits, first clear of terrain footprints and then only
+/// clear of walls; it is recorded in `obstacles.models`.
+fn place_first(
+    zone: &[Vec2],
+    bases: &[Base],
+    obstacles: &mut SetupObstacles,
+    shapes: &[Vec<Vec2>],
+    anchors: &[Vec2],
+    nesting: Nesting,
+) -> Result<Vec<(Vec2, f32)>, NoRoom> {
+    let at = |offsets: &Vec<Vec2>, anchor: Vec2, facing: f32| -> Vec<(Vec2, f32)> {
+        offsets
+            .iter()
+            .map(|o| (crate::geometry::place(*o, anchor, facing), facing))
+            .collect()
+    };
+    let zone = ZoneRoom::of(zone);
     for avoid_footprints in [true, false] {
-        for offsets in &shapes {
-            for anchor in &anchors {
-                for facing in FORMATION_FACINGS_DEGREES {
-                    let spots: Vec<(Vec2, f32)> = offsets
+        let terrain = Terrain::of(obstacles);
+        let fit = |spots: &Vec<(Vec2, f32)>| {
+            fits(&zone, bases, spots, obstacles, &terrain, avoid_footprints)
+        };
+        let found = match nesting {
+            Nesting::ShapeFirst => shapes.iter().find_map(|offsets| {
+                anchors.iter().find_map(|anchor| {
+                    FORMATION_FACINGS_DEGREES
                         .iter()
-                        .map(|o| (crate::geometry::place(*o, *anchor, facing), facing))
-                        .collect();
-                    if fits(zone, bases, &spots, obstacles, avoid_footprints) {
-                        for (b, (p, f)) in bases.iter().zip(&spots) {
-                            obstacles.models.push((*b, *p, *f));
-                        }
-                        return Ok(spots);
-                    }
-                }
+                        .map(|f| at(offsets, *anchor, *f))
+                        .find(fit)
+                })
+            }),
+            Nesting::AnchorFirst => anchors.iter().find_map(|anchor| {
+                shapes.iter().find_map(|offsets| {
+                    FORMATION_FACINGS_DEGREES
+                        .iter()
+                        .map(|f| at(offsets, *anchor, *f))
+                        .find(fit)
+                })
+            }),
+        };
+        if let Some(spots) = found {
+            for (b, (p, f)) in bases.iter().zip(&spots) {
+                obstacles.models.push((*b, *p, *f));
             }
+            return Ok(spots);
         }
     }
     Err(NoRoom {
@@ -260,37 +598,125 @@ pub fn set_up_unit(
     })
 }
 
+/// Terrain outlines with their bounding boxes, worked out once per unit set up.
+struct Terrain<'a> {
+    walls: Vec<(Vec2, Vec2, &'a [Vec2])>,
+    footprints: Vec<(Vec2, Vec2, &'a [Vec2])>,
+}
+
+/// Spacing of [`ZoneRoom`]'s grid (inches).
+const ROOM_GRID_INCHES: f32 = 0.5;
+
+/// A zone with the distance from each point of a grid to its boundary (negative outside),
+/// so that most "is this round base wholly within the zone" questions are answered without
+/// walking the zone's edges: the distance changes by at most the distance moved.
+struct ZoneRoom<'a> {
+    zone: &'a [Vec2],
+    lo: Vec2,
+    columns: usize,
+    rows: usize,
+    room: Vec<f32>,
+}
+
+impl<'a> ZoneRoom<'a> {
+    fn of(zone: &'a [Vec2]) -> Self {
+        let (lo, hi) = polygon::bounds(zone);
+        let columns = ((hi.x - lo.x) / ROOM_GRID_INCHES).ceil() as usize + 1;
+        let rows = ((hi.y - lo.y) / ROOM_GRID_INCHES).ceil() as usize + 1;
+        let mut room = Vec::with_capacity(columns * rows);
+        for j in 0..rows {
+            for i in 0..columns {
+                let g = lo + Vec2::new(i as f32, j as f32) * ROOM_GRID_INCHES;
+                let d = polygon::distance_to_boundary(zone, g);
+                room.push(if polygon::contains(zone, g) { d } else { -d });
+            }
+        }
+        ZoneRoom {
+            zone,
+            lo,
+            columns,
+            rows,
+            room,
+        }
+    }
+
+    /// Exactly [`Base::wholly_within`] for the zone.
+    fn wholly_within(&self, base: &Base, p: Vec2, facing: f32) -> bool {
+        if let Base::Round(_) = base {
+            let r = base.half_extents_inches().x;
+            let at = ((p - self.lo) / ROOM_GRID_INCHES).round();
+            if at.x >= 0.0 && at.y >= 0.0 {
+                let (i, j) = (at.x as usize, at.y as usize);
+                if i < self.columns && j < self.rows {
+                    let g = self.lo + at * ROOM_GRID_INCHES;
+                    let (m, d) = (self.room[j * self.columns + i], p.distance(g));
+                    if m >= 0.0 && m - d >= r - 1e-4 + 1e-5 {
+                        return true;
+                    }
+                    if (m >= 0.0 && m + d < r - 1e-4 - 1e-5) || (m < 0.0 && d < r - 1e-5) {
+                        return false;
+                    }
+                }
+            } else {
+                return false;
+            }
+        }
+        base.wholly_within(p, facing, self.zone)
+    }
+}
+
+impl<'a> Terrain<'a> {
+    fn of(obstacles: &'a SetupObstacles) -> Self {
+        let boxed = |t: &'a Vec<Vec2>| {
+            let (lo, hi) = polygon::bounds(t);
+            (lo, hi, t.as_slice())
+        };
+        Terrain {
+            walls: obstacles.walls.iter().map(boxed).collect(),
+            footprints: obstacles.footprints.iter().map(boxed).collect(),
+        }
+    }
+}
+
 fn fits(
-    zone: &[Vec2],
+    zone: &ZoneRoom,
     bases: &[Base],
     spots: &[(Vec2, f32)],
     obstacles: &SetupObstacles,
+    terrain: &Terrain,
     avoid_footprints: bool,
 ) -> bool {
     bases.iter().zip(spots).all(|(base, &(p, facing))| {
-        if !base.wholly_within(p, facing, zone) {
+        if !zone.wholly_within(base, p, facing) {
             return false;
         }
-        let outline = base.outline(p, facing);
         let r = base.bounding_radius_inches();
-        let near = |t: &&Vec<Vec2>| {
-            let (lo, hi) = polygon::bounds(t);
+        let near = |(lo, hi, _): &&(Vec2, Vec2, &[Vec2])| {
             p.x + r >= lo.x && p.x - r <= hi.x && p.y + r >= lo.y && p.y - r <= hi.y
         };
-        let terrain = obstacles
+        let mut nearby = terrain
             .walls
             .iter()
-            .chain(obstacles.footprints.iter().filter(|_| avoid_footprints));
-        if terrain
+            .chain(terrain.footprints.iter().filter(|_| avoid_footprints))
             .filter(near)
-            .any(|t| polygon::polygons_intersect(&outline, t))
-        {
-            return false;
+            .peekable();
+        if nearby.peek().is_some() {
+            let outline = std::cell::OnceCell::new();
+            // Well away from a piece's edge the base's outline (inside its bounding circle)
+            // overlaps the piece exactly when its centre is inside it.
+            if nearby.any(|(_, _, t)| {
+                if polygon::distance_to_boundary(t, p) > r + 1e-3 {
+                    polygon::contains(t, p)
+                } else {
+                    polygon::polygons_intersect(outline.get_or_init(|| base.outline(p, facing)), t)
+                }
+            }) {
+                return false;
+            }
         }
         // Bounding circles keep a gap between units (conservative for hulls and ovals).
         obstacles.models.iter().all(|(other, q, _)| {
-            p.distance(*q)
-                >= base.bounding_radius_inches() + other.bounding_radius_inches() + UNIT_GAP_INCHES
+            p.distance(*q) >= r + other.bounding_radius_inches() + UNIT_GAP_INCHES
         })
     })
 }
@@ -443,5 +869,107 @@ mod tests {
                 .any(|((p, _), (q, _))| turn(*p).distance(*q) > 0.1),
             "the table frame alone would already give the image; the test shows nothing"
         );
+    }
+
+    #[test]
+    fn the_room_grid_answers_exactly_as_the_zone_does() {
+        // A concave zone (a quarter with a bite out of it) and points on and off a fine grid.
+        let zone = vec![
+            Vec2::new(0.0, 0.0),
+            Vec2::new(22.0, 0.0),
+            Vec2::new(22.0, 21.0),
+            Vec2::new(15.0, 24.0),
+            Vec2::new(12.0, 30.0),
+            Vec2::new(0.0, 30.0),
+        ];
+        let room = ZoneRoom::of(&zone);
+        let mut differ = 0;
+        let mut within = 0;
+        for i in -20..500 {
+            for j in -20..640 {
+                let p = Vec2::new(i as f32 * 0.047, j as f32 * 0.0491);
+                for base in [Base::Round(25.0), Base::Round(32.0), Base::Round(130.0)] {
+                    let exact = base.wholly_within(p, 0.0, &zone);
+                    within += exact as usize;
+                    differ += (room.wholly_within(&base, p, 0.0) != exact) as usize;
+                }
+            }
+        }
+        assert!(within > 1000, "the test reaches inside the zone");
+        assert_eq!(differ, 0);
+    }
+
+    #[test]
+    fn a_crowded_zone_is_filled_packed_where_the_middle_first_set_up_leaves_no_room() {
+        // A 36" by 9" zone along the table edge: four 20-model units of 32mm bases. Middle
+        // first, the first unit's block splits the zone and a later unit finds no room.
+        let zone = rect(4.0, 0.0, 40.0, 9.0);
+        let centre = Vec2::new(22.0, 30.0);
+        let unit = vec![Base::Round(32.0); 20];
+        let mut middle = SetupObstacles::default();
+        let fails = (0..4)
+            .filter(|_| set_up_unit(&zone, &unit, &mut middle, SetupFrame::Table).is_err())
+            .count();
+        assert!(
+            fails > 0,
+            "the middle-first set-up fits them all; the test shows nothing"
+        );
+        let mut packed = SetupObstacles::default();
+        let units = vec![unit.clone(); 4];
+        let all = set_up_army(&zone, &units, &mut packed, SetupFrame::Table, centre);
+        for (k, spots) in all.into_iter().enumerate() {
+            let spots = spots.unwrap_or_else(|e| panic!("unit {k}: {e}"));
+            let solids: Vec<ModelSolid> = spots
+                .iter()
+                .map(|(p, f)| ModelSolid::new(Base::Round(32.0), p.extend(0.0), *f, 1.5))
+                .collect();
+            assert!(coherency::check(&solids).coherent, "unit {k}");
+            for (p, f) in &spots {
+                assert!(Base::Round(32.0).wholly_within(*p, *f, &zone), "unit {k}");
+            }
+        }
+        assert_eq!(
+            packed.models.len(),
+            80,
+            "the failed middle-first try is forgotten"
+        );
+        // No two bases of the 80 overlap.
+        for (i, (_, p, _)) in packed.models.iter().enumerate() {
+            for (_, q, _) in &packed.models[i + 1..] {
+                assert!(p.distance(*q) >= 32.0 / 25.4 - 1e-3);
+            }
+        }
+    }
+
+    #[test]
+    fn a_grown_unit_keeps_coherency_and_rounds_a_wall() {
+        // A wall across the zone leaves two pockets; a unit of 12 grows round it.
+        let zone = rect(0.0, 0.0, 14.0, 6.0);
+        let wall = rect(6.5, 0.0, 7.5, 4.5);
+        let mut obstacles = SetupObstacles {
+            walls: vec![wall.clone()],
+            ..Default::default()
+        };
+        let bases = vec![Base::Round(32.0); 12];
+        let spots = grow_unit(
+            &zone,
+            &bases,
+            &mut obstacles,
+            Vec2::new(7.0, 30.0),
+            GrowOrder::Compact,
+        )
+        .unwrap();
+        let solids: Vec<ModelSolid> = spots
+            .iter()
+            .map(|(p, f)| ModelSolid::new(Base::Round(32.0), p.extend(0.0), *f, 1.5))
+            .collect();
+        assert!(coherency::check(&solids).coherent);
+        for (p, f) in &spots {
+            assert!(!polygon::polygons_intersect(
+                &Base::Round(32.0).outline(*p, *f),
+                &wall
+            ));
+            assert!(Base::Round(32.0).wholly_within(*p, *f, &zone));
+        }
     }
 }

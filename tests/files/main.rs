@@ -8,6 +8,7 @@ mod battle;
 mod bsdata_convert;
 mod cli_attack;
 mod data_files;
+mod deploy_everywhere;
 mod fuzz_inputs;
 mod hostile_cli;
 mod hostile_data;

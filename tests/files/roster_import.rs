@@ -281,7 +281,7 @@ const KNOWN_MISMATCHES: [(&str, &str); 12] = [
 
 /// Imports a sample into `dir` with partial imports allowed: only units the datasheets cannot
 /// field (no base size known) and the known mismatches may be left out.
-fn import_sample(file: &str, dir: &Path) -> roster::ImportDone {
+pub(crate) fn import_sample(file: &str, dir: &Path) -> roster::ImportDone {
     let bytes = std::fs::read(sample(file)).unwrap();
     let out = dir.join(format!("{}.ron", file.split('.').next().unwrap()));
     let done = roster::import(
