@@ -178,8 +178,12 @@ impl Design {
             }])
         };
         std::fs::create_dir_all(scenes.join("layouts")).map_err(|e| io(scenes, e))?;
+        // The layout and its scene carry the name it is saved under, so the menu and the
+        // game show that name, not the name of the layout it was designed from.
+        let mut layout = self.layout.clone();
+        layout.name = name.trim().to_string();
         let scene = SceneFile {
-            name: self.layout.name.clone(),
+            name: layout.name.clone(),
             layout: format!("layouts/{slug}.ron"),
             deployment: relative_path(&self.deployment_file, scenes),
             mission: DESIGN_MISSION.to_string(),
@@ -198,7 +202,7 @@ impl Design {
         let pretty = ron::ser::PrettyConfig::new().struct_names(true);
         let layout_text = format!(
             "// Terrain layout designed in wartable's layout editor (inches; docs/formats.md).\n{}\n",
-            ron::ser::to_string_pretty(&self.layout, pretty.clone()).expect("plain data")
+            ron::ser::to_string_pretty(&layout, pretty.clone()).expect("plain data")
         );
         let scene_text = format!(
             "// Scene written by wartable's layout editor for the layout '{slug}'.\n{}\n",

@@ -9,4 +9,5 @@ mod desktop_play;
 mod headless;
 mod layout_design;
 mod layout_diagrams;
+mod menu_files;
 mod mission_menu;

@@ -61,7 +61,23 @@ pub(super) fn redo(editor: &mut Editor) {
 /// Saves the layout and a scene on it into the scenes folder, under the editor's name. The
 /// layout file the editor has open is replaced; any other file already there is kept unless
 /// Save is pressed a second time under the same name (the player's confirmation).
+///
+/// A layout with validation problems (overlapping footprints, a piece off the table, an
+/// objective in a wall) is not saved at the first press: the log lists the problems, and Save
+/// pressed again under the same name saves it as it is.
 pub(super) fn save(editor: &mut Editor) {
+    if !editor.problems.is_empty()
+        && editor.problems_confirmed.as_deref() != Some(editor.name.as_str())
+    {
+        let list: Vec<&str> = editor.problems.iter().map(|p| p.message.as_str()).collect();
+        editor.log.push(format!(
+            "not saved: the layout has {} problem(s): {}. Press Save again to save it as it is",
+            list.len(),
+            list.join("; ")
+        ));
+        editor.problems_confirmed = Some(editor.name.clone());
+        return;
+    }
     let layout = editor
         .scenes_dir
         .join("layouts")

@@ -109,6 +109,9 @@ pub struct Editor {
     /// The name whose save was refused because its files exist: Save pressed again under
     /// it replaces them.
     pub replace_confirmed: Option<String>,
+    /// The name whose save was held back because the layout has [`Editor::problems`]: Save
+    /// pressed again under it saves the layout as it is.
+    pub problems_confirmed: Option<String>,
     /// Validation problems of the current design.
     pub problems: Vec<Problem>,
     /// The last analysis, with the input it was made from.
@@ -138,6 +141,7 @@ impl Editor {
             watched,
             log: Vec::new(),
             replace_confirmed: None,
+            problems_confirmed: None,
             problems: Vec::new(),
             analysis: None,
             running: None,
@@ -236,7 +240,7 @@ fn show(mut editor: ResMut<Editor>, mut scene: ResMut<ActiveScene>) {
 mod tests {
     use std::path::{Path, PathBuf};
 
-    use super::actions::{delete, redo, turn, undo};
+    use super::actions::{delete, redo, save, turn, undo};
     use super::input::pick_at;
     use super::*;
     use crate::design::ROTATION_SNAP_DEGREES;
@@ -305,5 +309,36 @@ mod tests {
         assert_eq!(a.asymmetry.score, 0.0);
         assert_eq!(e.heatmap, HeatmapView::Infantry);
         assert!(scenario(&mut e, "nope").is_err());
+    }
+
+    #[test]
+    fn a_layout_with_problems_is_saved_only_when_save_is_pressed_again() {
+        let dir = std::env::temp_dir().join(format!("wartable-editor-save-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut e = editor();
+        e.scenes_dir = dir.clone();
+        e.name = "Crowded Table".into();
+        // The second piece moved onto the first: their footprints overlap.
+        let first = e.design.layout.pieces[0].at;
+        e.edit(|d| d.layout.pieces[1].at = first);
+        let resolved = e.design.resolved();
+        e.problems = crate::design::validate::validate(&resolved.pieces, &e.design.objectives());
+        assert!(!e.problems.is_empty(), "the test needs an overlap");
+        let layout = dir.join("layouts/crowded-table.ron");
+        save(&mut e);
+        assert!(!layout.exists(), "held back at the first press");
+        let said = e.log.last().unwrap();
+        assert!(
+            said.contains("problem") && said.contains("Save again"),
+            "{said}"
+        );
+        save(&mut e);
+        assert!(layout.exists(), "saved at the second press: {:?}", e.log);
+        let text = std::fs::read_to_string(&layout).unwrap();
+        assert!(
+            text.contains("\"Crowded Table\""),
+            "saved under its new name"
+        );
+        let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -13,12 +13,13 @@ use crate::app::pairings::{check_secondaries, default_fixed, fixed_choices, miss
 use crate::app::play::Seats;
 use crate::app::screens::Screen;
 use crate::app::screens::editor::OpenEditor;
-use crate::app::screens::menu::{NewGameForm, data_files, short_name};
+use crate::app::screens::menu::{NewGameForm, short_name};
 use crate::app::screens::table::{StartGame, load_game, seats_for_save, start_new_game};
 use crate::rules::secondary::{SecondaryDeck, SecondaryMode};
 
-/// The "Import army..." panel: paste a roster or give a file's path; the army written is
-/// chosen for player 1.
+/// The "Import army..." panel: paste a roster or give a file's path, name the army file and
+/// choose the player it is for; the army written is chosen for that player and stays listed
+/// for either player (it is a file in `scenes/armies/`).
 fn import_panel(
     ui: &mut egui::Ui,
     import: &mut crate::app::screens::menu::ArmyImport,
@@ -48,17 +49,33 @@ fn import_panel(
                         .hint_text("paste the roster here"),
                 );
             });
+        ui.horizontal(|ui| {
+            ui.label("Save as");
+            ui.add(
+                egui::TextEdit::singleline(&mut import.name)
+                    .hint_text("the roster's name")
+                    .desired_width(180.0),
+            );
+            ui.label("for");
+            ui.radio_value(&mut import.player, 0, "player 1");
+            ui.radio_value(&mut import.player, 1, "player 2");
+        });
         ui.checkbox(
             &mut import.allow_partial,
             "Leave out units that cannot be resolved",
         );
         ui.checkbox(&mut import.replace, "Replace an army file of the same name");
         if ui.button("Import").clicked() {
-            match import.import() {
+            match import.import(&form.disk) {
                 Ok(file) => {
-                    import.message = format!("written {file}: chosen for player 1");
-                    form.armies[0] = file;
+                    let player = import.player.min(1);
+                    import.message = format!(
+                        "written {file}: chosen for player {}; it is listed for either player",
+                        player + 1
+                    );
+                    form.armies[player] = file;
                     import.text.clear();
+                    import.name.clear();
                 }
                 Err(e) => import.message = e,
             }
@@ -79,13 +96,14 @@ pub(super) fn menu_window(ctx: &egui::Context, hud: &mut Hud) {
         .show(ctx, |ui| {
             ui.heading("New game");
             let form = &mut *hud.form;
-            let combo = |ui: &mut egui::Ui, label: &str, value: &mut String, folder: &str| {
+            let armies = form.army_choices();
+            let combo = |ui: &mut egui::Ui, label: &str, value: &mut String| {
                 egui::ComboBox::from_label(label)
                     .selected_text(short_name(value).to_string())
                     .show_ui(ui, |ui| {
-                        for f in data_files(folder) {
-                            let name = short_name(&f).to_string();
-                            ui.selectable_value(value, f, name);
+                        for f in &armies {
+                            let name = short_name(f).to_string();
+                            ui.selectable_value(value, f.clone(), name);
                         }
                     });
             };
@@ -100,7 +118,7 @@ pub(super) fn menu_window(ctx: &egui::Context, hud: &mut Hud) {
                 form.settle(true);
             }
             let (paired, rest) = form.layout_choices();
-            let other = "other layouts (change the deployment map):";
+            let other = "other layouts (change the deployment map; your own leave the tournament pairings):";
             if let Some(l) = pick(ui, "Layout", &form.layout, &paired, &rest, other) {
                 form.choose_layout(l);
             }
@@ -122,7 +140,7 @@ pub(super) fn menu_window(ctx: &egui::Context, hud: &mut Hud) {
             }
             for (i, label) in ["Player 1 army", "Player 2 army"].into_iter().enumerate() {
                 ui.horizontal(|ui| {
-                    combo(ui, label, &mut form.armies[i], "scenes/armies/");
+                    combo(ui, label, &mut form.armies[i]);
                     ui.weak(hud.import.summary(&form.armies[i]).to_string());
                 });
             }

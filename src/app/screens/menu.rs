@@ -51,6 +51,9 @@ pub struct NewGameForm {
     /// Players 1 and 2: Tactical or two Fixed secondary cards (used when the mission has a
     /// secondary deck).
     pub secondaries: [SecondaryMode; 2],
+    /// The folder whose `scenes/` holds the player's own files (imported armies, layouts saved
+    /// in the editor), listed beside the built-in ones: the working directory by default.
+    pub disk: PathBuf,
 }
 
 impl Default for NewGameForm {
@@ -71,6 +74,7 @@ impl Default for NewGameForm {
             computer_level: crate::ai::Level::Hard,
             tournament: true,
             secondaries: [SecondaryMode::Tactical, SecondaryMode::Tactical],
+            disk: PathBuf::from("."),
         }
     }
 }
@@ -85,21 +89,35 @@ impl NewGameForm {
     /// The layouts to offer: under the tournament toggle, first those paired with the chosen
     /// deployment map, then the other tournament layouts (choosing one of those changes the
     /// deployment map, [`Self::choose_layout`]); otherwise every layout file, all first.
+    ///
+    /// Layouts on disk that are not built in (saved in the editor) come last in either case;
+    /// choosing one leaves the tournament pairings ([`Self::choose_layout`]).
     pub fn layout_choices(&self) -> (Vec<String>, Vec<String>) {
+        let all = listed_files(&self.disk, "scenes/layouts/");
         if !self.tournament {
-            return (data_files("scenes/layouts/"), Vec::new());
+            return (all, Vec::new());
         }
-        paired_first(
+        let (paired, mut rest) = paired_first(
             pairings::layouts_for_deployment(&self.deployment),
             pairings::tournament_layouts(),
-        )
+        );
+        rest.extend(
+            all.into_iter()
+                .filter(|l| !pairings::tournament_layouts().contains(l)),
+        );
+        (paired, rest)
+    }
+
+    /// The army files to offer either player: the built-in ones and those on disk (imported).
+    pub fn army_choices(&self) -> Vec<String> {
+        listed_files(&self.disk, "scenes/armies/")
     }
 
     /// The deployment maps to offer, as [`Self::layout_choices`]: under the tournament toggle,
     /// those paired with the chosen layout, then the other tournament maps.
     pub fn deployment_choices(&self) -> (Vec<String>, Vec<String>) {
         if !self.tournament {
-            return (data_files("scenes/deployments/"), Vec::new());
+            return (listed_files(&self.disk, "scenes/deployments/"), Vec::new());
         }
         paired_first(
             pairings::deployments_for_layout(&self.layout),
@@ -119,7 +137,13 @@ impl NewGameForm {
 
     /// Chooses `layout`, then (under the tournament toggle) keeps the choices a pairing:
     /// [`Self::settle`] with the layout kept.
+    ///
+    /// A layout that is in no tournament pairing (one saved in the editor) turns the
+    /// tournament toggle off, so the deployment map and mission stay free to choose.
     pub fn choose_layout(&mut self, layout: String) {
+        if !pairings::tournament_layouts().contains(&layout) {
+            self.tournament = false;
+        }
         self.layout = layout;
         self.settle(true);
     }
@@ -199,6 +223,33 @@ pub fn data_files(folder: &str) -> Vec<String> {
     v
 }
 
+/// The data files under `folder` (e.g. `scenes/armies/`) to offer in the menu: the built-in
+/// ones and every regular `.ron` file in that folder under `disk` (the player's imports and
+/// saved layouts), sorted, each once. A file on disk under the working directory (`disk` is
+/// `.`) is named as the built-in ones are (`scenes/armies/orks.ron`), so a shipped file on
+/// disk is listed once; under another folder it is named by its path there.
+pub fn listed_files(disk: &Path, folder: &str) -> Vec<String> {
+    let mut v = data_files(folder);
+    let here = disk == Path::new(".") || disk.as_os_str().is_empty();
+    if let Ok(read) = std::fs::read_dir(disk.join(folder)) {
+        for entry in read.flatten() {
+            let name = entry.file_name().to_string_lossy().to_string();
+            let regular = entry.file_type().is_ok_and(|t| t.is_file());
+            if !regular || !name.ends_with(".ron") || name.starts_with('.') {
+                continue;
+            }
+            v.push(if here {
+                format!("{folder}{name}")
+            } else {
+                disk.join(folder).join(&name).display().to_string()
+            });
+        }
+    }
+    v.sort();
+    v.dedup();
+    v
+}
+
 /// The file name without folder and `.ron`, for the menu ("layout-1").
 pub fn short_name(path: &str) -> &str {
     let name = path.rsplit('/').next().unwrap_or(path);
@@ -264,6 +315,10 @@ pub struct ArmyImport {
     /// Replace an army file of the same name (the player's confirmation; off by default, so
     /// a list named "Orks" never replaces the shipped Orks unasked).
     pub replace: bool,
+    /// The army file's name (`scenes/armies/<name>.ron`); empty: the roster's own name.
+    pub name: String,
+    /// The player (0 or 1 for players 1 and 2) the imported army is chosen for.
+    pub player: usize,
     /// What the last import said (the file written, or what could not be resolved).
     pub message: String,
     /// Each army file's summary ("8 units, 995 points", or why it does not load), by path.
@@ -289,12 +344,14 @@ impl ArmyImport {
         })
     }
 
-    /// Imports the pasted text, or else the file at `path`, into `scenes/armies/`; returns the
-    /// army file written.
+    /// Imports the pasted text, or else the file at `path`, into `disk`'s `scenes/armies/`
+    /// under [`Self::name`] (or the roster's name); returns the army file written, named as
+    /// [`listed_files`] lists it.
     ///
     /// # Errors
-    /// Nothing to import, the file cannot be read, or the import's own errors.
-    pub fn import(&mut self) -> Result<String, String> {
+    /// Nothing to import, the file cannot be read, a name that is not a plain file name, or
+    /// the import's own errors.
+    pub fn import(&mut self, disk: &Path) -> Result<String, String> {
         let (name, bytes) = if !self.text.trim().is_empty() {
             ("pasted roster".to_string(), self.text.clone().into_bytes())
         } else if !self.path.trim().is_empty() {
@@ -308,15 +365,41 @@ impl ArmyImport {
         } else {
             return Err("paste a roster or give a roster file's path".into());
         };
+        let folder = disk.join("scenes/armies");
+        let out = match self.name.trim() {
+            "" => None,
+            n => Some(
+                crate::data::write::file_in(
+                    &folder,
+                    &format!("{}.ron", crate::data::roster::file_stem(n)),
+                )
+                .map_err(|e| e.to_string())?,
+            ),
+        };
+        let out = match out {
+            Some(o) => o,
+            None => {
+                let roster = crate::data::roster::read(&name, &bytes)
+                    .map_err(|e| e.to_string())?
+                    .0;
+                folder.join(format!(
+                    "{}.ron",
+                    crate::data::roster::file_stem(&roster.name)
+                ))
+            }
+        };
         let done = crate::data::roster::import(
             &name,
             &bytes,
             Path::new("scenes/datasheets"),
-            None,
+            Some(&out),
             self.allow_partial,
             crate::data::write::Overwrite::when(self.replace),
         )?;
-        let file = done.file.display().to_string();
+        let file = match done.file.strip_prefix(".") {
+            Ok(rel) if disk == Path::new(".") => rel.display().to_string().replace('\\', "/"),
+            _ => done.file.display().to_string(),
+        };
         self.summaries.remove(&file);
         Ok(file)
     }

@@ -114,7 +114,11 @@ pub fn start_new_game(
         .map_err(|e| e.to_string())?;
     crate::data::write::write_file(&scene_file, &text, crate::data::write::Overwrite::Refuse)
         .map_err(|e| e.to_string())?;
-    let origin = load_scene(&scene_file).map_err(|e| e.to_string())?;
+    let origin = load_scene(&scene_file).map_err(|e| {
+        // A scene that does not start leaves no file behind (this call wrote it just now).
+        let _ = std::fs::remove_file(&scene_file);
+        e.to_string()
+    })?;
     begin(
         origin,
         format!("{stem}.scene.ron"),
