@@ -12,7 +12,7 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiGlobalSettings, PrimaryEguiContext};
 
 use super::ui::PanelInsets;
-use bevy_egui::input::egui_wants_any_pointer_input;
+use super::ui::{keys_free, pointer_on_table};
 
 use crate::rules::constants::{BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES};
 
@@ -64,8 +64,8 @@ pub fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_camera).add_systems(
         Update,
         (
-            mouse_controls.run_if(not(egui_wants_any_pointer_input)),
-            keyboard_controls,
+            mouse_controls.run_if(pointer_on_table),
+            keyboard_controls.run_if(keys_free),
             follow_selection,
             apply_orbit,
             fit_viewport,

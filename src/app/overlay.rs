@@ -8,7 +8,6 @@ use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
-use bevy_egui::input::egui_wants_any_pointer_input;
 use bevy_rapier3d::prelude::Collider;
 
 use super::camera::OrbitCamera;
@@ -65,8 +64,8 @@ pub fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                drag.run_if(not(egui_wants_any_pointer_input)),
-                follow_placement.run_if(not(egui_wants_any_pointer_input)),
+                drag.run_if(super::ui::pointer_on_table),
+                follow_placement.run_if(super::ui::pointer_on_table),
                 touch_walls.run_if(resource_changed::<Drafting>),
                 refresh_report,
                 draw,

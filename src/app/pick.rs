@@ -14,7 +14,6 @@ use bevy::picking::PickingSystems;
 use bevy::picking::backend::ray::RayMap;
 use bevy::picking::backend::{HitData, PointerHits};
 use bevy::prelude::*;
-use bevy_egui::input::egui_wants_any_pointer_input;
 use bevy_rapier3d::prelude::{
     Collider, NoUserData, QueryFilter, RapierConfiguration, RapierContext,
     RapierContextInitialization, RapierPhysicsPlugin, ReadRapierContext,
@@ -34,7 +33,7 @@ pub fn plugin(app: &mut App) {
         PreUpdate,
         update_hits
             .in_set(PickingSystems::Backend)
-            .run_if(not(egui_wants_any_pointer_input)),
+            .run_if(super::ui::pointer_on_table),
     );
 }
 

@@ -20,6 +20,38 @@ pub struct PanelInsets {
     pub bottom: f32,
 }
 
+/// A run condition: the pointer may act on the table. False while egui wants the pointer
+/// (over a window, dragging a slider, a popup open) and while the cursor is over one of the
+/// overlay's bars and side panels ([`PanelInsets`]), which egui does not report because they
+/// are drawn on its background layer: the wheel over the dice log scrolls the log, not the
+/// camera. Without a window or a cursor (headless), only egui's wish counts.
+pub fn pointer_on_table(
+    wants: Res<bevy_egui::input::EguiWantsInput>,
+    insets: Option<Res<PanelInsets>>,
+    windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
+) -> bool {
+    if wants.wants_any_pointer_input() {
+        return false;
+    }
+    let (Some(insets), Ok(window)) = (insets, windows.single()) else {
+        return true;
+    };
+    let Some(at) = window.cursor_position() else {
+        return true;
+    };
+    at.x >= insets.left
+        && at.y >= insets.top
+        && at.x <= window.width() - insets.right
+        && at.y <= window.height() - insets.bottom
+}
+
+/// A run condition: the keyboard may act on the table and the game's keys; false while egui
+/// takes the keys (typing in a text field, a popup open), so typing a name never moves the
+/// camera or toggles a tool.
+pub fn keys_free(wants: Res<bevy_egui::input::EguiWantsInput>) -> bool {
+    !wants.wants_any_keyboard_input()
+}
+
 /// The label of a unit in the armies panel, e.g. "Intercessor Squad x10 (+ Captain)".
 pub fn unit_label(scene: &Scene, army: usize, unit: &UnitData) -> String {
     let leaders: Vec<&str> = scene.armies[army]

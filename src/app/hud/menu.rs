@@ -88,185 +88,197 @@ fn import_panel(
 
 /// Draws the main menu's window.
 pub(super) fn menu_window(ctx: &egui::Context, hud: &mut Hud) {
+    // Within the window however small it is: the form scrolls instead of running off the
+    // screen, and the window stays put (anchored, not movable).
+    let room = ctx.viewport_rect().height() - 24.0;
     egui::Window::new("wartable")
         .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
         .collapsible(false)
         .resizable(false)
+        .movable(false)
         .default_width(520.0)
+        .max_height(room)
         .show(ctx, |ui| {
-            ui.heading("New game");
-            let form = &mut *hud.form;
-            let armies = form.army_choices();
-            let combo = |ui: &mut egui::Ui, label: &str, value: &mut String| {
-                egui::ComboBox::from_label(label)
-                    .selected_text(short_name(value).to_string())
-                    .show_ui(ui, |ui| {
-                        for f in &armies {
-                            let name = short_name(f).to_string();
-                            ui.selectable_value(value, f.clone(), name);
-                        }
-                    });
-            };
-            if ui
-                .checkbox(&mut form.tournament, "Tournament pairings only")
-                .on_hover_text(
-                    "Only the Tournament Companion's pairings of layout, deployment map and \
-                     primary mission (Chapter Approved 2025-26)",
-                )
-                .changed()
-            {
-                form.settle(true);
-            }
-            let (paired, rest) = form.layout_choices();
-            let other = "other layouts (change the deployment map; your own leave the tournament pairings):";
-            if let Some(l) = pick(ui, "Layout", &form.layout, &paired, &rest, other) {
-                form.choose_layout(l);
-            }
-            let (paired, rest) = form.deployment_choices();
-            let other = "other deployment maps (change the layout):";
-            if let Some(d) = pick(
-                ui,
-                "Deployment map",
-                &form.deployment,
-                &paired,
-                &rest,
-                other,
-            ) {
-                form.choose_deployment(d);
-            }
-            let missions = form.mission_choices();
-            if let Some(m) = pick(ui, "Mission", &form.mission, &missions, &[], "") {
-                form.mission = m;
-            }
-            for (i, label) in ["Player 1 army", "Player 2 army"].into_iter().enumerate() {
-                ui.horizontal(|ui| {
-                    combo(ui, label, &mut form.armies[i]);
-                    ui.weak(hud.import.summary(&form.armies[i]).to_string());
-                });
-            }
-            import_panel(ui, hud.import.as_mut(), form);
-            let ready = secondaries(ui, form);
-            ui.horizontal(|ui| {
-                ui.checkbox(&mut form.random_seed, "Random dice seed");
-                ui.add_enabled(
-                    !form.random_seed,
-                    egui::DragValue::new(&mut form.seed).prefix("seed "),
-                );
-            });
-            ui.horizontal_wrapped(|ui| {
-                ui.label("Players");
-                for value in [
-                    Seats::HotSeat,
-                    Seats::Solo,
-                    Seats::Computer(2),
-                    Seats::Computer(1),
-                ] {
-                    ui.radio_value(&mut form.seats, value, value.label());
-                }
-            });
-            // Shown always, usable once a computer opponent is chosen.
-            ui.add_enabled_ui(form.seats.computer().is_some(), |ui| {
-                ui.horizontal(|ui| {
-                    ui.label("Computer level");
-                    for level in crate::ai::Level::ALL {
-                        ui.radio_value(&mut form.computer_level, level, level.name());
-                    }
-                });
-            });
-            if ui
-                .add_enabled(ready, egui::Button::new("Start game"))
-                .clicked()
-            {
-                let random = std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(1, |d| d.as_nanos() as u64);
-                match start_new_game(form, &hud.saves.0, random) {
-                    Ok(started) => {
-                        hud.commands.write_message(StartGame {
-                            started,
-                            seats: form.seats,
-                            level: form.computer_level,
-                            view: None,
-                        });
-                        hud.selection.unit = None;
-                    }
-                    Err(e) => hud.log.menu_error = Some(format!("cannot start: {e}")),
-                }
-            }
-            ui.separator();
-            ui.heading("Load game");
-            if hud.save_list.0.is_empty() {
-                ui.weak(format!("No saves in {}", hud.saves.0.display()));
-            }
             egui::ScrollArea::vertical()
-                .max_height(200.0)
-                .show(ui, |ui| {
-                    for entry in &hud.save_list.0 {
-                        let name = entry
-                            .path
-                            .file_name()
-                            .map(|n| n.to_string_lossy().to_string())
-                            .unwrap_or_default();
-                        if ui
-                            .add_enabled(entry.ok, egui::Button::new(&name))
-                            .on_hover_text(&entry.label)
-                            .clicked()
-                        {
-                            let loaded = load_game(&entry.path).and_then(|started| {
-                                let (seats, level) = seats_for_save(
-                                    &started.save,
-                                    &entry.path,
-                                    form.seats,
-                                    form.computer_level,
-                                )?;
-                                Ok((started, seats, level))
-                            });
-                            match loaded {
-                                Ok((started, seats, level)) => {
-                                    hud.commands.write_message(StartGame {
-                                        started,
-                                        seats,
-                                        level,
-                                        view: None,
-                                    });
-                                    hud.selection.unit = None;
-                                }
-                                Err(e) => hud.log.menu_error = Some(format!("cannot load: {e}")),
-                            }
-                        }
-                        ui.weak(&entry.label);
-                    }
-                });
-            ui.separator();
-            ui.horizontal(|ui| {
-                if ui
-                    .button("Layout editor")
-                    .on_hover_text("Design a layout from the chosen layout and deployment map")
-                    .clicked()
-                {
-                    let (layout, deployment) = (form.layout.clone(), form.deployment.clone());
-                    match crate::design::Design::open(
-                        &crate::data::source::shipped(&layout),
-                        &crate::data::source::shipped(&deployment),
-                    ) {
-                        Ok(design) => {
-                            let watched =
-                                Some(std::path::PathBuf::from(&layout)).filter(|p| p.exists());
-                            let editor =
-                                Editor::new(design, std::path::PathBuf::from("scenes"), watched);
-                            hud.commands.write_message(OpenEditor(editor));
-                        }
-                        Err(e) => hud.log.menu_error = Some(format!("cannot open the editor: {e}")),
-                    }
-                }
-                if hud.active.game.is_some() && ui.button("Back to the game").clicked() {
-                    hud.next_screen.set(Screen::Table);
+                .max_height(room - 40.0)
+                .min_scrolled_height((room - 40.0).min(640.0))
+                .show(ui, |ui| menu_body(ui, hud));
+        });
+}
+
+/// The menu's contents: the new-game form, the saves, the editor.
+fn menu_body(ui: &mut egui::Ui, hud: &mut Hud) {
+    ui.heading("New game");
+    let form = &mut *hud.form;
+    let armies = form.army_choices();
+    let combo = |ui: &mut egui::Ui, label: &str, value: &mut String| {
+        egui::ComboBox::from_label(label)
+            .selected_text(short_name(value).to_string())
+            .show_ui(ui, |ui| {
+                for f in &armies {
+                    let name = short_name(f).to_string();
+                    ui.selectable_value(value, f.clone(), name);
                 }
             });
-            if let Some(last) = &hud.log.menu_error {
-                ui.colored_label(RED, last);
+    };
+    if ui
+        .checkbox(&mut form.tournament, "Tournament pairings only")
+        .on_hover_text(
+            "Only the Tournament Companion's pairings of layout, deployment map and \
+             primary mission (Chapter Approved 2025-26)",
+        )
+        .changed()
+    {
+        form.settle(true);
+    }
+    let (paired, rest) = form.layout_choices();
+    let other =
+        "other layouts (change the deployment map; your own leave the tournament pairings):";
+    if let Some(l) = pick(ui, "Layout", &form.layout, &paired, &rest, other) {
+        form.choose_layout(l);
+    }
+    let (paired, rest) = form.deployment_choices();
+    let other = "other deployment maps (change the layout):";
+    if let Some(d) = pick(
+        ui,
+        "Deployment map",
+        &form.deployment,
+        &paired,
+        &rest,
+        other,
+    ) {
+        form.choose_deployment(d);
+    }
+    let missions = form.mission_choices();
+    if let Some(m) = pick(ui, "Mission", &form.mission, &missions, &[], "") {
+        form.mission = m;
+    }
+    for (i, label) in ["Player 1 army", "Player 2 army"].into_iter().enumerate() {
+        ui.horizontal(|ui| {
+            combo(ui, label, &mut form.armies[i]);
+            ui.weak(hud.import.summary(&form.armies[i]).to_string());
+        });
+    }
+    import_panel(ui, hud.import.as_mut(), form);
+    let ready = secondaries(ui, form);
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut form.random_seed, "Random dice seed");
+        ui.add_enabled(
+            !form.random_seed,
+            egui::DragValue::new(&mut form.seed).prefix("seed "),
+        );
+    });
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Players");
+        for value in [
+            Seats::HotSeat,
+            Seats::Solo,
+            Seats::Computer(2),
+            Seats::Computer(1),
+        ] {
+            ui.radio_value(&mut form.seats, value, value.label());
+        }
+    });
+    // Shown always, usable once a computer opponent is chosen.
+    ui.add_enabled_ui(form.seats.computer().is_some(), |ui| {
+        ui.horizontal(|ui| {
+            ui.label("Computer level");
+            for level in crate::ai::Level::ALL {
+                ui.radio_value(&mut form.computer_level, level, level.name());
             }
         });
+    });
+    if ui
+        .add_enabled(ready, egui::Button::new("Start game"))
+        .clicked()
+    {
+        let random = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64);
+        match start_new_game(form, &hud.saves.0, random) {
+            Ok(started) => {
+                hud.commands.write_message(StartGame {
+                    started,
+                    seats: form.seats,
+                    level: form.computer_level,
+                    view: None,
+                });
+                hud.selection.unit = None;
+            }
+            Err(e) => hud.log.menu_error = Some(format!("cannot start: {e}")),
+        }
+    }
+    ui.separator();
+    ui.heading("Load game");
+    if hud.save_list.0.is_empty() {
+        ui.weak(format!("No saves in {}", hud.saves.0.display()));
+    }
+    egui::ScrollArea::vertical()
+        .max_height(200.0)
+        .show(ui, |ui| {
+            for entry in &hud.save_list.0 {
+                let name = entry
+                    .path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().to_string())
+                    .unwrap_or_default();
+                if ui
+                    .add_enabled(entry.ok, egui::Button::new(&name))
+                    .on_hover_text(&entry.label)
+                    .clicked()
+                {
+                    let loaded = load_game(&entry.path).and_then(|started| {
+                        let (seats, level) = seats_for_save(
+                            &started.save,
+                            &entry.path,
+                            form.seats,
+                            form.computer_level,
+                        )?;
+                        Ok((started, seats, level))
+                    });
+                    match loaded {
+                        Ok((started, seats, level)) => {
+                            hud.commands.write_message(StartGame {
+                                started,
+                                seats,
+                                level,
+                                view: None,
+                            });
+                            hud.selection.unit = None;
+                        }
+                        Err(e) => hud.log.menu_error = Some(format!("cannot load: {e}")),
+                    }
+                }
+                ui.weak(&entry.label);
+            }
+        });
+    ui.separator();
+    ui.horizontal(|ui| {
+        if ui
+            .button("Layout editor")
+            .on_hover_text("Design a layout from the chosen layout and deployment map")
+            .clicked()
+        {
+            let (layout, deployment) = (form.layout.clone(), form.deployment.clone());
+            match crate::design::Design::open(
+                &crate::data::source::shipped(&layout),
+                &crate::data::source::shipped(&deployment),
+            ) {
+                Ok(design) => {
+                    let watched = Some(std::path::PathBuf::from(&layout)).filter(|p| p.exists());
+                    let editor = Editor::new(design, std::path::PathBuf::from("scenes"), watched);
+                    hud.commands.write_message(OpenEditor(editor));
+                }
+                Err(e) => hud.log.menu_error = Some(format!("cannot open the editor: {e}")),
+            }
+        }
+        if hud.active.game.is_some() && ui.button("Back to the game").clicked() {
+            hud.next_screen.set(Screen::Table);
+        }
+    });
+    if let Some(last) = &hud.log.menu_error {
+        ui.colored_label(RED, last);
+    }
 }
 
 /// A combo box offering `paired` and, after a separator and the note `other`, `rest`; the

@@ -84,6 +84,7 @@ pub fn plugin(app: &mut App) {
         .add_systems(
             Update,
             keys.run_if(not(in_state(Screen::Editor)))
+                .run_if(crate::app::ui::keys_free)
                 .in_set(InputSystems),
         );
 }
