@@ -46,7 +46,35 @@ impl Default for OrbitCamera {
     }
 }
 
+/// How far from the centre (normalised device coordinates) [`OrbitCamera::framing`] keeps the
+/// table's corners.
+pub const FRAMING_NDC: f32 = 0.95;
+
 impl OrbitCamera {
+    /// The default view (player 1's edge, [`OrbitCamera::default`]'s angles) from just far
+    /// enough that the whole table fits a viewport of `aspect` (width / height): the view Home
+    /// gives in the part of the window the panels leave to the table.
+    pub fn framing(aspect: f32) -> OrbitCamera {
+        let corners = [
+            Vec3::ZERO,
+            Vec3::new(BOARD_WIDTH_INCHES, 0.0, 0.0),
+            Vec3::new(BOARD_WIDTH_INCHES, BOARD_DEPTH_INCHES, 0.0),
+            Vec3::new(0.0, BOARD_DEPTH_INCHES, 0.0),
+        ];
+        let mut orbit = OrbitCamera {
+            distance: 20.0,
+            ..OrbitCamera::default()
+        };
+        while orbit.distance < 200.0
+            && !corners.iter().all(|&c| {
+                project(&orbit, aspect, c).is_some_and(|n| n.abs().max_element() <= FRAMING_NDC)
+            })
+        {
+            orbit.distance += 1.0;
+        }
+        orbit
+    }
+
     /// The camera transform for this state.
     pub fn transform(&self) -> Transform {
         let dir = Vec3::new(
@@ -221,14 +249,22 @@ fn keyboard_controls(
     keys: Res<ButtonInput<KeyCode>>,
     time: Res<Time>,
     grab: Option<Res<super::overlay::Grab>>,
+    insets: Option<Res<PanelInsets>>,
+    window: Option<Single<&Window, With<PrimaryWindow>>>,
     mut cameras: Query<&mut OrbitCamera>,
 ) {
+    // The table's part of the window, whose shape Home frames the table in.
+    let aspect = match (&insets, &window) {
+        (Some(insets), Some(window)) => table_area(insets, window)
+            .map_or(16.0 / 9.0, |(_, size)| size.x as f32 / size.y.max(1) as f32),
+        _ => 16.0 / 9.0,
+    };
     // While a model is dragged, Q and E turn it instead of the camera.
     let holding = grab.is_some_and(|g| g.model.is_some());
     let dt = time.delta_secs();
     for mut orbit in &mut cameras {
         if keys.just_pressed(KeyCode::Home) {
-            *orbit = OrbitCamera::default();
+            *orbit = OrbitCamera::framing(aspect);
         }
         let right = Vec3::new(-orbit.yaw.sin(), orbit.yaw.cos(), 0.0);
         let forward = Vec3::new(-orbit.yaw.cos(), -orbit.yaw.sin(), 0.0);
@@ -297,17 +333,29 @@ pub fn set_viewport(camera: &mut Camera, position: UVec2, size: UVec2) {
     }
 }
 
-/// Renders the 3D view in the part of the window the overlay's panels leave free.
+/// Renders the 3D view in the part of the window the overlay's panels leave free. While the
+/// player has not moved the camera from its starting view (or from the last such framing),
+/// the view is framed again for the new shape ([`OrbitCamera::framing`]), so the whole table
+/// shows beside the panels.
 fn fit_viewport(
     insets: Res<PanelInsets>,
     window: Single<&Window, With<PrimaryWindow>>,
-    mut cameras: Query<&mut Camera, With<OrbitCamera>>,
+    mut cameras: Query<(&mut Camera, &mut OrbitCamera)>,
+    mut framed: Local<Option<OrbitCamera>>,
 ) {
     let Some((position, size)) = table_area(&insets, &window) else {
         return;
     };
-    for mut camera in &mut cameras {
+    for (mut camera, mut orbit) in &mut cameras {
         set_viewport(&mut camera, position, size);
+        let untouched = *orbit == OrbitCamera::default() || Some(*orbit) == *framed;
+        if untouched {
+            let fit = OrbitCamera::framing(size.x as f32 / size.y.max(1) as f32);
+            if *orbit != fit {
+                *orbit = fit;
+            }
+            *framed = Some(fit);
+        }
     }
 }
 
@@ -352,5 +400,31 @@ mod tests {
         assert!(t.translation.y < 0.0, "behind player 1's edge");
         let forward = t.forward();
         assert!(forward.z < 0.0 && forward.y > 0.0);
+    }
+
+    #[test]
+    fn home_frames_the_whole_table_in_a_narrow_view_and_no_further() {
+        let corners = [
+            Vec3::ZERO,
+            Vec3::new(BOARD_WIDTH_INCHES, 0.0, 0.0),
+            Vec3::new(BOARD_WIDTH_INCHES, BOARD_DEPTH_INCHES, 0.0),
+            Vec3::new(0.0, BOARD_DEPTH_INCHES, 0.0),
+        ];
+        for aspect in [0.9, 1.3, 16.0 / 9.0, 2.4] {
+            let orbit = OrbitCamera::framing(aspect);
+            let fits = |o: &OrbitCamera| {
+                corners.iter().all(|&c| {
+                    project(o, aspect, c).is_some_and(|n| n.abs().max_element() <= FRAMING_NDC)
+                })
+            };
+            assert!(fits(&orbit), "aspect {aspect}");
+            let closer = OrbitCamera {
+                distance: orbit.distance - 1.0,
+                ..orbit
+            };
+            assert!(!fits(&closer), "aspect {aspect}: no further than needed");
+        }
+        // A narrow view needs the camera further back than a wide one.
+        assert!(OrbitCamera::framing(0.9).distance > OrbitCamera::framing(2.4).distance);
     }
 }

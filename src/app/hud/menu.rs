@@ -254,6 +254,16 @@ fn menu_body(ui: &mut egui::Ui, hud: &mut Hud) {
         });
     ui.separator();
     ui.horizontal(|ui| {
+        // The size of every panel and its text (egui's zoom; Ctrl +/- and Ctrl 0 too).
+        let mut zoom = ui.ctx().zoom_factor();
+        if ui
+            .add(egui::Slider::new(&mut zoom, 0.75..=2.0).text("UI scale"))
+            .changed()
+        {
+            ui.ctx().set_zoom_factor(zoom);
+        }
+    });
+    ui.horizontal(|ui| {
         if ui
             .button("Layout editor")
             .on_hover_text("Design a layout from the chosen layout and deployment map")

@@ -214,8 +214,7 @@ fn overlay(mut contexts: EguiContexts, mut hud: Hud) -> Result {
         .rect
         .height();
     if hud.active.game.is_some() {
-        // A fifth of the window's height to start with (resizable).
-        let log_height = (ctx.viewport_rect().height() * 0.2).clamp(110.0, 320.0);
+        let log_height = play::dice_log_height(ctx.viewport_rect().height());
         covered.bottom = egui::Panel::bottom("dice-log")
             .resizable(true)
             .default_size(log_height)
@@ -259,6 +258,12 @@ fn overlay(mut contexts: EguiContexts, mut hud: Hud) -> Result {
             .rect
             .width();
     }
+    // egui measures in its points; the window in logical pixels, zoom factor times larger.
+    let zoom = ctx.zoom_factor();
+    covered.left *= zoom;
+    covered.right *= zoom;
+    covered.top *= zoom;
+    covered.bottom *= zoom;
     hud.insets.set_if_neq(covered);
     draft::draft_window(&ctx, &mut hud);
     tape::tape_window(&ctx, &mut hud);

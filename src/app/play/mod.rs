@@ -36,7 +36,7 @@ pub use los::{LosReport, SightStatus, TargetSight, los_report};
 pub use narrate::{
     ActionLog, DIE_FACES, DiceGroup, EntryKind, LogEntry, LogFilter, face, unit_name,
 };
-pub use panels::{Panels, panel_widths, panels, unit_status, unit_strip};
+pub use panels::{Panels, dice_log_height, panel_widths, panels, unit_status, unit_strip};
 pub use record::DICE_LOG_SHOWN;
 pub use summary::{GameSummary, UnitLosses};
 pub use tape::{Measure, TapeEnd, end_name, measure, tape_text};

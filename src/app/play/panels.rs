@@ -79,13 +79,20 @@ pub fn unit_strip(game: &Game, army: usize, unit: usize) -> String {
 }
 
 /// Default widths (logical pixels) of the armies list and the unit card for a window
-/// `window_width` wide: about a sixth and a quarter of it, so the table keeps more than half
-/// the width at 1280 x 720 and at 1920 x 1080. Both panels stay resizable.
+/// `window_width` wide: about a seventh and a fifth of it, so the table keeps well over half
+/// the width at 1280 x 720 and at 1920 x 1080. Both panels stay resizable, the armies list
+/// can be hidden and the card folded to a strip.
 pub fn panel_widths(window_width: f32) -> (f32, f32) {
     (
-        (window_width * 0.16).clamp(170.0, 300.0),
-        (window_width * 0.25).clamp(280.0, 480.0),
+        (window_width * 0.14).clamp(150.0, 280.0),
+        (window_width * 0.21).clamp(250.0, 440.0),
     )
+}
+
+/// Default height (logical pixels) of the dice log for a window `window_height` high: about a
+/// sixth of it (resizable).
+pub fn dice_log_height(window_height: f32) -> f32 {
+    (window_height * 0.16).clamp(90.0, 280.0)
 }
 
 /// Status words of a unit: Battle-shocked, Advanced, Fell Back, charged, in Engagement Range...
