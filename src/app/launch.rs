@@ -126,6 +126,16 @@ pub fn run(args: PlayArgs) -> ExitCode {
             ..Default::default()
         });
     }
+    // `--menu --scenario newcomer-menu`: the form with both imported sample lists chosen.
+    if args.menu && args.scenario.as_deref() == Some(super::newcomer::MENU_STAGE) {
+        let saves = app.world().resource::<screens::menu::SavesDir>().0.clone();
+        match super::newcomer::newcomer_form(&saves) {
+            Ok(form) => {
+                app.insert_resource(form);
+            }
+            Err(e) => stderr_line!("scenario {}: {e}", super::newcomer::MENU_STAGE),
+        }
+    }
     if let Some(st) = started {
         let asked = args.seats();
         let file = args.load.as_deref().unwrap_or(&st.autosave);

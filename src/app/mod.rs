@@ -12,6 +12,7 @@ pub mod figures;
 pub mod hud;
 mod launch;
 pub mod mesh;
+pub mod newcomer;
 pub mod overlay;
 pub mod pairings;
 pub mod pick;

@@ -17,7 +17,7 @@ use crate::sim::battle::{ActiveGame, BattleState, GameCommand};
 /// Registers the reaction window: on the table, during the battle rounds only
 /// ([`BattleState::Battle`], the only stage in which attacks wait for a reaction).
 pub fn plugin(app: &mut App) {
-    app.add_systems(
+    app.init_resource::<ReactionsMuted>().add_systems(
         EguiPrimaryContextPass,
         reaction_window.run_if(in_state(Screen::Table).and_then(in_state(BattleState::Battle))),
     );
@@ -37,17 +37,35 @@ pub fn reaction_choices(game: &Game) -> Vec<(String, Command)> {
             Command::UseStratagem {
                 stratagem, unit, ..
             } => Some((
-                format!("{} on {unit} ({} CP)", stratagem.name(), stratagem.cost()),
+                format!(
+                    "{} on {} ({} CP)",
+                    stratagem.name(),
+                    play::unit_name(game, player, unit),
+                    stratagem.cost()
+                ),
                 c.clone(),
             )),
             _ => None,
         })
         .collect();
-    out.push((
-        "No reaction: resolve the attacks".to_string(),
-        Command::Pass { player },
-    ));
+    // With nothing (left) to use, the one way forward is to let the attacks go ahead.
+    let go_on = if out.is_empty() {
+        "Resolve the attacks"
+    } else {
+        "No reaction: resolve the attacks"
+    };
+    out.push((go_on.to_string(), Command::Pass { player }));
     out
+}
+
+/// "Don't ask again this phase": the (battle round, active player, phase) in which the
+/// defending player chose to let every attack go ahead without the reaction window.
+#[derive(Resource, Debug, Clone, Default, PartialEq)]
+pub struct ReactionsMuted(pub Option<(u8, u8, crate::rules::phase::Phase)>);
+
+/// The moment [`ReactionsMuted`] compares with.
+fn this_phase(game: &Game) -> (u8, u8, crate::rules::phase::Phase) {
+    (game.battle_round, game.active_player, game.phase)
 }
 
 fn reaction_window(
@@ -57,6 +75,8 @@ fn reaction_window(
     mut drafting: ResMut<Drafting>,
     handover: Res<HandOver>,
     mut writer: MessageWriter<GameCommand>,
+    mut muted: ResMut<ReactionsMuted>,
+    mut passed: Local<Option<String>>,
 ) -> Result {
     let Some(game) = &active.game else {
         return Ok(());
@@ -68,23 +88,49 @@ fn reaction_window(
     if computer.is_some_and(|c| c.player == defender) || handover.to.is_some() {
         return Ok(());
     }
+    if muted.0 == Some(this_phase(game)) {
+        // Once per waiting attack: the pass is applied by the next frame's game update.
+        let at = game.state_hash();
+        if passed.as_ref() != Some(&at) {
+            *passed = Some(at);
+            play::issue(
+                &mut writer,
+                &mut drafting,
+                Command::Pass { player: defender },
+            );
+        }
+        return Ok(());
+    }
     let ctx = contexts.ctx_mut()?.clone();
     let choices = reaction_choices(game);
+    let targets: Vec<String> = pending
+        .targets()
+        .iter()
+        .map(|t| play::unit_name(game, defender, t))
+        .collect();
     egui::Window::new(format!("Player {defender}: react?"))
         .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 40.0))
         .collapsible(false)
         .resizable(false)
         .show(&ctx, |ui| {
             ui.label(format!(
-                "'{}' has selected its targets: {}. You have {} CP.",
-                pending.unit,
-                pending.targets().join(", "),
+                "{} has selected its targets: {}. You have {} CP.",
+                play::unit_name(game, pending.player, &pending.unit),
+                targets.join(", "),
                 game.cp_of(defender)
             ));
             for (label, c) in choices {
                 if ui.button(label).clicked() {
                     play::issue(&mut writer, &mut drafting, c);
                 }
+            }
+            if ui
+                .button("Don't ask again this phase")
+                .on_hover_text("Every other attack this phase goes ahead without a reaction")
+                .clicked()
+            {
+                muted.0 = Some(this_phase(game));
+                *passed = None;
             }
         });
     Ok(())

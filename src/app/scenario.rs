@@ -24,6 +24,10 @@
 //! - `strip`: round 1's Movement phase, the unit furthest from the table's centre selected
 //!   with its card folded to a strip and its Move ring on (the camera brings it into view).
 //!
+//! - `newcomer-deploy`, `newcomer-round1`, `newcomer-round2`: the newcomer's game
+//!   ([`super::newcomer`]): two imported sample lists, deployment with one unit placed by hand,
+//!   round 1's Movement phase, the end of round 2.
+//!
 //! Every scenario seats one person at both sides, as a solo game: no hand-over screens, the
 //! phase bar in the acting side's colour.
 
@@ -381,10 +385,21 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
                     .collect();
             }
         }
+        stage if super::newcomer::STAGES.contains(&stage) => {
+            let played = super::newcomer::prepare(stage, started)?;
+            // The unit set up by hand, selected so its card shows.
+            if let Some(id) = played.by_hand
+                && stage == "newcomer-deploy"
+                && let Some(unit) = started.game.find_unit(0, &id)
+            {
+                select = Some(selector(&started.game, 0, unit));
+            }
+        }
         other => {
             return Err(format!(
-                "unknown scenario '{other}' (known: {})",
-                SCENARIOS.join(", ")
+                "unknown scenario '{other}' (known: {}, {})",
+                SCENARIOS.join(", "),
+                super::newcomer::STAGES.join(", ")
             ));
         }
     }

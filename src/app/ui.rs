@@ -69,7 +69,12 @@ pub fn unit_label(scene: &Scene, army: usize, unit: &UnitData) -> String {
         label.push_str(&format!(" (+ {})", leaders.join(", ")));
     }
     if let Some(target) = &unit.attached_to {
-        label.push_str(&format!(" [leads {target}]"));
+        let name = scene.armies[army]
+            .units
+            .iter()
+            .find(|u| &u.id == target)
+            .map_or(target.as_str(), |u| u.name.as_str());
+        label.push_str(&format!(" [leads {name}]"));
     }
     label
 }

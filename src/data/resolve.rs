@@ -63,6 +63,29 @@ pub struct Unit {
 }
 
 impl Unit {
+    /// A model as a player reads it on the card: its profile's name ("Boss Nob"), numbered
+    /// within the unit when several models share the profile ("Boyz 4", counting from 1 in
+    /// the unit's order), or the unit's name for a model alone in its unit ("Bjorn the
+    /// Fell-Handed"). `model` out of range gives "model N".
+    pub fn model_label(&self, model: usize) -> String {
+        let Some(m) = self.models.get(model) else {
+            return format!("model {}", model + 1);
+        };
+        if self.models.len() == 1 {
+            return self.name.clone();
+        }
+        let profile = &m.characteristics.profile;
+        let alike: Vec<usize> = (0..self.models.len())
+            .filter(|&i| self.models[i].characteristics.profile == *profile)
+            .collect();
+        if alike.len() == 1 {
+            profile.to_string()
+        } else {
+            let k = alike.iter().position(|&i| i == model).unwrap_or(0) + 1;
+            format!("{profile} {k}")
+        }
+    }
+
     /// The unit's own datasheet to change (a copy is made first if other copies of the scene
     /// share it).
     pub fn datasheet_mut(&mut self) -> &mut Datasheet {
@@ -406,6 +429,7 @@ pub fn load_army(file: &Path, player: u8) -> Result<Army, DataErrors> {
     }
     errors.extend(sizes);
     fail_if_located(errors, &text)?;
+    number_alike_names(&mut units);
     Ok(Army {
         player,
         name: data.name,
@@ -414,6 +438,27 @@ pub fn load_army(file: &Path, player: u8) -> Result<Army, DataErrors> {
         warnings,
         outside_zone: Vec::new(),
     })
+}
+
+/// Numbers the display names that several units of an army share, in army order ("Blood
+/// Claws 1" ... "Blood Claws 5"), so that every unit a player reads about can be told from the
+/// others; a name only one unit has stays as it is.
+pub fn number_alike_names(units: &mut [Unit]) {
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let counts = units.iter().fold(
+        std::collections::HashMap::<String, usize>::new(),
+        |mut m, u| {
+            *m.entry(u.name.clone()).or_default() += 1;
+            m
+        },
+    );
+    for u in units.iter_mut() {
+        if counts[&u.name] > 1 {
+            let n = seen.entry(u.name.clone()).or_default();
+            *n += 1;
+            u.name = format!("{} {n}", u.name);
+        }
+    }
 }
 
 /// The most Leaders one Bodyguard unit can have (Rules Commentary: Attached Units with

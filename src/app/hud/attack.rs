@@ -116,14 +116,24 @@ pub(super) fn attack_panel(
             .iter_mut()
             .find(|(x, _)| x == w)
             .expect("added above");
+        // Targets are the enemy's units, shown by the names their cards show.
+        let enemy = if player == 1 { 2 } else { 1 };
         ui.horizontal(|ui| {
             ui.label(w);
             egui::ComboBox::from_id_salt(format!("target-{w}"))
-                .selected_text(slot.1.clone().unwrap_or("(none)".into()))
+                .selected_text(
+                    slot.1
+                        .as_deref()
+                        .map_or("(none)".into(), |t| play::unit_name(game, enemy, t)),
+                )
                 .show_ui(ui, |ui| {
                     ui.selectable_value(&mut slot.1, None, "(none)");
                     for t in targets {
-                        ui.selectable_value(&mut slot.1, Some(t.clone()), t);
+                        ui.selectable_value(
+                            &mut slot.1,
+                            Some(t.clone()),
+                            play::unit_name(game, enemy, t),
+                        );
                     }
                 });
             if targets.is_empty() {
@@ -171,7 +181,7 @@ pub(super) fn attack_panel(
     match &hud.cache.result {
         Some(Ok(previews)) => {
             for p in previews {
-                preview_chart(ui, p);
+                preview_chart(ui, game, player, p);
             }
         }
         Some(Err(e)) => {

@@ -22,14 +22,38 @@ pub(super) fn charge_panel(
         .as_ref()
         .filter(|c| c.army == army && c.unit == root)
     {
-        ui.label(format!(
-            "Charge roll {} - drag the models into Engagement Range of every target, then Confirm.",
-            c.distance()
-        ));
-        if ui
-            .button("Make no charge move (the charge fails)")
-            .clicked()
-        {
+        // The roll the charge needed, from where the unit stands now (the engine's odds).
+        let enemy = 1 - army.min(1);
+        let targets: Vec<String> = c
+            .targets
+            .iter()
+            .map(|&t| game.unit_id(enemy, t).to_string())
+            .collect();
+        let needed = game
+            .charge_odds(player, id, &targets)
+            .ok()
+            .map(|o| o.needed);
+        let rolled = c.distance();
+        let short = needed.is_some_and(|n| (rolled as u32) < n);
+        if short {
+            ui.colored_label(
+                RED,
+                format!(
+                    "Charge roll {rolled}: failed (it needed {}+). The unit makes no charge move.",
+                    needed.unwrap_or_default()
+                ),
+            );
+        } else {
+            ui.label(format!(
+                "Charge roll {rolled} - drag the models into Engagement Range of every target, then Confirm."
+            ));
+        }
+        let give_up = if short {
+            "End the failed charge"
+        } else {
+            "Make no charge move (the charge fails)"
+        };
+        if ui.button(give_up).clicked() {
             let cmd = Command::ChargeMove {
                 player,
                 unit: id.to_string(),
@@ -55,7 +79,14 @@ pub(super) fn charge_panel(
     for t in &reachable {
         let mut ticked = hud.orders.charge_targets.contains(&t.unit);
         if ui
-            .checkbox(&mut ticked, format!("{} ({:.1}\")", t.unit, t.distance))
+            .checkbox(
+                &mut ticked,
+                format!(
+                    "{} ({:.1}\")",
+                    play::unit_name(game, crate::rules::phase::opponent(player), &t.unit),
+                    t.distance
+                ),
+            )
             .changed()
         {
             if ticked {

@@ -48,7 +48,7 @@ pub(super) fn los_summary(ui: &mut egui::Ui, hud: &mut Hud, game: &Game) {
                 colour,
                 format!(
                     "{}: {visible}/{} visible, {fully} fully",
-                    game.unit_id(enemy, u),
+                    game.scene.armies[enemy].units[u].name,
                     models.len()
                 ),
             );

@@ -54,7 +54,18 @@ pub(super) fn orders(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, army: usize,
     }
     if p.deploy {
         ui.strong("Deployment");
-        ui.label("Drag the unit (Ctrl-drag one model) within your zone, then Confirm; or:");
+        ui.label(
+            "Drag the unit (Ctrl-drag one model) within your zone, or place it as a block \
+             (it follows the cursor, a click drops it), then Enter / Confirm; or:",
+        );
+        let placing = hud.drafting.placing == Some((army, root));
+        if ui
+            .selectable_label(placing, "Place as a block")
+            .on_hover_text("The unit's models in ranks follow the cursor; click to drop them")
+            .clicked()
+        {
+            hud.drafting.placing = if placing { None } else { Some((army, root)) };
+        }
         if ui.button("Deploy where it stands").clicked() {
             let c = Command::Deploy {
                 player,

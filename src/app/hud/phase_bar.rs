@@ -113,12 +113,14 @@ pub(super) fn phase_bar(ui: &mut egui::Ui, hud: &mut Hud) {
         if matches!(game.stage, Stage::Setup | Stage::Deployment) {
             // The acting side (in a solo game both) may set up the rest of its units where
             // the scene put them.
+            // The computer sets its own units up: its side gets no button.
             let sides: Vec<u8> = if hud.handover.seats == play::Seats::Solo {
                 vec![1, 2]
             } else {
                 vec![acting]
             };
-            for p in sides {
+            let computer = hud.handover.seats.computer();
+            for p in sides.into_iter().filter(|p| Some(*p) != computer) {
                 let i = usize::from(p - 1);
                 if !hud.auto_deploy.0[i]
                     && game.next_to_deploy(p).is_some()

@@ -2,15 +2,20 @@
 
 use bevy_egui::egui;
 
+use crate::app::play;
+use crate::game::Game;
 use crate::game::preview::AttackPreview;
 use crate::rules::attack::exact::AttackDistribution;
 
-/// The expected damage and the models-destroyed distribution of one target, as a bar chart.
-pub fn preview_chart(ui: &mut egui::Ui, p: &AttackPreview) {
+/// The expected damage and the models-destroyed distribution of one target, as a bar chart;
+/// `player` is the attacker, whose models and whose enemy's unit are named as the cards name
+/// them.
+pub fn preview_chart(ui: &mut egui::Ui, game: &Game, player: u8, p: &AttackPreview) {
     let d: &AttackDistribution = &p.distribution;
+    let enemy = if player == 1 { 2 } else { 1 };
     ui.label(format!(
         "At {}: {} bearers, expected {:.2} wounds, {:.2} of {} models destroyed{}",
-        p.target,
+        play::unit_name(game, enemy, &p.target),
         p.bearers,
         d.expected_wounds_lost,
         d.expected_models_destroyed,
@@ -58,6 +63,15 @@ pub fn preview_chart(ui: &mut egui::Ui, p: &AttackPreview) {
     }
     ui.weak("Models destroyed: probability of each count");
     if !p.excluded.is_empty() {
-        ui.weak(format!("Not attacking: {}", p.excluded.join("; ")));
+        // The engine names each model `unit#N` and gives the reason after a colon.
+        let named: Vec<String> = p
+            .excluded
+            .iter()
+            .map(|e| match e.split_once(": ") {
+                Some((model, why)) => format!("{}: {why}", play::model_name(game, player, model)),
+                None => e.clone(),
+            })
+            .collect();
+        ui.weak(format!("Not attacking: {}", named.join("; ")));
     }
 }

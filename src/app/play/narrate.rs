@@ -254,11 +254,21 @@ pub fn unit_name(game: &Game, player: u8, id: &str) -> String {
         .unwrap_or_else(|| id.to_string())
 }
 
-/// A model (`unit#N`) as "Unit name #N".
-fn model_name(game: &Game, player: u8, model: &str) -> String {
-    match model.split_once('#') {
-        Some((unit, n)) => format!("{} #{n}", unit_name(game, player, unit)),
-        None => unit_name(game, player, model),
+/// A model (`unit#N`, as the engine names it) as the card shows it: "Boyz 2: Boss Nob",
+/// "Blood Claws 3: Blood Claw 7", or the unit's name for a model alone in its unit.
+pub fn model_name(game: &Game, player: u8, model: &str) -> String {
+    let Some((id, n)) = model.split_once('#') else {
+        return unit_name(game, player, model);
+    };
+    let found = game.army_of(player).and_then(|a| {
+        let u = game.find_unit(a, id)?;
+        let n: usize = n.parse().ok()?;
+        Some(&game.scene.armies[a].units[u]).map(|unit| (unit, n))
+    });
+    match found {
+        Some((unit, n)) if unit.models.len() == 1 => unit.model_label(n),
+        Some((unit, n)) => format!("{}: {}", unit.name, unit.model_label(n)),
+        None => format!("{} #{n}", unit_name(game, player, id)),
     }
 }
 
