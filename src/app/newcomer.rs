@@ -107,22 +107,29 @@ fn by_hand(game: &Game, deploy: &Command) -> Option<Command> {
             }
         })
         .collect();
-    [(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0), (2.0, 0.0), (-2.0, 0.0)]
-        .into_iter()
-        .map(|(dx, dy)| Command::Deploy {
-            player: *player,
-            unit: unit.clone(),
-            models: models
-                .iter()
-                .map(|m| Placement {
-                    x: m.x + dx,
-                    y: m.y + dy,
-                    ..m.clone()
-                })
-                .collect(),
-            transport: transport.clone(),
-        })
-        .find(|c| game.check(c).is_ok())
+    [
+        (1.0, 0.0),
+        (-1.0, 0.0),
+        (0.0, 1.0),
+        (0.0, -1.0),
+        (2.0, 0.0),
+        (-2.0, 0.0),
+    ]
+    .into_iter()
+    .map(|(dx, dy)| Command::Deploy {
+        player: *player,
+        unit: unit.clone(),
+        models: models
+            .iter()
+            .map(|m| Placement {
+                x: m.x + dx,
+                y: m.y + dy,
+                ..m.clone()
+            })
+            .collect(),
+        transport: transport.clone(),
+    })
+    .find(|c| game.check(c).is_ok())
 }
 
 /// How far [`play_to`] goes.

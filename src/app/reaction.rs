@@ -59,9 +59,15 @@ pub fn reaction_choices(game: &Game) -> Vec<(String, Command)> {
 }
 
 /// "Don't ask again this phase": the (battle round, active player, phase) in which the
-/// defending player chose to let every attack go ahead without the reaction window.
+/// defending player chose to let every attack go ahead without the reaction window, and the
+/// game state (hash) the last such pass was given in, so each waiting attack gets one.
 #[derive(Resource, Debug, Clone, Default, PartialEq)]
-pub struct ReactionsMuted(pub Option<(u8, u8, crate::rules::phase::Phase)>);
+pub struct ReactionsMuted {
+    /// The phase muted.
+    pub phase: Option<(u8, u8, crate::rules::phase::Phase)>,
+    /// The state hash of the game when the last automatic pass was given.
+    pub passed: Option<String>,
+}
 
 /// The moment [`ReactionsMuted`] compares with.
 fn this_phase(game: &Game) -> (u8, u8, crate::rules::phase::Phase) {
@@ -76,7 +82,6 @@ fn reaction_window(
     handover: Res<HandOver>,
     mut writer: MessageWriter<GameCommand>,
     mut muted: ResMut<ReactionsMuted>,
-    mut passed: Local<Option<String>>,
 ) -> Result {
     let Some(game) = &active.game else {
         return Ok(());
@@ -88,11 +93,11 @@ fn reaction_window(
     if computer.is_some_and(|c| c.player == defender) || handover.to.is_some() {
         return Ok(());
     }
-    if muted.0 == Some(this_phase(game)) {
+    if muted.phase == Some(this_phase(game)) {
         // Once per waiting attack: the pass is applied by the next frame's game update.
         let at = game.state_hash();
-        if passed.as_ref() != Some(&at) {
-            *passed = Some(at);
+        if muted.passed.as_ref() != Some(&at) {
+            muted.passed = Some(at);
             play::issue(
                 &mut writer,
                 &mut drafting,
@@ -129,8 +134,8 @@ fn reaction_window(
                 .on_hover_text("Every other attack this phase goes ahead without a reaction")
                 .clicked()
             {
-                muted.0 = Some(this_phase(game));
-                *passed = None;
+                muted.phase = Some(this_phase(game));
+                muted.passed = None;
             }
         });
     Ok(())

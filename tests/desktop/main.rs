@@ -10,5 +10,5 @@ mod headless;
 mod layout_design;
 mod layout_diagrams;
 mod menu_files;
-mod newcomer;
 mod mission_menu;
+mod newcomer;

@@ -20,7 +20,12 @@ fn the_newcomer_imports_two_lists_deploys_a_unit_by_hand_and_plays_through_round
     assert!(form.deployment.ends_with("search-and-destroy.ron"));
     let mut started = table::start_new_game(&form, &disk.join("saves"), 1).unwrap();
     for army in &started.origin.armies {
-        assert!(army.points() >= 1500, "{}: {} points", army.name, army.points());
+        assert!(
+            army.points() >= 1500,
+            "{}: {} points",
+            army.name,
+            army.points()
+        );
     }
     let played = play_to(&mut started, Stop::RoundTwoOver).unwrap();
     eprintln!(
