@@ -1272,18 +1272,21 @@ fn the_end_of_game_summary_has_the_winner_vp_by_round_and_casualties() {
     );
 }
 
-/// Issue 20, layout: with the armies list and the unit card open at their starting widths the
-/// table keeps more than half the window at 1280 x 720 and at 1920 x 1080; the window size
-/// argument reads WIDTHxHEIGHT and names what is wrong with anything else.
+/// Issue 20 and 49, layout: with the armies list and the unit card open at their starting
+/// widths (still wide enough to read) the table keeps more than 60% of the window's width, and
+/// the dice log at most a sixth of its height, at 1280 x 720 and at 1920 x 1080; the window
+/// size argument reads WIDTHxHEIGHT and names what is wrong with anything else.
 #[test]
 fn the_side_panels_leave_the_table_more_than_half_the_window() {
-    for width in [1280.0f32, 1920.0] {
+    for (width, height) in [(1280.0f32, 720.0f32), (1920.0, 1080.0)] {
         let (left, right) = play::panel_widths(width);
-        assert!(left >= 170.0 && right >= 280.0, "{width}: {left} {right}");
+        assert!(left >= 150.0 && right >= 250.0, "{width}: {left} {right}");
         assert!(
-            width - left - right > width / 2.0,
+            width - left - right > width * 0.6,
             "{width}: {left} + {right}"
         );
+        let log = play::dice_log_height(height);
+        assert!(log >= 90.0 && log <= height / 6.0, "{height}: {log}");
     }
     use wartable::app::args::parse_window;
     assert_eq!(parse_window("1920x1080"), Ok((1920, 1080)));
