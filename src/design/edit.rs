@@ -10,7 +10,7 @@ use super::{GRID_SNAP_INCHES, ROTATION_SNAP_DEGREES};
 use crate::data::layout::{
     DEFAULT_WALL_THICKNESS_INCHES, FloorSpec, LayoutFile, PieceSpec, Shape, WallSpec,
 };
-use crate::geometry::{Point, TerrainCategory, Window};
+use crate::geometry::{Point, TerrainCategory, Vec2, Window};
 use crate::rules::mission::ObjectiveMarker;
 
 /// `v` rounded to the nearest multiple of `step` (the editor's grid and angle snap).
@@ -182,6 +182,55 @@ pub fn with_height(piece: &PieceSpec, height: f32) -> PieceSpec {
     }
     out.floors.retain(|f| f.height < height);
     out
+}
+
+/// Where a new piece goes: the point of a 1" grid nearest `preferred` where its footprint is
+/// wholly on the table and overlaps no piece of `layout` (by more than
+/// [`crate::design::validate::OVERLAP_AREA_TOLERANCE_SQ_INCHES`]); in `mirror` mode its 180°
+/// image must be clear too, of the other pieces and of the piece. `preferred` when the table
+/// has no such point.
+pub fn free_spot(layout: &LayoutFile, piece: &PieceSpec, preferred: Point, mirror: bool) -> Point {
+    use crate::design::mirror::rotate_point;
+    use crate::design::validate::{OVERLAP_AREA_TOLERANCE_SQ_INCHES, overlap_area};
+    use crate::rules::constants::{BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES};
+    let others: Vec<Vec<Vec2>> = layout
+        .pieces
+        .iter()
+        .map(|p| p.resolve().footprint)
+        .collect();
+    let clear = |footprint: &[Vec2]| {
+        footprint.iter().all(|v| crate::data::check::on_board(*v))
+            && others
+                .iter()
+                .all(|o| overlap_area(footprint, o) <= OVERLAP_AREA_TOLERANCE_SQ_INCHES)
+    };
+    let mut spots: Vec<Point> = Vec::new();
+    for y in 0..=BOARD_DEPTH_INCHES as i32 {
+        for x in 0..=BOARD_WIDTH_INCHES as i32 {
+            spots.push(Point(x as f32, y as f32));
+        }
+    }
+    spots.sort_by(|a, b| {
+        a.vec()
+            .distance(preferred.vec())
+            .total_cmp(&b.vec().distance(preferred.vec()))
+    });
+    spots
+        .into_iter()
+        .find(|at| {
+            let mut moved = piece.clone();
+            moved.at = *at;
+            let footprint = moved.resolve().footprint;
+            if !clear(&footprint) {
+                return false;
+            }
+            if !mirror {
+                return true;
+            }
+            let image: Vec<Vec2> = footprint.iter().map(|v| rotate_point(*v)).collect();
+            clear(&image) && overlap_area(&footprint, &image) <= OVERLAP_AREA_TOLERANCE_SQ_INCHES
+        })
+        .unwrap_or(preferred)
 }
 
 /// Puts `piece` into `layout` at `index` (replacing it) or at the end (`None`), and returns

@@ -171,6 +171,35 @@ pub fn unmatched(layout: &LayoutFile) -> Vec<String> {
     out
 }
 
+/// Adds the missing 180° images: for each piece and objective marker of `layout` that
+/// [`unmatched`] lists, its image (id with `-m`, made unique). Afterwards the layout is its
+/// own image ([`is_symmetric`]). Returns how many were added. What turning mirror mode on
+/// does, so that every later edit has an image to move.
+pub fn complete_images(layout: &mut LayoutFile) -> usize {
+    let missing = unmatched(layout);
+    let mut added = 0;
+    for id in &missing {
+        if let Some(piece) = layout.pieces.iter().find(|p| &p.id == id).cloned() {
+            let image_id = unique_id(&mirror_id(id), layout.pieces.iter().map(|p| p.id.as_str()));
+            layout.pieces.push(mirrored_piece(&piece, image_id));
+            added += 1;
+        } else if let Some(o) = layout.objectives.iter().find(|o| &o.id == id).cloned() {
+            let at = rotate_point(o.at.vec());
+            let image_id = unique_id(
+                &mirror_id(id),
+                layout.objectives.iter().map(|o| o.id.as_str()),
+            );
+            layout.objectives.push(ObjectiveMarker {
+                id: image_id,
+                at: Point(at.x, at.y),
+                z: o.z,
+            });
+            added += 1;
+        }
+    }
+    added
+}
+
 /// True when `layout` (pieces and its own objectives) is its own 180° image.
 pub fn is_symmetric(layout: &LayoutFile) -> bool {
     unmatched(layout).is_empty()

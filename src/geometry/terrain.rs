@@ -37,6 +37,19 @@ pub enum TerrainCategory {
 }
 
 impl TerrainCategory {
+    /// The category in words, as the editor's buttons and lists show it ("low footprint").
+    pub fn label(self) -> &'static str {
+        match self {
+            TerrainCategory::Ruin => "ruin",
+            TerrainCategory::LowFootprint => "low footprint",
+            TerrainCategory::Woods => "woods",
+            TerrainCategory::Crater => "crater",
+            TerrainCategory::Barricade => "barricade",
+            TerrainCategory::Hill => "hill",
+            TerrainCategory::Debris => "debris",
+        }
+    }
+
     /// Every category, in declaration order.
     pub const ALL: [TerrainCategory; 7] = [
         TerrainCategory::Ruin,

@@ -539,3 +539,61 @@ fn ruin_walls_openings_and_floors_can_be_added_and_removed() {
     let full = with_opening(&small, 0);
     assert_eq!(full.walls[0].windows, small.walls[0].windows);
 }
+
+/// Issue 49: a new piece is put where it overlaps nothing and lies on the table (its image too
+/// in mirror mode), near the point asked for; the editor's buttons name categories in words.
+#[test]
+fn a_new_piece_goes_to_the_nearest_free_spot() {
+    use wartable::design::edit::free_spot;
+    use wartable::design::validate::{OVERLAP_AREA_TOLERANCE_SQ_INCHES, overlap_area};
+    let d = open_layout(1);
+    let preferred = Point(22.0, 16.0);
+    let piece = new_piece(TerrainCategory::Ruin, "ruin-new".into(), preferred);
+    let crowded = d
+        .layout
+        .pieces
+        .iter()
+        .any(|p| overlap_area(&p.resolve().footprint, &piece.resolve().footprint) > 0.01);
+    assert!(crowded, "layout 1 has terrain at the preferred point; the test shows nothing");
+    for mirror in [false, true] {
+        let at = free_spot(&d.layout, &piece, preferred, mirror);
+        let mut placed = piece.clone();
+        placed.at = at;
+        let footprint = placed.resolve().footprint;
+        for other in &d.layout.pieces {
+            assert!(
+                overlap_area(&footprint, &other.resolve().footprint)
+                    <= OVERLAP_AREA_TOLERANCE_SQ_INCHES,
+                "mirror {mirror}: at {at:?} it overlaps {}",
+                other.id
+            );
+        }
+        assert!(
+            footprint
+                .iter()
+                .all(|v| wartable::data::check::on_board(*v))
+        );
+        assert!(
+            at.vec().distance(preferred.vec()) < 20.0,
+            "mirror {mirror}: {at:?} is near the point asked for"
+        );
+    }
+    assert_eq!(TerrainCategory::LowFootprint.label(), "low footprint");
+}
+
+/// Issue 49: the missing 180° images are added, which makes a layout its own image.
+#[test]
+fn complete_images_makes_a_layout_its_own_image() {
+    use wartable::design::mirror::complete_images;
+    let mut d = open_layout(2);
+    assert!(is_symmetric(&d.layout));
+    d.layout.pieces.truncate(d.layout.pieces.len() - 2);
+    d.layout
+        .objectives
+        .push(objective("lonely", 10.5, 10.5));
+    assert!(!is_symmetric(&d.layout));
+    let added = complete_images(&mut d.layout);
+    assert!(added >= 3, "{added}");
+    assert!(is_symmetric(&d.layout), "{:?}", unmatched(&d.layout));
+    assert_eq!(complete_images(&mut d.layout), 0, "nothing left to add");
+}

@@ -108,3 +108,17 @@ pub(super) fn save(editor: &mut Editor) {
         Err(e) => editor.log.push(format!("not saved: {e}")),
     }
 }
+
+/// Turns mirror mode on or off. Turned on over a layout that is not its own 180° image, the
+/// missing images are added first (one undoable step), so every later edit has an image to
+/// move with it.
+pub(super) fn set_mirror(editor: &mut Editor, on: bool) {
+    editor.mirror = on;
+    if on && !crate::design::mirror::is_symmetric(&editor.design.layout) {
+        let mut added = 0;
+        editor.edit(|d| added = crate::design::mirror::complete_images(&mut d.layout));
+        editor.log.push(format!(
+            "mirror on: added the 180° image of {added} piece(s) and marker(s) that had none"
+        ));
+    }
+}

@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 
-use super::actions::{delete, redo, save, turn, undo};
+use super::actions::{delete, redo, save, set_mirror, turn, undo};
 use super::{Drag, Editor, Picked};
 use crate::app::camera::OrbitCamera;
 use crate::app::overlay::cursor_on_plane;
@@ -12,6 +12,26 @@ use crate::design::edit::{put_objective, put_piece, snap_point};
 use crate::design::{Design, ROTATION_SNAP_DEGREES};
 use crate::geometry::{Point, Vec2, polygon};
 use crate::rules::constants::OBJECTIVE_MARKER_RADIUS_INCHES;
+
+/// What is under table point `at`, preferring the selection `current`: the selected piece or
+/// marker when `at` is on it (so a drag moves what is selected, not a piece drawn over it),
+/// else [`pick_at`].
+pub(super) fn pick_preferring(design: &Design, at: Vec2, current: Option<Picked>) -> Option<Picked> {
+    let on = match current {
+        Some(Picked::Piece(i)) => design
+            .layout
+            .pieces
+            .get(i)
+            .is_some_and(|p| polygon::contains(&p.resolve().footprint, at)),
+        Some(Picked::Objective(i)) => design
+            .layout
+            .objectives
+            .get(i)
+            .is_some_and(|o| o.at.vec().distance(at) <= OBJECTIVE_MARKER_RADIUS_INCHES + 0.2),
+        None => false,
+    };
+    if on { current } else { pick_at(design, at) }
+}
 
 /// What is under table point `at`: the last piece whose footprint holds it, else an
 /// objective within its radius.
@@ -45,7 +65,7 @@ pub(super) fn mouse(
     };
     let at = Vec2::new(at.x, at.y);
     if buttons.just_pressed(MouseButton::Left) {
-        let picked = pick_at(&editor.design, at);
+        let picked = pick_preferring(&editor.design, at, editor.picked);
         editor.picked = picked;
         editor.drag = picked.map(|target| {
             let origin = match target {
@@ -139,7 +159,8 @@ pub(super) fn keys(keys: Res<ButtonInput<KeyCode>>, mut editor: ResMut<Editor>) 
         save(&mut editor);
     }
     if keys.just_pressed(KeyCode::KeyM) && !ctrl {
-        editor.mirror = !editor.mirror;
+        let on = !editor.mirror;
+        set_mirror(&mut editor, on);
     }
     if keys.just_pressed(KeyCode::KeyG) && !ctrl {
         editor.snap = !editor.snap;

@@ -240,8 +240,8 @@ fn show(mut editor: ResMut<Editor>, mut scene: ResMut<ActiveScene>) {
 mod tests {
     use std::path::{Path, PathBuf};
 
-    use super::actions::{delete, redo, save, turn, undo};
-    use super::input::pick_at;
+    use super::actions::{delete, redo, save, set_mirror, turn, undo};
+    use super::input::{pick_at, pick_preferring};
     use super::*;
     use crate::design::ROTATION_SNAP_DEGREES;
     use crate::design::edit::put_objective;
@@ -340,5 +340,39 @@ mod tests {
             "saved under its new name"
         );
         let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn a_press_on_the_selected_piece_grabs_it_even_under_another() {
+        let mut e = editor();
+        // Piece 1 moved onto piece 0: at piece 0's centre, piece 1 is drawn on top.
+        let first = e.design.layout.pieces[0].at;
+        e.edit(|d| d.layout.pieces[1].at = first);
+        let at = first.vec();
+        assert_eq!(pick_at(&e.design, at), Some(Picked::Piece(1)), "the topmost");
+        assert_eq!(
+            pick_preferring(&e.design, at, Some(Picked::Piece(0))),
+            Some(Picked::Piece(0)),
+            "the selected one is grabbed"
+        );
+        assert_eq!(pick_preferring(&e.design, at, None), Some(Picked::Piece(1)));
+    }
+
+    #[test]
+    fn turning_mirror_on_adds_the_missing_images() {
+        let mut e = editor();
+        let before = e.design.layout.pieces.len();
+        e.edit(|d| {
+            d.layout.pieces.remove(0);
+        });
+        assert!(!is_symmetric(&e.design.layout));
+        set_mirror(&mut e, true);
+        assert!(e.mirror);
+        assert!(is_symmetric(&e.design.layout), "{:?}", e.log);
+        assert_eq!(e.design.layout.pieces.len(), before, "the lost image is back");
+        // One undo takes the added images away again, mirror mode stays on.
+        undo(&mut e);
+        assert!(!is_symmetric(&e.design.layout));
+        assert!(e.mirror);
     }
 }

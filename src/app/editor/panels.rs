@@ -73,7 +73,11 @@ fn top_bar(ui: &mut egui::Ui, editor: &mut Editor, next: &mut NextState<Screen>)
         }
         ui.separator();
         ui.checkbox(&mut editor.snap, "Snap 0.5\" / 15° (G)");
-        let mirror = ui.checkbox(&mut editor.mirror, "Mirror 180° (M)");
+        let mut on = editor.mirror;
+        let mirror = ui.checkbox(&mut on, "Mirror 180° (M)");
+        if on != editor.mirror {
+            super::actions::set_mirror(editor, on);
+        }
         if editor.mirror {
             mirror.on_hover_text("The 180° image of every edited piece or marker follows it");
         }

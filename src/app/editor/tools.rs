@@ -10,7 +10,7 @@ use super::{Editor, Picked};
 use crate::app::screens::menu::{data_files, short_name};
 use crate::data::source::shipped;
 use crate::design::Design;
-use crate::design::edit::{new_piece, put_objective, put_piece};
+use crate::design::edit::{free_spot, new_piece, put_objective, put_piece};
 use crate::design::mirror::{Half, mirror_layout};
 use crate::geometry::{Point, TerrainCategory};
 use crate::rules::mission::ObjectiveMarker;
@@ -110,14 +110,17 @@ pub(super) fn tools(ui: &mut egui::Ui, editor: &mut Editor) {
     ui.heading("Add");
     ui.horizontal_wrapped(|ui| {
         for category in TerrainCategory::ALL {
-            if ui.button(format!("{category:?}")).clicked() {
+            if ui.button(category.label()).clicked() {
                 let mirror = editor.mirror;
-                let stem = format!("{category:?}").to_lowercase();
+                let stem = category.label().replace(' ', "-");
                 let id = crate::design::mirror::unique_id(
                     &stem,
                     editor.design.layout.pieces.iter().map(|p| p.id.as_str()),
                 );
-                let piece = new_piece(category, id, Point(22.0, 16.0));
+                // Near the middle of the west half, clear of the pieces already there.
+                let preferred = Point(22.0, 16.0);
+                let mut piece = new_piece(category, id, preferred);
+                piece.at = free_spot(&editor.design.layout, &piece, preferred, mirror);
                 let mut index = 0;
                 editor.edit(|d| index = put_piece(&mut d.layout, None, piece, mirror));
                 editor.picked = Some(Picked::Piece(index));
@@ -176,7 +179,7 @@ pub(super) fn tools(ui: &mut egui::Ui, editor: &mut Editor) {
     for (i, (id, category)) in pieces.iter().enumerate() {
         let on = editor.picked == Some(Picked::Piece(i));
         if ui
-            .selectable_label(on, format!("{id} ({category:?})"))
+            .selectable_label(on, format!("{id} ({})", category.label()))
             .clicked()
         {
             editor.picked = Some(Picked::Piece(i));
