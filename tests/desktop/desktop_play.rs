@@ -1843,3 +1843,59 @@ fn placed(game: &Game, army: usize, unit: usize, centre: Vec3, kind: &str) -> Ve
     assert_eq!(c.kind(), kind, "{c:?}");
     play::check(game, &c, Some(&d))
 }
+
+/// Issue 49, names: the engine's sentences name units, models and terrain by id; the desktop
+/// shows them as the cards do ("Deff Dread 2", "Boyz (slugga mob) x20: Boyz 4", "ruin
+/// (south-west)"), and units an army has several of are numbered.
+#[test]
+fn engine_sentences_are_shown_in_the_names_a_player_reads() {
+    let (game, _) = Game::start(default_scene(), 7);
+    let orks = game.army_of(2).unwrap();
+    let units = &game.scene.armies[orks].units;
+    let dreads: Vec<&str> = units
+        .iter()
+        .filter(|u| u.datasheet.name == "Deff Dread")
+        .map(|u| u.name.as_str())
+        .collect();
+    assert_eq!(dreads, ["Deff Dread 1", "Deff Dread 2"]);
+    let mob = units.iter().find(|u| u.models.len() >= 10).unwrap();
+    let dread = units.iter().find(|u| u.name == "Deff Dread 2").unwrap();
+    let piece = &game.scene.layout.pieces[0];
+    let text = format!(
+        "{}#4 would move through a wall of '{}'; '{}' is in Engagement Range",
+        mob.id, piece.id, dread.id
+    );
+    let shown = play::readable(&game, 2, &text);
+    assert!(!shown.contains('#'), "{shown}");
+    assert!(!shown.contains(&format!("'{}'", piece.id)), "{shown}");
+    assert!(
+        shown.contains(&format!("{}: {}", mob.name, mob.model_label(4))),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("Deff Dread 2 is in Engagement Range"),
+        "{shown}"
+    );
+    let region = play::table_region(wartable::geometry::polygon::centroid(&piece.footprint));
+    assert!(
+        shown.contains(&format!(
+            "a wall of the {} ({region}",
+            piece.category.label()
+        )),
+        "{shown}"
+    );
+    // A model alone in its unit is the unit; one of a profile the unit has once, the profile.
+    assert_eq!(dread.model_label(0), "Deff Dread 2");
+    assert_eq!(
+        play::table_region(Vec3::new(2.0, 2.0, 0.0).truncate()),
+        "south-west"
+    );
+    assert_eq!(
+        play::table_region(Vec3::new(30.0, 22.0, 0.0).truncate()),
+        "centre"
+    );
+    assert_eq!(
+        play::table_region(Vec3::new(58.0, 43.0, 0.0).truncate()),
+        "north-east"
+    );
+}

@@ -554,7 +554,10 @@ fn a_new_piece_goes_to_the_nearest_free_spot() {
         .pieces
         .iter()
         .any(|p| overlap_area(&p.resolve().footprint, &piece.resolve().footprint) > 0.01);
-    assert!(crowded, "layout 1 has terrain at the preferred point; the test shows nothing");
+    assert!(
+        crowded,
+        "layout 1 has terrain at the preferred point; the test shows nothing"
+    );
     for mirror in [false, true] {
         let at = free_spot(&d.layout, &piece, preferred, mirror);
         let mut placed = piece.clone();
@@ -588,9 +591,7 @@ fn complete_images_makes_a_layout_its_own_image() {
     let mut d = open_layout(2);
     assert!(is_symmetric(&d.layout));
     d.layout.pieces.truncate(d.layout.pieces.len() - 2);
-    d.layout
-        .objectives
-        .push(objective("lonely", 10.5, 10.5));
+    d.layout.objectives.push(objective("lonely", 10.5, 10.5));
     assert!(!is_symmetric(&d.layout));
     let added = complete_images(&mut d.layout);
     assert!(added >= 3, "{added}");

@@ -16,7 +16,11 @@ use crate::rules::constants::OBJECTIVE_MARKER_RADIUS_INCHES;
 /// What is under table point `at`, preferring the selection `current`: the selected piece or
 /// marker when `at` is on it (so a drag moves what is selected, not a piece drawn over it),
 /// else [`pick_at`].
-pub(super) fn pick_preferring(design: &Design, at: Vec2, current: Option<Picked>) -> Option<Picked> {
+pub(super) fn pick_preferring(
+    design: &Design,
+    at: Vec2,
+    current: Option<Picked>,
+) -> Option<Picked> {
     let on = match current {
         Some(Picked::Piece(i)) => design
             .layout

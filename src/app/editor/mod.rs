@@ -349,7 +349,11 @@ mod tests {
         let first = e.design.layout.pieces[0].at;
         e.edit(|d| d.layout.pieces[1].at = first);
         let at = first.vec();
-        assert_eq!(pick_at(&e.design, at), Some(Picked::Piece(1)), "the topmost");
+        assert_eq!(
+            pick_at(&e.design, at),
+            Some(Picked::Piece(1)),
+            "the topmost"
+        );
         assert_eq!(
             pick_preferring(&e.design, at, Some(Picked::Piece(0))),
             Some(Picked::Piece(0)),
@@ -369,7 +373,11 @@ mod tests {
         set_mirror(&mut e, true);
         assert!(e.mirror);
         assert!(is_symmetric(&e.design.layout), "{:?}", e.log);
-        assert_eq!(e.design.layout.pieces.len(), before, "the lost image is back");
+        assert_eq!(
+            e.design.layout.pieces.len(),
+            before,
+            "the lost image is back"
+        );
         // One undo takes the added images away again, mirror mode stays on.
         undo(&mut e);
         assert!(!is_symmetric(&e.design.layout));

@@ -59,7 +59,15 @@ pub(super) fn draft_window(ctx: &egui::Context, hud: &mut Hud) {
                     && k + 1 < checks.len()
                     && let Some(Verdict::Illegal(r)) = checks.get(k)
                 {
-                    ui.colored_label(RED, format!("Leg {} is refused - {r}", k + 1));
+                    let player = game.player_of(draft.army);
+                    ui.colored_label(
+                        RED,
+                        format!(
+                            "Leg {} is refused - {}",
+                            k + 1,
+                            play::readable(game, player, &r.to_string())
+                        ),
+                    );
                 }
             } else if !placed {
                 ui.weak("Shift-drag adds a leg (a waypoint), to go round a wall");
@@ -78,7 +86,11 @@ pub(super) fn draft_window(ctx: &egui::Context, hud: &mut Hud) {
                     ui.colored_label(GREEN, text);
                 }
                 Some(Verdict::Illegal(r)) => {
-                    ui.colored_label(RED, format!("Refused - {r}"));
+                    let player = game.player_of(draft.army);
+                    ui.colored_label(
+                        RED,
+                        format!("Refused - {}", play::readable(game, player, &r.to_string())),
+                    );
                 }
                 Some(Verdict::Nothing(why)) => {
                     ui.colored_label(RED, why);

@@ -272,6 +272,100 @@ pub fn model_name(game: &Game, player: u8, model: &str) -> String {
     }
 }
 
+/// Where on the table a point is, in words: "north-west", "centre", "south"... (south is
+/// player 1's edge, y = 0; west is x = 0; thirds of the table each way).
+pub fn table_region(at: crate::geometry::Vec2) -> &'static str {
+    use crate::rules::constants::{BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES};
+    let col = ((at.x / BOARD_WIDTH_INCHES * 3.0).floor() as i32).clamp(0, 2);
+    let row = ((at.y / BOARD_DEPTH_INCHES * 3.0).floor() as i32).clamp(0, 2);
+    match (row, col) {
+        (0, 0) => "south-west",
+        (0, 1) => "south",
+        (0, 2) => "south-east",
+        (1, 0) => "west",
+        (1, 1) => "centre",
+        (1, 2) => "east",
+        (2, 0) => "north-west",
+        (2, 1) => "north",
+        _ => "north-east",
+    }
+}
+
+/// A terrain piece as a player reads it: its category and where it stands, "ruin
+/// (north-west)", numbered when several pieces of the category stand in that part of the
+/// table ("ruin (north-west) 2", in the layout's order). The id if the piece is unknown.
+pub fn piece_name(game: &Game, id: &str) -> String {
+    let pieces = &game.scene.layout.pieces;
+    let centre =
+        |p: &crate::geometry::TerrainPiece| crate::geometry::polygon::centroid(&p.footprint);
+    let Some(piece) = pieces.iter().find(|p| p.id == id) else {
+        return id.to_string();
+    };
+    let region = table_region(centre(piece));
+    let alike: Vec<&str> = pieces
+        .iter()
+        .filter(|p| p.category == piece.category && table_region(centre(p)) == region)
+        .map(|p| p.id.as_str())
+        .collect();
+    let base = format!("{} ({region})", piece.category.label());
+    if alike.len() > 1 {
+        let k = alike.iter().position(|x| *x == id).unwrap_or(0) + 1;
+        format!("{base} {k}")
+    } else {
+        base
+    }
+}
+
+/// An engine sentence (a refusal, a reason) in the names a player reads: each model the engine
+/// names `unit-id#N` as [`model_name`], each quoted unit id (`'blood-claws-4'`) as the unit's
+/// name and each quoted terrain piece id (`'ruin-5'`) as [`piece_name`]. `player` is the side
+/// whose units are looked up first (ids may repeat across armies in a mirror match).
+pub fn readable(game: &Game, player: u8, text: &str) -> String {
+    let other = if player == 1 { 2 } else { 1 };
+    let mut units: Vec<(String, u8)> = Vec::new();
+    for p in [player, other] {
+        if let Some(a) = game.army_of(p) {
+            for u in &game.scene.armies[a].units {
+                units.push((u.id.clone(), p));
+            }
+        }
+    }
+    // Longest ids first, so "boyz-2" is not read as "boyz" followed by "-2".
+    units.sort_by_key(|(id, _)| std::cmp::Reverse(id.len()));
+    let mut out = text.to_string();
+    for (id, p) in &units {
+        // Models: `id#N`.
+        let marker = format!("{id}#");
+        let mut from = 0;
+        while let Some(i) = out[from..].find(&marker).map(|i| i + from) {
+            let start_ok = i == 0 || !is_id_char(out[..i].chars().next_back().unwrap_or(' '));
+            let digits: String = out[i + marker.len()..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            if !start_ok || digits.is_empty() {
+                from = i + marker.len();
+                continue;
+            }
+            let name = model_name(game, *p, &format!("{id}#{digits}"));
+            out.replace_range(i..i + marker.len() + digits.len(), &name);
+            from = i + name.len();
+        }
+        out = out.replace(&format!("'{id}'"), &unit_name(game, *p, id));
+    }
+    for piece in &game.scene.layout.pieces {
+        out = out.replace(
+            &format!("'{}'", piece.id),
+            &format!("the {}", piece_name(game, &piece.id)),
+        );
+    }
+    out
+}
+
+fn is_id_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '-' || c == '_'
+}
+
 fn names(game: &Game, player: u8, ids: &[String]) -> String {
     ids.iter()
         .map(|t| unit_name(game, player, t))

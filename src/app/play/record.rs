@@ -42,9 +42,17 @@ pub(super) fn record_events(
         log.rejection = None;
     }
     for r in rejected.read() {
+        // In the names the cards show (the engine's sentence names units and pieces by id).
+        let said = match &active.game {
+            Some(game) => {
+                let player = r.command.player();
+                super::readable(game, player, &r.rejection.to_string())
+            }
+            None => r.rejection.to_string(),
+        };
         log.actions.note_as(
             EntryKind::Refused,
-            format!("Refused {}: {}", r.command.kind(), r.rejection),
+            format!("Refused {}: {said}", r.command.kind()),
         );
         log.rejection = Some((r.command.kind().to_string(), r.rejection.clone()));
     }
