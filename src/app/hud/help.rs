@@ -33,6 +33,7 @@ pub(super) fn help(ui: &mut egui::Ui) {
                 "threat overlay: the selected unit's reach, then the enemy army's charge reach",
             ),
             ("C", "fold the unit card to a strip / open it"),
+            ("N", "hide / show the unit labels on the table"),
             ("V", "model's-eye view: picture-in-picture / full"),
             ("Ctrl+Z", "undo the last command"),
             ("F1", "this help"),

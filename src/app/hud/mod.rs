@@ -12,6 +12,7 @@ mod eye_controls;
 mod fight;
 mod handover;
 mod help;
+pub mod labels;
 mod los_hover;
 mod los_summary;
 mod menu;
@@ -96,6 +97,12 @@ struct Hud<'w, 's> {
     errors: Res<'w, SceneErrors>,
     selection: ResMut<'w, Selection>,
     insets: ResMut<'w, PanelInsets>,
+    cameras: Query<
+        'w,
+        's,
+        (&'static Camera, &'static GlobalTransform),
+        With<super::camera::OrbitCamera>,
+    >,
     units: Query<'w, 's, (Entity, &'static Unit)>,
     active: Res<'w, ActiveGame>,
     drafting: ResMut<'w, Drafting>,
@@ -154,6 +161,9 @@ fn keys(
     }
     if keys.just_pressed(KeyCode::KeyC) {
         tools.card_strip = !tools.card_strip;
+    }
+    if keys.just_pressed(KeyCode::KeyN) {
+        tools.labels_hidden = !tools.labels_hidden;
     }
     if keys.just_pressed(KeyCode::KeyT) {
         tools.tape = if tools.tape.is_some() {
@@ -265,6 +275,13 @@ fn overlay(mut contexts: EguiContexts, mut hud: Hud) -> Result {
     covered.top *= zoom;
     covered.bottom *= zoom;
     hud.insets.set_if_neq(covered);
+    if !hud.tools.labels_hidden
+        && *hud.screen.get() == Screen::Table
+        && let Some(game) = hud.active.game.as_ref()
+        && let Ok(camera) = hud.cameras.single()
+    {
+        labels::unit_labels(&ctx, game, camera, &hud.insets);
+    }
     draft::draft_window(&ctx, &mut hud);
     tape::tape_window(&ctx, &mut hud);
     los_hover::los_hover(&ctx, &hud);

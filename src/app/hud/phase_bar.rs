@@ -210,6 +210,14 @@ pub(super) fn phase_bar(ui: &mut egui::Ui, hud: &mut Hud) {
         })
         .response
         .on_hover_text("Range rings around the selected unit's models");
+        let mut labels = !hud.tools.labels_hidden;
+        if ui
+            .toggle_value(&mut labels, "Labels")
+            .on_hover_text("Each unit's name on the table (N)")
+            .changed()
+        {
+            hud.tools.labels_hidden = !labels;
+        }
         let mut armies = !hud.tools.armies_hidden;
         if ui
             .toggle_value(&mut armies, "Armies")

@@ -133,6 +133,8 @@ pub struct TableTools {
     pub card_strip: bool,
     /// The armies list on the left is hidden (the phase bar's "Armies" shows it again).
     pub armies_hidden: bool,
+    /// The unit labels on the table are hidden (N, or the phase bar's "Labels").
+    pub labels_hidden: bool,
     /// The threat overlay (H): off, the selected unit's reach, or the enemy army's.
     pub threat: ThreatOverlay,
 }
