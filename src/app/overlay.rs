@@ -12,7 +12,9 @@ use bevy_rapier3d::prelude::Collider;
 
 use super::camera::OrbitCamera;
 use super::pick::TablePicker;
-use super::play::{self, Drafting, SightStatus, SightTools, TableTools, Verdict};
+use super::play::{
+    self, Drafting, LosReport, SightStatus, SightTools, TableTools, TargetSight, Verdict,
+};
 use super::screens::Screen;
 use super::selection::Selection;
 use crate::game::Game;
@@ -416,7 +418,7 @@ fn draw(
     }
     draw_threats(&mut gizmos, game, &tools, observer);
     if sight.los {
-        for t in &sight.report.targets {
+        for t in witness_lines(&sight.report, sight.hovered) {
             if let Some([a, b]) = t.witness {
                 let c = match t.status {
                     SightStatus::FullyVisible => Color::srgb(0.3, 0.95, 0.4),
@@ -439,6 +441,43 @@ fn draw(
             gizmos.sphere(Isometry3d::from_translation(p + lift), 0.2, tape);
         }
     }
+}
+
+/// The sight lines the line-of-sight tool draws: to every model of the enemy unit under the
+/// cursor when one is hovered; otherwise one per enemy unit (its first model seen fully, else
+/// seen), so that a unit facing a whole army is not lost in a tangle of lines.
+pub fn witness_lines(report: &LosReport, hovered: Option<ModelRef>) -> Vec<&TargetSight> {
+    let seen = |t: &&TargetSight| t.witness.is_some();
+    if let Some(h) = hovered
+        && report
+            .targets
+            .iter()
+            .any(|t| t.model.army == h.army && t.model.unit == h.unit)
+    {
+        return report
+            .targets
+            .iter()
+            .filter(|t| t.model.army == h.army && t.model.unit == h.unit)
+            .filter(seen)
+            .collect();
+    }
+    let mut out: Vec<&TargetSight> = Vec::new();
+    for t in report.targets.iter().filter(seen) {
+        let same = out
+            .iter()
+            .position(|o| o.model.army == t.model.army && o.model.unit == t.model.unit);
+        match same {
+            None => out.push(t),
+            Some(i)
+                if out[i].status != SightStatus::FullyVisible
+                    && t.status == SightStatus::FullyVisible =>
+            {
+                out[i] = t;
+            }
+            Some(_) => {}
+        }
+    }
+    out
 }
 
 /// The limits drawn while a unit is placed from off the table: for Reserves, a ring 9" out

@@ -1899,3 +1899,48 @@ fn engine_sentences_are_shown_in_the_names_a_player_reads() {
         "north-east"
     );
 }
+
+/// Issue 49: the line-of-sight tool draws one line per enemy unit (its best-seen model), or,
+/// with an enemy model under the cursor, a line to each model of that unit it can see.
+#[test]
+fn sight_lines_go_to_the_hovered_unit_or_one_per_unit() {
+    use wartable::app::overlay::witness_lines;
+    use wartable::app::play::{LosReport, TargetSight};
+    use wartable::game::sight::ModelRef;
+    let line = Some([Vec3::ZERO, Vec3::X]);
+    let sight = |unit: usize, model: usize, status: SightStatus, seen: bool| TargetSight {
+        model: ModelRef {
+            army: 1,
+            unit,
+            model,
+        },
+        status,
+        witness: if seen { line } else { None },
+        reason: None,
+        cover: None,
+    };
+    let report = LosReport {
+        observer: Some((0, 0)),
+        targets: vec![
+            sight(0, 0, SightStatus::Visible, true),
+            sight(0, 1, SightStatus::FullyVisible, true),
+            sight(0, 2, SightStatus::FullyVisible, true),
+            sight(1, 0, SightStatus::NotVisible, false),
+            sight(1, 1, SightStatus::Visible, true),
+            sight(2, 0, SightStatus::NotVisible, false),
+        ],
+    };
+    let models = |v: Vec<&TargetSight>| -> Vec<(usize, usize)> {
+        v.iter().map(|t| (t.model.unit, t.model.model)).collect()
+    };
+    assert_eq!(models(witness_lines(&report, None)), [(0, 1), (1, 1)]);
+    let hovered = Some(ModelRef {
+        army: 1,
+        unit: 0,
+        model: 2,
+    });
+    assert_eq!(
+        models(witness_lines(&report, hovered)),
+        [(0, 0), (0, 1), (0, 2)]
+    );
+}
