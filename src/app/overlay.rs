@@ -565,6 +565,15 @@ fn draw_threats(
     }
 }
 
+/// The range rings' colours, in the order of [`TableTools::rings`]: Move (blue), the longest
+/// ranged weapon (orange), Engagement Range (red), Unit Coherency (white).
+pub const RING_COLOURS: [Color; 4] = [
+    Color::srgb(0.3, 0.7, 1.0),
+    Color::srgb(1.0, 0.5, 0.2),
+    Color::srgb(1.0, 0.2, 0.2),
+    Color::srgb(0.9, 0.9, 0.9),
+];
+
 /// The rings drawn around model `r` of the selected unit: (distance beyond the base in
 /// inches, colour) for its own Move ([`Game::model_move_inches`]), its unit's longest weapon,
 /// Engagement Range and Unit Coherency, as toggled.
@@ -576,14 +585,13 @@ pub fn rings_of(game: &Game, r: ModelRef, on: &[bool; 4]) -> Vec<(f32, Color)> {
         .filter_map(|w| w.range)
         .fold(0.0f32, |a, r| a.max(r));
     let all = [
-        (game.model_move_inches(r), Color::srgb(0.3, 0.7, 1.0)),
-        (longest, Color::srgb(1.0, 0.5, 0.2)),
-        (
-            ENGAGEMENT_RANGE_HORIZONTAL_INCHES,
-            Color::srgb(1.0, 0.2, 0.2),
-        ),
-        (COHERENCY_HORIZONTAL_INCHES, Color::srgb(0.9, 0.9, 0.9)),
-    ];
+        game.model_move_inches(r),
+        longest,
+        ENGAGEMENT_RANGE_HORIZONTAL_INCHES,
+        COHERENCY_HORIZONTAL_INCHES,
+    ]
+    .into_iter()
+    .zip(RING_COLOURS);
     all.into_iter()
         .zip(on)
         .filter(|(_, on)| **on)

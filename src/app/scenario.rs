@@ -3,6 +3,7 @@
 //! selected and a tool opened.
 //!
 //! - `overview`: deployment just begun, nothing selected.
+//! - `legend`: the overview with the legend of the table's colours open.
 //! - `los`: the line-of-sight tool on the player 1 unit that sees some enemy models only
 //!   partly or not at all (behind ruins) in round 1's Shooting phase.
 //! - `drag-refused`: round 1's Movement phase, a unit drafted 3" further than its Move.
@@ -64,8 +65,9 @@ fn recorded_game() -> Result<Vec<Command>, String> {
 pub const MENU_IMPORT: &str = "import";
 
 /// The scenario names `play --scenario` accepts.
-pub const SCENARIOS: [&str; 12] = [
+pub const SCENARIOS: [&str; 13] = [
     "overview",
+    "legend",
     "los",
     "drag-refused",
     "shooting",
@@ -384,6 +386,10 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
                     .into_iter()
                     .collect();
             }
+        }
+        "legend" => {
+            // The overview with the legend of the table's colours open.
+            play.tools.legend = true;
         }
         stage if super::newcomer::STAGES.contains(&stage) => {
             let played = super::newcomer::prepare(stage, started)?;

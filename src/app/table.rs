@@ -52,7 +52,8 @@ pub struct Palette {
 /// Player colours (index 0 = player 1): blue and red.
 pub const PLAYER_COLOURS: [Color; 2] = [Color::srgb(0.22, 0.42, 0.9), Color::srgb(0.85, 0.2, 0.17)];
 
-fn terrain_colour(category: TerrainCategory) -> Color {
+/// The colour a terrain category's footprint is drawn in (the legend shows the same).
+pub fn terrain_colour(category: TerrainCategory) -> Color {
     match category {
         TerrainCategory::Ruin => Color::srgb(0.3, 0.3, 0.32),
         TerrainCategory::LowFootprint => Color::srgba(0.16, 0.46, 0.5, 0.8),

@@ -52,4 +52,84 @@ pub(super) fn help(ui: &mut egui::Ui) {
         "Dice log: green dice succeeded, grey failed; click a line for every event behind it.",
     );
     ui.label("LOS tint: green fully visible, amber visible, grey not visible. Hover an enemy model for the reason.");
+    ui.collapsing("Legend: the table's colours", legend);
+}
+
+/// An egui colour from a Bevy one.
+fn egui_colour(c: bevy::color::Color) -> egui::Color32 {
+    let s = c.to_srgba();
+    egui::Color32::from_rgb(
+        (s.red * 255.0) as u8,
+        (s.green * 255.0) as u8,
+        (s.blue * 255.0) as u8,
+    )
+}
+
+/// One line of the legend: a swatch of `colour` and what it means.
+fn swatch(ui: &mut egui::Ui, colour: egui::Color32, meaning: &str) {
+    ui.horizontal(|ui| {
+        let (rect, _) = ui.allocate_exact_size(egui::vec2(16.0, 12.0), egui::Sense::hover());
+        ui.painter().rect_filled(rect, 2.0, colour);
+        ui.label(meaning);
+    });
+}
+
+/// What the table's colours mean: terrain footprints by category, deployment zones,
+/// objective markers, the range rings. Shown in the help and in the phase bar's "Legend".
+pub(super) fn legend(ui: &mut egui::Ui) {
+    use crate::app::overlay::RING_COLOURS;
+    use crate::app::table::{PLAYER_COLOURS, terrain_colour};
+    use crate::geometry::TerrainCategory as T;
+    ui.strong("Terrain footprints");
+    for (category, meaning) in [
+        (
+            T::Ruin,
+            "ruin: walls and floors; no sight over or through its footprint",
+        ),
+        (
+            T::LowFootprint,
+            "low footprint (teal): blocks sight through it like a ruin; models walk over it",
+        ),
+        (
+            T::Woods,
+            "woods: sight through it gives cover; never fully visible",
+        ),
+        (
+            T::Crater,
+            "crater or rubble: cover for INFANTRY wholly within",
+        ),
+        (
+            T::Barricade,
+            "barricade: cover behind it; engage over it at 2\"",
+        ),
+        (T::Hill, "hill"),
+        (T::Debris, "battlefield debris or statuary"),
+    ] {
+        swatch(ui, egui_colour(terrain_colour(category)), meaning);
+    }
+    ui.strong("Table");
+    swatch(
+        ui,
+        egui_colour(PLAYER_COLOURS[0]),
+        "player 1: models and deployment zone",
+    );
+    swatch(
+        ui,
+        egui_colour(PLAYER_COLOURS[1]),
+        "player 2: models and deployment zone",
+    );
+    swatch(
+        ui,
+        egui::Color32::from_rgb(242, 199, 51),
+        "objective marker (and the selected unit)",
+    );
+    ui.strong("Range rings (Rings)");
+    for (colour, meaning) in RING_COLOURS.iter().zip([
+        "Move",
+        "longest ranged weapon",
+        "Engagement Range",
+        "Unit Coherency",
+    ]) {
+        swatch(ui, egui_colour(*colour), meaning);
+    }
 }

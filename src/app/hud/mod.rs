@@ -301,6 +301,15 @@ fn overlay(mut contexts: EguiContexts, mut hud: Hud) -> Result {
     if let Some(player) = hud.handover.to {
         handover::handover_screen(&ctx, &mut hud, player);
     }
+    if hud.tools.legend && *hud.screen.get() == Screen::Table {
+        let mut open = true;
+        egui::Window::new("Legend")
+            .open(&mut open)
+            .collapsible(false)
+            .default_width(360.0)
+            .show(&ctx, help::legend);
+        hud.tools.legend = open;
+    }
     if hud.tools.help {
         egui::Window::new("Help (F1)")
             .collapsible(false)

@@ -218,6 +218,14 @@ pub(super) fn phase_bar(ui: &mut egui::Ui, hud: &mut Hud) {
         {
             hud.tools.labels_hidden = !labels;
         }
+        let mut legend = hud.tools.legend;
+        if ui
+            .toggle_value(&mut legend, "Legend")
+            .on_hover_text("What the table's colours mean: terrain, zones, markers, rings")
+            .changed()
+        {
+            hud.tools.legend = legend;
+        }
         let mut armies = !hud.tools.armies_hidden;
         if ui
             .toggle_value(&mut armies, "Armies")

@@ -135,6 +135,8 @@ pub struct TableTools {
     pub armies_hidden: bool,
     /// The unit labels on the table are hidden (N, or the phase bar's "Labels").
     pub labels_hidden: bool,
+    /// The legend of the table's colours is open (the phase bar's "Legend").
+    pub legend: bool,
     /// The threat overlay (H): off, the selected unit's reach, or the enemy army's.
     pub threat: ThreatOverlay,
 }
