@@ -302,7 +302,7 @@ pub fn hover_text(sight: &SightTools, game: Option<&Game>) -> Option<String> {
     let game = game?;
     let r = sight.hovered?;
     let label = play::unit_strip(game, r.army, r.unit);
-    let name = format!("#{}", r.model);
+    let name = game.scene.armies[r.army].units[r.unit].model_label(r.model);
     let Some(t) = sight.report.of(r).filter(|_| sight.los) else {
         return Some(label);
     };
@@ -315,7 +315,8 @@ pub fn hover_text(sight: &SightTools, game: Option<&Game>) -> Option<String> {
         }
     );
     if let Some(reason) = &t.reason {
-        text.push_str(&format!("\n{reason}"));
+        let player = game.player_of(r.army);
+        text.push_str(&format!("\n{}", play::readable(game, player, reason)));
     }
     if let Some(c) = &t.cover {
         text.push_str(&format!("\nBenefit of Cover: {c}"));
@@ -418,6 +419,18 @@ fn draw(
     }
     draw_threats(&mut gizmos, game, &tools, observer);
     if sight.los {
+        // The terrain piece that hides the hovered model, outlined (the hover text names it).
+        for piece in blocking_pieces(game, &sight.report, sight.hovered) {
+            let pts: Vec<Vec3> = piece
+                .footprint
+                .iter()
+                .map(|p| p.extend(0.0) + Vec3::new(0.0, 0.0, 0.12))
+                .collect();
+            gizmos.linestrip(
+                pts.iter().copied().chain(pts.first().copied()),
+                Color::srgb(1.0, 0.2, 0.9),
+            );
+        }
         for t in witness_lines(&sight.report, sight.hovered) {
             if let Some([a, b]) = t.witness {
                 let c = match t.status {
@@ -441,6 +454,27 @@ fn draw(
             gizmos.sphere(Isometry3d::from_translation(p + lift), 0.2, tape);
         }
     }
+}
+
+/// The terrain pieces the sight report names as what hides (or only partly shows) the hovered
+/// model, to outline on the table.
+pub fn blocking_pieces<'a>(
+    game: &'a Game,
+    report: &LosReport,
+    hovered: Option<ModelRef>,
+) -> Vec<&'a crate::geometry::TerrainPiece> {
+    let Some(reason) = hovered
+        .and_then(|h| report.of(h))
+        .and_then(|t| t.reason.as_ref())
+    else {
+        return Vec::new();
+    };
+    game.scene
+        .layout
+        .pieces
+        .iter()
+        .filter(|p| play::names_word(reason, &p.id))
+        .collect()
 }
 
 /// The sight lines the line-of-sight tool draws: to every model of the enemy unit under the

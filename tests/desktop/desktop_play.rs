@@ -1944,3 +1944,55 @@ fn sight_lines_go_to_the_hovered_unit_or_one_per_unit() {
         [(0, 0), (0, 1), (0, 2)]
     );
 }
+
+/// Issue 49: the sight tool's reason names the blocking piece as a player reads it, and that
+/// piece (only) is the one outlined on the table while its model is hovered.
+#[test]
+fn the_blocker_of_a_hovered_model_is_named_and_outlined() {
+    use wartable::app::overlay::blocking_pieces;
+    use wartable::app::play::{LosReport, TargetSight};
+    use wartable::game::sight::ModelRef;
+    let (game, _) = Game::start(default_scene(), 7);
+    let piece = game
+        .scene
+        .layout
+        .pieces
+        .iter()
+        .find(|p| p.category == wartable::geometry::TerrainCategory::LowFootprint)
+        .or(game.scene.layout.pieces.first())
+        .unwrap();
+    let reason = format!(
+        "sight over or through the footprint of {} ({:?})",
+        piece.id, piece.category
+    );
+    let shown = play::readable(&game, 1, &reason);
+    assert!(
+        shown.starts_with(&format!(
+            "sight over or through the footprint of the {} (",
+            piece.category.label()
+        )),
+        "{shown}"
+    );
+    assert!(!shown.contains(&piece.id) && !shown.contains("Footprint)"), "{shown}");
+    let target = ModelRef {
+        army: 1,
+        unit: 0,
+        model: 0,
+    };
+    let report = LosReport {
+        observer: Some((0, 0)),
+        targets: vec![TargetSight {
+            model: target,
+            status: SightStatus::NotVisible,
+            witness: None,
+            reason: Some(reason),
+            cover: None,
+        }],
+    };
+    let outlined: Vec<&str> = blocking_pieces(&game, &report, Some(target))
+        .iter()
+        .map(|p| p.id.as_str())
+        .collect();
+    assert_eq!(outlined, [piece.id.as_str()]);
+    assert!(blocking_pieces(&game, &report, None).is_empty());
+}

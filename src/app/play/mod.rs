@@ -34,8 +34,8 @@ pub use draft::{
 };
 pub use los::{LosReport, SightStatus, TargetSight, los_report};
 pub use narrate::{
-    ActionLog, DIE_FACES, DiceGroup, EntryKind, LogEntry, LogFilter, face, model_name, piece_name,
-    readable, table_region, unit_name,
+    ActionLog, DIE_FACES, DiceGroup, EntryKind, LogEntry, LogFilter, face, model_name, names_word,
+    piece_name, readable, table_region, unit_name,
 };
 pub use panels::{Panels, dice_log_height, panel_widths, panels, unit_status, unit_strip};
 pub use record::DICE_LOG_SHOWN;

@@ -353,13 +353,43 @@ pub fn readable(game: &Game, player: u8, text: &str) -> String {
         }
         out = out.replace(&format!("'{id}'"), &unit_name(game, *p, id));
     }
-    for piece in &game.scene.layout.pieces {
-        out = out.replace(
-            &format!("'{}'", piece.id),
-            &format!("the {}", piece_name(game, &piece.id)),
-        );
+    // Terrain: the sight report's "the woods ruin-5" and "ruin-5 (LowFootprint)" first, then
+    // any quoted or bare piece id.
+    let mut pieces: Vec<&crate::geometry::TerrainPiece> = game.scene.layout.pieces.iter().collect();
+    pieces.sort_by_key(|p| std::cmp::Reverse(p.id.len()));
+    for piece in pieces {
+        let name = format!("the {}", piece_name(game, &piece.id));
+        for pattern in [
+            format!("the woods {}", piece.id),
+            format!("{} ({:?})", piece.id, piece.category),
+            format!("'{}'", piece.id),
+        ] {
+            out = out.replace(&pattern, &name);
+        }
+        out = replace_word(&out, &piece.id, &name);
     }
     out
+}
+
+/// `text` with every whole-word `word` (not part of a longer id) replaced by `by`.
+fn replace_word(text: &str, word: &str, by: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(word) {
+        let before_ok = rest[..i].chars().next_back().is_none_or(|c| !is_id_char(c));
+        let after = &rest[i + word.len()..];
+        let after_ok = after.chars().next().is_none_or(|c| !is_id_char(c));
+        out.push_str(&rest[..i]);
+        out.push_str(if before_ok && after_ok { by } else { word });
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// True when `text` names `word` as a whole word (not part of a longer id).
+pub fn names_word(text: &str, word: &str) -> bool {
+    replace_word(text, word, "\u{0}") != text
 }
 
 fn is_id_char(c: char) -> bool {
