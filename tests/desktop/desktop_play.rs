@@ -389,6 +389,10 @@ fn screenshot_scenarios_reach_their_moment() {
         let g = &started.game;
         match name {
             "overview" => assert_eq!(g.stage, Stage::Setup),
+            "legend" => {
+                assert_eq!(g.stage, Stage::Setup);
+                assert!(view.play.tools.legend);
+            }
             "drag-refused" => {
                 let d = view.play.drafting.draft.as_ref().unwrap();
                 let c = play::draft_command(g, d, MoveMode::Normal).unwrap();
@@ -1973,7 +1977,10 @@ fn the_blocker_of_a_hovered_model_is_named_and_outlined() {
         )),
         "{shown}"
     );
-    assert!(!shown.contains(&piece.id) && !shown.contains("Footprint)"), "{shown}");
+    assert!(
+        !shown.contains(&piece.id) && !shown.contains("Footprint)"),
+        "{shown}"
+    );
     let target = ModelRef {
         army: 1,
         unit: 0,
