@@ -52,6 +52,52 @@ pub fn keys_free(wants: Res<bevy_egui::input::EguiWantsInput>) -> bool {
     !wants.wants_any_keyboard_input()
 }
 
+/// The system's file dialog, run on a thread of its own so the window keeps drawing while it is
+/// open: [`FilePick::open`] shows it, [`FilePick::take`] gives the file chosen once there is
+/// one. Where the system has no file dialog (no desktop portal, as under Xvfb) it answers with
+/// nothing and the typed path stays the way to name a file.
+#[derive(Debug, Default)]
+pub struct FilePick(Option<DialogAnswer>);
+
+/// Where the dialog's thread leaves its answer: None while it is open, then the file chosen
+/// (or None when the player cancelled).
+type DialogAnswer = std::sync::Arc<std::sync::Mutex<Option<Option<std::path::PathBuf>>>>;
+
+impl FilePick {
+    /// Opens the dialog titled `title`, offering files whose extension is one of
+    /// `extensions` (named `kind`), starting in `folder` when it exists.
+    pub fn open(&mut self, title: &str, kind: &str, extensions: &[&str], folder: &std::path::Path) {
+        let answer = DialogAnswer::default();
+        let mut dialog = rfd::AsyncFileDialog::new()
+            .set_title(title)
+            .add_filter(kind, extensions);
+        if folder.is_dir() {
+            dialog = dialog.set_directory(folder);
+        }
+        let given = answer.clone();
+        std::thread::spawn(move || {
+            let picked = pollster::block_on(dialog.pick_file()).map(|f| f.path().to_path_buf());
+            if let Ok(mut slot) = given.lock() {
+                *slot = Some(picked);
+            }
+        });
+        self.0 = Some(answer);
+    }
+
+    /// True while the dialog is open.
+    pub fn is_open(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// The file chosen, once the dialog has closed with one (the dialog is forgotten once it
+    /// has answered, chosen or not).
+    pub fn take(&mut self) -> Option<std::path::PathBuf> {
+        let answered = self.0.as_ref()?.lock().ok()?.take()?;
+        self.0 = None;
+        answered
+    }
+}
+
 /// The label of a unit in the armies panel, e.g. "Intercessor Squad x10 (+ Captain)".
 pub fn unit_label(scene: &Scene, army: usize, unit: &UnitData) -> String {
     let leaders: Vec<&str> = scene.armies[army]
@@ -214,4 +260,28 @@ pub fn abilities_text(w: &WeaponProfile) -> String {
     }
     let names: Vec<String> = w.abilities.iter().map(ToString::to_string).collect();
     format!("[{}]", names.join(", "))
+}
+
+#[cfg(test)]
+mod file_pick_tests {
+    use super::*;
+
+    #[test]
+    fn a_file_pick_answers_once_and_is_then_forgotten() {
+        let answer = DialogAnswer::default();
+        let mut pick = FilePick(Some(answer.clone()));
+        assert!(pick.is_open());
+        assert_eq!(pick.take(), None, "no answer yet");
+        assert!(pick.is_open());
+        *answer.lock().unwrap() = Some(Some(std::path::PathBuf::from("list.ros")));
+        assert_eq!(pick.take(), Some(std::path::PathBuf::from("list.ros")));
+        assert!(!pick.is_open());
+        assert_eq!(pick.take(), None);
+        // Cancelled: nothing chosen, and the dialog is closed.
+        let answer = DialogAnswer::default();
+        let mut pick = FilePick(Some(answer.clone()));
+        *answer.lock().unwrap() = Some(None);
+        assert_eq!(pick.take(), None);
+        assert!(!pick.is_open());
+    }
 }

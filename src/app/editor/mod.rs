@@ -112,6 +112,8 @@ pub struct Editor {
     /// The name whose save was held back because the layout has [`Editor::problems`]: Save
     /// pressed again under it saves the layout as it is.
     pub problems_confirmed: Option<String>,
+    /// The system's file dialog for a scene to open ("Open a scene file..."), while it is open.
+    pub browse: crate::app::ui::FilePick,
     /// Validation problems of the current design.
     pub problems: Vec<Problem>,
     /// The last analysis, with the input it was made from.
@@ -142,6 +144,7 @@ impl Editor {
             log: Vec::new(),
             replace_confirmed: None,
             problems_confirmed: None,
+            browse: crate::app::ui::FilePick::default(),
             problems: Vec::new(),
             analysis: None,
             running: None,

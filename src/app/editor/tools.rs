@@ -67,22 +67,29 @@ pub(super) fn tools(ui: &mut egui::Ui, editor: &mut Editor) {
         }
     });
     let files = scene_files(&editor.scenes_dir);
+    if let Some(file) = editor.browse.take() {
+        open_scene_file(editor, &file);
+    }
+    if ui
+        .add_enabled(
+            !editor.browse.is_open(),
+            egui::Button::new("Open a scene file..."),
+        )
+        .on_hover_text("Choose a scene file anywhere in the system's file dialog")
+        .clicked()
+    {
+        let folder = editor.scenes_dir.clone();
+        editor
+            .browse
+            .open("Open a scene", "Scenes", &["ron"], &folder);
+    }
     ui.collapsing(format!("Open a scene ({})", files.len()), |ui| {
         for f in files {
             let label = f
                 .file_name()
                 .map_or(String::new(), |n| n.to_string_lossy().to_string());
             if ui.small_button(&label).clicked() {
-                match Design::open_scene(&f) {
-                    Ok(d) => {
-                        let layout = crate::data::source::load::<crate::data::scene::SceneFile>(&f)
-                            .ok()
-                            .map(|s| crate::data::source::sibling(&f, &s.layout));
-                        editor.open(d, layout);
-                        editor.log.push(format!("opened {label}"));
-                    }
-                    Err(e) => editor.log.push(format!("not opened: {e}")),
-                }
+                open_scene_file(editor, &f);
             }
         }
     });
@@ -187,6 +194,24 @@ pub(super) fn tools(ui: &mut egui::Ui, editor: &mut Editor) {
     }
     ui.separator();
     ui.weak("Left-drag a piece or marker to move it; [ and ] turn it; Delete removes it; Ctrl+Z / Ctrl+Y undo and redo. Right-drag orbits, the wheel zooms.");
+}
+
+/// Opens the scene file `f` in the editor (its layout file watched), or says in the log why
+/// not.
+fn open_scene_file(editor: &mut Editor, f: &Path) {
+    let label = f
+        .file_name()
+        .map_or(String::new(), |n| n.to_string_lossy().to_string());
+    match Design::open_scene(f) {
+        Ok(d) => {
+            let layout = crate::data::source::load::<crate::data::scene::SceneFile>(f)
+                .ok()
+                .map(|s| crate::data::source::sibling(f, &s.layout));
+            editor.open(d, layout);
+            editor.log.push(format!("opened {label}"));
+        }
+        Err(e) => editor.log.push(format!("not opened: {e}")),
+    }
 }
 
 /// Two drag fields for a point on the table (inches), kept on the board.

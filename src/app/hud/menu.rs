@@ -36,9 +36,25 @@ fn import_panel(
             "Paste the Warhammer 40,000 app's text export (or a .ros / New Recruit JSON), \
              or give a roster file's path (.ros, .rosz, .json, .txt):",
         );
+        if let Some(file) = import.browse.take() {
+            import.path = file.display().to_string();
+        }
         ui.horizontal(|ui| {
             ui.label("File");
             ui.text_edit_singleline(&mut import.path);
+            let open = import.browse.is_open();
+            if ui
+                .add_enabled(!open, egui::Button::new("Browse..."))
+                .on_hover_text("Choose the roster file in the system's file dialog")
+                .clicked()
+            {
+                import.browse.open(
+                    "Choose an army roster",
+                    "Army rosters",
+                    &["ros", "rosz", "json", "txt"],
+                    &std::env::current_dir().unwrap_or_default(),
+                );
+            }
         });
         egui::ScrollArea::vertical()
             .max_height(120.0)

@@ -319,6 +319,8 @@ pub struct ArmyImport {
     pub name: String,
     /// The player (0 or 1 for players 1 and 2) the imported army is chosen for.
     pub player: usize,
+    /// The system's file dialog for a roster ("Browse..."), while it is open.
+    pub browse: crate::app::ui::FilePick,
     /// What the last import said (the file written, or what could not be resolved).
     pub message: String,
     /// Each army file's summary ("8 units, 995 points", or why it does not load), by path.
