@@ -51,8 +51,11 @@ pub fn validate(pieces: &[TerrainPiece], objectives: &[ObjectiveMarker]) -> Vec<
                 kind: ProblemKind::OffBoard,
                 ids: vec![p.id.clone()],
                 message: format!(
-                    "piece '{}' ({:?}) lies partly off the table: its corner ({:.1}, {:.1}) is outside 60\" x 44\"",
-                    p.id, p.category, v.x, v.y
+                    "piece '{}' ({}) lies partly off the table: its corner ({:.1}, {:.1}) is outside 60\" x 44\"",
+                    p.id,
+                    p.category.label(),
+                    v.x,
+                    v.y
                 ),
             });
         }

@@ -23,7 +23,7 @@ pub(super) fn selected(ui: &mut egui::Ui, editor: &mut Editor) {
             let Some(p) = editor.design.layout.pieces.get(i).cloned() else {
                 return;
             };
-            ui.heading(format!("{} ({:?})", p.id, p.category));
+            ui.heading(format!("{} ({})", p.id, p.category.label()));
             let mut q = p.clone();
             let (mut w, mut d) = footprint_size(&p);
             let mut height = p.walls.first().map_or(p.height, |w| w.height);
@@ -33,10 +33,10 @@ pub(super) fn selected(ui: &mut egui::Ui, editor: &mut Editor) {
                 ui.end_row();
                 ui.label("category");
                 egui::ComboBox::from_id_salt("category")
-                    .selected_text(format!("{:?}", q.category))
+                    .selected_text(q.category.label())
                     .show_ui(ui, |ui| {
                         for c in TerrainCategory::ALL {
-                            ui.selectable_value(&mut q.category, c, format!("{c:?}"));
+                            ui.selectable_value(&mut q.category, c, c.label());
                         }
                     });
                 ui.end_row();
