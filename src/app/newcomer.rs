@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use super::play::Seats;
-use super::scenario::push;
+use super::scenario::{push, repository_file};
 use super::screens::menu::{ArmyImport, NewGameForm};
 use super::screens::table::StartedGame;
 use crate::ai::{Ai, Brain, Level, unstick};
@@ -33,17 +33,6 @@ pub const MENU_STAGE: &str = "newcomer-menu";
 
 /// Most commands the script gives before it calls the game stuck.
 pub const MAX_COMMANDS: usize = 4000;
-
-/// A repository file, from the working directory or else from the checkout the app was built
-/// from.
-fn repository_file(path: &str) -> PathBuf {
-    let here = PathBuf::from(path);
-    if here.is_file() {
-        here
-    } else {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
-    }
-}
 
 /// The new-game form of the newcomer's game, after importing both sample lists into `disk`'s
 /// `scenes/armies/` through the menu's import ([`ArmyImport::import`], units the datasheets do

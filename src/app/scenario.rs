@@ -50,14 +50,21 @@ const RECORDED_GAME: &str = "tests/games/full-game.commands.ron";
 /// # Errors
 /// The file cannot be read or parsed.
 fn recorded_game() -> Result<Vec<Command>, String> {
-    let here = std::path::Path::new(RECORDED_GAME);
-    let built = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(RECORDED_GAME);
-    let text = std::fs::read_to_string(here)
-        .or_else(|_| std::fs::read_to_string(&built))
-        .map_err(|e| {
-            format!("the recorded game ({RECORDED_GAME}, run from the repository's root): {e}")
-        })?;
+    let text = std::fs::read_to_string(repository_file(RECORDED_GAME)).map_err(|e| {
+        format!("the recorded game ({RECORDED_GAME}, run from the repository's root): {e}")
+    })?;
     ron::from_str(&text).map_err(|e| format!("the recorded game: {e}"))
+}
+
+/// A repository file the scripted scenarios read: from the working directory's checkout or,
+/// failing that, from the checkout the app was built from.
+pub(super) fn repository_file(path: &str) -> std::path::PathBuf {
+    let here = std::path::PathBuf::from(path);
+    if here.is_file() {
+        here
+    } else {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+    }
 }
 
 /// `play --menu --scenario import`: the main menu with the army import panel open (a roster

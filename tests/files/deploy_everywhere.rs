@@ -1,5 +1,5 @@
 //! Every sample army deploys automatically on every Chapter Approved 2025-26 layout and every
-//! deployment map, in either player's zone (issue 49: a legal 2,000-point list could not start
+//! deployment map, in either player's zone, and the engine accepts each set-up (issue 49: a legal 2,000-point list could not start
 //! on 36 of the 48 pairings).
 
 use std::path::{Path, PathBuf};
@@ -67,6 +67,16 @@ fn every_sample_army_deploys_automatically_on_every_layout_and_deployment_map() 
                             .map(|u| u.models.len())
                             .sum();
                         assert!(models > 0);
+                        // The engine accepts every unit where the set-up put it.
+                        let (mut game, _) = wartable::game::Game::start(s, 1);
+                        if let Err(r) = game.deploy_as_placed() {
+                            failures.push(format!(
+                                "{} on {} / {}: the engine refuses the set-up: {r}",
+                                army.file_name().unwrap().display(),
+                                layout.file_name().unwrap().display(),
+                                deployment.file_name().unwrap().display()
+                            ));
+                        }
                     }
                     Err(e) => failures.push(format!(
                         "{} on {} / {}: {e}",

@@ -210,29 +210,29 @@ pub(super) fn phase_bar(ui: &mut egui::Ui, hud: &mut Hud) {
         })
         .response
         .on_hover_text("Range rings around the selected unit's models");
-        let mut labels = !hud.tools.labels_hidden;
-        if ui
-            .toggle_value(&mut labels, "Labels")
-            .on_hover_text("Each unit's name on the table (N)")
-            .changed()
-        {
-            hud.tools.labels_hidden = !labels;
+        if let Some(on) = toggle(
+            ui,
+            !hud.tools.labels_hidden,
+            "Labels",
+            "Each unit's name on the table (N)",
+        ) {
+            hud.tools.labels_hidden = !on;
         }
-        let mut legend = hud.tools.legend;
-        if ui
-            .toggle_value(&mut legend, "Legend")
-            .on_hover_text("What the table's colours mean: terrain, zones, markers, rings")
-            .changed()
-        {
-            hud.tools.legend = legend;
+        if let Some(on) = toggle(
+            ui,
+            hud.tools.legend,
+            "Legend",
+            "What the table's colours mean: terrain, zones, markers, rings",
+        ) {
+            hud.tools.legend = on;
         }
-        let mut armies = !hud.tools.armies_hidden;
-        if ui
-            .toggle_value(&mut armies, "Armies")
-            .on_hover_text("The armies list on the left")
-            .changed()
-        {
-            hud.tools.armies_hidden = !armies;
+        if let Some(on) = toggle(
+            ui,
+            !hud.tools.armies_hidden,
+            "Armies",
+            "The armies list on the left",
+        ) {
+            hud.tools.armies_hidden = !on;
         }
         if ui.button("Menu").clicked() {
             hud.next_screen.set(Screen::Menu);
@@ -242,6 +242,16 @@ pub(super) fn phase_bar(ui: &mut egui::Ui, hud: &mut Hud) {
             hud.tools.help = help;
         }
     });
+}
+
+/// A toggle button showing `on`; the new value when it was clicked this frame. The tools are
+/// written only then, so drawing the bar does not mark them changed every frame.
+fn toggle(ui: &mut egui::Ui, on: bool, label: &str, hover: &str) -> Option<bool> {
+    let mut value = on;
+    ui.toggle_value(&mut value, label)
+        .on_hover_text(hover)
+        .changed()
+        .then_some(value)
 }
 
 /// Player `p`'s VP for the bar: "VP 23", or with a secondary deck "VP 23 (primary 15,
