@@ -168,8 +168,8 @@ fn header(
          [Legends] and [Crucible] datasheets are left out. Weapon keywords that are no core \
          weapon ability are listed as abilities named \"Weapon ability: ...\".\n\
          Base sizes: {} ({}; {}). A datasheet with no size in millimetres there (a hull, a \
-         flying base, a unique base, or a name not in the table) has no `base`: `validate` \
-         warns, and an army cannot field it until one is given.\n",
+         flying base, a unique base, or a name not in the table) has no `base`: \
+         it gets its hull or an assumed base when loaded (scenes/datasheets/hull-sizes.ron).\n",
         file.faction,
         file.datasheets.len(),
         bases_path.display().to_string().replace('\\', "/"),

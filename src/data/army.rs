@@ -40,8 +40,18 @@ pub struct UnitEntry {
     /// For a Leader: the id of the bodyguard unit it is attached to (Core Rules: Leader).
     #[serde(default)]
     pub attached_to: Option<String>,
-    /// Roster choices kept by name ("Warlord", "Enhancement: Da Killa Klaw"); the engine
-    /// does not apply them.
+    /// The enhancements the unit's list gives it, by name ("Da Killa Klaw"; the 11th-edition
+    /// app's Upgrades too), as the roster names them.
+    #[serde(default)]
+    pub enhancements: Vec<String>,
+    /// The unit's size comes from a roster made with newer data than the datasheets (the
+    /// player's list is legal under the rules of the day): a size outside the datasheet's
+    /// unit size, or model profiles on more or fewer models than it allows, loads with a
+    /// warning naming both instead of an error. At most `MAX_MODELS_PER_UNIT` models still.
+    #[serde(default)]
+    pub roster_size: bool,
+    /// Roster choices kept by name ("Warlord", "Wargear: Storm shield"); the engine does not
+    /// apply them.
     #[serde(default)]
     pub notes: Vec<String>,
 }
@@ -77,8 +87,11 @@ pub struct ArmyFile {
     /// Where the list came from (an imported roster: its file and format), if anywhere.
     #[serde(default)]
     pub source: Option<String>,
-    /// The Detachment, enhancements, Warlord and other roster choices kept by name (the
-    /// engine does not apply them).
+    /// The army's Detachment (or, under 11th edition, detachments), by name as the roster
+    /// gives it.
+    #[serde(default)]
+    pub detachments: Vec<String>,
+    /// Battle size and other roster choices kept by name (the engine does not apply them).
     #[serde(default)]
     pub notes: Vec<String>,
 }

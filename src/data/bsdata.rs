@@ -5,7 +5,7 @@
 //!
 //! The catalogues give no base sizes: they come from a [`BaseSizes`] table
 //! (`scenes/datasheets/base-sizes.ron`), and a datasheet that table has no size in millimetres
-//! for gets no `base` (`validate` warns; an army cannot field it).
+//! for gets no `base` (loading it gives it a hull or an assumed base, [`crate::data::hulls`]).
 //!
 //! How the XML is read (root entries, entry links, constraints, modifiers and their
 //! conditions, multi-profile weapons) follows the BattleScribe data format as the catalogues
@@ -1574,6 +1574,7 @@ impl<'a> Ctx<'a, '_> {
             objective_control_effects: Vec::new(),
             transport_capacity: transport,
             model_profiles,
+            base_source: None,
         };
         sheet.gather_profiles();
         sheet.gather_core_abilities();

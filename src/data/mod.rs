@@ -5,6 +5,7 @@ pub mod army;
 pub mod bsdata;
 pub mod check;
 pub mod error;
+pub mod hulls;
 pub mod layout;
 pub mod resolve;
 pub mod roster;
@@ -37,11 +38,13 @@ pub enum FileKind {
     SecondaryDeck,
     /// `BaseSizes(...)`: the base-size table the datasheet converter reads.
     BaseSizes,
+    /// `HullSizes(...)`: the hull table for datasheets without a base ([`hulls`]).
+    HullSizes,
 }
 
 impl FileKind {
     /// Every kind with its struct name.
-    pub const ALL: [(FileKind, &'static str); 8] = [
+    pub const ALL: [(FileKind, &'static str); 9] = [
         (FileKind::Datasheets, "Datasheets"),
         (FileKind::Army, "Army"),
         (FileKind::Layout, "Layout"),
@@ -50,6 +53,7 @@ impl FileKind {
         (FileKind::Scene, "Scene"),
         (FileKind::SecondaryDeck, "SecondaryDeck"),
         (FileKind::BaseSizes, "BaseSizes"),
+        (FileKind::HullSizes, "HullSizes"),
     ];
 
     /// Tells the kind from the first identifier of `text`, after comments and `#![...]`
@@ -138,11 +142,14 @@ pub fn validate_file(file: &Path) -> Result<Validated, DataErrors> {
         FileKind::Datasheets => {
             // Loaded as the game loads it: core abilities named under `abilities` are checked too.
             let d = resolve::load_datasheets(file)?;
-            warnings.extend(d.datasheets.iter().filter(|s| s.base.is_none()).map(|s| {
-                format!(
-                    "datasheet '{}' has no base size: an army cannot field it until its `base` is given",
-                    s.name
-                )
+            // A measured hull is what the model stands on; an assumed base is a guess.
+            warnings.extend(d.datasheets.iter().filter_map(|s| match &s.base_source {
+                Some(from @ hulls::BaseSource::Assumed(_)) => Some(format!(
+                    "datasheet '{}' has no base size and no measured hull: it is given {from} ({}); give its datasheet a `base`",
+                    s.name,
+                    s.base.map(|b| b.describe()).unwrap_or_default()
+                )),
+                _ => None,
             }));
             format!(
                 "datasheets '{}': {} datasheets",
@@ -194,6 +201,15 @@ pub fn validate_file(file: &Path) -> Result<Validated, DataErrors> {
                 "base-size table: {} datasheets ({})",
                 b.bases.len(),
                 b.licence
+            )
+        }
+        FileKind::HullSizes => {
+            let h: hulls::HullSizes = source::parse(file, &text)?;
+            format!(
+                "hull table: {} measured hulls for {} datasheets, {} assumed bases",
+                h.hulls.len(),
+                h.hulls.iter().map(|x| x.names.len()).sum::<usize>(),
+                h.defaults.len()
             )
         }
         FileKind::SecondaryDeck => {

@@ -244,6 +244,10 @@ pub fn load_datasheets(file: &Path) -> Result<DatasheetsFile, DataErrors> {
         d.gather_core_abilities();
     }
     fail_if_located(check::datasheets(file, &data), &text)?;
+    // Checked as written; then a datasheet without a base gets its hull or an assumed base.
+    for d in &mut data.datasheets {
+        crate::data::hulls::fill_missing_base(d);
+    }
     Ok(data)
 }
 
@@ -326,7 +330,15 @@ pub fn load_army(file: &Path, player: u8) -> Result<Army, DataErrors> {
         };
         let (lo, hi) = sheet.unit_size;
         // A unit of the wrong size is never built: a billion models would take 40 GB.
-        let size_ok = (lo..=hi).contains(&u.models) && u.models <= MAX_MODELS_PER_UNIT;
+        let in_range = (lo..=hi).contains(&u.models);
+        let size_ok =
+            (in_range || (u.roster_size && u.models > 0)) && u.models <= MAX_MODELS_PER_UNIT;
+        if size_ok && !in_range {
+            warnings.push(format!(
+                "unit '{}' has {} models as its roster gives them; the datasheet {} takes {lo} to {hi}",
+                u.id, u.models, sheet.name
+            ));
+        }
         if !size_ok {
             sizes.push(DataError::value(
                 file,
@@ -520,7 +532,10 @@ fn unit_models(
                     names.join(", ")
                 ));
             }
+            // A weapon named twice is carried twice (two fusion blasters); two profile names
+            // of one weapon are one weapon.
             let mut carried: Vec<String> = Vec::new();
+            let mut written: Vec<&str> = Vec::new();
             for w in &l.wargear {
                 match sheet.weapon(w) {
                     None => problems.push(format!(
@@ -529,9 +544,11 @@ fn unit_models(
                         weapon_names(sheet)
                     )),
                     Some(p) => {
-                        if !carried.iter().any(|c| c.eq_ignore_ascii_case(&p.name)) {
+                        let again = written.iter().any(|x| x.eq_ignore_ascii_case(w));
+                        if again || !carried.iter().any(|c| c.eq_ignore_ascii_case(&p.name)) {
                             carried.push(p.name.clone());
                         }
+                        written.push(w);
                     }
                 }
             }
@@ -588,7 +605,7 @@ fn unit_models(
             })
             .map(|g| g.2)
             .sum();
-        if n + unnamed < lo.min(u.models) || n > hi {
+        if (n + unnamed < lo.min(u.models) || n > hi) && !u.roster_size {
             problems.push(format!(
                 "{n} models have the profile '{}'; {} takes {lo} to {hi}",
                 m.name, sheet.name
@@ -919,6 +936,7 @@ fn place_models(
     let mut fail = |m: String| errors.push(DataError::semantic(file, m));
     let mut poses = Vec::new();
     let mut obstacles = SetupObstacles {
+        unit_gap: None,
         footprints: layout.pieces.iter().map(|p| p.footprint.clone()).collect(),
         walls: wall_outlines(layout),
         models: Vec::new(),

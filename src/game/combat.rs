@@ -108,14 +108,32 @@ pub fn bearers(
             }
         }
         let chosen = unit.datasheet.choose_profile(weapon, profile);
-        let carries = |name: &str| model.weapons.iter().any(|w| w.eq_ignore_ascii_case(name));
+        let copies = |name: &str| {
+            model
+                .weapons
+                .iter()
+                .filter(|w| w.eq_ignore_ascii_case(name))
+                .count()
+        };
+        let carries = |name: &str| copies(name) > 0;
         match chosen {
-            Ok(p) if carries(&p.name) => out.push(Bearer {
-                entry: e,
-                profile: p.clone(),
-                keywords: unit.datasheet.keywords.clone(),
-                datasheet: unit.datasheet.name.clone(),
-            }),
+            Ok(p) if carries(&p.name) => {
+                // A model with two of a ranged weapon fires both (Core Rules: Making Attacks,
+                // every ranged weapon a model carries); in melee it fights with one of them.
+                let n = if p.range.is_some() {
+                    copies(&p.name)
+                } else {
+                    1
+                };
+                for _ in 0..n {
+                    out.push(Bearer {
+                        entry: e,
+                        profile: p.clone(),
+                        keywords: unit.datasheet.keywords.clone(),
+                        datasheet: unit.datasheet.name.clone(),
+                    });
+                }
+            }
             Ok(_) => {}
             Err(why) if carries(weapon) => return Err(why),
             Err(_) => {}

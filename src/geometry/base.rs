@@ -66,6 +66,30 @@ impl Base {
         }
     }
 
+    /// The base in words: "32 mm round", "75 x 42 mm oval", "4.5 x 3.0 inch hull".
+    pub fn describe(&self) -> String {
+        match *self {
+            Base::Round(d) => format!("{d} mm round base"),
+            Base::Oval(a, b) => format!("{a} x {b} mm oval base"),
+            Base::Hull { length, width } => format!("{length:.1} x {width:.1} inch hull"),
+        }
+    }
+
+    /// How far the footprint reaches from its centre along the unit direction `dir` (inches),
+    /// for a model facing `facing_degrees`: its support distance (a hull's half length and half
+    /// width projected, an oval's radius in that direction).
+    pub fn extent_along(&self, facing_degrees: f32, dir: Vec2) -> f32 {
+        let h = self.half_extents_inches();
+        let (s, c) = facing_degrees.to_radians().sin_cos();
+        let along = dir.x * c + dir.y * s;
+        let across = -dir.x * s + dir.y * c;
+        match self {
+            Base::Round(_) => h.x,
+            Base::Oval(..) => ((h.x * along).powi(2) + (h.y * across).powi(2)).sqrt(),
+            Base::Hull { .. } => h.x * along.abs() + h.y * across.abs(),
+        }
+    }
+
     /// True for a round base (exact circle tests apply).
     pub fn is_round(&self) -> bool {
         matches!(self, Base::Round(_))

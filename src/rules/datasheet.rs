@@ -51,9 +51,9 @@ pub struct Datasheet {
     /// Faction keywords (ADEPTUS ASTARTES, ORKS...).
     #[serde(default)]
     pub faction_keywords: Vec<String>,
-    /// Base (round or oval, millimetres) or hull (inches) of each model; `None` where no base
-    /// size is known (a datasheet converted from data without one): `validate` warns, and an
-    /// army cannot field it until a base is given.
+    /// Base (round or oval, millimetres) or hull (inches) of each model; `None` in a file
+    /// where no base size is known (a datasheet converted from data without one): loading the
+    /// file gives it its measured hull or a base assumed by keyword ([`crate::data::hulls`]).
     #[serde(default)]
     pub base: Option<Base>,
     /// Height of the model above its base, inches; defaults by keyword.
@@ -111,6 +111,11 @@ pub struct Datasheet {
     /// Datasheets, a datasheet with several profiles).
     #[serde(default)]
     pub model_profiles: Vec<ModelProfile>,
+    /// Where `base` came from when the file gave none (the hull table's measured hull, or a
+    /// base assumed by keyword; `scenes/datasheets/hull-sizes.ron`); `None` when the file gives
+    /// the base. Not part of the file.
+    #[serde(skip)]
+    pub base_source: Option<crate::data::hulls::BaseSource>,
 }
 
 /// One model profile of a datasheet whose models differ: the characteristics it changes from

@@ -53,6 +53,9 @@ impl DeploymentMap {
 pub const FORMATION_GAP_INCHES: f32 = 0.5;
 /// Gap kept between different units set up automatically (inches).
 pub const UNIT_GAP_INCHES: f32 = 1.0;
+/// The gap between units [`set_up_army`] keeps last, when an army does not fit its zone with
+/// [`UNIT_GAP_INCHES`] (inches).
+pub const CROWDED_UNIT_GAP_INCHES: f32 = 0.5;
 /// Most models per rank of an automatic formation.
 pub const FORMATION_RANK_WIDTH: usize = 5;
 
@@ -69,6 +72,9 @@ pub struct SetupObstacles {
     pub walls: Vec<Vec<Vec2>>,
     /// Models already on the table.
     pub models: Vec<PlacedBase>,
+    /// The gap kept between units, when not [`UNIT_GAP_INCHES`] (a crowded zone's last tries,
+    /// [`CROWDED_UNIT_GAP_INCHES`]).
+    pub unit_gap: Option<f32>,
 }
 
 /// Why a unit could not be set up.
@@ -212,7 +218,9 @@ pub fn set_up_unit(
 /// when that leaves a unit without room, the whole army again, packed against the back of the
 /// zone ([`pack_unit`], a unit grown model by model by [`grow_unit`] where no formation
 /// fits); and if a unit is still left over, every unit grown model by model in compact blocks,
-/// and last in rows from the back ([`GrowOrder`]), each denser than the one before. An army that could be set up middle first keeps those positions. Returns
+/// then in rows from the back ([`GrowOrder`]), each denser than the one before; last, packed and
+/// then in rows with units only [`CROWDED_UNIT_GAP_INCHES`] apart (a big army in a small zone).
+/// An army that could be set up middle first keeps those positions. Returns
 /// one result per unit; placed units are recorded in `obstacles.models`.
 ///
 /// Core Rules: Deploy Armies.
@@ -232,29 +240,45 @@ pub fn set_up_army(
         return middle;
     }
     let mut out = middle;
-    for (formations, order) in [
-        (true, GrowOrder::Compact),
-        (false, GrowOrder::Compact),
-        (false, GrowOrder::Rows),
-    ] {
+    let gap = obstacles.unit_gap;
+    let passes = [
+        (true, GrowOrder::Compact, false),
+        (false, GrowOrder::Compact, false),
+        (false, GrowOrder::Rows, false),
+        (true, GrowOrder::Compact, true),
+        (false, GrowOrder::Rows, true),
+    ];
+    for (pass, (formations, order, crowded)) in passes.into_iter().enumerate() {
         obstacles.models.truncate(before);
-        out = units
-            .iter()
-            .map(|bases| {
-                let packed = if formations {
-                    pack_unit(zone, bases, obstacles, frame, table_centre)
-                } else {
-                    Err(NoRoom {
-                        models: bases.len(),
-                    })
-                };
-                packed.or_else(|_| grow_unit(zone, bases, obstacles, table_centre, order))
-            })
-            .collect();
-        if out.iter().all(|s| s.is_ok()) {
+        obstacles.unit_gap = if crowded {
+            Some(CROWDED_UNIT_GAP_INCHES)
+        } else {
+            gap
+        };
+        let last = pass + 1 == passes.len();
+        out = Vec::with_capacity(units.len());
+        for bases in units {
+            let packed = if formations {
+                pack_unit(zone, bases, obstacles, frame, table_centre)
+            } else {
+                Err(NoRoom {
+                    models: bases.len(),
+                })
+            };
+            let placed = packed.or_else(|_| grow_unit(zone, bases, obstacles, table_centre, order));
+            let failed = placed.is_err();
+            out.push(placed);
+            // A way that leaves one unit out is given up at once (searching room for the
+            // rest costs most when the zone is full), except the last, which says what fails.
+            if failed && !last {
+                break;
+            }
+        }
+        if out.len() == units.len() && out.iter().all(|s| s.is_ok()) {
             break;
         }
     }
+    obstacles.unit_gap = gap;
     out
 }
 
@@ -714,16 +738,61 @@ fn fits(
                 return false;
             }
         }
-        // Bounding circles keep a gap between units (conservative for hulls and ovals).
-        obstacles.models.iter().all(|(other, q, _)| {
-            p.distance(*q) >= r + other.bounding_radius_inches() + UNIT_GAP_INCHES
+        // Bounding circles keep a gap between units; where they are closer and a hull or an
+        // oval is one of the two, their outlines are measured (a vehicle's circle is far wider
+        // than its hull).
+        let gap = obstacles.unit_gap.unwrap_or(UNIT_GAP_INCHES);
+        obstacles.models.iter().all(|(other, q, of)| {
+            let d = p.distance(*q);
+            if d >= r + other.bounding_radius_inches() + gap {
+                return true;
+            }
+            if base.is_round() && other.is_round() {
+                return false;
+            }
+            apart_along_centres((base, p, facing), (other, *q, *of), gap)
         })
     })
+}
+
+/// True when two placed bases are at least `gap` inches apart along the line between their
+/// centres: their extents along it ([`Base::extent_along`]) leave that gap, which separates
+/// them by at least `gap` everywhere (a separating axis). Exact for two rounds; for a hull
+/// beside another it measures across the hull, not round its bounding circle.
+fn apart_along_centres(a: (&Base, Vec2, f32), b: (&Base, Vec2, f32), gap: f32) -> bool {
+    let between = b.1 - a.1;
+    let d = between.length();
+    if d <= 1e-6 {
+        return false;
+    }
+    let dir = between / d;
+    d >= a.0.extent_along(a.2, dir) + b.0.extent_along(b.2, -dir) + gap - 1e-4
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hulls_side_by_side_are_measured_across_for_the_gap_between_units() {
+        let hull = Base::Hull {
+            length: 5.0,
+            width: 2.0,
+        };
+        // Side by side, 1.5" apart: their bounding circles (2.7" each) overlap.
+        let a = (&hull, Vec2::new(0.0, 0.0), 0.0);
+        let b = (&hull, Vec2::new(0.0, 3.5), 0.0);
+        assert!(apart_along_centres(a, b, 1.0));
+        assert!(!apart_along_centres(a, b, 2.0));
+        // Turned a quarter, the second hull's length points at the first.
+        let c = (&hull, Vec2::new(0.0, 3.5), 90.0);
+        assert!(!apart_along_centres(a, c, 1.0));
+        let round = Base::Round(32.0);
+        let r = 16.0 / 25.4;
+        let e = (&round, Vec2::new(0.0, 1.0 + r + 1.0), 0.0);
+        assert!(apart_along_centres(a, e, 1.0 - 1e-3));
+        assert!(!apart_along_centres(a, e, 1.1));
+    }
 
     fn rect(x0: f32, y0: f32, x1: f32, y1: f32) -> Vec<Vec2> {
         vec![
@@ -835,6 +904,7 @@ mod tests {
         ];
         let fill = |zone: &[Vec2], footprint: Vec<Vec2>, frame| {
             let mut obstacles = SetupObstacles {
+                unit_gap: None,
                 footprints: vec![footprint],
                 ..Default::default()
             };

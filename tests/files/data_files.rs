@@ -72,9 +72,10 @@ fn every_scene_file_round_trips_through_serde() {
             FileKind::Scene => round_trip::<SceneFile>(&f),
             FileKind::SecondaryDeck => round_trip::<wartable::rules::secondary::SecondaryDeck>(&f),
             FileKind::BaseSizes => round_trip::<wartable::data::bsdata::BaseSizes>(&f),
+            FileKind::HullSizes => round_trip::<wartable::data::hulls::HullSizes>(&f),
         }
     }
-    assert_eq!(kinds.len(), 8, "every kind is shipped: {kinds:?}");
+    assert_eq!(kinds.len(), 9, "every kind is shipped: {kinds:?}");
 }
 
 #[test]

@@ -637,7 +637,10 @@ fn library_import_keeps_an_existing_file_unless_replacing() {
         &bytes,
         &sheets,
         Some(&out),
-        true,
+        &roster::ImportOptions {
+            allow_partial: true,
+            ..Default::default()
+        },
         Overwrite::Refuse,
     )
     .unwrap_err();
@@ -648,7 +651,10 @@ fn library_import_keeps_an_existing_file_unless_replacing() {
         &bytes,
         &sheets,
         Some(&out),
-        true,
+        &roster::ImportOptions {
+            allow_partial: true,
+            ..Default::default()
+        },
         Overwrite::Replace,
     )
     .unwrap_or_else(|e| panic!("{e}"));

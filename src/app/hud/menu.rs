@@ -102,6 +102,59 @@ fn import_panel(
     });
 }
 
+/// The army's Leaders, each with the unit it leads (a choice among the units its datasheet
+/// allows; Core Rules: Leader), folded under the army's row; a change rewrites the army file.
+fn leaders_panel(
+    ui: &mut egui::Ui,
+    import: &mut crate::app::screens::menu::ArmyImport,
+    path: &str,
+    player: usize,
+) {
+    let choices = match import.leaders(path) {
+        Ok(c) if c.is_empty() => return,
+        Ok(c) => c.clone(),
+        Err(_) => return,
+    };
+    let attached = choices.iter().filter(|c| c.leads.is_some()).count();
+    let mut change: Option<(String, Option<String>)> = None;
+    egui::CollapsingHeader::new(format!("Leaders: {attached} of {} attached", choices.len()))
+        .id_salt(("leaders", player))
+        .show(ui, |ui| {
+            for c in &choices {
+                let shown = c
+                    .leads
+                    .as_ref()
+                    .and_then(|l| c.eligible.iter().find(|(id, _)| id == l))
+                    .map_or("(leads no unit)".to_string(), |(_, n)| n.clone());
+                ui.horizontal(|ui| {
+                    ui.label(format!("{} leads", c.name));
+                    egui::ComboBox::from_id_salt(("leader", player, &c.leader))
+                        .selected_text(shown)
+                        .show_ui(ui, |ui| {
+                            if ui
+                                .selectable_label(c.leads.is_none(), "(leads no unit)")
+                                .clicked()
+                            {
+                                change = Some((c.leader.clone(), None));
+                            }
+                            for (id, name) in &c.eligible {
+                                let on = c.leads.as_deref() == Some(id.as_str());
+                                if ui.selectable_label(on, name).clicked() {
+                                    change = Some((c.leader.clone(), Some(id.clone())));
+                                }
+                            }
+                        });
+                });
+            }
+        });
+    if let Some((leader, body)) = change {
+        import.message = match import.set_leader(path, &leader, body.as_deref()) {
+            Ok(()) => format!("{path}: saved"),
+            Err(e) => e,
+        };
+    }
+}
+
 /// Draws the main menu's window.
 pub(super) fn menu_window(ctx: &egui::Context, hud: &mut Hud) {
     // Within the window however small it is: the form scrolls instead of running off the
@@ -174,6 +227,7 @@ fn menu_body(ui: &mut egui::Ui, hud: &mut Hud) {
             combo(ui, label, &mut form.armies[i]);
             ui.weak(hud.import.summary(&form.armies[i]).to_string());
         });
+        leaders_panel(ui, hud.import.as_mut(), &form.armies[i], i);
     }
     import_panel(ui, hud.import.as_mut(), form);
     let ready = secondaries(ui, form);

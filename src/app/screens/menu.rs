@@ -325,6 +325,12 @@ pub struct ArmyImport {
     pub message: String,
     /// Each army file's summary ("8 units, 995 points", or why it does not load), by path.
     pub summaries: std::collections::HashMap<String, String>,
+    /// Each army file's Leaders and the units they may lead, by path (or why they cannot be
+    /// read), read once and again after a change.
+    pub leaders: std::collections::HashMap<
+        String,
+        Result<Vec<crate::data::roster::leaders::LeaderChoice>, String>,
+    >,
 }
 
 impl ArmyImport {
@@ -344,6 +350,38 @@ impl ArmyImport {
                 ),
             }
         })
+    }
+
+    /// The Leaders of the army file `path` and the units each may lead (read once).
+    pub fn leaders(
+        &mut self,
+        path: &str,
+    ) -> &Result<Vec<crate::data::roster::leaders::LeaderChoice>, String> {
+        self.leaders
+            .entry(path.to_string())
+            .or_insert_with(|| crate::data::roster::leaders::leader_choices(Path::new(path)))
+    }
+
+    /// Attaches the Leader `leader` of the army file `path` to `bodyguard` (or detaches it
+    /// for `None`), rewriting the file; the file's summary and Leaders are read again.
+    ///
+    /// # Errors
+    /// A file built into the binary (copy it to change it), or the rule or write that fails.
+    pub fn set_leader(
+        &mut self,
+        path: &str,
+        leader: &str,
+        bodyguard: Option<&str>,
+    ) -> Result<(), String> {
+        if crate::data::source::builtin_key(Path::new(path)).is_some() {
+            return Err(format!(
+                "{path} is built into wartable: import or copy the army to attach its Leaders"
+            ));
+        }
+        let done = crate::data::roster::leaders::set_leader(Path::new(path), leader, bodyguard);
+        self.leaders.remove(path);
+        self.summaries.remove(path);
+        done
     }
 
     /// Imports the pasted text, or else the file at `path`, into `disk`'s `scenes/armies/`
@@ -393,9 +431,12 @@ impl ArmyImport {
         let done = crate::data::roster::import(
             &name,
             &bytes,
-            Path::new("scenes/datasheets"),
+            &crate::data::roster::default_datasheets(disk),
             Some(&out),
-            self.allow_partial,
+            &crate::data::roster::ImportOptions {
+                allow_partial: self.allow_partial,
+                attach: Vec::new(),
+            },
             crate::data::write::Overwrite::when(self.replace),
         )?;
         let file = match done.file.strip_prefix(".") {

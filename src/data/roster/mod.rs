@@ -1,13 +1,17 @@
 //! Roster import: the lists players hold, read into the project's army format.
 //!
-//! Four formats: BattleScribe rosters (`.ros`, XML; `.rosz`, a zip holding one `.ros`), New
-//! Recruit's JSON (the same tree, values under `$text`), and the official Warhammer 40,000
-//! app's text export. Each is read into a [`Roster`] (names and counts, as the file gives
-//! them), then [`resolve`]d against the datasheets: every unit to a datasheet, every model to
-//! a model profile, every weapon to a datasheet weapon, and each model's wargear worked out
-//! from the counts (see [`loadouts`]). What cannot be resolved is listed by name with the
-//! closest names the datasheets have.
+//! The formats ([`RosterFormat`]): BattleScribe rosters (`.ros`, XML; `.rosz`, a zip holding
+//! one `.ros`), New Recruit's JSON (the same tree, values under `$text`) and its three text
+//! exports (WTC, GW and plain text, [`newrecruit`]), and the official Warhammer 40,000 app's
+//! text export (10th-edition app 1.x, and the 11th-edition app 2.x layout). Each is read into
+//! a [`Roster`] (names and counts, as the file gives them), then [`resolve`]d against the
+//! datasheets: every unit to a datasheet, every model to a model profile, every weapon to a
+//! datasheet weapon, and each model's wargear worked out from the counts (see [`loadouts`]).
+//! Names are matched forgivingly (case, spaces, hyphens, apostrophes, plurals); what still
+//! cannot be resolved is listed by name with the closest names the datasheets have.
 
+pub mod leaders;
+pub mod newrecruit;
 pub mod resolve;
 pub mod text;
 pub mod tree;
@@ -24,7 +28,10 @@ pub const MAX_ROSTER_BYTES: u64 = 16 * 1024 * 1024;
 /// The most text a `.rosz` may inflate to, in bytes: 16 MiB, as a `.ros` read directly.
 pub const MAX_INFLATED_BYTES: u64 = MAX_ROSTER_BYTES;
 
-pub use resolve::{Catalog, Imported, Unresolved, loadouts, resolve};
+pub use resolve::{
+    BUILTIN_DATASHEETS, Catalog, Imported, ImportedUnit, Unresolved, attach_leader,
+    default_datasheets, loadouts, resolve,
+};
 
 /// A roster as read from its file, before it is resolved against datasheets.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -94,6 +101,14 @@ pub enum Item {
     Note(String),
     /// The later app's "Attached as: Leader (Character)".
     Attached(String),
+    /// The unit's size as the export gives it beside its name ("10x Kroot Carnivores"), for
+    /// units whose models are not listed one by one.
+    UnitSize(u32),
+    /// New Recruit's "Leading Khorne Berzerkers[2]" on a Leader: the unit it leads (the N-th
+    /// unit of that name in the list where `[N]` is given).
+    Leads(String),
+    /// New Recruit's "Attached to Lord Invocatus" on a Bodyguard unit: its Leader.
+    LedBy(String),
 }
 
 /// What went wrong reading a roster file.
@@ -121,8 +136,19 @@ pub enum RosterFormat {
     Rosz,
     /// New Recruit's JSON export.
     NewRecruitJson,
-    /// The official app's text export.
+    /// New Recruit's WTC-style text export (`+ FACTION KEYWORD:` header, `Char1:` prefixes,
+    /// `N with` loadout lines).
+    NewRecruitWtc,
+    /// New Recruit's GW-style text export (one bulleted item per line).
+    NewRecruitGw,
+    /// New Recruit's plain text export (`Name [95 pts]: items`).
+    NewRecruitText,
+    /// The official app's text export (10th-edition app, versions 1.x).
     AppText,
+    /// The official app's text export in the 11th-edition app's layout (versions 2.x:
+    /// "(3 Detachment Points)", a Force Disposition line, "ATTACHED UNITS"); its units are the
+    /// same datasheets.
+    AppText11,
 }
 
 impl fmt::Display for RosterFormat {
@@ -131,14 +157,20 @@ impl fmt::Display for RosterFormat {
             RosterFormat::Ros => "BattleScribe roster (.ros)",
             RosterFormat::Rosz => "BattleScribe roster (.rosz)",
             RosterFormat::NewRecruitJson => "New Recruit JSON",
+            RosterFormat::NewRecruitWtc => "New Recruit text export (WTC style)",
+            RosterFormat::NewRecruitGw => "New Recruit text export (GW style)",
+            RosterFormat::NewRecruitText => "New Recruit text export",
             RosterFormat::AppText => "Warhammer 40,000 app text export",
+            RosterFormat::AppText11 => "Warhammer 40,000 app text export (11th-edition app)",
         })
     }
 }
 
 /// Reads the roster in `bytes` (from a file called `name`, whose extension is a hint), in
-/// whichever of the four formats it is: a zip is `.rosz`, text starting with `<` is `.ros`,
-/// with `{` New Recruit JSON, anything else the app's text.
+/// whichever format it is, recognised from the content: a zip is `.rosz`, text starting with
+/// `<` is `.ros`, with `{` New Recruit JSON; New Recruit's text exports by their header or
+/// their `10x Name (65 pts)` unit lines ([`newrecruit::recognise`]); anything else the app's
+/// text (the 11th-edition layout told by its "Detachment Points" or an app version 2).
 ///
 /// # Errors
 /// The file is damaged or not a roster; the message names the format tried and what is wrong
@@ -172,8 +204,25 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<(Roster, RosterFormat), RosterEr
         (tree::read_ros(text), RosterFormat::Ros)
     } else if start.starts_with('{') {
         (tree::read_json(text), RosterFormat::NewRecruitJson)
+    } else if let Some(style) = newrecruit::recognise(text) {
+        let f = match style {
+            newrecruit::Style::Wtc => RosterFormat::NewRecruitWtc,
+            newrecruit::Style::Gw => RosterFormat::NewRecruitGw,
+            newrecruit::Style::Text => RosterFormat::NewRecruitText,
+        };
+        (newrecruit::parse(text, style), f)
     } else {
-        (text::parse(text), RosterFormat::AppText)
+        let eleventh = text.contains("Detachment Points)")
+            || text.contains("App Version: v2.")
+            || text.contains("App Version: v3.");
+        (
+            text::parse(text),
+            if eleventh {
+                RosterFormat::AppText11
+            } else {
+                RosterFormat::AppText
+            },
+        )
     };
     result.map(|r| (r, f)).map_err(|e| label(e, f))
 }
@@ -204,24 +253,48 @@ pub struct ImportDone {
     pub format: RosterFormat,
 }
 
+/// What an import is asked to do besides reading and resolving.
+#[derive(Debug, Clone, Default)]
+pub struct ImportOptions {
+    /// Write the army even when some datasheets do not exist (their units are left out).
+    pub allow_partial: bool,
+    /// Leaders to attach: (Leader, Bodyguard), each a unit id or a datasheet name with an
+    /// optional `[N]` ([`attach_leader`]).
+    pub attach: Vec<(String, String)>,
+}
+
 /// Imports the roster in `bytes` (from a file or a paste called `name`): read, resolved
-/// against the datasheet files under `datasheets`, and written as an army file at `out`
-/// (default `scenes/armies/NAME.ron`, NAME from the roster's name), whole or not at all; the
-/// file written is loaded back as an army to make sure it plays.
+/// against the datasheet files under `datasheets` (a folder, or [`BUILTIN_DATASHEETS`]), the
+/// Leaders of `options.attach` attached, and written as an army file at `out` (default
+/// `scenes/armies/NAME.ron`, NAME from the roster's name), whole or not at all; the file
+/// written is loaded back as an army to make sure it plays.
 ///
 /// # Errors
-/// The roster cannot be read; names are unresolved (unless `allow_partial`): the message
-/// lists each with the closest names; no unit resolved; the file cannot be written or does
-/// not load.
+/// The roster cannot be read; datasheets that do not exist at all (unless
+/// `options.allow_partial`): the message lists each with the closest names; no unit resolved;
+/// a Leader that cannot be attached; the file cannot be written or does not load.
 pub fn import(
     name: &str,
     bytes: &[u8],
     datasheets: &Path,
     out: Option<&Path>,
-    allow_partial: bool,
+    options: &ImportOptions,
     overwrite: Overwrite,
 ) -> Result<ImportDone, String> {
-    let (roster, format) = read(name, bytes).map_err(|e| e.to_string())?;
+    let allow_partial = options.allow_partial;
+    let (mut roster, format) = read(name, bytes).map_err(|e| e.to_string())?;
+    if roster.name.trim().is_empty() {
+        // An export without a list name (New Recruit's WTC and GW styles): the file's name.
+        let stem = Path::new(name)
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default();
+        roster.name = if stem.is_empty() {
+            "Imported army".into()
+        } else {
+            stem
+        };
+    }
     let catalog = Catalog::load(datasheets)?;
     let out = match out {
         Some(o) => o.to_path_buf(),
@@ -240,17 +313,40 @@ pub fn import(
     imported.army.source = Some(format!("{name} ({format})"));
     if !imported.unresolved.is_empty() && !allow_partial {
         let mut lines = vec![format!(
-            "{name}: {} name(s) could not be resolved against {}; nothing written (allow partial imports to write the rest):",
+            "{name}: {} datasheet(s) do not exist in {}; nothing written (allow partial imports to write the rest):",
             imported.unresolved.len(),
             datasheets.display()
         )];
         lines.extend(imported.unresolved.iter().map(|u| format!("  {u}")));
+        if !imported.warnings.is_empty() {
+            lines.push(format!("and {} warning(s):", imported.warnings.len()));
+            lines.extend(imported.warnings.iter().map(|u| format!("  {u}")));
+        }
         return Err(lines.join("\n"));
     }
     if imported.army.units.is_empty() {
         return Err(format!(
             "{name}: no unit could be resolved; nothing written"
         ));
+    }
+    if !options.attach.is_empty() {
+        let sheets: Vec<&crate::rules::Datasheet> = catalog
+            .files
+            .iter()
+            .flat_map(|(_, f)| f.datasheets.iter())
+            .collect();
+        for (leader, body) in &options.attach {
+            attach_leader(&mut imported.army, &sheets, leader, body)
+                .map_err(|e| format!("{name}: {e}; nothing written"))?;
+        }
+        for u in &mut imported.units {
+            u.attached_to = imported
+                .army
+                .units
+                .iter()
+                .find(|a| a.id == u.id)
+                .and_then(|a| a.attached_to.clone());
+        }
     }
     let text = army_text(&imported, &out)?;
     // What is written must load as an army: checked on the temporary file before it

@@ -26,6 +26,8 @@ pub fn parse(text: &str) -> Result<Roster, RosterError> {
     let mut in_units = false;
     let mut attached_group: Option<usize> = None;
     let mut current: Option<RosterUnit> = None;
+    // The last counted item of the current unit: (index, column, its bullet).
+    let mut last_count: Option<(usize, usize, Option<char>)> = None;
     for (n, raw) in lines.iter().enumerate() {
         let line_no = n + 1;
         let line = raw.trim();
@@ -39,6 +41,14 @@ pub fn parse(text: &str) -> Result<Roster, RosterError> {
         let item_line = raw.starts_with(char::is_whitespace)
             || line.starts_with(BULLETS)
             || count_item(line).is_some();
+        if !item_line && !in_units && looks_like_detachment_points(line) {
+            // "A and B (3 Detachment Points)": the detachments' names.
+            let name = line.rsplit_once(" (").map_or(line, |(n, _)| n);
+            roster
+                .notes
+                .push(format!("Detachment: {}", clean_name(name)));
+            continue;
+        }
         if !item_line && let Some((name, points)) = unit_line(line) {
             if !in_units && header.is_empty() && roster.name.is_empty() {
                 // The first "Name (N Points)" line is the army's.
@@ -50,12 +60,9 @@ pub fn parse(text: &str) -> Result<Roster, RosterError> {
                 roster.notes.push(format!("Battle size: {line}"));
                 continue;
             }
-            if !in_units && looks_like_detachment_points(line) {
-                roster.notes.push(format!("Detachment: {line}"));
-                continue;
-            }
             in_units = true;
             roster.units.extend(current.take());
+            last_count = None;
             current = Some(RosterUnit {
                 datasheet: name,
                 points: Some(points),
@@ -80,7 +87,25 @@ pub fn parse(text: &str) -> Result<Roster, RosterError> {
         if let Some(unit) = current.as_mut() {
             let body = line.trim_start_matches(BULLETS).trim();
             let column = raw.len() - raw.trim_start().len();
-            unit.items.push(item(body, column, line_no));
+            // A counted line with items under it (a '◦' line after a '•' line, or a line
+            // indented deeper than it) is a model line: "• 9x Wolf Guard Terminator" then
+            // "◦ 2x Assault cannon".
+            if let Some(&(prev_index, prev_column, prev_bullet)) = last_count.as_ref()
+                && let Some(Item::Count { count, name, .. }) = unit.items.get(prev_index)
+                && prev_bullet == Some('•')
+                && (line.starts_with('◦') || (line.starts_with('•') && column > prev_column))
+                && count_item(body).is_some()
+            {
+                let model = Item::Model {
+                    count: *count,
+                    name: name.clone(),
+                };
+                unit.items[prev_index] = model;
+            }
+            let it = item(body, column, line_no);
+            last_count = matches!(it, Item::Count { .. })
+                .then(|| (unit.items.len(), column, line.chars().next()));
+            unit.items.push(it);
             continue;
         }
         if !in_units {
@@ -120,7 +145,10 @@ fn item(body: &str, column: usize, line: usize) -> Item {
         .strip_prefix("Enhancements:")
         .or_else(|| body.strip_prefix("Enhancement:"))
     {
-        return Item::Note(format!("Enhancement: {}", clean_name(rest)));
+        // The 11th-edition app marks a non-CHARACTER unit's enhancement "(Upgrade)".
+        let name = clean_name(rest);
+        let name = name.strip_suffix("(Upgrade)").unwrap_or(&name).trim();
+        return Item::Note(format!("Enhancement: {name}"));
     }
     if let Some(rest) = body.strip_prefix("Attached as:") {
         return Item::Attached(rest.trim().to_string());
@@ -205,7 +233,9 @@ mod tests {
             .items
             .iter()
             .filter_map(|i| match i {
-                Item::Count { count, name, .. } => Some((*count, name.as_str())),
+                Item::Count { count, name, .. } | Item::Model { count, name } => {
+                    Some((*count, name.as_str()))
+                }
                 _ => None,
             })
             .collect();
