@@ -241,7 +241,7 @@ fn bases(game: &Game, army: usize, root: usize) -> Vec<(ModelRef, crate::geometr
 /// Terrain and every model on the table, as obstacles for setting a unit up.
 fn obstacles(game: &Game) -> SetupObstacles {
     SetupObstacles {
-        unit_gap: None,
+        crowded: false,
         footprints: game
             .scene
             .layout

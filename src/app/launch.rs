@@ -132,6 +132,11 @@ pub fn run(args: PlayArgs) -> ExitCode {
         match super::newcomer::newcomer_form(&saves) {
             Ok(form) => {
                 app.insert_resource(form);
+                // Its armies' Leaders folded out: who leads whom before the game.
+                app.insert_resource(screens::menu::ArmyImport {
+                    show_leaders: true,
+                    ..Default::default()
+                });
             }
             Err(e) => stderr_line!("scenario {}: {e}", super::newcomer::MENU_STAGE),
         }

@@ -35,8 +35,8 @@ pub const MENU_STAGE: &str = "newcomer-menu";
 pub const MAX_COMMANDS: usize = 4000;
 
 /// The new-game form of the newcomer's game, after importing both sample lists into `disk`'s
-/// `scenes/armies/` through the menu's import ([`ArmyImport::import`], units the datasheets do
-/// not know left out) unless they are there already: layout 1 with Search and Destroy and
+/// `scenes/armies/` through the menu's import ([`ArmyImport::import`], whole: every unit of
+/// both lists) unless they are there already: layout 1 with Search and Destroy and
 /// Take and Hold (a tournament pairing), the computer as player 2 at `hard`.
 ///
 /// # Errors
@@ -55,7 +55,6 @@ pub fn newcomer_form(disk: &Path) -> Result<NewGameForm, String> {
         } else {
             ArmyImport {
                 path: repository_file(list).display().to_string(),
-                allow_partial: true,
                 name: name.into(),
                 player: i,
                 ..ArmyImport::default()

@@ -63,25 +63,7 @@ impl Hull {
     }
 }
 
-/// Where a datasheet's base comes from when its file gives none.
-#[derive(Debug, Clone, PartialEq)]
-pub enum BaseSource {
-    /// A measured hull of the table (its kit).
-    Measured(String),
-    /// Assumed from the datasheet's keywords (the keywords of the row that matched; empty for
-    /// the last row).
-    Assumed(Vec<String>),
-}
-
-impl std::fmt::Display for BaseSource {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            BaseSource::Measured(kit) => write!(f, "the measured hull of the {kit}"),
-            BaseSource::Assumed(k) if k.is_empty() => f.write_str("the assumed default base"),
-            BaseSource::Assumed(k) => write!(f, "the base assumed for {}", k.join(" ")),
-        }
-    }
-}
+pub use crate::rules::datasheet::BaseSource;
 
 /// The built-in hull table, parsed once. The table is part of the binary and checked by a
 /// test, so it always parses.

@@ -936,7 +936,7 @@ fn place_models(
     let mut fail = |m: String| errors.push(DataError::semantic(file, m));
     let mut poses = Vec::new();
     let mut obstacles = SetupObstacles {
-        unit_gap: None,
+        crowded: false,
         footprints: layout.pieces.iter().map(|p| p.footprint.clone()).collect(),
         walls: wall_outlines(layout),
         models: Vec::new(),

@@ -53,7 +53,8 @@ pub struct Datasheet {
     pub faction_keywords: Vec<String>,
     /// Base (round or oval, millimetres) or hull (inches) of each model; `None` in a file
     /// where no base size is known (a datasheet converted from data without one): loading the
-    /// file gives it its measured hull or a base assumed by keyword ([`crate::data::hulls`]).
+    /// file gives it its measured hull or a base assumed by keyword (the hull table,
+    /// `scenes/datasheets/hull-sizes.ron`).
     #[serde(default)]
     pub base: Option<Base>,
     /// Height of the model above its base, inches; defaults by keyword.
@@ -115,7 +116,28 @@ pub struct Datasheet {
     /// base assumed by keyword; `scenes/datasheets/hull-sizes.ron`); `None` when the file gives
     /// the base. Not part of the file.
     #[serde(skip)]
-    pub base_source: Option<crate::data::hulls::BaseSource>,
+    pub base_source: Option<BaseSource>,
+}
+
+/// Where a datasheet's base comes from when its file gives none (the hull table,
+/// `crate::data::hulls`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum BaseSource {
+    /// A measured hull of the table (its kit).
+    Measured(String),
+    /// Assumed from the datasheet's keywords (the keywords of the row that matched; empty for
+    /// the last row).
+    Assumed(Vec<String>),
+}
+
+impl std::fmt::Display for BaseSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BaseSource::Measured(kit) => write!(f, "the measured hull of the {kit}"),
+            BaseSource::Assumed(k) if k.is_empty() => f.write_str("the assumed default base"),
+            BaseSource::Assumed(k) => write!(f, "the base assumed for {}", k.join(" ")),
+        }
+    }
 }
 
 /// One model profile of a datasheet whose models differ: the characteristics it changes from

@@ -72,9 +72,10 @@ pub struct SetupObstacles {
     pub walls: Vec<Vec<Vec2>>,
     /// Models already on the table.
     pub models: Vec<PlacedBase>,
-    /// The gap kept between units, when not [`UNIT_GAP_INCHES`] (a crowded zone's last tries,
-    /// [`CROWDED_UNIT_GAP_INCHES`]).
-    pub unit_gap: Option<f32>,
+    /// A crowded zone's last tries ([`set_up_army`]): units only [`CROWDED_UNIT_GAP_INCHES`]
+    /// apart, measured across hulls and ovals along the line between centres instead of round
+    /// their bounding circles. Off, every earlier set-up (and so every save's) is unchanged.
+    pub crowded: bool,
 }
 
 /// Why a unit could not be set up.
@@ -219,7 +220,8 @@ pub fn set_up_unit(
 /// zone ([`pack_unit`], a unit grown model by model by [`grow_unit`] where no formation
 /// fits); and if a unit is still left over, every unit grown model by model in compact blocks,
 /// then in rows from the back ([`GrowOrder`]), each denser than the one before; last, packed and
-/// then in rows with units only [`CROWDED_UNIT_GAP_INCHES`] apart (a big army in a small zone).
+/// then in rows with the crowded rules ([`SetupObstacles::crowded`]: a big army in a small
+/// zone).
 /// An army that could be set up middle first keeps those positions. Returns
 /// one result per unit; placed units are recorded in `obstacles.models`.
 ///
@@ -240,7 +242,7 @@ pub fn set_up_army(
         return middle;
     }
     let mut out = middle;
-    let gap = obstacles.unit_gap;
+    let crowded_before = obstacles.crowded;
     let passes = [
         (true, GrowOrder::Compact, false),
         (false, GrowOrder::Compact, false),
@@ -250,11 +252,7 @@ pub fn set_up_army(
     ];
     for (pass, (formations, order, crowded)) in passes.into_iter().enumerate() {
         obstacles.models.truncate(before);
-        obstacles.unit_gap = if crowded {
-            Some(CROWDED_UNIT_GAP_INCHES)
-        } else {
-            gap
-        };
+        obstacles.crowded = crowded || crowded_before;
         let last = pass + 1 == passes.len();
         out = Vec::with_capacity(units.len());
         for bases in units {
@@ -278,7 +276,7 @@ pub fn set_up_army(
             break;
         }
     }
-    obstacles.unit_gap = gap;
+    obstacles.crowded = crowded_before;
     out
 }
 
@@ -741,13 +739,17 @@ fn fits(
         // Bounding circles keep a gap between units; where they are closer and a hull or an
         // oval is one of the two, their outlines are measured (a vehicle's circle is far wider
         // than its hull).
-        let gap = obstacles.unit_gap.unwrap_or(UNIT_GAP_INCHES);
+        let gap = if obstacles.crowded {
+            CROWDED_UNIT_GAP_INCHES
+        } else {
+            UNIT_GAP_INCHES
+        };
         obstacles.models.iter().all(|(other, q, of)| {
             let d = p.distance(*q);
             if d >= r + other.bounding_radius_inches() + gap {
                 return true;
             }
-            if base.is_round() && other.is_round() {
+            if !obstacles.crowded || (base.is_round() && other.is_round()) {
                 return false;
             }
             apart_along_centres((base, p, facing), (other, *q, *of), gap)
@@ -904,7 +906,7 @@ mod tests {
         ];
         let fill = |zone: &[Vec2], footprint: Vec<Vec2>, frame| {
             let mut obstacles = SetupObstacles {
-                unit_gap: None,
+                crowded: false,
                 footprints: vec![footprint],
                 ..Default::default()
             };

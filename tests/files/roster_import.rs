@@ -446,45 +446,99 @@ fn an_unknown_faction_or_datasheet_fails_with_the_closest_names() {
     assert!(!out.exists(), "nothing is written");
 }
 
+/// Every sample, and New Recruit's World Eaters list, plays a whole game of the computer
+/// against itself without a refused command, vehicles on their hulls included (the Goliath
+/// Trucks, the Hekaton and Sagitaurs, the Rhinos and Predators).
 #[test]
-fn an_imported_army_plays_a_whole_game_headless_without_a_refused_command() {
+fn imported_armies_play_whole_games_headless_without_a_refused_command() {
     let dir = temp_dir("game");
-    let done = import_sample("leagues-of-votann-965.rosz", &dir);
+    let we = {
+        let file = "newrecruit-wtc-world-eaters-2000.txt";
+        let bytes = std::fs::read(sample(file)).unwrap();
+        roster::import(
+            file,
+            &bytes,
+            &datasheets(),
+            Some(&dir.join("we.ron")),
+            &roster::ImportOptions::default(),
+            Overwrite::Replace,
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
+        .file
+    };
+    let army = |f: &str| import_sample(f, &dir).file;
     let scenes = root().join("scenes");
-    let scene = dir.join("imported.ron");
-    std::fs::write(
-        &scene,
-        format!(
-            "Scene(name: \"Imported\", layout: \"{}\", deployment: \"{}\", mission: \"{}\",\n  armies: [SceneArmy(player: 1, army: \"{}\"), SceneArmy(player: 2, army: \"{}\")])\n",
-            scenes.join("layouts/layout-1.ron").display(),
-            scenes.join("deployments/search-and-destroy.ron").display(),
-            scenes.join("missions/take-and-hold.ron").display(),
-            done.file.display(),
-            scenes.join("armies/orks.ron").display(),
+    for (i, (one, two, layout, deployment)) in [
+        (
+            army("tau-empire-2000.txt"),
+            army("genestealer-cults-2000-android.txt"),
+            "layout-2",
+            "hammer-and-anvil",
         ),
-    )
-    .unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wartable"))
-        .args([
-            "simulate",
-            "--games",
-            "1",
-            "--json",
-            "--quiet",
-            "--threads",
-            "1",
-        ])
-        .arg(&scene)
-        .output()
+        (
+            army("space-wolves-1990.txt"),
+            army("necrons-1205.ros"),
+            "layout-5",
+            "dawn-of-war",
+        ),
+        (
+            army("leagues-of-votann-965.rosz"),
+            we,
+            "layout-1",
+            "search-and-destroy",
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let scene = dir.join(format!("imported-{i}.ron"));
+        std::fs::write(
+            &scene,
+            format!(
+                "Scene(name: \"Imported\", layout: \"{}\", deployment: \"{}\", mission: \"{}\",\n  armies: [SceneArmy(player: 1, army: \"{}\"), SceneArmy(player: 2, army: \"{}\")])\n",
+                scenes.join(format!("layouts/{layout}.ron")).display(),
+                scenes.join(format!("deployments/{deployment}.ron")).display(),
+                scenes.join("missions/take-and-hold.ron").display(),
+                one.display(),
+                two.display(),
+            ),
+        )
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["games"], 1);
-    assert_eq!(v["rejected_commands"], 0, "{v}");
+        let s = wartable::data::load_scene(&scene).unwrap_or_else(|e| panic!("{e}"));
+        let hulls = s
+            .armies
+            .iter()
+            .flat_map(|a| &a.units)
+            .filter(|u| {
+                matches!(
+                    u.models[0].characteristics.base,
+                    wartable::geometry::Base::Hull { .. }
+                )
+            })
+            .count();
+        assert!(hulls > 0 || i == 1, "game {i}: vehicles on hulls take part");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_wartable"))
+            .args([
+                "simulate",
+                "--games",
+                "1",
+                "--json",
+                "--quiet",
+                "--threads",
+                "1",
+            ])
+            .arg(&scene)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["games"], 1);
+        assert_eq!(v["rejected_commands"], 0, "game {i}: {v}");
+    }
 }
 
 /// New Recruit's three text styles of one list (tests/rosters/SOURCES.md): 18 units, 65
@@ -769,4 +823,100 @@ fn attach_names_a_leader_and_its_unit_and_the_datasheets_must_allow_it() {
     let e = String::from_utf8_lossy(&refused.stderr);
     assert!(e.contains("cannot lead"), "{e}");
     assert!(!dir.join("b.ron").exists(), "nothing is written");
+}
+
+#[test]
+fn the_menus_leader_choices_rewrite_the_army_file_within_the_rules() {
+    let dir = temp_dir("leaders");
+    let done = import_sample("tau-empire-2000.txt", &dir);
+    let file = &done.file;
+    let choices = roster::leaders::leader_choices(file).unwrap();
+    let coldstar = choices
+        .iter()
+        .find(|c| c.leader == "commander-in-coldstar-battlesuit")
+        .unwrap();
+    assert_eq!(coldstar.leads, None);
+    let can = |id: &str| coldstar.eligible.iter().any(|(e, _)| e == id);
+    assert!(
+        can("crisis-sunforge-battlesuits"),
+        "{:?}",
+        coldstar.eligible
+    );
+    assert!(!can("kroot-carnivores"), "{:?}", coldstar.eligible);
+    roster::leaders::set_leader(
+        file,
+        "commander-in-coldstar-battlesuit",
+        Some("crisis-sunforge-battlesuits"),
+    )
+    .unwrap();
+    let army = wartable::data::load_army(file, 1).unwrap();
+    let led = |id: &str| {
+        army.units
+            .iter()
+            .find(|u| u.id == id)
+            .and_then(|u| u.attached_to.clone())
+    };
+    assert_eq!(
+        led("commander-in-coldstar-battlesuit").as_deref(),
+        Some("crisis-sunforge-battlesuits")
+    );
+    // The file still says where it came from.
+    let text = std::fs::read_to_string(file).unwrap();
+    assert!(
+        text.starts_with("// Imported by `wartable import`"),
+        "{text}"
+    );
+    // A unit its datasheet cannot lead is refused with the rule, and the file is unchanged.
+    let e = roster::leaders::set_leader(
+        file,
+        "commander-in-coldstar-battlesuit",
+        Some("kroot-carnivores"),
+    )
+    .unwrap_err();
+    assert!(e.contains("cannot lead"), "{e}");
+    assert_eq!(std::fs::read_to_string(file).unwrap(), text);
+    roster::leaders::set_leader(file, "commander-in-coldstar-battlesuit", None).unwrap();
+    let army = wartable::data::load_army(file, 1).unwrap();
+    assert!(army.units.iter().all(|u| u.attached_to.is_none()));
+}
+
+#[test]
+fn datasheets_without_a_base_stand_on_a_measured_hull_or_an_assumed_base() {
+    let orks = root().join("scenes/datasheets/bsdata/orks.ron");
+    let v = wartable::data::validate_file(&orks).unwrap();
+    // The Trukk's hull is measured; the Battlewagon's is not, and validate says so.
+    assert!(
+        v.warnings
+            .iter()
+            .any(|w| w.contains("'Battlewagon'") && w.contains("assumed")),
+        "{:?}",
+        v.warnings
+    );
+    assert!(
+        !v.warnings.iter().any(|w| w.contains("'Trukk'")),
+        "{:?}",
+        v.warnings
+    );
+    let sheets = wartable::data::resolve::load_datasheets(&orks).unwrap();
+    let trukk = sheets
+        .datasheets
+        .iter()
+        .find(|d| d.name == "Trukk")
+        .unwrap();
+    assert_eq!(
+        trukk.base,
+        Some(wartable::geometry::Base::Hull {
+            length: 130.0 / 25.4,
+            width: 75.0 / 25.4
+        })
+    );
+    // Every converted datasheet has a footprint once loaded.
+    for f in std::fs::read_dir(root().join("scenes/datasheets/bsdata")).unwrap() {
+        let d = wartable::data::resolve::load_datasheets(&f.unwrap().path()).unwrap();
+        assert!(
+            d.datasheets.iter().all(|s| s.base.is_some()),
+            "{}",
+            d.faction
+        );
+    }
 }

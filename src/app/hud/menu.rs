@@ -119,6 +119,7 @@ fn leaders_panel(
     let mut change: Option<(String, Option<String>)> = None;
     egui::CollapsingHeader::new(format!("Leaders: {attached} of {} attached", choices.len()))
         .id_salt(("leaders", player))
+        .default_open(import.show_leaders)
         .show(ui, |ui| {
             for c in &choices {
                 let shown = c

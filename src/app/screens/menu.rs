@@ -325,6 +325,8 @@ pub struct ArmyImport {
     pub message: String,
     /// Each army file's summary ("8 units, 995 points", or why it does not load), by path.
     pub summaries: std::collections::HashMap<String, String>,
+    /// The armies' "Leaders" lists start folded out (the newcomer's menu scenario shows them).
+    pub show_leaders: bool,
     /// Each army file's Leaders and the units they may lead, by path (or why they cannot be
     /// read), read once and again after a change.
     pub leaders: std::collections::HashMap<

@@ -325,9 +325,9 @@ pub fn import(
         return Err(lines.join("\n"));
     }
     if imported.army.units.is_empty() {
-        return Err(format!(
-            "{name}: no unit could be resolved; nothing written"
-        ));
+        let mut lines = vec![format!("{name}: no unit could be resolved; nothing written")];
+        lines.extend(imported.warnings.iter().map(|u| format!("  {u}")));
+        return Err(lines.join("\n"));
     }
     if !options.attach.is_empty() {
         let sheets: Vec<&crate::rules::Datasheet> = catalog

@@ -103,10 +103,13 @@ fn unit_line(line: &str) -> Option<UnitLine<'_>> {
     })
 }
 
-/// `Char3: rest` as (3, rest).
+/// `Char3: rest` (or another section's prefix, `Infa4: rest`) as (3, rest).
 fn char_prefix(line: &str) -> Option<(u32, &str)> {
-    let rest = line.strip_prefix("Char")?;
-    let (n, rest) = rest.split_once(':')?;
+    let letters = line.chars().take_while(char::is_ascii_alphabetic).count();
+    if !(3..=5).contains(&letters) {
+        return None;
+    }
+    let (n, rest) = line[letters..].split_once(':')?;
     Some((n.parse().ok()?, rest.trim_start()))
 }
 
@@ -253,12 +256,12 @@ pub fn parse(text: &str, style: Style) -> Result<Roster, RosterError> {
             continue;
         }
         // The Text style's first line: "Xenos - T'au Empire - Tauuuu - [1985 pts]".
-        if style == Style::Text && roster.units.is_empty() && current.is_none() {
-            if let Some(done) = text_header_line(line, &mut roster) {
-                if done {
-                    continue;
-                }
-            }
+        if style == Style::Text
+            && roster.units.is_empty()
+            && current.is_none()
+            && text_header_line(line, &mut roster) == Some(true)
+        {
+            continue;
         }
         if column == 0
             && let Some(u) = unit_line(line)

@@ -497,21 +497,18 @@ pub fn resolve(roster: &Roster, catalog: &Catalog, out: &Path) -> Imported {
             _ => None,
         });
         let (groups, mut notes) = groups_of(ru, sheet, size_hint, &mut warnings);
-        if sheet.base_source.is_some() {
-            let from = sheet.base_source.as_ref().expect("checked");
-            if matches!(from, crate::data::hulls::BaseSource::Assumed(_)) {
-                warnings.push(Unresolved {
-                    unit: ru.datasheet.clone(),
-                    what: format!(
-                        "!{} has no base size or measured hull: it is given {from} ({})",
-                        sheet.name,
-                        sheet.base.map(|b| b.describe()).unwrap_or_default()
-                    ),
-                    name: sheet.name.clone(),
-                    line: ru.line,
-                    suggestions: Vec::new(),
-                });
-            }
+        if let Some(from @ crate::data::hulls::BaseSource::Assumed(_)) = &sheet.base_source {
+            warnings.push(Unresolved {
+                unit: ru.datasheet.clone(),
+                what: format!(
+                    "!{} has no base size or measured hull: it is given {from} ({})",
+                    sheet.name,
+                    sheet.base.map(|b| b.describe()).unwrap_or_default()
+                ),
+                name: sheet.name.clone(),
+                line: ru.line,
+                suggestions: Vec::new(),
+            });
         }
         // Summed in 64 bits: counts come from the file and may be anything up to u32::MAX.
         let models: u64 = groups.iter().map(|g| u64::from(g.models)).sum();
@@ -1217,6 +1214,29 @@ mod tests {
         assert_eq!(normalise("Kill-Rig"), normalise("kill rig"));
         assert_eq!(faction_key("Xenos - Orks"), "orks");
         assert_eq!(faction_key("Imperium - Space Marines"), "space marines");
+    }
+
+    #[test]
+    fn names_match_without_spaces_plurals_or_the_wargear_part() {
+        assert_eq!(loose("Relic greataxe"), loose("Relic Great Axe"));
+        assert_eq!(loose("Kroot Carnivores"), loose("Kroot Carnivore"));
+        assert_ne!(loose("Hearthkin Warriors"), loose("Hearthkyn Warriors"));
+        let profiles = ["Boss Nob", "Boy", "Dishonoured w/ skullsmasher and mangler"];
+        let find = |n: &str| find_named(n, profiles.iter(), |p| p).copied();
+        assert_eq!(find("Boyz"), None, "a different word is not a plural");
+        assert_eq!(find("Boys"), Some("Boy"));
+        assert_eq!(find("Nob"), Some("Boss Nob"));
+        assert_eq!(
+            find("Dishonoured"),
+            Some("Dishonoured w/ skullsmasher and mangler")
+        );
+        assert_eq!(find("Boy (Slugga)"), Some("Boy"));
+        // Only the last words of a name that is no "Model w/ wargear" one.
+        let terminators = [
+            "Wolf Guard Terminator",
+            "Wolf Guard Terminator w/ storm shield",
+        ];
+        assert_eq!(find_named("Storm Shield", terminators.iter(), |p| p), None);
     }
 
     #[test]
