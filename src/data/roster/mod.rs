@@ -325,7 +325,9 @@ pub fn import(
         return Err(lines.join("\n"));
     }
     if imported.army.units.is_empty() {
-        let mut lines = vec![format!("{name}: no unit could be resolved; nothing written")];
+        let mut lines = vec![format!(
+            "{name}: no unit could be resolved; nothing written"
+        )];
         lines.extend(imported.warnings.iter().map(|u| format!("  {u}")));
         return Err(lines.join("\n"));
     }
