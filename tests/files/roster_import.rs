@@ -302,20 +302,31 @@ pub(crate) const SAMPLES: [(&str, usize, u32, u32); 5] = [
     ("necrons-1205.ros", 4, 6, 17 - 3),
 ];
 
+/// Imports `bytes` (the roster `file`) to `out` against the converted datasheets, as a player
+/// would (no partial import).
+fn import_with(
+    file: &str,
+    bytes: &[u8],
+    out: &Path,
+    overwrite: Overwrite,
+) -> Result<roster::ImportDone, String> {
+    roster::import(
+        file,
+        bytes,
+        &datasheets(),
+        Some(out),
+        &roster::ImportOptions::default(),
+        overwrite,
+    )
+}
+
 /// Imports a sample into `dir`, as a player would (no partial import): every unit imports;
 /// only the [`KNOWN_WARNINGS`] are warned about.
 pub(crate) fn import_sample(file: &str, dir: &Path) -> roster::ImportDone {
     let bytes = std::fs::read(sample(file)).unwrap();
     let out = dir.join(format!("{}.ron", file.split('.').next().unwrap()));
-    let done = roster::import(
-        file,
-        &bytes,
-        &datasheets(),
-        Some(&out),
-        &roster::ImportOptions::default(),
-        Overwrite::Replace,
-    )
-    .unwrap_or_else(|e| panic!("{file}: {e}"));
+    let done = import_with(file, &bytes, &out, Overwrite::Replace)
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
     assert!(done.imported.unresolved.is_empty(), "{file}");
     let unexpected: Vec<String> = done
         .imported
@@ -455,16 +466,9 @@ fn imported_armies_play_whole_games_headless_without_a_refused_command() {
     let we = {
         let file = "newrecruit-wtc-world-eaters-2000.txt";
         let bytes = std::fs::read(sample(file)).unwrap();
-        roster::import(
-            file,
-            &bytes,
-            &datasheets(),
-            Some(&dir.join("we.ron")),
-            &roster::ImportOptions::default(),
-            Overwrite::Replace,
-        )
-        .unwrap_or_else(|e| panic!("{e}"))
-        .file
+        import_with(file, &bytes, &dir.join("we.ron"), Overwrite::Replace)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .file
     };
     let army = |f: &str| import_sample(f, &dir).file;
     let scenes = root().join("scenes");
@@ -619,15 +623,8 @@ fn new_recruit_wtc_attaches_the_leaders_it_names() {
     let dir = temp_dir("nr-attach");
     let file = "newrecruit-wtc-world-eaters-2000.txt";
     let bytes = std::fs::read(sample(file)).unwrap();
-    let done = roster::import(
-        file,
-        &bytes,
-        &datasheets(),
-        Some(&dir.join("we.ron")),
-        &roster::ImportOptions::default(),
-        Overwrite::Replace,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let done = import_with(file, &bytes, &dir.join("we.ron"), Overwrite::Replace)
+        .unwrap_or_else(|e| panic!("{e}"));
     let a = &done.imported.army;
     assert_eq!(a.units.len(), 17);
     let leads = |id: &str| {
@@ -679,15 +676,7 @@ fn a_datasheet_that_does_not_exist_refuses_the_list_with_the_closest_names() {
     let file = "newrecruit-wtc-orks-995.txt";
     let bytes = std::fs::read(sample(file)).unwrap();
     let out = dir.join("orks.ron");
-    let e = roster::import(
-        file,
-        &bytes,
-        &datasheets(),
-        Some(&out),
-        &roster::ImportOptions::default(),
-        Overwrite::Refuse,
-    )
-    .unwrap_err();
+    let e = import_with(file, &bytes, &out, Overwrite::Refuse).unwrap_err();
     assert!(
         e.contains("unknown datasheet 'Big Mek Dakkarig' (closest: Big Mek"),
         "{e}"
@@ -721,15 +710,8 @@ fn the_eleventh_edition_app_export_imports_with_its_leaders_and_upgrades() {
     assert_eq!(f, RosterFormat::AppText11);
     assert_eq!(r.units.len(), 11);
     let bytes = std::fs::read(sample(file)).unwrap();
-    let done = roster::import(
-        file,
-        &bytes,
-        &datasheets(),
-        Some(&dir.join("sw.ron")),
-        &roster::ImportOptions::default(),
-        Overwrite::Replace,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let done = import_with(file, &bytes, &dir.join("sw.ron"), Overwrite::Replace)
+        .unwrap_or_else(|e| panic!("{e}"));
     let a = &done.imported.army;
     assert_eq!(a.units.len(), 11);
     // 4 characters, 2 x 10 Terminators, 10 Blood Claws, 5 + 5 + 10 + 10.

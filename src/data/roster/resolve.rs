@@ -677,17 +677,22 @@ struct Placed {
     sheet: Datasheet,
 }
 
-/// The unit a roster names as `Name[N]` (the N-th unit of that name in list order; the
-/// first without an index), by its roster or datasheet name.
-fn named_unit(placed: &[Placed], name: &str) -> Option<usize> {
-    let (base, nth) = match name
+/// `Name[N]` as ("Name", N); a name without an index is the first (N = 1).
+fn indexed_name(name: &str) -> (&str, usize) {
+    match name
         .trim()
         .strip_suffix(']')
         .and_then(|s| s.rsplit_once('['))
     {
         Some((b, n)) => (b.trim(), n.trim().parse::<usize>().unwrap_or(1).max(1)),
         None => (name.trim(), 1),
-    };
+    }
+}
+
+/// The unit a roster names as `Name[N]` (the N-th unit of that name in list order; the
+/// first without an index), by its roster or datasheet name.
+fn named_unit(placed: &[Placed], name: &str) -> Option<usize> {
+    let (base, nth) = indexed_name(name);
     let l = loose(base);
     let matching: Vec<usize> = (0..placed.len())
         .filter(|&i| {
@@ -825,14 +830,7 @@ pub fn attach_leader(
         if let Some(i) = army.units.iter().position(|u| u.id == name) {
             return Some(i);
         }
-        let (base, nth) = match name
-            .trim()
-            .strip_suffix(']')
-            .and_then(|s| s.rsplit_once('['))
-        {
-            Some((b, n)) => (b.trim(), n.trim().parse::<usize>().unwrap_or(1).max(1)),
-            None => (name.trim(), 1),
-        };
+        let (base, nth) = indexed_name(name);
         let l = loose(base);
         army.units
             .iter()
