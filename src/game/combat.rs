@@ -84,7 +84,8 @@ pub struct Bearer {
 
 /// The models among `entries` that carry the weapon `weapon` (case-insensitive: a weapon's
 /// name, with `profile` chosen, or "weapon - profile"), each with its own datasheet's profile
-/// (a Leader's bolt pistol may differ from its Bodyguard's).
+/// (a Leader's bolt pistol may differ from its Bodyguard's); a model carrying a ranged weapon
+/// twice is two bearers, a melee weapon twice one.
 ///
 /// # Errors
 /// No model carries it (the message lists the weapons the models do carry), or it has

@@ -432,3 +432,32 @@ fn rule_display_and_json_keep_the_rule_names() {
         serde_json::json!({"rule": "Engagement Range", "reason": "too close"})
     );
 }
+
+/// A model carrying a ranged weapon twice (a Commander's two fusion blasters, imported from a
+/// roster) fires both; in melee it fights with one of them (Core Rules: Making Attacks; Fight
+/// phase, one melee weapon).
+#[test]
+fn a_ranged_weapon_carried_twice_fires_twice_and_a_melee_one_fights_once() {
+    let mut scene = open_field();
+    let (army, unit) = scene.armies[0]
+        .units
+        .iter()
+        .position(|u| u.id == "captain")
+        .map(|u| (0usize, u))
+        .unwrap();
+    let twice = |w: &str| vec![w.to_string(), w.to_string()];
+    let mut weapons = twice("Bolt pistol");
+    weapons.extend(twice("Master-crafted power weapon"));
+    scene.armies[army].units[unit].models[0].weapons = std::sync::Arc::new(weapons);
+    let sight = wartable::game::sight::SceneSight::new(&scene);
+    let entries: Vec<usize> = (0..sight.models.len())
+        .filter(|&i| sight.models[i].army == army && sight.models[i].unit == unit)
+        .collect();
+    let count = |weapon: &str| {
+        wartable::game::combat::bearers(&scene, &sight, &entries, weapon, None)
+            .unwrap()
+            .len()
+    };
+    assert_eq!(count("Bolt pistol"), 2);
+    assert_eq!(count("Master-crafted power weapon"), 1);
+}
