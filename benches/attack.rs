@@ -33,6 +33,8 @@ fn setup() -> (Vec<WeaponGroup>, TargetUnit, AttackContext) {
         feel_no_pain: Some(5),
         leader: false,
         has_cover: false,
+        allocation_rank: 0,
+        allocated_this_phase: false,
     };
     let target = TargetUnit {
         name: "target".into(),

@@ -105,9 +105,54 @@ pub struct AttackArgs {
     #[arg(long, conflicts_with = "roll",
           value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_MONTE_CARLO_TRIALS)))]
     pub monte_carlo: Option<u32>,
+    /// The defender's allocation order: the target's models (`unit#N`, comma-separated) to
+    /// take attacks first, in that order; the others follow in the default order (plain
+    /// models before sergeants, special weapons, multi-wound and CHARACTER models).
+    #[arg(long, value_delimiter = ',')]
+    pub allocation: Vec<String>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Applies the defender's chosen order `names` to `target` (Core Rules: Allocate Attack): the
+/// named models rank first in that order, the rest after them in their default ranks.
+///
+/// # Errors
+/// A name is not a model of the target (the message lists them) or is given twice.
+pub fn apply_allocation(target: &mut TargetUnit, names: &[String]) -> Result<(), String> {
+    let mut chosen: Vec<usize> = Vec::with_capacity(names.len());
+    for n in names {
+        let n = n.trim();
+        let Some(i) = target
+            .models
+            .iter()
+            .position(|m| m.name.eq_ignore_ascii_case(n))
+        else {
+            return Err(format!(
+                "--allocation: '{n}' is not a model of {} (its models: {})",
+                target.name,
+                target
+                    .models
+                    .iter()
+                    .map(|m| m.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        };
+        if chosen.contains(&i) {
+            return Err(format!("--allocation: '{n}' is named twice"));
+        }
+        chosen.push(i);
+    }
+    let named = chosen.len() as u32;
+    for (i, m) in target.models.iter_mut().enumerate() {
+        m.allocation_rank = match chosen.iter().position(|&c| c == i) {
+            Some(p) => p as u32,
+            None => named + m.allocation_rank,
+        };
+    }
+    Ok(())
 }
 
 /// The weapon groups, target and context an `attack` command describes, with what was decided
@@ -170,6 +215,8 @@ fn setup(scene: &Scene, sight: &SceneSight, args: &AttackArgs) -> Result<Setup, 
             args.weapon
         ));
     }
+    let mut plan = plan;
+    apply_allocation(&mut plan.target, &args.allocation)?;
     let base = plan.context();
     let ctx = AttackContext {
         charged: args.charged,
@@ -203,6 +250,7 @@ fn setup(scene: &Scene, sight: &SceneSight, args: &AttackArgs) -> Result<Setup, 
         "plunging_fire": ctx.plunging_fire || plan.plunging_fire,
         "target_visible": ctx.target_visible,
         "attacker_engaged": plan.state.engaged,
+        "allocation_order": allocation_order(&plan.target),
     });
     Ok(Setup {
         groups: plan.groups,
@@ -210,6 +258,16 @@ fn setup(scene: &Scene, sight: &SceneSight, args: &AttackArgs) -> Result<Setup, 
         ctx,
         facts,
     })
+}
+
+/// The target's models in the order attacks are allocated to them (`unit#N`; Leaders after
+/// their Bodyguard), as the attack starts.
+fn allocation_order(target: &TargetUnit) -> Vec<String> {
+    let [g0, g1] = target.allocation_groups();
+    g0.iter()
+        .chain(&g1)
+        .map(|&i| target.models[i].name.clone())
+        .collect()
 }
 
 /// Runs `wartable attack`.
@@ -231,6 +289,12 @@ pub fn run(scene_file: &std::path::Path, args: &AttackArgs) -> ExitCode {
     };
     let mut out = s.facts.clone();
     let mut text = Vec::new();
+    if !args.allocation.is_empty() {
+        text.push(format!(
+            "allocation order: {}",
+            allocation_order(&s.target).join(", ")
+        ));
+    }
     if args.roll {
         let mut log = Vec::new();
         let mut rng = GameRng::seeded(args.seed);

@@ -18,8 +18,9 @@ use crate::rules::weapon::WeaponProfile;
 use crate::rules::{CoreAbility, WeaponAbility};
 
 /// The target unit made of the index entries `entries` (one unit, or an Attached unit: its
-/// Leaders are allocated to last). Models are in the scene's order; already-destroyed models
-/// do not exist in a scene, so every model starts with its full Wounds.
+/// Leaders are allocated to last). Models are in the scene's order, ranked in the default
+/// allocation order ([`super::allocation::default_ranks`]); already-destroyed models do not
+/// exist in a scene, so every model starts with its full Wounds.
 pub fn target_unit(scene: &Scene, sight: &SceneSight, entries: &[usize]) -> TargetUnit {
     let refs: Vec<ModelRef> = entries.iter().map(|&e| sight.models[e]).collect();
     let mut keywords: Vec<String> = Vec::new();
@@ -30,6 +31,16 @@ pub fn target_unit(scene: &Scene, sight: &SceneSight, entries: &[usize]) -> Targ
         .any(|r| unit_of(scene, *r).attached_to.is_some());
     let mut every_model_stealthy = !refs.is_empty();
     let mut names: Vec<&str> = Vec::new();
+    // The default allocation ranks, worked out once per unit.
+    let mut ranked: Vec<(String, Vec<u32>)> = Vec::new();
+    let mut ranks_of = |unit: &crate::data::resolve::Unit| -> Vec<u32> {
+        if let Some((_, r)) = ranked.iter().find(|(id, _)| *id == unit.id) {
+            return r.clone();
+        }
+        let r = super::allocation::default_ranks(unit);
+        ranked.push((unit.id.clone(), r.clone()));
+        r
+    };
     for r in &refs {
         let unit = unit_of(scene, *r);
         let d = &unit.datasheet;
@@ -44,6 +55,7 @@ pub fn target_unit(scene: &Scene, sight: &SceneSight, entries: &[usize]) -> Targ
         every_model_stealthy &= d.has_core(&CoreAbility::Stealth);
         let leader = unit.attached_to.is_some();
         let c = &unit.models[r.model].characteristics;
+        let rank = ranks_of(unit)[r.model];
         toughness.push((c.toughness, !leader));
         models.push(TargetModel {
             name: format!("{}#{}", unit.id, r.model),
@@ -54,6 +66,8 @@ pub fn target_unit(scene: &Scene, sight: &SceneSight, entries: &[usize]) -> Targ
             feel_no_pain: d.feel_no_pain,
             leader: unit.attached_to.is_some(),
             has_cover: false,
+            allocation_rank: rank,
+            allocated_this_phase: false,
         });
     }
     TargetUnit {

@@ -354,6 +354,22 @@ pub enum Command {
         /// The card's name.
         card: String,
     },
+    /// The owner's order for losing the unit's models, at any moment (ahead of time, or while
+    /// an enemy unit's attacks wait with their targets selected): attacks and mortal wounds
+    /// are allocated to the models in this order, within the rule that a model that has lost
+    /// wounds or already took an attack this phase takes the next ones first (Core Rules:
+    /// Allocate Attack), and models are removed in it for Unit Coherency. Models it does not
+    /// name follow in the default order; an empty list restores the default (see
+    /// [`super::allocation`]).
+    AllocationOrder {
+        /// Player giving the command (the unit's owner).
+        player: u8,
+        /// The unit (of an Attached unit: its Bodyguard or one Leader; each has its own order).
+        unit: String,
+        /// Its models, `unit#N` or `N`, first lost first.
+        #[serde(default)]
+        models: Vec<String>,
+    },
     /// New Orders: in their Command phase a Tactical player discards an active secondary card
     /// and draws another (its CP cost, once per turn).
     NewOrders {
@@ -466,7 +482,8 @@ impl Command {
             | Command::Guard { player, .. }
             | Command::ChooseTargets { player, .. }
             | Command::DiscardSecondary { player, .. }
-            | Command::NewOrders { player, .. } => *player,
+            | Command::NewOrders { player, .. }
+            | Command::AllocationOrder { player, .. } => *player,
         }
     }
 
@@ -491,7 +508,8 @@ impl Command {
             | Command::Consolidate { unit, .. }
             | Command::UseStratagem { unit, .. }
             | Command::StartAction { unit, .. }
-            | Command::Guard { unit, .. } => Some(unit),
+            | Command::Guard { unit, .. }
+            | Command::AllocationOrder { unit, .. } => Some(unit),
             Command::EndPhase { .. }
             | Command::Pass { .. }
             | Command::DiscardSecondary { .. }
@@ -519,6 +537,7 @@ impl Command {
             Command::ChooseTargets { .. } => "ChooseTargets",
             Command::DiscardSecondary { .. } => "DiscardSecondary",
             Command::NewOrders { .. } => "NewOrders",
+            Command::AllocationOrder { .. } => "AllocationOrder",
             Command::ChargeMove { .. } => "ChargeMove",
             Command::PileIn { .. } => "PileIn",
             Command::Fight { .. } => "Fight",

@@ -459,6 +459,17 @@ pub enum GameEvent {
         /// The dice it replaced.
         replaced: Vec<u8>,
     },
+    /// A unit's owner set the order its models are lost in ([`super::Command::AllocationOrder`]).
+    AllocationOrderSet {
+        /// Player.
+        player: u8,
+        /// The unit.
+        unit: String,
+        /// Its models in the order now in force (`unit#N`, first lost first).
+        models: Vec<String>,
+        /// True when the player chose it, false when the default was restored.
+        chosen: bool,
+    },
     /// Models removed at the end of the turn to restore Unit Coherency.
     CoherencyRemoval {
         /// Player.

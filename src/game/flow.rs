@@ -179,6 +179,9 @@ impl Game {
                 u.fought = false;
                 u.shrouded = None;
                 u.epic_challenge = false;
+                for m in &mut u.models {
+                    m.allocated_this_phase = false;
+                }
             }
         }
         self.stratagems_used.clear();
@@ -309,7 +312,10 @@ impl Game {
                     continue;
                 }
                 let solids: Vec<_> = live.iter().map(|r| self.solid(*r)).collect();
-                let remove = coherency::models_to_remove(&solids);
+                // The owner picks the models: by their order of losses, or by default
+                // keeping the CHARACTERs and the most points (see `allocation`).
+                let keep: Vec<f64> = live.iter().map(|r| self.keep_value(*r)).collect();
+                let remove = coherency::models_to_remove_keeping(&solids, &keep);
                 if remove.is_empty() {
                     continue;
                 }

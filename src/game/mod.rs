@@ -8,6 +8,7 @@
 //! without carrying the command out. The dice live in the game state, so a scene, a seed and
 //! the accepted commands replay to the same game bit for bit ([`save`]).
 
+pub mod allocation;
 pub mod base_contact;
 pub mod combat;
 pub mod command;
@@ -82,7 +83,10 @@ impl Game {
         }
         if let Some(p) = &self.pending_shot {
             let defender = crate::rules::phase::opponent(p.player);
-            let answer = matches!(command, Command::UseStratagem { .. } | Command::Pass { .. });
+            let answer = matches!(
+                command,
+                Command::UseStratagem { .. } | Command::Pass { .. } | Command::AllocationOrder { .. }
+            );
             if player != defender || !answer {
                 return reject(
                     Rule::Reactions,
@@ -99,9 +103,10 @@ impl Game {
             let id = self.unit_id(a, u);
             let next = match command {
                 Command::Move { unit, .. } => unit == id,
-                Command::EndPhase { .. } | Command::UseStratagem { .. } | Command::Pass { .. } => {
-                    true
-                }
+                Command::EndPhase { .. }
+                | Command::UseStratagem { .. }
+                | Command::Pass { .. }
+                | Command::AllocationOrder { .. } => true,
                 _ => false,
             };
             if !next {
@@ -116,7 +121,10 @@ impl Game {
         // A reactive Stratagem answers the command just before it; any other command closes
         // the window.
         let trigger = self.trigger.take();
-        if matches!(command, Command::UseStratagem { .. }) {
+        if matches!(
+            command,
+            Command::UseStratagem { .. } | Command::AllocationOrder { .. }
+        ) {
             self.trigger = trigger;
         }
         match command {
@@ -183,6 +191,9 @@ impl Game {
                 self.discard_secondary_command(player, card, ev)?
             }
             Command::NewOrders { card, .. } => self.new_orders(player, card, ev)?,
+            Command::AllocationOrder { unit, models, .. } => {
+                self.set_allocation_order(player, unit, models, ev)?
+            }
         }
         self.resolve_last_shots(ev);
         self.open_trigger(command);

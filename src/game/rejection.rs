@@ -69,6 +69,8 @@ pub enum Rule {
     Actions,
     /// Secondary missions: Tactical draws, discards and New Orders; Fixed cards stay.
     SecondaryMissions,
+    /// Allocate Attack: the defender orders which of its models take attacks first.
+    AllocateAttack,
     /// A Core Stratagem's own restrictions (cost, timing, eligible units and targets).
     Stratagem(Stratagem),
 }
@@ -76,7 +78,7 @@ pub enum Rule {
 impl Rule {
     /// Every rule without a Stratagem, in declaration order (the Stratagems follow in
     /// [`Rule::all`]).
-    pub const GENERAL: [Rule; 28] = [
+    pub const GENERAL: [Rule; 29] = [
         Rule::Players,
         Rule::Units,
         Rule::Targets,
@@ -105,6 +107,7 @@ impl Rule {
         Rule::BattleShock,
         Rule::Actions,
         Rule::SecondaryMissions,
+        Rule::AllocateAttack,
     ];
 
     /// Every rule: [`Rule::GENERAL`], then one per Core Stratagem ([`Stratagem::ALL`]).
@@ -146,6 +149,7 @@ impl Rule {
             Rule::BattleShock => "Battle-shock",
             Rule::Actions => "Actions",
             Rule::SecondaryMissions => "Secondary missions",
+            Rule::AllocateAttack => "Allocate Attack",
             Rule::Stratagem(s) => s.name(),
         }
     }

@@ -797,7 +797,9 @@ impl Game {
         Ok(scene)
     }
 
-    /// Sets the target's wounds remaining from the game.
+    /// Sets the target's models from the game as they stand now: wounds remaining, the
+    /// attacks already allocated this phase, and the defender's allocation order (chosen
+    /// until the attacks resolve, so an order set in the reaction window counts).
     pub(super) fn set_wounds(
         &self,
         sight: &SceneSight,
@@ -806,7 +808,10 @@ impl Game {
     ) {
         for (m, &e) in target.models.iter_mut().zip(entries) {
             let r = sight.models[e];
-            m.wounds_remaining = self.units[r.army][r.unit].models[r.model].wounds;
+            let state = &self.units[r.army][r.unit].models[r.model];
+            m.wounds_remaining = state.wounds;
+            m.allocated_this_phase = state.allocated_this_phase;
+            m.allocation_rank = self.allocation_rank(r);
         }
     }
 
@@ -819,8 +824,14 @@ impl Game {
         ev: &mut Vec<GameEvent>,
     ) {
         let refs: Vec<ModelRef> = entries.iter().map(|&e| sight.models[e]).collect();
-        for (r, &w) in refs.iter().zip(&outcome.wounds_remaining) {
-            self.units[r.army][r.unit].models[r.model].wounds = w;
+        for ((r, &w), &allocated) in refs
+            .iter()
+            .zip(&outcome.wounds_remaining)
+            .zip(&outcome.allocated)
+        {
+            let m = &mut self.units[r.army][r.unit].models[r.model];
+            m.wounds = w;
+            m.allocated_this_phase |= allocated;
         }
         for (r, &w) in refs.iter().zip(&outcome.wounds_remaining) {
             if w == 0 {

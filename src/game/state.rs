@@ -34,6 +34,9 @@ pub struct ModelState {
     pub alive: bool,
     /// Wounds remaining.
     pub wounds: u8,
+    /// An attack or mortal wound was allocated to it this phase: the next ones must go to it
+    /// first (Core Rules: Allocate Attack).
+    pub allocated_this_phase: bool,
 }
 
 /// A unit's condition and what it did this turn.
@@ -70,6 +73,10 @@ pub struct UnitState {
     pub epic_challenge: bool,
     /// A Command Re-roll kept for the unit's next roll of this kind.
     pub command_reroll: Option<RerollRoll>,
+    /// The owner's order for losing its models (model indices, lost first; empty: the
+    /// default), for allocating attacks and for Unit Coherency removals (see
+    /// [`super::allocation`]).
+    pub allocation_order: Vec<usize>,
 }
 
 /// What a unit has just done that reactive Stratagems answer (their trigger): open from the
@@ -248,6 +255,7 @@ impl Game {
                             .map(|m| ModelState {
                                 alive: true,
                                 wounds: m.characteristics.wounds,
+                                allocated_this_phase: false,
                             })
                             .collect(),
                         leading: None,
@@ -263,6 +271,7 @@ impl Game {
                         insane_bravery: false,
                         epic_challenge: false,
                         command_reroll: None,
+                        allocation_order: Vec::new(),
                     })
                     .collect();
                 for (i, u) in a.units.iter().enumerate() {

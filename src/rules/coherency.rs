@@ -103,22 +103,83 @@ pub fn check(models: &[ModelSolid]) -> CoherencyReport {
     report(&neighbours(models), &vec![true; models.len()])
 }
 
-/// The models to remove at the end of a turn so that one coherent group remains: models
-/// outside the largest group first, then, one at a time, the model with the fewest neighbours
-/// (the last such on ties), until the rest is coherent.
+/// The models to remove at the end of a turn so that one coherent group remains, every model
+/// worth the same: see [`models_to_remove_keeping`].
 pub fn models_to_remove(models: &[ModelSolid]) -> Vec<usize> {
+    models_to_remove_keeping(models, &vec![1.0; models.len()])
+}
+
+/// The models the owner removes at the end of a turn so that one coherent group remains
+/// (Core Rules: Unit Coherency, the owner picks), `keep[i]` being what keeping model `i` is
+/// worth to them. Two ways are tried and the one losing the least worth is taken (ties: fewer
+/// models, then the first): removing models one at a time (the groups but the one worth the
+/// most, then the breaking model worth the least); and, for a unit of 7 or more models, first
+/// removing the models worth the least until fewer than 7 remain (each then needs only one
+/// neighbour), then the same. So two Boyz go rather than the Warboss that two neighbours
+/// would otherwise cost. Returns model indices in increasing order.
+pub fn models_to_remove_keeping(models: &[ModelSolid], keep: &[f64]) -> Vec<usize> {
     let adjacency = neighbours(models);
     let n = models.len();
-    let mut alive = vec![true; n];
+    let worth = |i: usize| keep.get(i).copied().unwrap_or(0.0);
+    let one_at_a_time = remove_one_at_a_time(&adjacency, vec![true; n], &worth);
+    if report(&adjacency, &vec![true; n]).coherent {
+        return one_at_a_time;
+    }
+    let mut best = one_at_a_time;
+    if n >= COHERENCY_TWO_NEIGHBOURS_FROM_MODELS {
+        let degree = |i: usize| adjacency[i].len();
+        let mut cheapest: Vec<usize> = (0..n).collect();
+        cheapest.sort_by(|&a, &b| {
+            worth(a)
+                .total_cmp(&worth(b))
+                .then(degree(a).cmp(&degree(b)))
+                .then(b.cmp(&a))
+        });
+        let mut alive = vec![true; n];
+        let shed = n + 1 - COHERENCY_TWO_NEIGHBOURS_FROM_MODELS;
+        for &i in &cheapest[..shed] {
+            alive[i] = false;
+        }
+        let mut shrunk = remove_one_at_a_time(&adjacency, alive, &worth);
+        shrunk.extend_from_slice(&cheapest[..shed]);
+        shrunk.sort_unstable();
+        let lost = |set: &[usize]| set.iter().map(|&i| worth(i)).sum::<f64>();
+        if lost(&shrunk)
+            .total_cmp(&lost(&best))
+            .then(shrunk.len().cmp(&best.len()))
+            .is_lt()
+        {
+            best = shrunk;
+        }
+    }
+    best
+}
+
+/// Removes models one at a time from those `alive` until one coherent group remains: every
+/// group but the one worth the most (ties: the larger, then the one with the first model),
+/// then the breaking model worth the least (ties: the fewest neighbours, then the last).
+/// Returns the models removed, in increasing order.
+fn remove_one_at_a_time(
+    adjacency: &[Vec<usize>],
+    mut alive: Vec<bool>,
+    worth: &impl Fn(usize) -> f64,
+) -> Vec<usize> {
+    let n = adjacency.len();
     let mut removed = Vec::new();
     loop {
-        let r = report(&adjacency, &alive);
+        let r = report(adjacency, &alive);
         if r.coherent {
             break;
         }
-        let mut groups = components(n, &adjacency, &alive);
+        let mut groups = components(n, adjacency, &alive);
         if groups.len() > 1 {
-            groups.sort_by(|a, b| b.len().cmp(&a.len()).then(a[0].cmp(&b[0])));
+            let total = |g: &Vec<usize>| g.iter().map(|&i| worth(i)).sum::<f64>();
+            groups.sort_by(|a, b| {
+                total(b)
+                    .total_cmp(&total(a))
+                    .then(b.len().cmp(&a.len()))
+                    .then(a[0].cmp(&b[0]))
+            });
             for i in groups[1..].iter().flatten() {
                 alive[*i] = false;
                 removed.push(*i);
@@ -129,7 +190,12 @@ pub fn models_to_remove(models: &[ModelSolid]) -> Vec<usize> {
         let worst = *r
             .breaking_models
             .iter()
-            .min_by(|&&a, &&b| degree(a).cmp(&degree(b)).then(b.cmp(&a)))
+            .min_by(|&&a, &&b| {
+                worth(a)
+                    .total_cmp(&worth(b))
+                    .then(degree(a).cmp(&degree(b)))
+                    .then(b.cmp(&a))
+            })
             .expect("an incoherent unit has a breaking model");
         alive[worst] = false;
         removed.push(worst);

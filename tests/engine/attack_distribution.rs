@@ -21,6 +21,8 @@ fn model(w: u8, sv: u8, inv: Option<u8>, fnp: Option<u8>, leader: bool) -> Targe
         feel_no_pain: fnp,
         leader,
         has_cover: false,
+        allocation_rank: 0,
+        allocated_this_phase: false,
     }
 }
 

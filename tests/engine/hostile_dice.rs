@@ -65,6 +65,8 @@ fn unit(n: u32, wounds: u8, save: u8, fnp: Option<u8>) -> TargetUnit {
                 feel_no_pain: fnp,
                 leader: false,
                 has_cover: false,
+                allocation_rank: 0,
+                allocated_this_phase: false,
             })
             .collect(),
     }
@@ -410,6 +412,8 @@ fn ordinary_profiles_stay_exact() {
                                 feel_no_pain: fnp.or(t.feel_no_pain),
                                 leader: false,
                                 has_cover: false,
+                                allocation_rank: 0,
+                                allocated_this_phase: false,
                             })
                             .collect(),
                     };

@@ -41,6 +41,8 @@ fn model(name: &str, w: u8, sv: u8, fnp: Option<u8>, leader: bool) -> TargetMode
         feel_no_pain: fnp,
         leader,
         has_cover: false,
+        allocation_rank: 0,
+        allocated_this_phase: false,
     }
 }
 

@@ -671,6 +671,28 @@ fn headline(game: &Game, e: &GameEvent, phase: Option<Phase>) -> (Option<u8>, St
                 replaced.iter().map(|&d| face(d)).collect::<String>()
             ),
         ),
+        G::AllocationOrderSet {
+            player,
+            unit,
+            models,
+            chosen,
+        } => (
+            Some(*player),
+            format!(
+                "Player {player} {} {}: {}",
+                if *chosen {
+                    "sets the order of losses for"
+                } else {
+                    "restores the default order of losses for"
+                },
+                model_name(game, *player, unit),
+                models
+                    .iter()
+                    .map(|m| model_name(game, *player, m))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ),
         G::CoherencyRemoval { player, models } => (
             Some(*player),
             format!(

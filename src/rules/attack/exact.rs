@@ -1131,6 +1131,8 @@ mod tests {
                     feel_no_pain: fnp,
                     leader: false,
                     has_cover: false,
+                    allocation_rank: 0,
+                    allocated_this_phase: false,
                 })
                 .collect(),
         }

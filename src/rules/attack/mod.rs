@@ -278,12 +278,29 @@ pub struct TargetModel {
     /// (Core Rules: Benefit of Cover); the defender allocates to covered models first.
     #[serde(default)]
     pub has_cover: bool,
+    /// The defender's allocation order (Core Rules: Allocate Attack, the defending player
+    /// chooses): among the models attacks may go to, lower ranks take them first; models of
+    /// equal rank go with the Benefit of Cover first, then in list order. The game sets it
+    /// from the unit's chosen order or the default (see `crate::game::allocation`).
+    #[serde(default)]
+    pub allocation_rank: u32,
+    /// An attack was already allocated to it this phase, so the next ones must be too
+    /// (Core Rules: Allocate Attack), like a model that has lost wounds.
+    #[serde(default)]
+    pub allocated_this_phase: bool,
 }
 
 impl TargetModel {
     /// True if the model has lost wounds (attacks must then be allocated to it first).
     pub fn is_damaged(&self) -> bool {
         self.wounds_remaining < self.wounds
+    }
+
+    /// True if attacks must be allocated to it before the defender's choice applies: it has
+    /// lost wounds or already had an attack allocated this phase (Core Rules: Allocate
+    /// Attack).
+    pub fn must_take_attacks_first(&self) -> bool {
+        self.is_damaged() || self.allocated_this_phase
     }
 
     /// Probability that a wound it would lose is lost: its Feel No Pain X+ fails (1 without
@@ -331,7 +348,9 @@ impl TargetUnit {
     /// The two allocation groups, as model indices: first the models attacks go to normally
     /// (the Bodyguard), then the Leaders of an Attached unit, who only take attacks when no
     /// Bodyguard model is left, or PRECISION attacks first. A unit without both kinds has one
-    /// group. Within a group, models that have lost wounds come first.
+    /// group. Within a group, models that have lost wounds or were already allocated an attack
+    /// this phase come first, then the defender's order (`allocation_rank`), then models with
+    /// the Benefit of Cover, then list order.
     pub fn allocation_groups(&self) -> [Vec<usize>; 2] {
         let alive = |i: &usize| self.models[*i].wounds_remaining > 0;
         let has_bodyguard = self
@@ -343,10 +362,14 @@ impl TargetUnit {
             let protected = has_bodyguard && self.models[i].leader;
             groups[usize::from(protected)].push(i);
         }
-        // Within a group: models that lost wounds must come first; the defender then
-        // chooses the models with the Benefit of Cover before those without.
+        // Within a group: models that lost wounds (or already took an attack this phase)
+        // must come first; then the defender's order, the models with the Benefit of Cover
+        // first among models it ranks equal.
         for g in &mut groups {
-            g.sort_by_key(|&i| (!self.models[i].is_damaged(), !self.models[i].has_cover));
+            g.sort_by_key(|&i| {
+                let m = &self.models[i];
+                (!m.must_take_attacks_first(), m.allocation_rank, !m.has_cover)
+            });
         }
         groups
     }
@@ -730,6 +753,8 @@ mod tests {
             feel_no_pain: None,
             leader: false,
             has_cover: false,
+            allocation_rank: 0,
+            allocated_this_phase: false,
         }
     }
 

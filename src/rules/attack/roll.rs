@@ -35,6 +35,10 @@ pub struct RollOutcome {
     /// For each failed HAZARDOUS test, the index (in the weapons resolved) of the weapon
     /// whose bearer failed it: the game removes one such bearer, or gives it mortal wounds.
     pub hazardous_failed: Vec<usize>,
+    /// For each target model (in the target's model order), whether an attack or mortal
+    /// wound was allocated to it (now or earlier this phase): the next attacks this phase
+    /// must go to it first (Core Rules: Allocate Attack).
+    pub allocated: Vec<bool>,
 }
 
 /// The target's models while an attack is resolved.
@@ -50,7 +54,11 @@ impl<'a> Defender<'a> {
         Self {
             target,
             remaining: target.models.iter().map(|m| m.wounds_remaining).collect(),
-            allocated: vec![false; target.models.len()],
+            allocated: target
+                .models
+                .iter()
+                .map(|m| m.allocated_this_phase)
+                .collect(),
             groups: target.allocation_groups(),
         }
     }
@@ -68,7 +76,7 @@ impl<'a> Defender<'a> {
                 }
                 if self.allocated[i]
                     || self.remaining[i] < self.target.models[i].wounds_remaining
-                    || self.target.models[i].is_damaged()
+                    || self.target.models[i].must_take_attacks_first()
                 {
                     return Some(i);
                 }
@@ -441,6 +449,7 @@ pub fn resolve_weapons<S: EventSink>(
             let Some(i) = def.pick(precision) else {
                 break;
             };
+            def.allocated[i] = true;
             def.lose_wound(i, true, rng, sink);
         }
     }
@@ -505,6 +514,7 @@ impl Defender<'_> {
             wounds_remaining: self.remaining,
             hazardous_failures: hazardous_failed.len() as u32,
             hazardous_failed,
+            allocated: self.allocated,
         }
     }
 }
@@ -533,6 +543,7 @@ pub fn inflict_mortal_wounds<S: EventSink>(
         let Some(i) = def.pick(false) else {
             break;
         };
+        def.allocated[i] = true;
         def.lose_wound(i, true, rng, sink);
     }
     def.outcome(Vec::new())

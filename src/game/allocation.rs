@@ -1,0 +1,186 @@
+//! The defending player's choices of which models are lost first: the order attacks and mortal
+//! wounds are allocated in (Core Rules: Allocate Attack; Rules Commentary: Mortal Wounds), and
+//! the models removed when a unit ends a turn out of Unit Coherency (Core Rules: Unit
+//! Coherency). A player sets a unit's order with [`Command::AllocationOrder`] at any moment
+//! (ahead of time, or in the reaction window once an enemy unit has selected its targets);
+//! without one, the default below stands for both the engine and the computer.
+//!
+//! The default order loses plain models first: models without the CHARACTER keyword before
+//! CHARACTER models, fewer Wounds before more, then the unit's usual model before one whose
+//! characteristics or weapons differ from the unit's most common loadout (a sergeant, a Boss
+//! Nob, a special-weapon model). Models the default ranks equal go with the Benefit of Cover
+//! first, then in list order.
+//!
+//! [`Command::AllocationOrder`]: super::Command::AllocationOrder
+
+use crate::data::resolve::Unit;
+
+/// The default allocation ranks of `unit`'s models (index by model): equal ranks for models
+/// the default cannot tell apart, lower ranks lost first (see the module documentation).
+pub fn default_ranks(unit: &Unit) -> Vec<u32> {
+    let models = &unit.models;
+    let alike = |a: &crate::data::resolve::Model, b: &crate::data::resolve::Model| {
+        a.weapons == b.weapons && a.characteristics == b.characteristics
+    };
+    // How many models share each model's loadout; the unit's usual loadout is the most shared.
+    let shared: Vec<usize> = models
+        .iter()
+        .map(|m| models.iter().filter(|o| alike(m, o)).count())
+        .collect();
+    let most = shared.iter().copied().max().unwrap_or(0);
+    let character = unit.datasheet.has_keyword("CHARACTER");
+    let keys: Vec<(bool, u8, bool)> = models
+        .iter()
+        .zip(&shared)
+        .map(|(m, &n)| (character, m.characteristics.wounds, n < most))
+        .collect();
+    let mut distinct = keys.clone();
+    distinct.sort();
+    distinct.dedup();
+    keys.iter()
+        .map(|k| distinct.binary_search(k).expect("a key of the list") as u32)
+        .collect()
+}
+
+/// The allocation ranks of `unit`'s models (index by model) under the owner's chosen order
+/// `chosen` (model indices, lost first): the models it names in that order, then the others
+/// in the default order.
+pub fn ranks(unit: &Unit, chosen: &[usize]) -> Vec<u32> {
+    let defaults = default_ranks(unit);
+    let named = chosen.len() as u32;
+    (0..unit.models.len())
+        .map(|i| match chosen.iter().position(|&c| c == i) {
+            Some(p) => p as u32,
+            None => named + defaults[i],
+        })
+        .collect()
+}
+
+/// The full order `unit`'s models are lost in (model indices, first lost first) under the
+/// owner's chosen order `chosen` (empty: the default), ties in list order.
+pub fn order(unit: &Unit, chosen: &[usize]) -> Vec<usize> {
+    let r = ranks(unit, chosen);
+    let mut order: Vec<usize> = (0..unit.models.len()).collect();
+    order.sort_by_key(|&i| r[i]);
+    order
+}
+
+/// What keeping each of `unit`'s models is worth to its owner when models must be removed for
+/// Unit Coherency (Core Rules: Unit Coherency, the owner picks): under a chosen order, each
+/// model is worth more than every model before it together (the owner loses the models in that
+/// order); by default, its share of the unit's points (its Wounds without a points cost),
+/// half as much again for a CHARACTER, so the CHARACTERs and the most points stay.
+pub fn keep_values(unit: &Unit, chosen: &[usize]) -> Vec<f64> {
+    if chosen.is_empty() {
+        let n = unit.models.len().max(1) as f64;
+        let character = unit.datasheet.has_keyword("CHARACTER");
+        unit.models
+            .iter()
+            .map(|m| {
+                let share = unit
+                    .points
+                    .map_or(f64::from(m.characteristics.wounds), |p| f64::from(p) / n);
+                if character { share * 1.5 } else { share }
+            })
+            .collect()
+    } else {
+        let full = order(unit, chosen);
+        let mut values = vec![0.0; unit.models.len()];
+        for (p, &i) in full.iter().enumerate() {
+            values[i] = 2f64.powi(p.min(1000) as i32);
+        }
+        values
+    }
+}
+
+/// Reads a chosen order: each entry a model of unit `unit_id` as `unit#N` or `N` (its index in
+/// the unit), each at most once, `models` being the unit's model count.
+///
+/// # Errors
+/// An entry names another unit, is not a number, is out of range or repeats (the message
+/// names the entry).
+pub fn parse_order(unit_id: &str, models: usize, entries: &[String]) -> Result<Vec<usize>, String> {
+    let mut out = Vec::with_capacity(entries.len());
+    for e in entries {
+        let e = e.trim();
+        let index = match e.rsplit_once('#') {
+            Some((u, n)) if u.eq_ignore_ascii_case(unit_id) => n,
+            Some((u, _)) => {
+                return Err(format!(
+                    "'{e}' is a model of '{u}', not of '{unit_id}'"
+                ));
+            }
+            None => e,
+        };
+        let i: usize = index
+            .parse()
+            .map_err(|_| format!("'{e}' is not a model of '{unit_id}' (write {unit_id}#N)"))?;
+        if i >= models {
+            return Err(format!(
+                "'{e}': '{unit_id}' has {models} models ({unit_id}#0 to {unit_id}#{})",
+                models.saturating_sub(1)
+            ));
+        }
+        if out.contains(&i) {
+            return Err(format!("'{e}' is named twice"));
+        }
+        out.push(i);
+    }
+    Ok(out)
+}
+
+impl super::Game {
+    /// [`Command::AllocationOrder`](super::Command::AllocationOrder): sets (or, empty, clears)
+    /// the order the owner loses the unit's models in.
+    ///
+    /// # Errors
+    /// The unit is not the player's, or an entry is not one of its models.
+    pub(super) fn set_allocation_order(
+        &mut self,
+        player: u8,
+        unit: &str,
+        models: &[String],
+        ev: &mut Vec<super::GameEvent>,
+    ) -> Result<(), super::Rejection> {
+        let (army, u) = self.own_unit(player, unit)?;
+        let data = &self.scene.armies[army].units[u];
+        let chosen = parse_order(&data.id, data.models.len(), models)
+            .map_err(|why| super::Rejection::new(super::Rule::AllocateAttack, why))?;
+        let full = order(data, &chosen);
+        ev.push(super::GameEvent::AllocationOrderSet {
+            player,
+            unit: data.id.clone(),
+            models: full.iter().map(|i| format!("{}#{i}", data.id)).collect(),
+            chosen: !chosen.is_empty(),
+        });
+        self.units[army][u].allocation_order = chosen;
+        Ok(())
+    }
+
+    /// The order the owner of unit `unit` of army `army` loses its models in (model indices,
+    /// first lost first): its chosen order, the rest by default (see the module
+    /// documentation). Dead models are included; the engine skips them.
+    pub fn allocation_order(&self, army: usize, unit: usize) -> Vec<usize> {
+        order(
+            &self.scene.armies[army].units[unit],
+            &self.units[army][unit].allocation_order,
+        )
+    }
+
+    /// The defender's allocation rank of the model `r` (see [`ranks`]).
+    pub(super) fn allocation_rank(&self, r: super::sight::ModelRef) -> u32 {
+        ranks(
+            &self.scene.armies[r.army].units[r.unit],
+            &self.units[r.army][r.unit].allocation_order,
+        )[r.model]
+    }
+
+    /// What keeping the model `r` is worth to its owner in Unit Coherency removals (see
+    /// [`keep_values`]).
+    pub(super) fn keep_value(&self, r: super::sight::ModelRef) -> f64 {
+        keep_values(
+            &self.scene.armies[r.army].units[r.unit],
+            &self.units[r.army][r.unit].allocation_order,
+        )[r.model]
+    }
+}
