@@ -66,31 +66,37 @@ pub fn order(unit: &Unit, chosen: &[usize]) -> Vec<usize> {
 }
 
 /// What keeping each of `unit`'s models is worth to its owner when models must be removed for
-/// Unit Coherency (Core Rules: Unit Coherency, the owner picks): under a chosen order, each
-/// model is worth more than every model before it together (the owner loses the models in that
-/// order); by default, its share of the unit's points (its Wounds without a points cost),
-/// half as much again for a CHARACTER, so the CHARACTERs and the most points stay.
+/// Unit Coherency (Core Rules: Unit Coherency, the owner picks), on a points scale so that a
+/// Leader's models and its Bodyguard's compare. By default: its share of the unit's points
+/// (its Wounds without a points cost), half as much again for a CHARACTER, and a little more
+/// the later the default order loses it, so the CHARACTERs, the most points and the special
+/// models stay. Under a chosen order: the unit's mean default worth, spread so that each model
+/// is worth more than those the order loses before it.
 pub fn keep_values(unit: &Unit, chosen: &[usize]) -> Vec<f64> {
+    let n = unit.models.len().max(1) as f64;
+    let character = unit.datasheet.has_keyword("CHARACTER");
+    let defaults = default_ranks(unit);
+    let by_default: Vec<f64> = unit
+        .models
+        .iter()
+        .zip(&defaults)
+        .map(|(m, &rank)| {
+            let share = unit
+                .points
+                .map_or(f64::from(m.characteristics.wounds), |p| f64::from(p) / n);
+            let share = if character { share * 1.5 } else { share };
+            share * (1.0 + 0.01 * f64::from(rank))
+        })
+        .collect();
     if chosen.is_empty() {
-        let n = unit.models.len().max(1) as f64;
-        let character = unit.datasheet.has_keyword("CHARACTER");
-        unit.models
-            .iter()
-            .map(|m| {
-                let share = unit
-                    .points
-                    .map_or(f64::from(m.characteristics.wounds), |p| f64::from(p) / n);
-                if character { share * 1.5 } else { share }
-            })
-            .collect()
-    } else {
-        let full = order(unit, chosen);
-        let mut values = vec![0.0; unit.models.len()];
-        for (p, &i) in full.iter().enumerate() {
-            values[i] = 2f64.powi(p.min(1000) as i32);
-        }
-        values
+        return by_default;
     }
+    let mean = by_default.iter().sum::<f64>() / n;
+    let mut values = vec![0.0; unit.models.len()];
+    for (p, &i) in order(unit, chosen).iter().enumerate() {
+        values[i] = mean * 2.0 * (p as f64 + 1.0) / (n + 1.0);
+    }
+    values
 }
 
 /// Reads a chosen order: each entry a model of unit `unit_id` as `unit#N` or `N` (its index in
@@ -106,9 +112,7 @@ pub fn parse_order(unit_id: &str, models: usize, entries: &[String]) -> Result<V
         let index = match e.rsplit_once('#') {
             Some((u, n)) if u.eq_ignore_ascii_case(unit_id) => n,
             Some((u, _)) => {
-                return Err(format!(
-                    "'{e}' is a model of '{u}', not of '{unit_id}'"
-                ));
+                return Err(format!("'{e}' is a model of '{u}', not of '{unit_id}'"));
             }
             None => e,
         };

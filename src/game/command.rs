@@ -205,8 +205,9 @@ pub enum Command {
         /// The TRANSPORT's unit id.
         transport: String,
     },
-    /// Movement phase: an embarked unit disembarks wholly within 3" of its TRANSPORT, before
-    /// the TRANSPORT moves.
+    /// Movement phase: a unit that started the phase embarked disembarks wholly within 3" of
+    /// its TRANSPORT, before the TRANSPORT moves or after its Normal move; a unit that
+    /// embarked this phase cannot (Core Rules: Transports, Disembark).
     Disembark {
         /// Player giving the command.
         player: u8,

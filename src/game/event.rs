@@ -264,7 +264,8 @@ pub enum GameEvent {
     },
     /// One step of a rolled attack (dice, saves, damage).
     Attack(AttackEvent),
-    /// Mortal wounds from a Stratagem (Grenade, Tank Shock).
+    /// Mortal wounds from a Stratagem (Grenade, Tank Shock), Deadly Demise or the rolls of a
+    /// destroyed TRANSPORT's passengers.
     MortalWoundsRolled {
         /// Player rolling.
         player: u8,
@@ -287,8 +288,9 @@ pub enum GameEvent {
         /// The bearer was destroyed.
         destroyed: bool,
     },
-    /// The D6 rolled for each model that disembarked from a destroyed TRANSPORT (Core
-    /// Rules: Transports, Destroyed Transport).
+    /// The D6 rolled for each model that disembarked from a destroyed TRANSPORT; the mortal
+    /// wounds they inflict follow (a `MortalWoundsRolled` and its attack steps) (Core Rules:
+    /// Transports, Destroyed Transport, Emergency Disembarkation).
     DestroyedTransportRolls {
         /// Player owning the unit.
         player: u8,
@@ -296,10 +298,12 @@ pub enum GameEvent {
         unit: String,
         /// One die per model.
         dice: Vec<u8>,
-        /// A model is lost on each die of this or less (1, or 3 after an emergency
-        /// disembarkation).
+        /// Each die of this or less inflicts 1 mortal wound on the unit (1, or 3 after an
+        /// emergency disembarkation).
         fails_up_to: u8,
-        /// Models lost.
+        /// Mortal wounds inflicted on the unit: the dice of `fails_up_to` or less.
+        mortal_wounds: u32,
+        /// Models those mortal wounds destroyed.
         models_lost: u32,
     },
     /// A unit embarked in a destroyed TRANSPORT could not be set up and is destroyed.

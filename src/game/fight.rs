@@ -434,7 +434,8 @@ impl Game {
         Ok(())
     }
 
-    /// A Pile In or Consolidation move: each moved model ends closer to its own closest enemy
+    /// A Pile In or Consolidation move: a model already in base-to-base contact with an enemy
+    /// model does not move; each moved model ends closer to its own closest enemy
     /// model (the one closest when the move starts) or in base-to-base contact with it, and
     /// the unit ends within Engagement Range of an enemy unit. Consolidating when no enemy
     /// unit can be reached (none within the move plus Engagement Range), each model instead
@@ -482,6 +483,31 @@ impl Game {
                 what,
                 "no enemy unit can be reached and there is no objective marker to move towards; the unit cannot Consolidate",
             );
+        }
+        // A model already in base-to-base contact with an enemy model is not moved (Rules
+        // Commentary: Pile-in Move, Consolidation Move; Core Rules: Fight phase): its path may
+        // only keep it where it stands.
+        for p in paths {
+            let r = self.model_of(army, root, p.unit.as_deref(), p.model)?;
+            let start = self.scene.armies[r.army].units[r.unit].models[r.model].position;
+            let moves = p
+                .path
+                .iter()
+                .any(|&(x, y, z)| (Vec3::new(x, y, z) - start).length() > MEASURE_TOLERANCE_INCHES);
+            let s = self.solid(r);
+            if moves
+                && enemies
+                    .iter()
+                    .any(|e| model_distance(&s, e).distance <= BASE_CONTACT_INCHES)
+            {
+                return reject(
+                    what,
+                    format!(
+                        "{} is already in base-to-base contact with an enemy model, so it is not moved",
+                        self.model_name(r)
+                    ),
+                );
+            }
         }
         let planned = self.plan_move(army, root, paths, &|_| inches, MoveKind::Engaging)?;
         let before: Vec<(ModelRef, ModelSolid)> = planned

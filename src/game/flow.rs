@@ -179,6 +179,7 @@ impl Game {
                 u.fought = false;
                 u.shrouded = None;
                 u.epic_challenge = false;
+                u.embarked_this_phase = false;
                 for m in &mut u.models {
                     m.allocated_this_phase = false;
                 }
@@ -488,14 +489,16 @@ impl Game {
                 }
             }
         }
-        // Units embarked in a destroyed TRANSPORT disembark before it is removed.
+        // Deadly Demise is rolled before a destroyed TRANSPORT's passengers disembark, so it
+        // cannot hit them (Core Rules: Deadly Demise); then they disembark before the
+        // TRANSPORT is removed (Core Rules: Transports, Destroyed Transport).
+        if triggers {
+            self.deadly_demise(r, ev);
+        }
         if (0..self.units[r.army].len())
             .any(|u| self.units[r.army][u].location == Location::Embarked(r.unit))
         {
             self.disembark_from_destroyed(r.army, r.unit, ev);
-        }
-        if triggers {
-            self.deadly_demise(r, ev);
         }
     }
 

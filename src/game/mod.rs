@@ -85,7 +85,9 @@ impl Game {
             let defender = crate::rules::phase::opponent(p.player);
             let answer = matches!(
                 command,
-                Command::UseStratagem { .. } | Command::Pass { .. } | Command::AllocationOrder { .. }
+                Command::UseStratagem { .. }
+                    | Command::Pass { .. }
+                    | Command::AllocationOrder { .. }
             );
             if player != defender || !answer {
                 return reject(

@@ -142,19 +142,12 @@ impl Game {
         } else {
             MoveKind::Normal
         };
-        let planned = self.plan_move(army, unit, paths, &allowance, kind)?;
+        let mut planned = self.plan_move(army, unit, paths, &allowance, kind)?;
         self.advance_roll = None;
-        self.apply_planned(&planned);
-        self.for_combined(army, unit, |s| s.moved = Some(Moved::Moved(mode)));
-        ev.push(GameEvent::Moved {
-            player,
-            unit: self.unit_id(army, unit).to_string(),
-            mode,
-            advance_roll,
-            longest_inches: planned.longest,
-        });
         if mode == MoveMode::FallBack {
-            // Desperate Escape: every model if Battle-shocked, else those crossing enemies.
+            // Desperate Escape, before any model moves: every model if Battle-shocked, else
+            // those that will move over enemy models. A model destroyed by its test does not
+            // make the move (Core Rules: Fall Back moves, Desperate Escape tests).
             let testing: Vec<ModelRef> = if self.units[army][unit].battle_shocked {
                 self.live_models(army, unit)
             } else {
@@ -174,7 +167,24 @@ impl Game {
                     self.destroy_model(r, ev);
                 }
             }
+            let units = &self.units;
+            let alive = |r: &ModelRef| units[r.army][r.unit].models[r.model].alive;
+            planned.moves.retain(|(r, _)| alive(r));
+            planned.facings.retain(|(r, _)| alive(r));
         }
+        self.apply_planned(&planned);
+        self.for_combined(army, unit, |s| s.moved = Some(Moved::Moved(mode)));
+        if self.live_models(army, unit).is_empty() {
+            // Every model was destroyed by its Desperate Escape test: nothing moved.
+            return Ok(());
+        }
+        ev.push(GameEvent::Moved {
+            player,
+            unit: self.unit_id(army, unit).to_string(),
+            mode,
+            advance_roll,
+            longest_inches: planned.longest,
+        });
         Ok(())
     }
 
@@ -374,7 +384,10 @@ impl Game {
                 );
             }
         }
-        self.for_combined(army, root, |s| s.location = Location::Embarked(t));
+        self.for_combined(army, root, |s| {
+            s.location = Location::Embarked(t);
+            s.embarked_this_phase = true;
+        });
         ev.push(GameEvent::Embarked {
             player,
             unit: self.unit_id(army, root).to_string(),
@@ -395,6 +408,16 @@ impl Game {
         let Location::Embarked(t) = self.units[army][root].location else {
             return reject(Rule::Transports, format!("'{id}' is not embarked"));
         };
+        // Only a unit that started the phase embarked disembarks in it: one that embarked
+        // this phase stays aboard until a later phase (Core Rules: Transports, Disembark).
+        if self.units[army][root].embarked_this_phase {
+            return reject(
+                Rule::Transports,
+                format!(
+                    "'{id}' embarked this phase: only a unit that starts the phase embarked can disembark in it"
+                ),
+            );
+        }
         // Before the TRANSPORT moves (Remaining Stationary is not a move), or after its Normal
         // move: then the unit counts as having made a Normal move and cannot charge.
         let after_normal_move = match self.units[army][t].moved {

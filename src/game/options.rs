@@ -470,6 +470,7 @@ impl Game {
         }
         o.arrive = matches!(state.location, Location::Reserves(_));
         o.disembark = matches!(state.location, Location::Embarked(_))
+            && !state.embarked_this_phase
             && !self.live_models_anywhere(army, root).is_empty();
         // Only INFANTRY embark, in a friendly TRANSPORT on the table.
         if !self.live_models(army, root).is_empty() && self.all_have_keyword(army, root, "INFANTRY")

@@ -58,6 +58,9 @@ pub struct UnitState {
     pub charged: bool,
     /// Cannot declare a charge this turn (it disembarked after its TRANSPORT's Normal move).
     pub no_charge: bool,
+    /// Embarked in a TRANSPORT this phase: it did not start the phase embarked, so it cannot
+    /// disembark until a later phase (Core Rules: Transports, Disembark).
+    pub embarked_this_phase: bool,
     /// Fought this phase.
     pub fought: bool,
     /// Battle-shocked (until the start of its player's next Command phase).
@@ -264,6 +267,7 @@ impl Game {
                         declared_charge: false,
                         charged: false,
                         no_charge: false,
+                        embarked_this_phase: false,
                         fought: false,
                         battle_shocked: false,
                         one_shot_fired: Vec::new(),

@@ -1,8 +1,11 @@
-//! A destroyed TRANSPORT: before it is removed, its passengers disembark around it (wholly
-//! within 3", else an emergency disembarkation wholly within 6"), then roll a D6 per model
-//! and lose a model on each failure; a unit that cannot be set up at all is destroyed.
+//! A destroyed TRANSPORT: its Deadly Demise is rolled first (by the caller), then, before it
+//! is removed, its passengers disembark around it (wholly within 3", else an emergency
+//! disembarkation wholly within 6") and roll a D6 per model: each 1 (each 1-3 after an
+//! emergency disembarkation) inflicts 1 mortal wound on that unit, allocated as any mortal
+//! wound is; a unit that cannot be set up at all is destroyed.
 //!
-//! Core Rules: Transports (Destroyed Transport, Emergency Disembarkation); shared/RULES.md.
+//! Core Rules: Transports (Destroyed Transport, Emergency Disembarkation), Deadly Demise;
+//! shared/RULES.md (whose "losing a model" per failure is read as 1 mortal wound per failure).
 
 use super::command::Placement;
 use super::event::{GameEvent, SetUpHow};
@@ -21,10 +24,13 @@ const PLACEMENT_GRID_INCHES: f32 = 0.5;
 
 impl Game {
     /// Every unit embarked in the TRANSPORT `transport` (army `army`), whose last model has
-    /// just been destroyed, disembarks before the TRANSPORT is removed: wholly within 3" and
-    /// losing a model on each D6 of 1, or else wholly within 6" losing a model on each 1-3;
-    /// a unit that cannot be set up either way is destroyed. The engine sets the models up
-    /// itself, as close to the hull as they fit, in Unit Coherency and out of Engagement Range.
+    /// just been destroyed (and its Deadly Demise rolled), disembarks before the TRANSPORT is
+    /// removed: wholly within 3", then a D6 per model and 1 mortal wound on the unit for each
+    /// 1; or else wholly within 6" (emergency disembarkation), 1 mortal wound for each 1-3.
+    /// The mortal wounds are allocated to the unit as any mortal wounds are (Feel No Pain
+    /// applies; excess is not lost between models). A unit that cannot be set up either way is destroyed. The engine sets
+    /// the models up itself, as close to the hull as they fit, in Unit Coherency and out of
+    /// Engagement Range.
     pub(super) fn disembark_from_destroyed(
         &mut self,
         army: usize,
@@ -96,22 +102,25 @@ impl Game {
             });
             let models = self.live_models(army, root);
             let dice: Vec<u8> = models.iter().map(|_| self.rng.d6()).collect();
-            let lost: Vec<ModelRef> = models
-                .iter()
-                .zip(&dice)
-                .filter(|(_, d)| **d <= fails_up_to)
-                .map(|(r, _)| *r)
-                .collect();
+            let mortal_wounds = dice.iter().filter(|d| **d <= fails_up_to).count() as u32;
+            // The mortal wounds go through the normal allocation; their events follow the
+            // rolls, which report the models they cost.
+            let mut after = Vec::new();
+            if mortal_wounds > 0 {
+                self.mortal_wounds(player, (army, root), Vec::new(), mortal_wounds, &mut after);
+            }
+            let models_lost = models
+                .len()
+                .saturating_sub(self.live_models_anywhere(army, root).len());
             ev.push(GameEvent::DestroyedTransportRolls {
                 player,
                 unit: id,
                 dice,
                 fails_up_to,
-                models_lost: lost.len() as u32,
+                mortal_wounds,
+                models_lost: models_lost as u32,
             });
-            for r in lost {
-                self.destroy_model(r, ev);
-            }
+            ev.extend(after);
         }
     }
 

@@ -181,9 +181,11 @@ pub const INFILTRATORS_DISTANCE_INCHES: f32 = 9.0;
 /// Destroyed Transport: a unit that cannot disembark within 3" sets up wholly within this
 /// distance of it instead (emergency disembarkation, inches).
 pub const EMERGENCY_DISEMBARK_RANGE_INCHES: f32 = 6.0;
-/// Destroyed Transport: after disembarking, a D6 per model; a model is lost on this or less.
+/// Destroyed Transport: after disembarking, a D6 per model; each roll of this or less
+/// inflicts 1 mortal wound on the unit (Core Rules: Transports, Destroyed Transport).
 pub const DESTROYED_TRANSPORT_FAILS_UP_TO: u8 = 1;
-/// Destroyed Transport, emergency disembarkation: a model is lost on this or less.
+/// Destroyed Transport, emergency disembarkation: each roll of this or less inflicts 1 mortal
+/// wound on the unit (Core Rules: Transports, Emergency Disembarkation).
 pub const EMERGENCY_DISEMBARK_FAILS_UP_TO: u8 = 3;
 /// Grenade stratagem: the enemy unit must be within this distance (inches).
 pub const GRENADE_RANGE_INCHES: f32 = 8.0;

@@ -1489,7 +1489,8 @@ fn command_reroll_saving_throw_is_the_defenders_first_failed_save() {
         attack_command_rerolls(&ev),
         vec![("saving throw".to_string(), vec![1])]
     );
-    assert_eq!(nobz_wounds(&g), vec![1, 2, 2, 2, 2]);
+    // The defender's default order loses a plain big-choppa Nob (#2) first.
+    assert_eq!(nobz_wounds(&g), vec![2, 2, 1, 2, 2]);
     let a = g.army_of(2).unwrap();
     let u = g.find_unit(a, "nobz").unwrap();
     assert_eq!(g.units[a][u].command_reroll, None, "spent");
@@ -1510,8 +1511,8 @@ fn command_reroll_damage_rerolls_the_first_damage_roll_below_average() {
             })
             .collect()
     };
-    // Without it: Damage 1 and 1, both on the first Nob (it lost a wound, so it takes the
-    // second attack too).
+    // Without it: Damage 1 and 1, both on the first Nob of the defender's default order, a
+    // plain big-choppa Nob (it lost a wound, so it takes the second attack too).
     let mut plain = g.clone();
     // Hits 4 4, wounds 5 5, save 1, Damage 1, save 1, Damage 1.
     plain.rng = GameRng::scripted(&[4, 4, 5, 5, 1, 1, 1, 1]);
@@ -1524,7 +1525,7 @@ fn command_reroll_damage_rerolls_the_first_damage_roll_below_average() {
         )
     );
     assert_eq!(damage_dice(&ev), vec![vec![1], vec![1]]);
-    assert_eq!(nobz_wounds(&plain), vec![0, 2, 2, 2, 2]);
+    assert_eq!(nobz_wounds(&plain), vec![2, 2, 0, 2, 2]);
     // Kept: the first Damage roll (1, below 3.5) becomes a 6; the second 1 stays.
     accepted!(g, command_reroll(1, "intercessors", RerollRoll::Damage));
     // The same with the Damage re-roll's 6 after the first Damage 1.
@@ -1542,7 +1543,7 @@ fn command_reroll_damage_rerolls_the_first_damage_roll_below_average() {
         vec![("Damage".to_string(), vec![1])]
     );
     assert_eq!(damage_dice(&ev), vec![vec![6], vec![1]]);
-    assert_eq!(nobz_wounds(&g), vec![0, 1, 2, 2, 2]);
+    assert_eq!(nobz_wounds(&g), vec![2, 2, 0, 1, 2]);
 }
 
 #[test]

@@ -14,6 +14,8 @@ mod battle_saves;
 mod common;
 mod engine_api;
 mod engine_options;
+mod fidelity3_allocation;
+mod fidelity3_transport;
 mod geometry_props;
 mod hostile_dice;
 mod layering;

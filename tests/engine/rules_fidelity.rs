@@ -448,14 +448,15 @@ fn consolidation_cannot_step_out_of_combat_towards_an_objective() {
             vec![WeaponTarget::new("Power klaw", "hellblasters")],
         ),
     );
-    let away: Vec<ModelPath> = (0..5)
+    // nobz#0 touches a Hellblaster and so does not move (Core Rules: Consolidate).
+    let away: Vec<ModelPath> = (1..5)
         .filter(|m| alive(&g, 2, "nobz") > 0 && *m < 5)
         .map(|m| {
             let p = pos(&g, 2, "nobz", m);
             ModelPath {
                 model: m,
                 unit: None,
-                path: vec![(p.x - 3.0, p.y, 0.0)],
+                path: vec![(p.x - 1.0, p.y, 0.0)],
                 facing: None,
             }
         })
@@ -784,7 +785,8 @@ fn insane_bravery_is_once_per_battle() {
     let mut g = deployed_game(open_field());
     isolate(&mut g, &[(1, "intercessors")]);
     put_line(&mut g, 1, "intercessors", 8.0, 10.0, 1.5);
-    put(&mut g, 1, "captain", 0, 8.0, 11.6);
+    // Beside the two Intercessors left, so the unit stays in Unit Coherency.
+    put(&mut g, 1, "captain", 0, 20.0, 11.6);
     let (a, u) = unit_ref(&g, 1, "intercessors");
     for m in 0..8 {
         g.units[a][u].models[m].alive = false;

@@ -183,7 +183,10 @@ fn attack_allocation_order_is_the_defenders_and_the_distribution_follows_it() {
         "boyz-mob#3",
     ]);
     assert_ne!(rc, 0);
-    assert!(err.contains("'boyz-mob#3' is not a model of shoota-boyz"), "{err}");
+    assert!(
+        err.contains("'boyz-mob#3' is not a model of shoota-boyz"),
+        "{err}"
+    );
 }
 
 fn names(unit: &str, models: std::ops::Range<usize>) -> Vec<String> {

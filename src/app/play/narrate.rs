@@ -1072,6 +1072,7 @@ fn add_detail(game: &Game, entry: &mut LogEntry, e: &GameEvent) {
             models_lost,
             player,
             unit,
+            ..
         } => {
             for &d in dice {
                 push_die("emergency", d, d > *fails_up_to);

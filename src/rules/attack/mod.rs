@@ -368,7 +368,11 @@ impl TargetUnit {
         for g in &mut groups {
             g.sort_by_key(|&i| {
                 let m = &self.models[i];
-                (!m.must_take_attacks_first(), m.allocation_rank, !m.has_cover)
+                (
+                    !m.must_take_attacks_first(),
+                    m.allocation_rank,
+                    !m.has_cover,
+                )
             });
         }
         groups
