@@ -1,7 +1,8 @@
 //! The defender's answer in the desktop game: when an enemy unit has selected its targets and
 //! the defending player could use Go to Ground or Smokescreen on one of them, the game waits
-//! ([`Game::pending_shot`]) and this window offers each Stratagem the engine would accept and
-//! "No reaction" ([`Command::Pass`]), which resolves the attacks. Core Rules: Core Stratagems
+//! ([`Game::pending_shot`]) and this window offers each Stratagem the engine would accept, the
+//! targets' order of losses ([`Command::AllocationOrder`]), and "No reaction"
+//! ([`Command::Pass`]), which resolves the attacks. Core Rules: Core Stratagems
 //! (Go to Ground, Smokescreen: just after an enemy unit has selected its targets).
 
 use bevy::prelude::*;
@@ -128,6 +129,34 @@ fn reaction_window(
                 if ui.button(label).clicked() {
                     play::issue(&mut writer, &mut drafting, c);
                 }
+            }
+            // The order the targets lose their models in: the defender may set it now.
+            for (k, t) in pending.targets().into_iter().enumerate() {
+                let Ok((army, unit)) = game.own_unit(defender, t) else {
+                    continue;
+                };
+                egui::CollapsingHeader::new(format!(
+                    "Order of losses: {}",
+                    play::unit_name(game, defender, t)
+                ))
+                .id_salt(("reaction-losses", army, unit))
+                .default_open(k == 0)
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical()
+                        .id_salt(("reaction-losses-scroll", army, unit))
+                        .max_height(180.0)
+                        .show(ui, |ui| {
+                            let asked = crate::app::hud::losses::order_of_losses(
+                                ui,
+                                game,
+                                (army, unit),
+                                true,
+                            );
+                            if let Some(c) = asked {
+                                play::issue(&mut writer, &mut drafting, c);
+                            }
+                        });
+                });
             }
             if ui
                 .button("Don't ask again this phase")

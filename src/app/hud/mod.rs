@@ -15,6 +15,7 @@ mod help;
 pub mod labels;
 mod los_hover;
 mod los_summary;
+pub mod losses;
 mod menu;
 mod orders;
 pub mod phase_bar;

@@ -1,9 +1,9 @@
-//! The right panel of the selected unit: its orders, wounds and status, the line-of-sight
-//! summary, the eye view's controls, the Stratagems, then its datasheet card.
+//! The right panel of the selected unit: its orders, wounds and status, its order of losses,
+//! the line-of-sight summary, the eye view's controls, the Stratagems, then its datasheet card.
 
 use bevy_egui::egui;
 
-use super::{AMBER, Hud, eye_controls, los_summary, orders, stratagems};
+use super::{AMBER, Hud, eye_controls, los_summary, losses, orders, stratagems};
 use crate::app::play::unit_status;
 use crate::app::ui::unit_card;
 use crate::game::Game;
@@ -25,6 +25,19 @@ pub(super) fn unit_panel(ui: &mut egui::Ui, hud: &mut Hud) {
         orders::orders(ui, hud, &game, unit.army, unit.index);
         ui.separator();
         wounds_and_status(ui, &game, unit.army, unit.index);
+        if game.stage == crate::rules::phase::Stage::Battle {
+            let editable = hud.handover.seats.computer() != Some(game.player_of(unit.army));
+            egui::CollapsingHeader::new("Order of losses")
+                .id_salt(("losses", unit.army, unit.index))
+                .default_open(false)
+                .show(ui, |ui| {
+                    let asked =
+                        losses::order_of_losses(ui, &game, (unit.army, unit.index), editable);
+                    if let Some(c) = asked {
+                        crate::app::play::issue(&mut hud.writer, &mut hud.drafting, c);
+                    }
+                });
+        }
         if hud.sight.los && hud.sight.report.observer.is_some() {
             los_summary::los_summary(ui, hud, &game);
         }
