@@ -1,13 +1,19 @@
 //! The computer player's use of the mission: the actions its primary and secondary cards
-//! offer, and discarding Tactical cards for Command points.
+//! offer, shuffling back a card just drawn that cannot score, and discarding Tactical cards
+//! for Command points.
 //!
-//! Chapter Approved 2025-26 Mission Deck: Actions, Tactical secondary missions.
+//! Chapter Approved 2025-26 Mission Deck: Actions, Tactical secondary missions, When Drawn.
 
 use crate::game::{Command, Game, GameEvent};
 use crate::geometry::{Point, Vec2, polygon};
 use crate::rules::mission::MissionAction;
 use crate::rules::phase::opponent;
-use crate::rules::secondary::SecondaryMode;
+use crate::rules::secondary::{CardKind, SecondaryMode, WhenDrawn};
+
+/// How close (inches) to the enemy deployment zone one of its units must stand for the
+/// computer to keep Behind Enemy Lines drawn in the first battle round: a Move and an Advance
+/// of a typical infantry unit (6" + 3.5" on average), rounded up.
+pub const ENEMY_ZONE_REACH_INCHES: f32 = 10.0;
 
 /// The actions `player` may perform now: the primary's and those of their active cards.
 fn offered(game: &Game, player: u8) -> Vec<MissionAction> {
@@ -54,6 +60,63 @@ pub fn action_for(game: &Game, player: u8, unit: &str) -> Option<Command> {
         }
     }
     None
+}
+
+/// In `player`'s Command phase: a card just drawn whose "when drawn" clause lets them shuffle
+/// it back ([`Game::redraw_choices`]) and that cannot score this turn, to send back; None
+/// keeps every card. A card offered back because no enemy unit qualifies for it, or because
+/// the player has too few units, cannot score and goes back; one offered in the first battle
+/// round goes back when this turn cannot score it: Storm Hostile Objective unless the opponent
+/// held a marker at the start of the turn, Behind Enemy Lines unless one of the player's units
+/// stands within [`ENEMY_ZONE_REACH_INCHES`] of the enemy deployment zone.
+pub fn redraw(game: &Game, player: u8) -> Option<Command> {
+    let deck = game.scene.secondary_deck.as_ref()?;
+    let i = usize::from(player - 1);
+    for name in game.redraw_choices(player) {
+        let Some(held) = game.mission.active[i]
+            .iter()
+            .find(|c| deck.cards[c.card].name == name)
+        else {
+            continue;
+        };
+        let card = &deck.cards[held.card];
+        let keep = match (card.when_drawn, &card.kind) {
+            (WhenDrawn::MayRedrawInFirstRound, CardKind::StormHostileObjective { .. }) => game
+                .mission
+                .control_at_turn_start
+                .iter()
+                .any(|(_, c)| *c == Some(opponent(player))),
+            (WhenDrawn::MayRedrawInFirstRound, CardKind::BehindEnemyLines { .. }) => {
+                enemy_zone_in_reach(game, player)
+            }
+            (WhenDrawn::MayRedrawInFirstRound, _) => true,
+            _ => false,
+        };
+        if !keep {
+            return Some(Command::RedrawSecondary { player, card: name });
+        }
+    }
+    None
+}
+
+/// Whether one of `player`'s units on the battlefield has its centre within
+/// [`ENEMY_ZONE_REACH_INCHES`] of the enemy deployment zone (or in it).
+fn enemy_zone_in_reach(game: &Game, player: u8) -> bool {
+    let Some(zone) = game.scene.deployment.zone_of(opponent(player)) else {
+        return false;
+    };
+    let Some(army) = game.army_of(player) else {
+        return false;
+    };
+    game.unit_roots(army)
+        .into_iter()
+        .filter(|&u| !game.live_models(army, u).is_empty())
+        .any(|u| {
+            let c = super::centre(game, army, u);
+            let at = Vec2::new(c.x, c.y);
+            polygon::contains(&zone, at)
+                || polygon::distance_to_boundary(&zone, at) <= ENEMY_ZONE_REACH_INCHES
+        })
 }
 
 /// Just before `player` ends their turn (the last EndPhase of the Fight phase): one Tactical

@@ -1106,6 +1106,15 @@ impl Brain for Ai {
             return react::shroud_reaction(game, player, min_saved)
                 .unwrap_or(Command::Pass { player });
         }
+        // A secondary card just drawn that cannot score this turn goes back when its "when
+        // drawn" clause allows.
+        if game.stage == Stage::Battle
+            && game.phase == Phase::Command
+            && game.active_player == player
+            && let Some(c) = mission::redraw(game, player)
+        {
+            return c;
+        }
         if self.level > Level::Easy
             && let Some(c) = self.next_plus(game, player)
         {

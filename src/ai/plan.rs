@@ -475,7 +475,8 @@ pub const HOME_OBJECTIVE_BOX_HALF_INCHES: [f32; 3] = [2.5, 4.0, 5.5];
 pub const HOME_OBJECTIVE_NEAR_PLACED_INCHES: f32 = 9.0;
 
 /// `normal` and `hard` deployment when the player's deployment zone holds two objective
-/// markers or more (Hammer and Anvil with the Only War markers, layout 7): a marker with none
+/// markers or more (Only War's markers on Hammer and Anvil's zones, as the layout 7 scene had
+/// them before it took the card's own markers): a marker with none
 /// of the player's deployed models within range and no waiting unit set up by the scene within
 /// [`HOME_OBJECTIVE_NEAR_PLACED_INCHES`] gets the next waiting unit (shooting units before
 /// melee-minded ones), set up in the smallest box round it
@@ -637,8 +638,8 @@ fn rides_in_transport(game: &Game, army: usize, u: usize) -> bool {
 }
 
 impl Ai {
-    /// Set-up for `normal` and `hard`: every Deep Strike unit in Deep Strike (within the 25%
-    /// limit); with none, and no TRANSPORT with a melee unit to carry (a unit riding one is
+    /// Set-up for `normal` and `hard`: every Deep Strike unit in Deep Strike (within the
+    /// Reserves limits); with none, and no TRANSPORT with a melee unit to carry (a unit riding one is
     /// already off the table: with the Orks' Boyz mob and Nobz aboard, a reserve left too
     /// few units to hold markers, `hard` against `easy` in the Ork mirror on layout 3 58.4%
     /// -> 79.3% of decided games without it), one unit in Strategic Reserves (the

@@ -668,6 +668,17 @@ fn objectives(r: &mut Report, list: &[ObjectiveMarker]) {
     }
 }
 
+/// Checks the objective markers a scene places itself: ids unique, on the table, heights in
+/// range.
+pub fn scene_objectives(file: &Path, list: &[ObjectiveMarker]) -> Vec<DataError> {
+    let mut r = Report {
+        file,
+        errors: Vec::new(),
+    };
+    objectives(&mut r, list);
+    r.errors
+}
+
 /// Checks a deployment map: one zone for each of players 1 and 2, on the table, not overlapping.
 pub fn deployment(file: &Path, data: &DeploymentMap) -> Vec<DataError> {
     let mut r = Report {

@@ -759,6 +759,7 @@ pub fn load_scene(file: &Path) -> Result<Scene, DataErrors> {
 /// As [`load_scene`].
 pub fn load_scene_set_up(file: &Path, version: SetupVersion) -> Result<Scene, DataErrors> {
     let (data, text): (SceneFile, _) = load(file)?;
+    fail_if_located(check::scene_objectives(file, &data.objectives), &text)?;
     let mut errors = Vec::new();
     let mut collect = |r: Result<(), DataErrors>| {
         if let Err(e) = r {
@@ -840,6 +841,7 @@ pub fn load_scene_set_up(file: &Path, version: SetupVersion) -> Result<Scene, Da
     place_models(file, &data, &layout, &deployment, &mut armies, version)
         .or_else(|e| fail_if_located(e.0, &text))?;
     let objectives = [
+        &data.objectives,
         &layout.objectives,
         &mission.objectives,
         &deployment.objectives,

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::rules::mission::ObjectiveMarker;
 use crate::rules::secondary::SecondaryMode;
 
 /// Position of one model: table inches, facing in degrees counter-clockwise.
@@ -78,4 +79,9 @@ pub struct SceneFile {
     /// Conventions.
     #[serde(default)]
     pub options: SceneOptions,
+    /// Objective markers the scene places itself; when present they are the markers in play,
+    /// in place of the layout's, the mission's or the deployment map's (a scene that plays a
+    /// mission's scoring on a deployment card whose markers that mission does not list).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub objectives: Vec<ObjectiveMarker>,
 }

@@ -198,6 +198,7 @@ impl Design {
                 })
                 .collect(),
             options: self.options,
+            objectives: Vec::new(),
         };
         let pretty = ron::ser::PrettyConfig::new().struct_names(true);
         let layout_text = format!(

@@ -125,7 +125,9 @@ impl ReserveKind {
 /// that player's army, targets by their id in the opponent's.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Command {
-    /// Before deployment: the unit starts in Reserves (at most 25% of the army's points).
+    /// Before deployment: the unit starts in Reserves (Strategic Reserves at most 25% of the
+    /// army's points, Core Rules; all Reserves, Deep Strike included, at most half its units and
+    /// half its points, Chapter Approved 2025-26).
     DeclareReserves {
         /// Player giving the command.
         player: u8,
@@ -379,6 +381,17 @@ pub enum Command {
         /// The card discarded.
         card: String,
     },
+    /// A Tactical player shuffles a secondary card just drawn back into their deck and draws
+    /// another, where the card's "when drawn" clause lets them (Storm Hostile Objective in
+    /// the first battle round, Bring It Down with no enemy MONSTER or VEHICLE, ...): in the
+    /// Command phase it was drawn in. A card not sent back is kept (Chapter Approved 2025-26
+    /// Mission Deck: When Drawn).
+    RedrawSecondary {
+        /// Player giving the command.
+        player: u8,
+        /// The card shuffled back.
+        card: String,
+    },
 }
 
 /// The roll a Command Re-roll is kept for (Core Stratagems: Command Re-roll, which re-rolls
@@ -484,7 +497,8 @@ impl Command {
             | Command::ChooseTargets { player, .. }
             | Command::DiscardSecondary { player, .. }
             | Command::NewOrders { player, .. }
-            | Command::AllocationOrder { player, .. } => *player,
+            | Command::AllocationOrder { player, .. }
+            | Command::RedrawSecondary { player, .. } => *player,
         }
     }
 
@@ -515,7 +529,8 @@ impl Command {
             | Command::Pass { .. }
             | Command::DiscardSecondary { .. }
             | Command::ChooseTargets { .. }
-            | Command::NewOrders { .. } => None,
+            | Command::NewOrders { .. }
+            | Command::RedrawSecondary { .. } => None,
         }
     }
 
@@ -539,6 +554,7 @@ impl Command {
             Command::DiscardSecondary { .. } => "DiscardSecondary",
             Command::NewOrders { .. } => "NewOrders",
             Command::AllocationOrder { .. } => "AllocationOrder",
+            Command::RedrawSecondary { .. } => "RedrawSecondary",
             Command::ChargeMove { .. } => "ChargeMove",
             Command::PileIn { .. } => "PileIn",
             Command::Fight { .. } => "Fight",

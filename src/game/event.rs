@@ -619,6 +619,13 @@ pub enum GameEvent {
         /// Unit id.
         unit: String,
     },
+    /// The player's army has no unit left (on the battlefield, embarked or in Reserves). The
+    /// battle goes on: the other player plays on to the last battle round and the destroyed
+    /// army's turns pass with nothing done (Chapter Approved 2025-26).
+    ArmyDestroyed {
+        /// The player whose army is destroyed.
+        player: u8,
+    },
     /// The battle ended.
     GameOver {
         /// Winner (None: a draw).

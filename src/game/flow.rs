@@ -2,7 +2,9 @@
 //! Battle-shock), objective control, scoring, end-of-turn coherency and the end of the battle.
 //!
 //! Core Rules: Battle round, Command phase, Battle-shock, Objective Control, Unit Coherency (end
-//! of turn); Rules Commentary: Battle-shock Tests, Control (objective marker), Reserves Units.
+//! of turn); Rules Commentary: Battle-shock Tests, Contested and Control (objective marker),
+//! Reserves Units; Chapter Approved 2025-26: Reserves destroyed after battle round 3, a
+//! destroyed army does not end the battle.
 
 use super::event::GameEvent;
 use super::rejection::{Rejection, Rule, reject};
@@ -12,7 +14,7 @@ use crate::geometry::measure::model_distance;
 use crate::rules::coherency;
 use crate::rules::constants::{
     COMMAND_PHASE_CP_GAIN, DEADLY_DEMISE_RANGE_INCHES, DEADLY_DEMISE_TRIGGERS_ON,
-    MAX_OTHER_CP_GAIN_PER_ROUND, MEASURE_TOLERANCE_INCHES,
+    MAX_OTHER_CP_GAIN_PER_ROUND, MEASURE_TOLERANCE_INCHES, RESERVES_LAST_ROUND,
 };
 use crate::rules::engagement::Control;
 use crate::rules::mission::ScoringTiming;
@@ -345,6 +347,9 @@ impl Game {
             self.active_player = opponent(self.first_player);
         } else {
             self.score_primary(ScoringTiming::EndOfBattleRound, ev);
+            if self.battle_round == RESERVES_LAST_ROUND {
+                self.destroy_reserves(ev);
+            }
             if self.battle_round >= self.scene.mission.battle_rounds {
                 self.game_over("the last battle round ended", ev);
                 return;
@@ -370,7 +375,9 @@ impl Game {
         self.active_player = self.first_player;
         self.phase = Phase::Command;
         self.mission_battle_begins();
-        self.update_objectives(ev);
+        // No marker is controlled yet: every marker starts the battle contested, and control
+        // is first decided at the end of the first phase (Rules Commentary: Contested,
+        // Control). `objectives` stays as `set_up_mission` left it, nobody's.
         self.begin_phase(ev);
     }
 
@@ -394,13 +401,21 @@ impl Game {
         }
     }
 
-    /// Ends the battle: Reserves units that never arrived count as destroyed, and the player
-    /// with more VP wins.
-    pub(super) fn game_over(&mut self, reason: &str, ev: &mut Vec<GameEvent>) {
+    /// Every unit still in Reserves counts as destroyed: at the end of battle round
+    /// [`RESERVES_LAST_ROUND`] (Chapter Approved 2025-26: Declare Battle Formations, Reserves)
+    /// and at the end of a shorter battle (Core Rules: Strategic Reserves). Its models are
+    /// removed from play; no "when destroyed" rule is triggered and no secondary card counts
+    /// it, since no enemy destroyed it.
+    pub(super) fn destroy_reserves(&mut self, ev: &mut Vec<GameEvent>) {
         for army in 0..self.units.len() {
             for u in 0..self.units[army].len() {
                 if matches!(self.units[army][u].location, Location::Reserves(_)) {
-                    self.units[army][u].location = Location::Destroyed;
+                    let unit = &mut self.units[army][u];
+                    unit.location = Location::Destroyed;
+                    for m in &mut unit.models {
+                        m.alive = false;
+                        m.wounds = 0;
+                    }
                     ev.push(GameEvent::DestroyedInReserves {
                         player: self.player_of(army),
                         unit: self.unit_id(army, u).to_string(),
@@ -408,6 +423,12 @@ impl Game {
                 }
             }
         }
+    }
+
+    /// Ends the battle: Reserves units that never arrived count as destroyed, and the player
+    /// with more VP wins.
+    pub(super) fn game_over(&mut self, reason: &str, ev: &mut Vec<GameEvent>) {
+        self.destroy_reserves(ev);
         self.mission_battle_ends(ev);
         self.stage = Stage::GameOver;
         self.winner = match self.vp[0].cmp(&self.vp[1]) {
@@ -422,20 +443,55 @@ impl Game {
         });
     }
 
-    /// Ends the battle when an army has no unit left on the table, embarked or in Reserves.
-    pub(super) fn check_army_destroyed(&mut self, ev: &mut Vec<GameEvent>) {
+    /// True when army `army` has no unit left: none on the battlefield, embarked or in
+    /// Reserves (a tabled army).
+    pub fn army_destroyed(&self, army: usize) -> bool {
+        !self.units[army]
+            .iter()
+            .any(|u| u.location != Location::Destroyed && u.models.iter().any(|m| m.alive))
+    }
+
+    /// After each command: an army that has just lost its last unit is reported
+    /// ([`GameEvent::ArmyDestroyed`]; `was_destroyed` says, per army index, which armies had
+    /// none before the command). The battle goes on to its last battle round, scored as
+    /// usual, and the destroyed army's turns pass with nothing done in them (Chapter Approved
+    /// 2025-26: a destroyed army does not end the battle). Only when neither army has a unit
+    /// left does the battle end at once.
+    pub(super) fn check_army_destroyed(&mut self, was_destroyed: &[bool], ev: &mut Vec<GameEvent>) {
         if self.stage != Stage::Battle {
             return;
         }
-        for army in 0..self.units.len() {
-            let alive = self.units[army]
-                .iter()
-                .any(|u| u.location != Location::Destroyed && u.models.iter().any(|m| m.alive));
-            if !alive {
-                let player = self.player_of(army);
-                self.game_over(&format!("player {player}'s army was destroyed"), ev);
+        let destroyed: Vec<bool> = (0..self.units.len())
+            .map(|a| self.army_destroyed(a))
+            .collect();
+        for (army, &now) in destroyed.iter().enumerate() {
+            if now && !was_destroyed.get(army).copied().unwrap_or(false) {
+                ev.push(GameEvent::ArmyDestroyed {
+                    player: self.player_of(army),
+                });
+            }
+        }
+        if destroyed.iter().all(|&d| d) {
+            self.game_over("both armies were destroyed", ev);
+            return;
+        }
+        self.pass_destroyed_turns(ev);
+    }
+
+    /// Ends, phase by phase, the turn of a player whose army is destroyed (they have nothing
+    /// to do in it), up to the next turn of a player with units or the end of the battle. Each
+    /// phase's own steps still run (Command points, objective control, scoring).
+    fn pass_destroyed_turns(&mut self, ev: &mut Vec<GameEvent>) {
+        while self.stage == Stage::Battle {
+            let Some(army) = self.army_of(self.active_player) else {
+                return;
+            };
+            if !self.army_destroyed(army) {
                 return;
             }
+            // Nothing of the destroyed army is left to react to.
+            self.trigger = None;
+            self.end_phase(ev);
         }
     }
 

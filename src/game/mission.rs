@@ -43,6 +43,10 @@ pub struct ActiveCard {
     /// Tactical: (battle round, player) of the Command phase it was drawn in; None for a
     /// Fixed card.
     pub drawn: Option<(u8, u8)>,
+    /// Tactical: its "when drawn" clause let its player shuffle it back and draw another when
+    /// it was drawn (the player's choice, [`Command::RedrawSecondary`](super::Command), in
+    /// the Command phase it was drawn in; kept otherwise).
+    pub may_redraw: bool,
 }
 
 impl ActiveCard {
@@ -58,6 +62,7 @@ impl ActiveCard {
             gamma: None,
             objective: None,
             drawn: None,
+            may_redraw: false,
         }
     }
 }
@@ -476,6 +481,11 @@ impl Game {
         }
     }
 
+    /// A Tactical player draws up to the hand size. A card whose "when drawn" clause says it
+    /// goes back (in the first battle round) is shuffled back and another drawn; a card whose
+    /// clause lets the player shuffle it back is kept, marked [`ActiveCard::may_redraw`], for
+    /// the player to decide ([`Command::RedrawSecondary`](super::Command)). Chapter Approved
+    /// 2025-26 Mission Deck: When Drawn.
     fn draw_secondaries(&mut self, player: u8, ev: &mut Vec<GameEvent>) {
         let Some(deck) = self.scene.secondary_deck.clone() else {
             return;
@@ -487,14 +497,17 @@ impl Game {
                 break;
             };
             let c = &deck.cards[card];
-            let redraw = match c.when_drawn {
-                WhenDrawn::Nothing => false,
-                WhenDrawn::RedrawInFirstRound | WhenDrawn::MayRedrawInFirstRound => {
-                    self.battle_round == crate::rules::constants::SECONDARY_REDRAW_ROUND
+            let first_round = self.battle_round == crate::rules::constants::SECONDARY_REDRAW_ROUND;
+            // Mandatory: the card goes back. Optional: the player may send it back.
+            let (redraw, may_redraw) = match c.when_drawn {
+                WhenDrawn::Nothing => (false, false),
+                WhenDrawn::RedrawInFirstRound => (first_round, false),
+                WhenDrawn::MayRedrawInFirstRound => (false, first_round),
+                WhenDrawn::MayRedrawWithoutTargets => {
+                    (false, !self.card_has_targets(player, &c.kind))
                 }
-                WhenDrawn::MayRedrawWithoutTargets => !self.card_has_targets(player, &c.kind),
                 WhenDrawn::MayRedrawWithFewUnits { units } => {
-                    self.present_units(player).len() < units
+                    (false, self.present_units(player).len() < units)
                 }
             };
             if redraw && !self.mission.decks[i].is_empty() {
@@ -507,6 +520,7 @@ impl Game {
             }
             let mut active = ActiveCard::new(card);
             active.drawn = Some((self.battle_round, player));
+            active.may_redraw = may_redraw;
             self.pick_card_targets(player, &c.kind, &mut active);
             ev.push(GameEvent::SecondaryDrawn {
                 player,
@@ -516,10 +530,16 @@ impl Game {
         }
         // Shuffled back: into the pile at random places.
         for card in shuffled_back {
-            let n = self.mission.decks[i].len() as u32;
-            let at = self.rng.below(n + 1) as usize;
-            self.mission.decks[i].insert(at, card);
+            self.shuffle_back(player, card);
         }
+    }
+
+    /// Puts `card` back into `player`'s draw pile at a random place (the game's dice).
+    fn shuffle_back(&mut self, player: u8, card: usize) {
+        let i = pi(player);
+        let n = self.mission.decks[i].len() as u32;
+        let at = self.rng.below(n + 1) as usize;
+        self.mission.decks[i].insert(at, card);
     }
 
     fn card_has_targets(&self, player: u8, kind: &CardKind) -> bool {
@@ -1502,6 +1522,86 @@ impl Game {
         });
         self.draw_secondaries(player, ev);
         Ok(())
+    }
+
+    /// [`Command::RedrawSecondary`](super::Command::RedrawSecondary): the player shuffles an
+    /// active card back into their deck and draws another, as its "when drawn" clause allows
+    /// (Chapter Approved 2025-26 Mission Deck: When Drawn), in their Command phase the card
+    /// was drawn in. Without this command the card is kept.
+    ///
+    /// # Errors
+    /// No such active card, a Fixed player, a card whose clause gave no such choice when it
+    /// was drawn, a later phase than the one it was drawn in, or an empty deck.
+    pub(super) fn redraw_secondary(
+        &mut self,
+        player: u8,
+        card: &str,
+        ev: &mut Vec<GameEvent>,
+    ) -> Result<(), Rejection> {
+        let k = self.active_card(player, card)?;
+        let held = &self.mission.active[pi(player)][k];
+        if !held.may_redraw {
+            return reject(
+                Rule::SecondaryMissions,
+                format!("'{card}' gave no choice to shuffle it back when it was drawn"),
+            );
+        }
+        if player != self.active_player
+            || self.phase != Phase::Command
+            || held.drawn != Some((self.battle_round, player))
+        {
+            return reject(
+                Rule::SecondaryMissions,
+                format!("'{card}' may only be shuffled back in the Command phase it was drawn in"),
+            );
+        }
+        if self.mission.decks[pi(player)].is_empty() {
+            return reject(
+                Rule::SecondaryMissions,
+                "the deck is empty: no card to draw",
+            );
+        }
+        let c = self.mission.active[pi(player)].remove(k);
+        let name = self
+            .scene
+            .secondary_deck
+            .as_ref()
+            .map_or_else(|| card.to_string(), |d| d.cards[c.card].name.clone());
+        ev.push(GameEvent::SecondaryShuffledBack { player, card: name });
+        self.draw_secondaries(player, ev);
+        self.shuffle_back(player, c.card);
+        Ok(())
+    }
+
+    /// The names of `player`'s active cards that [`Command::RedrawSecondary`] would shuffle
+    /// back now (Chapter Approved 2025-26 Mission Deck: When Drawn): those whose clause gave
+    /// the choice, in the Command phase they were drawn in.
+    ///
+    /// [`Command::RedrawSecondary`]: super::Command::RedrawSecondary
+    pub fn redraw_choices(&self, player: u8) -> Vec<String> {
+        let Some(deck) = &self.scene.secondary_deck else {
+            return Vec::new();
+        };
+        if self.army_of(player).is_none() {
+            return Vec::new();
+        }
+        // The cheap conditions first: the engine's check copies the game.
+        self.mission.active[pi(player)]
+            .iter()
+            .filter(|c| {
+                c.may_redraw
+                    && self.phase == Phase::Command
+                    && c.drawn == Some((self.battle_round, player))
+            })
+            .map(|c| deck.cards[c.card].name.clone())
+            .filter(|name| {
+                self.check(&super::Command::RedrawSecondary {
+                    player,
+                    card: name.clone(),
+                })
+                .is_ok()
+            })
+            .collect()
     }
 
     /// [`Command::StartAction`](super::Command::StartAction): the Actions rules of the

@@ -120,6 +120,10 @@ impl Game {
         }
         // Base-to-base contact if possible (checked on the game before the move).
         self.require_base_contact(command)?;
+        // Which armies had no unit left before the command (to report one it destroys).
+        let was_destroyed: Vec<bool> = (0..self.units.len())
+            .map(|a| self.army_destroyed(a))
+            .collect();
         // A reactive Stratagem answers the command just before it; any other command closes
         // the window.
         let trigger = self.trigger.take();
@@ -196,10 +200,11 @@ impl Game {
             Command::AllocationOrder { unit, models, .. } => {
                 self.set_allocation_order(player, unit, models, ev)?
             }
+            Command::RedrawSecondary { card, .. } => self.redraw_secondary(player, card, ev)?,
         }
         self.resolve_last_shots(ev);
         self.open_trigger(command);
-        self.check_army_destroyed(ev);
+        self.check_army_destroyed(&was_destroyed, ev);
         Ok(())
     }
 

@@ -18,7 +18,7 @@ use crate::rules::constants::{
     RESERVES_FIRST_ROUND, STRATEGIC_RESERVES_EDGE_INCHES, STRATEGIC_RESERVES_NO_ENEMY_ZONE_ROUND,
 };
 use crate::rules::movement::{MoveMode, Moved};
-use crate::rules::phase::{Phase, opponent};
+use crate::rules::phase::{Phase, Stage, opponent};
 
 impl Game {
     /// The combined unit `id` of `player`, on the table, that has not yet acted in this
@@ -186,6 +186,29 @@ impl Game {
             longest_inches: planned.longest,
         });
         Ok(())
+    }
+
+    /// True when the active player's Movement phase has come to its end, the moment the
+    /// opponent may use Rapid Ingress (Core Stratagems: Rapid Ingress, used at the end of the
+    /// opponent's Movement phase): its Reinforcements step has begun, or every one of its
+    /// units on the battlefield has been selected to move or Remain Stationary and no Advance
+    /// waits for its move. Before that the active player's units are still moving.
+    pub fn movement_phase_ending(&self) -> bool {
+        if self.stage != Stage::Battle || self.phase != Phase::Movement {
+            return false;
+        }
+        if self.reinforcements_step {
+            return true;
+        }
+        if self.advance_roll.is_some() {
+            return false;
+        }
+        let Some(army) = self.army_of(self.active_player) else {
+            return false;
+        };
+        self.unit_roots(army)
+            .into_iter()
+            .all(|u| self.live_models(army, u).is_empty() || self.units[army][u].moved.is_some())
     }
 
     /// Sets up a Reserves unit (Deep Strike or Strategic Reserves); with `rapid_ingress`, at

@@ -27,7 +27,9 @@ pub enum Rule {
     Deployment,
     /// Infiltrators: set up more than 9" from the enemy deployment zone and every enemy model.
     Infiltrators,
-    /// Reserves: declared before deployment, at most 25% of the points, arriving from round 2.
+    /// Reserves: declared before deployment (Strategic Reserves at most 25% of the points; all
+    /// Reserves at most half the units and points), arriving from round 2, destroyed if still
+    /// waiting at the end of round 3.
     Reserves,
     /// Deep Strike: only units with the ability; set up more than 9" from every enemy model.
     DeepStrike,

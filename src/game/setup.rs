@@ -1,7 +1,9 @@
 //! Before the battle: declaring Reserves and deploying units, players alternating.
 //!
-//! Core Rules: Deploy Armies (wholly within the player's deployment zone), Reserves (at most 25%
-//! of the army's points; Deep Strike units only for Deep Strike).
+//! Core Rules: Deploy Armies (wholly within the player's deployment zone), Strategic Reserves (at
+//! most 25% of the army's points), Deep Strike (units with the ability only); Chapter Approved
+//! 2025-26: Declare Battle Formations (all Reserves, Deep Strike included, at most half the
+//! army's units and half its points).
 
 use super::command::{Placement, ReserveKind};
 use super::event::GameEvent;
@@ -9,7 +11,10 @@ use super::rejection::{Rejection, Rule, reject};
 use super::state::{Game, Location};
 use crate::geometry::measure::{horizontal_distance, outline_distance};
 use crate::rules::CoreAbility;
-use crate::rules::constants::{INFILTRATORS_DISTANCE_INCHES, RESERVES_MAX_POINTS_PERCENT};
+use crate::rules::constants::{
+    INFILTRATORS_DISTANCE_INCHES, RESERVES_MAX_POINTS_PERCENT, RESERVES_MAX_UNITS_PERCENT,
+    STRATEGIC_RESERVES_MAX_POINTS_PERCENT,
+};
 use crate::rules::phase::{Stage, opponent};
 
 impl Game {
@@ -45,17 +50,52 @@ impl Game {
         // Points are summed wide: no army's points can overflow them.
         let points = |u: usize| u64::from(self.scene.armies[army].units[u].points.unwrap_or(0));
         let total: u64 = (0..self.units[army].len()).map(points).sum();
-        let already: u64 = (0..self.units[army].len())
-            .filter(|&u| matches!(self.units[army][u].location, Location::Reserves(_)))
-            .map(points)
-            .sum();
-        let this: u64 = self.combined(army, root).iter().map(|&u| points(u)).sum();
+        let waiting = |k: Option<ReserveKind>| -> Vec<usize> {
+            (0..self.units[army].len())
+                .filter(|&u| match self.units[army][u].location {
+                    Location::Reserves(r) => k.is_none_or(|k| k == r),
+                    _ => false,
+                })
+                .collect()
+        };
+        let this_units = self.combined(army, root);
+        let this: u64 = this_units.iter().map(|&u| points(u)).sum();
+        // Core Rules: Strategic Reserves hold at most a quarter of the army's points.
+        if kind == ReserveKind::StrategicReserves {
+            let already: u64 = waiting(Some(ReserveKind::StrategicReserves))
+                .into_iter()
+                .map(points)
+                .sum();
+            if (already + this) * 100 > total * u64::from(STRATEGIC_RESERVES_MAX_POINTS_PERCENT) {
+                return reject(
+                    Rule::Reserves,
+                    format!(
+                        "at most {STRATEGIC_RESERVES_MAX_POINTS_PERCENT}% of the army's {total} points may start in Strategic Reserves; '{id}' would make it {}",
+                        already + this
+                    ),
+                );
+            }
+        }
+        // Chapter Approved 2025-26: all Reserves, Deep Strike included, hold at most half the
+        // army's units and half its points.
+        let reserved = waiting(None);
+        let already: u64 = reserved.iter().map(|&u| points(u)).sum();
         if (already + this) * 100 > total * u64::from(RESERVES_MAX_POINTS_PERCENT) {
             return reject(
                 Rule::Reserves,
                 format!(
-                    "at most {RESERVES_MAX_POINTS_PERCENT}% of the army's {total} points may start in Reserves; '{id}' would make it {}",
+                    "at most {RESERVES_MAX_POINTS_PERCENT}% of the army's {total} points may start in Reserves (Deep Strike included); '{id}' would make it {}",
                     already + this
+                ),
+            );
+        }
+        let units = self.units[army].len() as u64;
+        let in_reserves = (reserved.len() + this_units.len()) as u64;
+        if in_reserves * 100 > units * u64::from(RESERVES_MAX_UNITS_PERCENT) {
+            return reject(
+                Rule::Reserves,
+                format!(
+                    "at most {RESERVES_MAX_UNITS_PERCENT}% of the army's {units} units may start in Reserves (Deep Strike included); '{id}' would make it {in_reserves}"
                 ),
             );
         }

@@ -271,6 +271,19 @@ impl Game {
                 if self.battle_round < crate::rules::constants::RESERVES_FIRST_ROUND {
                     return reject(rule, "Reserves cannot arrive yet");
                 }
+                // Used at the end of the opponent's Movement phase (Core Stratagems: Rapid
+                // Ingress), once their units have all moved or their Reinforcements began.
+                if !self.movement_phase_ending() {
+                    return reject(
+                        rule,
+                        format!(
+                            "it is used at the end of player {}'s Movement phase, once every one \
+                             of their units on the battlefield has moved (or Remained \
+                             Stationary) or their Reinforcements step has begun",
+                            self.active_player
+                        ),
+                    );
+                }
                 self.rapid_ingress = Some((army, root));
             }
             Stratagem::FireOverwatch => {

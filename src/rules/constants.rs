@@ -156,11 +156,24 @@ pub const STRATEGIC_RESERVES_EDGE_INCHES: f32 = 6.0;
 pub const RESERVES_FIRST_ROUND: u8 = 2;
 /// In this battle round Strategic Reserves cannot arrive in the enemy deployment zone.
 pub const STRATEGIC_RESERVES_NO_ENEMY_ZONE_ROUND: u8 = 2;
-/// Reserves units that have not arrived by the end of this battle round are destroyed, so a
-/// unit still waiting arrives where it can from this round on.
+/// Reserves units (Deep Strike and Strategic Reserves alike) still off the battlefield at the
+/// end of this battle round count as destroyed (Chapter Approved 2025-26: Declare Battle
+/// Formations, Reserves; the Core Rules alone destroy Strategic Reserves only at the end of
+/// the battle), so a unit still waiting arrives where it can in this round.
 pub const RESERVES_LAST_ROUND: u8 = 3;
-/// At most this percentage of an army's points may start in Reserves.
-pub const RESERVES_MAX_POINTS_PERCENT: u32 = 25;
+/// At most this percentage of an army's points may start in Strategic Reserves (Core Rules:
+/// Strategic Reserves; units with Deep Strike set up in Reserves by that ability do not count
+/// towards it).
+pub const STRATEGIC_RESERVES_MAX_POINTS_PERCENT: u32 = 25;
+/// At most this percentage of an army's points may start in Reserves of any kind, Deep Strike
+/// and Strategic Reserves together (Chapter Approved 2025-26: Declare Battle Formations,
+/// Reserves: at most half the army's points).
+pub const RESERVES_MAX_POINTS_PERCENT: u32 = 50;
+/// At most this percentage of an army's units may start in Reserves of any kind, Deep Strike
+/// and Strategic Reserves together (Chapter Approved 2025-26: Declare Battle Formations,
+/// Reserves: at most half the army's units; each unit of the army list counts, a Leader apart
+/// from its Bodyguard).
+pub const RESERVES_MAX_UNITS_PERCENT: u32 = 50;
 /// Embark: every model must be within this distance of the TRANSPORT (inches).
 pub const EMBARK_RANGE_INCHES: f32 = 3.0;
 /// Disembark: every model is set up wholly within this distance of the TRANSPORT (inches).

@@ -118,14 +118,14 @@ pub enum WhenDrawn {
     Nothing,
     /// In battle round 1 the card is shuffled back and another drawn.
     RedrawInFirstRound,
-    /// In battle round 1 the player may shuffle it back and draw another; the engine does so
-    /// (the card cannot be achieved in the first turn as drawn).
+    /// In battle round 1 the player may shuffle it back and draw another, or keep it (their
+    /// choice: `Command::RedrawSecondary`; kept unless they send it back).
     MayRedrawInFirstRound,
     /// The player may shuffle it back and draw another when no enemy unit on the battlefield
-    /// qualifies for it; the engine does so when none does.
+    /// qualifies for it, or keep it (their choice, as above).
     MayRedrawWithoutTargets,
     /// The player may shuffle it back and draw another when they have fewer than `units`
-    /// units on the battlefield; the engine does so.
+    /// units on the battlefield, or keep it (their choice, as above).
     MayRedrawWithFewUnits {
         /// Fewest units needed to keep the card.
         units: usize,

@@ -1,6 +1,7 @@
 //! The top bar: round, player and phase, CP and VP (primary and secondary apart when the
-//! mission has a secondary deck), the active secondary cards of the player whose turn it is,
-//! End phase, Undo, the tool toggles and Menu.
+//! mission has a secondary deck), the active secondary cards of the player whose turn it is
+//! (with a button to shuffle back a card just drawn where its "when drawn" rule allows), End
+//! phase, Undo, the tool toggles and Menu.
 
 use bevy_egui::egui;
 
@@ -102,6 +103,26 @@ pub(super) fn phase_bar(ui: &mut egui::Ui, hud: &mut Hud) {
             } else {
                 tip.join("\n")
             });
+            // A card just drawn that its "when drawn" clause lets the player send back: their
+            // choice (kept unless they do; the computer decides its own).
+            if hud.handover.seats.computer() != Some(p) {
+                for card in game.redraw_choices(p) {
+                    if ui
+                        .small_button(format!("Shuffle back {card}"))
+                        .on_hover_text(
+                            "Its 'when drawn' rule lets you shuffle it back into your deck and \
+                             draw another card, in this Command phase; otherwise you keep it",
+                        )
+                        .clicked()
+                    {
+                        play::issue(
+                            &mut hud.writer,
+                            &mut hud.drafting,
+                            Command::RedrawSecondary { player: p, card },
+                        );
+                    }
+                }
+            }
         }
         ui.separator();
         let acting = game.acting_player().unwrap_or(game.active_player);

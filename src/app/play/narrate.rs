@@ -850,6 +850,13 @@ fn headline(game: &Game, e: &GameEvent, phase: Option<Phase>) -> (Option<u8>, St
             Some(*player),
             format!("{} never arrived and counts as destroyed", n(player, unit)),
         ),
+        G::ArmyDestroyed { player } => (
+            Some(*player),
+            format!(
+                "Player {player}'s army is destroyed: the battle goes on and player {player}'s \
+                 turns pass"
+            ),
+        ),
         G::WoundsRegained {
             player,
             model,

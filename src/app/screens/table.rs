@@ -109,6 +109,7 @@ pub fn start_new_game(
         options: crate::data::scene::SceneOptions {
             ground_floor_windows_closed: true,
         },
+        objectives: Vec::new(),
     };
     let text = ron::ser::to_string_pretty(&data, ron::ser::PrettyConfig::new())
         .map_err(|e| e.to_string())?;
