@@ -158,9 +158,10 @@ fn the_computer_plays_its_side_of_a_desktop_game() {
     use wartable::rules::phase::Stage;
     use wartable::sim::battle::{ActiveGame, BattleEvent, GameCommand};
 
-    // Seed 23: a game in which the shooting gives the computer a Go to Ground worth making
-    // (under the current rules; `simulate default --games 1 --seed 23` reports 1 reaction).
-    let (game, _) = Game::start(scene("default.ron"), 23);
+    // Seed 24: a game in which the shooting gives the computer a Go to Ground worth making
+    // (under the current rules; `simulate default --games 1 --seed 24 --ai easy` reports 1
+    // reaction; seed 23 did before issue 51's rules changes).
+    let (game, _) = Game::start(scene("default.ron"), 24);
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin))
         .init_state::<Screen>()

@@ -635,9 +635,10 @@ fn normal_advances_when_nothing_is_in_reach_and_moves_to_charge_when_something_i
 }
 
 /// The objective markers in player 1's deployment zone that none of its models holds after
-/// both sides at `level` have deployed on layout 7 (Hammer and Anvil: two markers a zone).
+/// both sides at `level` have deployed on layout 7 with Hammer and Anvil's zones and Search and
+/// Destroy's markers (two markers a zone; tests/scenes/two-markers-a-zone.ron).
 fn unheld_home_markers(level: Level) -> Vec<String> {
-    let g = set_up_in("layout-7.ron", level);
+    let g = set_up_in("../tests/scenes/two-markers-a-zone.ron", level);
     let zone = g.scene.deployment.zone_of(1).unwrap();
     (0..g.scene.objectives.len())
         .filter(|&i| {
@@ -1221,7 +1222,7 @@ fn an_empty_trukk_takes_an_objective_marker_instead_of_chasing_the_enemy() {
 /// far to the south. The change in the Hellblasters' distance to each of the two markers
 /// (inches, from the unit's centre: defender's home, south-east).
 fn hellblasters_with_only_enemy_zone_markers_open(level: Level) -> (f32, f32) {
-    let mut g = deployed_game(scene("layout-7.ron"));
+    let mut g = deployed_game(scene("../tests/scenes/two-markers-a-zone.ron"));
     isolate(
         &mut g,
         &[
