@@ -367,16 +367,19 @@ pub fn tank_shock(game: &Game, player: u8) -> Option<Command> {
     best_legal(game, options, 0.0)
 }
 
-/// Insane Bravery (1 CP, once per battle) in `player`'s Command phase, before the
-/// Battle-shock tests: on the Below Half-strength unit worth the most points that stands
-/// within range of an objective marker (where Battle-shock would cost its Objective
-/// Control).
+/// Insane Bravery (1 CP, once per battle) set in `player`'s Command phase, before the
+/// Battle-shock tests (it is used, and paid, only if the test fails): on the Below
+/// Half-strength unit worth the most points that stands within range of an objective marker
+/// (where Battle-shock would cost its Objective Control), when no unit has it set yet.
 pub fn insane_bravery(game: &Game, player: u8) -> Option<Command> {
     let i = usize::from(player - 1);
     if game.phase != Phase::Command
         || game.active_player != player
         || game.insane_bravery_used[i]
         || game.cp_of(player) < Stratagem::InsaneBravery.cost()
+        || own_units(game, player)
+            .into_iter()
+            .any(|(a, u)| game.units[a][u].insane_bravery)
     {
         return None;
     }
@@ -401,15 +404,21 @@ pub fn insane_bravery(game: &Game, player: u8) -> Option<Command> {
     best_legal(game, options, 0.0)
 }
 
-/// Epic Challenge (1 CP) for the CHARACTER unit about to fight, when it is engaged with an
-/// enemy Attached unit (its attacks gain PRECISION and reach the Leader).
+/// Epic Challenge (1 CP) for the unit selected to fight, when it is engaged with an enemy
+/// Attached unit: its first CHARACTER model's melee attacks gain PRECISION and reach the
+/// Leader.
 pub fn epic_challenge(game: &Game, player: u8, (army, unit): (usize, usize)) -> Option<Command> {
-    if game.cp_of(player) < Stratagem::EpicChallenge.cost()
-        || !game.has_keyword(army, unit, "CHARACTER")
-    {
+    if game.cp_of(player) < Stratagem::EpicChallenge.cost() {
         return None;
     }
-    let c = stratagem(game, player, Stratagem::EpicChallenge, (army, unit), None);
+    let champion = *game.character_models(army, unit).first()?;
+    let c = Command::UseStratagem {
+        player,
+        stratagem: Stratagem::EpicChallenge,
+        unit: game.model_name(champion),
+        target: None,
+        reroll: None,
+    };
     super::legal(game, &c).then_some(c)
 }
 
@@ -417,11 +426,11 @@ pub fn epic_challenge(game: &Game, player: u8, (army, unit): (usize, usize)) -> 
 /// re-rolls: CP left unspent at the end are worth nothing.
 pub const SPEND_ALL_CP_FROM_ROUND: u8 = 4;
 
-/// Command Re-roll (1 CP) kept for the first failed Wound roll of the unit about to shoot
-/// (`hard`): used once per phase when the shots are worth at least
-/// [`WOUND_REROLL_MIN_POINTS`] and CP are to spare: more than [`CP_RESERVE`] in battle rounds
-/// 1 to 3, any from round 4, when CP left unspent at the end are worth nothing (Core Rules:
-/// Command Re-roll).
+/// Command Re-roll (1 CP, paid only if used) set for the first failed Wound roll of the unit
+/// about to shoot (`hard`): when the shots are worth at least [`WOUND_REROLL_MIN_POINTS`], CP
+/// are to spare (more than [`CP_RESERVE`] in battle rounds 1 to 3, any from round 4, when CP
+/// left unspent at the end are worth nothing), none was used this phase and the unit has none
+/// set yet (Core Rules: Command Re-roll).
 pub fn wound_reroll(game: &Game, player: u8, unit: &str, value: f64) -> Option<Command> {
     let reserve = if game.battle_round >= SPEND_ALL_CP_FROM_ROUND {
         0
@@ -433,6 +442,9 @@ pub fn wound_reroll(game: &Game, player: u8, unit: &str, value: f64) -> Option<C
         || game
             .stratagems_used
             .contains(&(player, Stratagem::CommandReroll))
+        || game
+            .own_root(player, unit)
+            .is_ok_and(|(a, u)| game.units[a][u].command_reroll.is_some())
     {
         return None;
     }

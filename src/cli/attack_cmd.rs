@@ -8,9 +8,10 @@ use serde_json::{Value, json};
 
 use crate::data::{Scene, load_scene};
 use crate::game::combat::{AttackerCircumstances, plan_attack};
-use crate::game::sight::{SceneSight, UnitSelector};
-use crate::rules::attack::roll::{monte_carlo, resolve};
-use crate::rules::attack::{AttackContext, CommandReroll, Reroll, TargetUnit, WeaponGroup};
+use crate::game::sight::{SceneSight, UnitSelector, withhold_unseen_precision};
+use crate::rules::attack::exact::estimate_of_weapons;
+use crate::rules::attack::roll::{monte_carlo_weapons, resolve_weapons};
+use crate::rules::attack::{AttackContext, CommandReroll, Reroll, ResolvedWeapon, TargetUnit};
 use crate::rules::constants::{ENGAGEMENT_RANGE_HORIZONTAL_INCHES, MEASURE_TOLERANCE_INCHES};
 use crate::rules::rng::GameRng;
 
@@ -88,7 +89,8 @@ pub struct AttackArgs {
     /// Hit roll re-rolls.
     #[arg(long, value_enum)]
     pub reroll_hits: Option<RerollArg>,
-    /// Wound roll re-rolls (TWIN-LINKED already re-rolls failures).
+    /// Wound roll re-rolls (a TWIN-LINKED weapon may re-roll its Wound rolls: failed ones are
+    /// re-rolled already).
     #[arg(long, value_enum)]
     pub reroll_wounds: Option<RerollArg>,
     /// Spend a Command Re-roll on the first failed Hit or Wound roll.
@@ -155,10 +157,10 @@ pub fn apply_allocation(target: &mut TargetUnit, names: &[String]) -> Result<(),
     Ok(())
 }
 
-/// The weapon groups, target and context an `attack` command describes, with what was decided
-/// from the scene.
+/// The weapons (resolved against the target), target and context an `attack` command
+/// describes, with what was decided from the scene.
 struct Setup {
-    groups: Vec<WeaponGroup>,
+    weapons: Vec<ResolvedWeapon>,
     target: TargetUnit,
     ctx: AttackContext,
     facts: Value,
@@ -252,8 +254,14 @@ fn setup(scene: &Scene, sight: &SceneSight, args: &AttackArgs) -> Result<Setup, 
         "attacker_engaged": plan.state.engaged,
         "allocation_order": allocation_order(&plan.target),
     });
+    let mut weapons = ResolvedWeapon::all(&plan.groups, &plan.target, &ctx);
+    // Measured on the table, PRECISION allocates only to a CHARACTER the attacking models can
+    // see, as in the game (Core Rules: Precision).
+    if args.distance.is_none() {
+        withhold_unseen_precision(sight, &plan.attacking, &plan.target, &targets, &mut weapons);
+    }
     Ok(Setup {
-        groups: plan.groups,
+        weapons,
         target: plan.target,
         ctx,
         facts,
@@ -298,7 +306,13 @@ pub fn run(scene_file: &std::path::Path, args: &AttackArgs) -> ExitCode {
     if args.roll {
         let mut log = Vec::new();
         let mut rng = GameRng::seeded(args.seed);
-        let result = resolve(&s.groups, &s.target, &s.ctx, &mut rng, &mut log);
+        let result = resolve_weapons(
+            &s.weapons,
+            &s.target,
+            s.ctx.command_rerolls(),
+            &mut rng,
+            &mut log,
+        );
         text.extend(log.iter().map(ToString::to_string));
         text.push(format!(
             "result: {} wounds lost, {} models destroyed{}",
@@ -314,7 +328,7 @@ pub fn run(scene_file: &std::path::Path, args: &AttackArgs) -> ExitCode {
         out["events"] = json!(log);
         out["result"] = json!(result);
     } else {
-        let e = crate::rules::attack::exact::estimate(&s.groups, &s.target, &s.ctx);
+        let e = estimate_of_weapons(&s.weapons, &s.target, s.ctx.command_rerolls());
         if let Some(note) = e.note() {
             text.push(note);
         }
@@ -337,7 +351,13 @@ pub fn run(scene_file: &std::path::Path, args: &AttackArgs) -> ExitCode {
         out["wounds_lost"] = json!(d.wounds_lost);
     }
     if let Some(trials) = args.monte_carlo {
-        let mc = monte_carlo(&s.groups, &s.target, &s.ctx, trials, args.seed);
+        let mc = monte_carlo_weapons(
+            &s.weapons,
+            &s.target,
+            s.ctx.command_rerolls(),
+            trials,
+            args.seed,
+        );
         text.push(format!(
             "Monte Carlo ({trials} trials): mean wounds lost {:.3}, mean models destroyed {:.3}",
             mc.mean_wounds_lost, mc.mean_models_destroyed

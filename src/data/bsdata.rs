@@ -1567,6 +1567,7 @@ impl<'a> Ctx<'a, '_> {
             default_wargear,
             other_wargear,
             leader_of: Vec::new(),
+            joins_leaders: Vec::new(),
             abilities,
             core_abilities: core,
             timed_abilities: Vec::new(),

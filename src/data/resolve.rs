@@ -430,12 +430,25 @@ pub fn load_army(file: &Path, player: u8) -> Result<Army, DataErrors> {
             models,
         });
     }
+    let sheet_of = |id: &str| {
+        data.units
+            .iter()
+            .find(|u| u.id == id)
+            .and_then(|u| find(&u.datasheet))
+    };
     for (bodyguard, leaders) in leaders_per_bodyguard(&data) {
         if leaders.len() > MAX_LEADERS_PER_BODYGUARD {
             fail(format!(
                 "unit '{bodyguard}' has {} Leaders attached ({}); a Bodyguard unit can have no more than two",
                 leaders.len(),
                 leaders.join(", ")
+            ));
+        } else if let [first, second] = leaders[..]
+            && let (Some(a), Some(b)) = (sheet_of(first), sheet_of(second))
+            && let Some(why) = second_leader_refused(a, b)
+        {
+            fail(format!(
+                "unit '{bodyguard}' has two Leaders attached ({first}, {second}): {why}"
             ));
         }
     }
@@ -474,8 +487,38 @@ pub fn number_alike_names(units: &mut [Unit]) {
 }
 
 /// The most Leaders one Bodyguard unit can have (Rules Commentary: Attached Units with
-/// Multiple Characters; a second one only where a rule allows it).
+/// Multiple Characters; a second one only where a rule allows it: [`second_leader_refused`]).
 pub const MAX_LEADERS_PER_BODYGUARD: usize = 2;
+
+/// Why the Leaders of datasheets `first` and `second` cannot both be attached to one Bodyguard
+/// unit, if they cannot: a Bodyguard unit takes one Leader, and a second only when one of the
+/// two has a rule letting it join a unit the other leads ([`Datasheet::joins_leaders`]).
+///
+/// Core Rules: Leader; Rules Commentary: Attached Units with Multiple Characters.
+pub fn second_leader_refused(first: &Datasheet, second: &Datasheet) -> Option<String> {
+    let joins = |a: &Datasheet, b: &Datasheet| {
+        a.joins_leaders
+            .iter()
+            .any(|k| b.has_keyword(k) || b.name.eq_ignore_ascii_case(k))
+    };
+    if joins(first, second) || joins(second, first) {
+        return None;
+    }
+    let why = if first.name.eq_ignore_ascii_case(&second.name) {
+        format!(
+            "a {} has no rule letting it join a unit another {0} leads",
+            first.name
+        )
+    } else {
+        format!(
+            "neither {} nor {} has a rule letting it join a unit the other leads",
+            first.name, second.name
+        )
+    };
+    Some(format!(
+        "a Bodyguard unit can have only one Leader attached, and {why} (Core Rules: Leader)"
+    ))
+}
 
 /// Each Bodyguard unit id with the ids of the units attached to it, in list order.
 fn leaders_per_bodyguard(data: &ArmyFile) -> Vec<(&str, Vec<&str>)> {

@@ -165,7 +165,8 @@ pub enum Command {
         unit: String,
     },
     /// Movement phase: the unit declares an Advance and rolls its Advance die before moving
-    /// (Core Rules: Advance moves; a Command Re-roll set for the Advance roll applies). Its
+    /// (Core Rules: Advance moves; a Command Re-roll set for the Advance roll re-rolls a 1 to
+    /// 3, and one used after this command re-rolls the die whatever it shows). Its
     /// [`Command::Move`] with [`MoveMode::Advance`] must come next and adds this roll to each
     /// model's Move; if the phase ends first, the unit has Advanced without moving. A `Move`
     /// in Advance mode without this command rolls the die as it moves, and is refused when
@@ -283,13 +284,14 @@ pub enum Command {
         player: u8,
         /// The Stratagem.
         stratagem: Stratagem,
-        /// The player's unit it is used on.
+        /// The player's unit it is used on; for Epic Challenge, its CHARACTER model as
+        /// `unit#N` (or a unit whose Attached unit has one CHARACTER model).
         unit: String,
         /// The enemy unit it is aimed at, for those that need one (Grenade, Tank Shock, Fire
         /// Overwatch, Heroic Intervention).
         #[serde(default)]
         target: Option<String>,
-        /// For Command Re-roll: which of the unit's next rolls it is kept for (see
+        /// For Command Re-roll: which of the unit's rolls this phase it re-rolls (see
         /// [`RerollRoll`]).
         #[serde(default)]
         reroll: Option<RerollRoll>,
@@ -394,34 +396,39 @@ pub enum Command {
     },
 }
 
-/// The roll a Command Re-roll is kept for (Core Stratagems: Command Re-roll, which re-rolls
-/// a Hit, Wound, Damage, Advance, Charge, Desperate Escape, Hazardous or Battle-shock roll, a
-/// saving throw or the number of attacks). The Stratagem is used before the roll and the unit
-/// keeps it for its next roll of that kind.
+/// The roll a Command Re-roll is for (Core Stratagems: Command Re-roll, used just after a Hit,
+/// Wound, Damage, Advance, Charge, Desperate Escape, Hazardous or Battle-shock roll, a saving
+/// throw or the number of attacks, to re-roll it). A Charge roll, and an Advance roll already
+/// made, are re-rolled at once. For the others the player gives a standing instruction before
+/// the roll: the roll is re-rolled when it fails (or, for Damage, Attacks and Advance rolls,
+/// falls below the dice's average), and only then is the Stratagem used, its CP paid and its
+/// once-per-phase spent, so the player's other instructions lapse; an instruction left
+/// unused lapses at the end of the phase.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum RerollRoll {
-    /// The first failed Hit roll of the unit's next attacks (first weapon group).
+    /// The first failed Hit roll of the unit's attacks this phase (first weapon group).
     Hit,
-    /// The first failed Wound roll of the unit's next attacks (first weapon group).
+    /// The first failed Wound roll of the unit's attacks this phase (first weapon group).
     Wound,
-    /// The unit's next Advance roll.
+    /// The unit's Advance roll: one already rolled ([`Command::Advance`]) is re-rolled at once;
+    /// otherwise its next one this phase, when it is below the D6's average (1 to 3).
     Advance,
-    /// The unit's next Charge roll.
+    /// The unit's Charge roll, already made, re-rolled at once.
     Charge,
-    /// The first saving throw the unit fails against the next attacks made against it (the
+    /// The first saving throw the unit fails against attacks made against it this phase (the
     /// defending player's Stratagem).
     SavingThrow,
-    /// The first random Damage roll of the unit's next attacks, re-rolled if below the dice's
-    /// average.
+    /// A random Damage roll of the unit's attacks this phase: the first one of its attacks at a
+    /// target, re-rolled if below the dice's average.
     Damage,
-    /// The first random Attacks roll (number of attacks) of the unit's next attacks,
-    /// re-rolled if below the dice's average.
+    /// A random Attacks roll (number of attacks) of the unit's attacks this phase: the first
+    /// one of its attacks at a target, re-rolled if below the dice's average.
     Attacks,
-    /// The first HAZARDOUS test the unit fails after its next attacks.
+    /// The first HAZARDOUS test the unit fails after its attacks this phase.
     Hazardous,
-    /// The unit's next failed Battle-shock test.
+    /// The unit's Battle-shock test this phase, when it fails.
     BattleShock,
-    /// The first Desperate Escape test a model of the unit fails in its next Fall Back.
+    /// The first Desperate Escape test a model of the unit fails in its Fall Back this phase.
     DesperateEscape,
 }
 
@@ -440,7 +447,7 @@ impl RerollRoll {
         RerollRoll::DesperateEscape,
     ];
 
-    /// What the attacking unit's kept re-roll does in the attack sequence: Hit, Wound,
+    /// What the attacking unit's standing re-roll does in the attack sequence: Hit, Wound,
     /// Damage, Attacks and Hazardous re-rolls are spent there; the others (and none) give
     /// [`CommandReroll::None`].
     pub fn attacker_command_reroll(kept: Option<RerollRoll>) -> CommandReroll {

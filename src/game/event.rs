@@ -56,6 +56,17 @@ fn by_name<S: serde::Serializer, T: EventName>(value: &T, s: S) -> Result<S::Ok,
     s.serialize_str(value.event_name())
 }
 
+/// Serialises an optional [`EventName`] value as its name, or null.
+fn by_name_opt<S: serde::Serializer, T: EventName>(
+    value: &Option<T>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match value {
+        Some(v) => s.serialize_str(v.event_name()),
+        None => s.serialize_none(),
+    }
+}
+
 /// How a unit off the table came to be set up on it ([`GameEvent::SetUp`]).
 ///
 /// Core Rules: Reinforcements (Deep Strike, Strategic Reserves), Transports (disembarking,
@@ -262,7 +273,8 @@ pub enum GameEvent {
         /// Target models destroyed.
         models_destroyed: u32,
     },
-    /// One step of a rolled attack (dice, saves, damage).
+    /// One step of a rolled attack (dice, saves, damage); a wound lost or a Feel No Pain roll
+    /// names its model `unit#N` ([`AttackEvent::naming_models`]).
     Attack(AttackEvent),
     /// Mortal wounds from a Stratagem (Grenade, Tank Shock), Deadly Demise or the rolls of a
     /// destroyed TRANSPORT's passengers.
@@ -448,16 +460,33 @@ pub enum GameEvent {
         /// CP left.
         cp_left: u32,
     },
-    /// A kept Command Re-roll was spent on a Battle-shock or Desperate Escape test (Core
-    /// Stratagems: Command Re-roll); the test's event that follows shows the new roll. (Attack
-    /// rolls log theirs as an attack event.)
+    /// A Stratagem was set for a roll still to come (Core Stratagems: Command Re-roll of a
+    /// roll of the unit, Insane Bravery for its Battle-shock test): nothing is paid yet; it
+    /// is used, and a [`GameEvent::StratagemUsed`] logged, only if that roll calls for it,
+    /// and it lapses at the end of the phase otherwise.
+    StratagemSet {
+        /// Player.
+        player: u8,
+        /// The Stratagem (written as its printed name, "Command Re-roll").
+        #[serde(serialize_with = "by_name")]
+        stratagem: Stratagem,
+        /// Unit id.
+        unit: String,
+        /// For a Command Re-roll, the roll it is set for (written "Hit roll", "saving
+        /// throw"...).
+        #[serde(serialize_with = "by_name_opt")]
+        roll: Option<RerollRoll>,
+    },
+    /// A Command Re-roll set for a unit was spent on a Battle-shock, Desperate Escape or
+    /// Advance roll (Core Stratagems: Command Re-roll); the roll's event that follows shows
+    /// the new roll. (Attack rolls log theirs as an attack event.)
     CommandRerolled {
         /// Player.
         player: u8,
         /// The unit (or model, `unit#N`) whose roll it was.
         unit: String,
-        /// The roll: a Battle-shock or Desperate Escape test (written "Battle-shock test",
-        /// "Desperate Escape test").
+        /// The roll: a Battle-shock or Desperate Escape test or an Advance roll (written
+        /// "Battle-shock test", "Desperate Escape test", "Advance roll").
         #[serde(serialize_with = "by_name")]
         roll: RerollRoll,
         /// The dice it replaced.

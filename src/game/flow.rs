@@ -180,11 +180,14 @@ impl Game {
                 u.shot = false;
                 u.fought = false;
                 u.shrouded = None;
-                u.epic_challenge = false;
+                u.epic_challenge = None;
                 u.embarked_this_phase = false;
                 for m in &mut u.models {
                     m.allocated_this_phase = false;
                 }
+                // A Command Re-roll or Insane Bravery set and not used lapses with the phase.
+                u.command_reroll = None;
+                u.insane_bravery = false;
             }
         }
         self.stratagems_used.clear();
@@ -218,7 +221,6 @@ impl Game {
                             unit: self.unit_id(army, u).to_string(),
                         });
                     }
-                    self.units[army][u].insane_bravery = false;
                 }
                 self.mission_turn_begins(ev);
             }
@@ -290,9 +292,10 @@ impl Game {
             )
             .unwrap_or(7);
             let test = leadership_test(&mut self.rng, ld);
-            let bravery = combined.iter().any(|&x| self.units[army][x].insane_bravery);
-            let test = self.command_reroll_battle_shock(army, u, ld, test, bravery, ev);
-            let passed = test.passed || bravery;
+            // A failed test: a Command Re-roll set for it re-rolls it, then Insane Bravery set
+            // for it passes it (each Stratagem used, and paid, only then).
+            let test = self.command_reroll_battle_shock(army, u, ld, test, ev);
+            let passed = test.passed || self.insane_bravery_on_failure(army, u, ev);
             ev.push(GameEvent::BattleShockTest {
                 player,
                 unit: self.unit_id(army, u).to_string(),

@@ -61,7 +61,7 @@ impl Game {
         if self.engaged(army, unit) {
             return only_fall_back(id);
         }
-        let roll = self.advance_die(army, unit);
+        let roll = self.advance_die(army, unit, ev);
         self.advance_roll = Some((army, unit, roll));
         ev.push(GameEvent::AdvanceRolled {
             player,
@@ -69,16 +69,6 @@ impl Game {
             roll,
         });
         Ok(())
-    }
-
-    /// The Advance roll: a D6, re-rolled once if a Command Re-roll was set for it.
-    fn advance_die(&mut self, army: usize, unit: usize) -> u8 {
-        let first = self.rng.d6();
-        if self.take_command_reroll(army, unit, super::RerollRoll::Advance) {
-            self.rng.d6()
-        } else {
-            first
-        }
     }
 
     pub(super) fn remain_stationary(
@@ -127,7 +117,8 @@ impl Game {
         }
         let advance_roll = match rolled {
             Some(r) => Some(r),
-            None => (mode == MoveMode::Advance).then(|| self.advance_die(army, unit)),
+            None if mode == MoveMode::Advance => Some(self.advance_die(army, unit, ev)),
+            None => None,
         };
         let bonus = f32::from(advance_roll.unwrap_or(0));
         let scene = &self.scene;

@@ -369,6 +369,21 @@ impl Game {
                     .iter()
                     .map(|&r| make(None, Some(r)))
                     .collect()
+            } else if stratagem == Stratagem::EpicChallenge {
+                // The unit (its one CHARACTER model), or each CHARACTER model by name when
+                // it has several.
+                let characters = self.character_models(army, unit);
+                let mut commands = vec![make(None, None)];
+                if characters.len() > 1 {
+                    commands.extend(characters.iter().map(|r| Command::UseStratagem {
+                        player,
+                        stratagem,
+                        unit: self.model_name(*r),
+                        target: None,
+                        reroll: None,
+                    }));
+                }
+                commands
             } else {
                 vec![make(None, None)]
             };

@@ -190,11 +190,12 @@ impl Game {
             .into_values()
             .map(|(order, mut preview, prepared)| {
                 let weapons: Vec<_> = prepared.iter().flat_map(|p| p.resolved.clone()).collect();
-                // The target's kept Command Re-roll of a saving throw counts too.
+                // The target's Command Re-roll set for a saving throw counts too, while it can
+                // be used.
                 let first = &prepared[0];
                 let defender_save = first.theirs.first().is_some_and(|&e| {
                     let r = first.sight.models[e];
-                    self.units[r.army][r.unit].command_reroll
+                    self.command_reroll_ready(r.army, r.unit)
                         == Some(super::RerollRoll::SavingThrow)
                 });
                 let rerolls = crate::rules::attack::CommandRerolls {

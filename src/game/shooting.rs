@@ -216,7 +216,6 @@ impl Game {
                 order.push(&wt.target);
             }
         }
-        let mut reroll_left = true;
         for t in order {
             let group: Vec<(&WeaponTarget, &PreparedAttack)> = weapons
                 .iter()
@@ -230,15 +229,10 @@ impl Game {
             if target.models_alive() == 0 {
                 continue;
             }
-            let command_reroll = if reroll_left {
-                first.command_reroll
-            } else {
-                CommandReroll::None
-            };
-            if command_reroll != CommandReroll::None {
-                reroll_left = false;
-                self.for_combined(army, unit, |s| s.command_reroll = None);
-            }
+            // The attacking unit's Command Re-roll set for these attacks, while it can still
+            // be used (a re-roll used at an earlier target is gone).
+            let command_reroll =
+                RerollRoll::attacker_command_reroll(self.command_reroll_ready(army, unit));
             // Every weapon group at this target, and where each came from.
             let mut resolved = Vec::new();
             let mut origin: Vec<(usize, usize)> = Vec::new();
@@ -254,17 +248,23 @@ impl Game {
                 }
             }
             let mut log = Vec::new();
-            // The defending unit's kept Command Re-roll of a saving throw (Core Stratagems).
+            // The defending unit's Command Re-roll set for a saving throw (Core Stratagems).
             let defender = sight.models[theirs[0]];
+            let defender_save = self.command_reroll_ready(defender.army, defender.unit)
+                == Some(RerollRoll::SavingThrow);
             let rerolls = CommandRerolls {
                 attacker: command_reroll,
-                defender_save: self.take_command_reroll(
-                    defender.army,
-                    defender.unit,
-                    RerollRoll::SavingThrow,
-                ),
+                defender_save,
             };
             let outcome = resolve_weapons(&resolved, &target, rerolls, &mut self.rng, &mut log);
+            // Each side's Command Re-roll is used (and paid) only if the dice called for it.
+            self.settle_attack_rerolls(
+                (army, unit),
+                (defender.army, defender.unit),
+                (command_reroll, defender_save),
+                &log,
+                ev,
+            );
             for (_, p) in &group {
                 for (&e, &g) in p.plan.attacking.iter().zip(&p.plan.group_of) {
                     let profile = &p.plan.groups[g].profile;
@@ -318,7 +318,12 @@ impl Game {
                 wounds_lost: outcome.wounds_lost,
                 models_destroyed: outcome.models_destroyed,
             });
-            ev.extend(log.into_iter().map(GameEvent::Attack));
+            // The log names the target's models `unit#N`, not by their place in the target.
+            let names: Vec<String> = target.models.iter().map(|m| m.name.clone()).collect();
+            ev.extend(
+                log.into_iter()
+                    .map(|e| GameEvent::Attack(e.naming_models(&names))),
+            );
             self.apply_outcome(&first.sight, &first.theirs, &outcome, ev);
         }
         // Units that lent weapons to a Firing Deck cannot shoot this phase.
@@ -631,7 +636,8 @@ impl Game {
         self.set_wounds(&sight, &theirs, &mut target);
         ctx.remained_stationary = me.moved == Some(Moved::Stationary);
         ctx.charged = me.charged;
-        ctx.command_reroll = RerollRoll::attacker_command_reroll(me.command_reroll);
+        ctx.command_reroll =
+            RerollRoll::attacker_command_reroll(self.command_reroll_ready(army, unit));
         if kind != AttackKind::Melee {
             match self.units[tarmy][tunit].shrouded {
                 Some(Stratagem::GoToGround) => {
@@ -652,38 +658,42 @@ impl Game {
                 _ => {}
             }
         }
-        let mut groups = plan.groups.clone();
-        if kind == AttackKind::Melee && self.units[army][unit].epic_challenge {
-            for g in &mut groups {
-                if g.bearer_keywords.iter().any(|k| k == "CHARACTER") {
-                    g.extra_abilities.push(WeaponAbility::Precision);
+        // Epic Challenge: only the chosen CHARACTER model's melee attacks gain PRECISION, so
+        // its weapon forms a group of its own (Core Stratagems: Epic Challenge).
+        if kind == AttackKind::Melee
+            && let Some(champion) = self.units[army][unit].epic_challenge
+        {
+            for (k, &e) in plan.attacking.iter().enumerate() {
+                if sight.models[e] != champion {
+                    continue;
+                }
+                let g = plan.group_of[k];
+                let own = if plan.groups[g].bearers > 1 {
+                    plan.groups[g].bearers -= 1;
+                    let mut alone = plan.groups[g].clone();
+                    alone.bearers = 1;
+                    plan.groups.push(alone);
+                    plan.groups.len() - 1
+                } else {
+                    g
+                };
+                plan.group_of[k] = own;
+                let extra = &mut plan.groups[own].extra_abilities;
+                if !extra.contains(&WeaponAbility::Precision) {
+                    extra.push(WeaponAbility::Precision);
                 }
             }
         }
-        let mut resolved = ResolvedWeapon::all(&groups, &target, &ctx);
+        let mut resolved = ResolvedWeapon::all(&plan.groups, &target, &ctx);
         // PRECISION allocates only to a CHARACTER the attacking models can see (Core Rules:
         // Precision).
-        if resolved.iter().any(|w| w.precision) {
-            let sampling = crate::geometry::sight::Sampling::FAST;
-            let seen = target.models.iter().zip(&theirs).any(|(m, &t)| {
-                m.leader
-                    && plan.attacking.iter().any(|&o| {
-                        sight.index.model_visible(
-                            o,
-                            t,
-                            crate::geometry::sight::SeeThrough::OwnUnit,
-                            &sampling,
-                        )
-                    })
-            });
-            if !seen {
-                for w in resolved.iter_mut().filter(|w| w.precision) {
-                    w.precision = false;
-                    w.notes
-                        .push("PRECISION: no CHARACTER of the target is visible".into());
-                }
-            }
-        }
+        crate::game::sight::withhold_unseen_precision(
+            &sight,
+            &plan.attacking,
+            &target,
+            &theirs,
+            &mut resolved,
+        );
         if kind == AttackKind::Overwatch {
             for w in &mut resolved {
                 w.hit_fails_up_to = w.hit_fails_up_to.max(FIRE_OVERWATCH_HITS_ON - 1);

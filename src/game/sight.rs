@@ -6,6 +6,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use crate::data::resolve::Scene;
 use crate::geometry::body::ModelSolid;
 use crate::geometry::sight::{SightIndex, SightModel};
+use crate::rules::attack::{ResolvedWeapon, TargetUnit};
 
 /// Where a model of the scene sits in the sight index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,6 +86,47 @@ pub fn model_solid(scene: &Scene, r: ModelRef) -> ModelSolid {
         m.facing,
         m.characteristics.height,
     )
+}
+
+/// The note a weapon carries when its PRECISION is withheld ([`withhold_unseen_precision`]).
+pub const PRECISION_UNSEEN_NOTE: &str = "PRECISION: no CHARACTER of the target is visible";
+
+/// Withholds PRECISION when no attacking model can see a CHARACTER of the target: unless some
+/// model among `attacking` (sight entries) sees a Leader model of `target` (the target unit,
+/// whose models are the sight entries `targets`, in order), every weapon of `resolved` loses
+/// PRECISION and notes why. Returns true when it was withheld. The game and `wartable attack`
+/// (measured on the table) both call it.
+///
+/// Core Rules: Precision (an attack may be allocated to a CHARACTER model the attacking model
+/// can see); Rules Commentary: Attached Units with Multiple Characters (any visible CHARACTER).
+pub fn withhold_unseen_precision(
+    sight: &SceneSight,
+    attacking: &[usize],
+    target: &TargetUnit,
+    targets: &[usize],
+    resolved: &mut [ResolvedWeapon],
+) -> bool {
+    if !resolved.iter().any(|w| w.precision) {
+        return false;
+    }
+    use crate::geometry::sight::{Sampling, SeeThrough};
+    let sampling = Sampling::FAST;
+    let seen = target.models.iter().zip(targets).any(|(m, &t)| {
+        m.leader
+            && attacking.iter().any(|&o| {
+                sight
+                    .index
+                    .model_visible(o, t, SeeThrough::OwnUnit, &sampling)
+            })
+    });
+    if seen {
+        return false;
+    }
+    for w in resolved.iter_mut().filter(|w| w.precision) {
+        w.precision = false;
+        w.notes.push(PRECISION_UNSEEN_NOTE.into());
+    }
+    true
 }
 
 /// Calls `visit` with each model of `scene` that `keep` accepts, in army, unit, model order,

@@ -70,11 +70,14 @@ pub struct UnitState {
     pub one_shot_fired: Vec<(usize, String)>,
     /// Go to Ground or Smokescreen this phase.
     pub shrouded: Option<Stratagem>,
-    /// Insane Bravery used this Command phase.
+    /// Insane Bravery is set for the unit this phase: used (its CP and its once per battle
+    /// spent) only if the unit fails its Battle-shock test (Core Stratagems: Insane Bravery).
     pub insane_bravery: bool,
-    /// Epic Challenge used this phase.
-    pub epic_challenge: bool,
-    /// A Command Re-roll kept for the unit's next roll of this kind.
+    /// The CHARACTER model whose melee attacks gain PRECISION this phase (Core Stratagems:
+    /// Epic Challenge).
+    pub epic_challenge: Option<ModelRef>,
+    /// The roll of the unit a Command Re-roll is set for this phase: used (its CP paid) only
+    /// when that roll fails ([`RerollRoll`]).
     pub command_reroll: Option<RerollRoll>,
     /// The owner's order for losing its models (model indices, lost first; empty: the
     /// default), for allocating attacks and for Unit Coherency removals (see
@@ -273,7 +276,7 @@ impl Game {
                         one_shot_fired: Vec::new(),
                         shrouded: None,
                         insane_bravery: false,
-                        epic_challenge: false,
+                        epic_challenge: None,
                         command_reroll: None,
                         allocation_order: Vec::new(),
                     })

@@ -33,18 +33,84 @@ impl Game {
             })
     }
 
-    /// Takes the unit's kept Command Re-roll for `roll`, if it has one.
-    pub(super) fn take_command_reroll(
+    /// Uses the Stratagem `stratagem` of the player owning army `army` on its unit `unit`:
+    /// pays its CP, marks it used this phase (Core Rules: Stratagems, once per phase) and logs
+    /// it. The caller has checked that it may be used now.
+    pub(super) fn pay_stratagem(
         &mut self,
         army: usize,
         unit: usize,
-        roll: RerollRoll,
-    ) -> bool {
-        if self.units[army][unit].command_reroll == Some(roll) {
-            self.for_combined(army, unit, |s| s.command_reroll = None);
-            true
+        stratagem: Stratagem,
+        ev: &mut Vec<GameEvent>,
+    ) {
+        let player = self.player_of(army);
+        let cost = stratagem.cost();
+        let i = usize::from(player - 1);
+        self.cp[i] = self.cp[i].saturating_sub(cost);
+        self.stratagems_used.push((player, stratagem));
+        let root = self.combined(army, unit)[0];
+        ev.push(GameEvent::StratagemUsed {
+            player,
+            stratagem,
+            unit: self.unit_id(army, root).to_string(),
+            cost,
+            cp_left: self.cp[i],
+        });
+    }
+
+    /// The CHARACTER models of the combined unit (`army`, `unit`) alive on the battlefield, in
+    /// unit order: those whose datasheet has the CHARACTER keyword.
+    pub fn character_models(&self, army: usize, unit: usize) -> Vec<crate::game::sight::ModelRef> {
+        self.live_models(army, unit)
+            .into_iter()
+            .filter(|r| {
+                self.scene.armies[army].units[r.unit]
+                    .datasheet
+                    .has_keyword("CHARACTER")
+            })
+            .collect()
+    }
+
+    /// The CHARACTER model an Epic Challenge names: `model` of the unit `named` (its index
+    /// in that unit, from a `unit#N` name), or else the one CHARACTER model of that unit, or
+    /// of its Attached unit (Core Stratagems: Epic Challenge, one CHARACTER model).
+    fn epic_challenger(
+        &self,
+        army: usize,
+        named: usize,
+        model: Option<usize>,
+        id: &str,
+    ) -> Result<crate::game::sight::ModelRef, Rejection> {
+        let rule = Rule::Stratagem(Stratagem::EpicChallenge);
+        let characters = self.character_models(army, named);
+        if let Some(m) = model {
+            return match characters.iter().find(|r| r.unit == named && r.model == m) {
+                Some(r) => Ok(*r),
+                None => reject(
+                    rule,
+                    format!("'{id}' is not a CHARACTER model of the unit on the battlefield"),
+                ),
+            };
+        }
+        let own: Vec<_> = characters.iter().filter(|r| r.unit == named).collect();
+        let pick: Vec<_> = if own.is_empty() {
+            characters.iter().collect()
         } else {
-            false
+            own
+        };
+        match pick[..] {
+            [] => reject(rule, format!("'{id}' has no CHARACTER model")),
+            [r] => Ok(*r),
+            _ => reject(
+                rule,
+                format!(
+                    "name the CHARACTER model whose attacks gain PRECISION: {}",
+                    pick.iter()
+                        .map(|r| self.model_name(**r))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ),
         }
     }
 
@@ -83,7 +149,18 @@ impl Game {
                 ),
             );
         }
-        let (army, root) = self.own_root(player, id)?;
+        // Epic Challenge may name its CHARACTER model as `unit#N`.
+        let (unit_id, model) = match id.rsplit_once('#') {
+            Some((u, n)) if stratagem == Stratagem::EpicChallenge => match n.parse::<usize>() {
+                Ok(n) => (u, Some(n)),
+                Err(_) => {
+                    return reject(rule, format!("'{id}': name a model as unit#N, N a number"));
+                }
+            },
+            _ => (id, None),
+        };
+        let (army, named) = self.own_unit(player, unit_id)?;
+        let root = self.combined(army, named)[0];
         let in_reserves = matches!(self.units[army][root].location, Location::Reserves(_));
         if stratagem == Stratagem::RapidIngress {
             if !in_reserves {
@@ -101,15 +178,27 @@ impl Game {
             );
         }
         let i = usize::from(player - 1);
-        self.cp[i] -= cost;
-        self.stratagems_used.push((player, stratagem));
-        ev.push(GameEvent::StratagemUsed {
-            player,
-            stratagem,
-            unit: self.unit_id(army, root).to_string(),
-            cost,
-            cp_left: self.cp[i],
-        });
+        // Most Stratagems are used (and paid) now. Insane Bravery and a Command Re-roll of a
+        // roll still to come are set for that roll and used only if it calls for them
+        // (command_reroll.rs); a Charge roll, or an Advance roll already made, is re-rolled now.
+        let rolled_now = match reroll {
+            Some(RerollRoll::Charge) => true,
+            Some(RerollRoll::Advance) => self
+                .advance_roll
+                .is_some_and(|(a, u, _)| (a, u) == (army, root)),
+            _ => false,
+        };
+        let set_for_later = stratagem == Stratagem::InsaneBravery
+            || (stratagem == Stratagem::CommandReroll && !rolled_now);
+        if !set_for_later {
+            self.pay_stratagem(army, root, stratagem, ev);
+        }
+        if stratagem == Stratagem::CommandReroll && rolled_now {
+            // Used once this phase: the player's other Command Re-rolls lapse.
+            for u in &mut self.units[army] {
+                u.command_reroll = None;
+            }
+        }
         let need_target = |g: &Game| -> Result<(usize, usize), Rejection> {
             match target {
                 Some(t) => g
@@ -169,25 +258,48 @@ impl Game {
                         roll,
                     });
                 }
-                Some(r) => self.for_combined(army, root, |s| s.command_reroll = Some(r)),
+                Some(r) => {
+                    if self.units[army][root].command_reroll == Some(r) {
+                        return reject(
+                            rule,
+                            format!(
+                                "a Command Re-roll of the {} of '{id}' is already set",
+                                r.name()
+                            ),
+                        );
+                    }
+                    self.for_combined(army, root, |s| s.command_reroll = Some(r));
+                    ev.push(GameEvent::StratagemSet {
+                        player,
+                        stratagem,
+                        unit: self.unit_id(army, root).to_string(),
+                        roll: Some(r),
+                    });
+                }
             },
             Stratagem::InsaneBravery => {
                 if self.insane_bravery_used[i] {
                     return reject(rule, "it can be used once per battle");
                 }
-                self.insane_bravery_used[i] = true;
                 if !self.below_half_strength(army, root) {
                     return reject(
                         rule,
                         format!("'{id}' is not Below Half-strength and takes no Battle-shock test"),
                     );
                 }
+                if self.units[army][root].insane_bravery {
+                    return reject(rule, format!("Insane Bravery is already set for '{id}'"));
+                }
                 self.for_combined(army, root, |s| s.insane_bravery = true);
+                ev.push(GameEvent::StratagemSet {
+                    player,
+                    stratagem,
+                    unit: self.unit_id(army, root).to_string(),
+                    roll: None,
+                });
             }
             Stratagem::EpicChallenge => {
-                if !self.has_keyword(army, root, "CHARACTER") {
-                    return reject(rule, format!("'{id}' has no CHARACTER model"));
-                }
+                let champion = self.epic_challenger(army, named, model, id)?;
                 // Its unit must be within Engagement Range of an enemy Attached unit.
                 let earmy = self
                     .army_of(crate::rules::phase::opponent(player))
@@ -203,7 +315,22 @@ impl Game {
                         format!("'{id}' is not within Engagement Range of an enemy Attached unit"),
                     );
                 }
-                self.for_combined(army, root, |s| s.epic_challenge = true);
+                // It is used when the unit is selected to fight, before its attacks.
+                let selected = self
+                    .fight
+                    .as_ref()
+                    .and_then(|f| f.current)
+                    .is_some_and(|c| c == (army, root, false));
+                if !selected {
+                    return reject(
+                        rule,
+                        format!(
+                            "it is used when '{}' is selected to fight (after its Pile In, before its attacks)",
+                            self.unit_id(army, root)
+                        ),
+                    );
+                }
+                self.for_combined(army, root, |s| s.epic_challenge = Some(champion));
             }
             Stratagem::CounterOffensive => {
                 if !self.counter_offensive_window(player) {
@@ -229,11 +356,22 @@ impl Game {
                     );
                 }
                 let t = need_target(self)?;
+                // The enemy unit must not be within Engagement Range of any unit of the
+                // player's army.
+                if self.engaged(t.0, t.1) {
+                    return reject(
+                        rule,
+                        format!(
+                            "'{}' is within Engagement Range of a unit of player {player}'s army",
+                            self.unit_id(t.0, t.1)
+                        ),
+                    );
+                }
                 self.check_in_sight(army, root, t, GRENADE_RANGE_INCHES, rule)?;
                 let dice: Vec<u8> = (0..GRENADE_DICE).map(|_| self.rng.d6()).collect();
                 let wounds = dice.iter().filter(|d| **d >= GRENADE_WOUNDS_ON).count() as u32;
                 self.mortal_wounds(player, t, dice, wounds, ev);
-                self.for_combined(army, root, |s| s.shot = true);
+                // The unit has not been selected to shoot: it may still shoot this phase.
             }
             Stratagem::TankShock => {
                 if !self.has_keyword(army, root, "VEHICLE") || !self.units[army][root].charged {
@@ -463,7 +601,12 @@ impl Game {
         self.set_wounds(&sight, &entries, &mut target);
         let mut log = Vec::new();
         let outcome = inflict_mortal_wounds(&target, wounds, &mut self.rng, &mut log);
-        ev.extend(log.into_iter().map(GameEvent::Attack));
+        // The log names the target's models `unit#N`, not by their place in the target.
+        let names: Vec<String> = target.models.iter().map(|m| m.name.clone()).collect();
+        ev.extend(
+            log.into_iter()
+                .map(|e| GameEvent::Attack(e.naming_models(&names))),
+        );
         self.apply_outcome(&sight, &entries, &outcome, ev);
     }
 }

@@ -81,6 +81,13 @@ pub struct Datasheet {
     /// Datasheets this CHARACTER can lead as an Attached unit (Core Rules: Leader).
     #[serde(default)]
     pub leader_of: Vec<String>,
+    /// The Leaders (each a datasheet name or keyword, e.g. "CAPTAIN") this CHARACTER may join
+    /// on a Bodyguard unit one of them already leads: its datasheet's rule to that effect.
+    /// Without one, a Bodyguard unit takes a single Leader (Core Rules: Leader; Rules
+    /// Commentary: Attached Units with Multiple Characters, a Lieutenant joining a unit a
+    /// Captain leads).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub joins_leaders: Vec<String>,
     /// Datasheet abilities (names and summaries, for the unit card).
     #[serde(default)]
     pub abilities: Vec<Ability>,

@@ -1315,7 +1315,8 @@ fn command_reroll_battle_shock_test_rerolls_a_failure_once() {
     assert_eq!(test_of(&ev), ([6, 6], true));
     assert!(!g.units[a][u].battle_shocked);
     assert_eq!(g.units[a][u].command_reroll, None, "spent");
-    // A test that passes keeps the re-roll for the next one.
+    // A test that passes leaves the re-roll unused: not paid, and it lapses with the phase
+    // (Core Stratagems: used just after the roll it re-rolls; issue 51, finding 5).
     let mut passing = before;
     accepted!(
         passing,
@@ -1328,10 +1329,7 @@ fn command_reroll_battle_shock_test_rerolls_a_failure_once() {
         !ev.iter()
             .any(|e| matches!(e, GameEvent::CommandRerolled { .. }))
     );
-    assert_eq!(
-        passing.units[a][u].command_reroll,
-        Some(RerollRoll::BattleShock)
-    );
+    assert_eq!(passing.units[a][u].command_reroll, None);
 }
 
 #[test]

@@ -16,6 +16,7 @@ mod engine_api;
 mod engine_options;
 mod fidelity3_allocation;
 mod fidelity3_reserves;
+mod fidelity3_stratagems;
 mod fidelity3_transport;
 mod geometry_props;
 mod hostile_dice;

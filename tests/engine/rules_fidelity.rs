@@ -796,6 +796,8 @@ fn insane_bravery_is_once_per_battle() {
         &mut g,
         use_stratagem(1, Stratagem::InsaneBravery, "intercessors", None),
     );
+    // The Battle-shock test fails (2 on 2D6), so Insane Bravery is used on it.
+    g.rng = GameRng::scripted(&[1, 1]);
     advance_to(&mut g, 2, Phase::Command);
     advance_to(&mut g, 1, Phase::Command);
     let r = rejected(

@@ -9,6 +9,7 @@ mod bsdata_convert;
 mod cli_attack;
 mod data_files;
 mod deploy_everywhere;
+mod fidelity3_cli;
 mod fuzz_inputs;
 mod hostile_cli;
 mod hostile_data;

@@ -72,7 +72,8 @@ pub(super) fn stratagems(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, army: us
                                 let text = match (o.target(), o.reroll()) {
                                     (Some(t), _) => t.to_string(),
                                     (_, Some(r)) => r.name().to_string(),
-                                    _ => s.name().to_string(),
+                                    // Epic Challenge: the unit, or one CHARACTER model.
+                                    _ => o.command.unit().unwrap_or(s.name()).to_string(),
                                 };
                                 let button =
                                     ui.add_enabled(o.verdict.is_ok(), egui::Button::new(text));

@@ -657,6 +657,27 @@ fn headline(game: &Game, e: &GameEvent, phase: Option<Phase>) -> (Option<u8>, St
                 n(player, unit)
             ),
         ),
+        G::StratagemSet {
+            player,
+            stratagem,
+            unit,
+            roll,
+        } => (
+            Some(*player),
+            match roll {
+                Some(r) => format!(
+                    "Player {player} sets {} for {}'s {} (paid if it is used)",
+                    stratagem.name(),
+                    n(player, unit),
+                    r.name()
+                ),
+                None => format!(
+                    "Player {player} sets {} for {} (paid if it is used)",
+                    stratagem.name(),
+                    n(player, unit)
+                ),
+            },
+        ),
         G::CommandRerolled {
             player,
             unit,
@@ -1040,7 +1061,8 @@ fn add_detail(game: &Game, entry: &mut LogEntry, e: &GameEvent) {
                     push_die("damage", d, true);
                 }
             }
-            AttackEvent::FeelNoPain { roll, ignored, .. } => {
+            AttackEvent::FeelNoPain { roll, ignored, .. }
+            | AttackEvent::ModelFeelNoPain { roll, ignored, .. } => {
                 push_die("Feel No Pain", *roll, *ignored);
             }
             AttackEvent::SustainedHits { dice, .. }

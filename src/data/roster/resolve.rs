@@ -791,6 +791,17 @@ fn attach(placed: &mut [Placed], warnings: &mut Vec<Unresolved>) {
                     .count();
                 (already >= crate::data::resolve::MAX_LEADERS_PER_BODYGUARD)
                     .then(|| format!("{body} already has {already} Leaders"))
+            })
+            .or_else(|| {
+                // A second Leader only where one of the two has a rule for it.
+                let body = placed[b].entry.id.as_str();
+                placed
+                    .iter()
+                    .filter(|p| p.entry.attached_to.as_deref() == Some(body))
+                    .find_map(|p| {
+                        crate::data::resolve::second_leader_refused(&p.sheet, &placed[l].sheet)
+                    })
+                    .map(|why| format!("{body} already has a Leader: {why}"))
             });
         match why {
             None => placed[l].entry.attached_to = Some(placed[b].entry.id.clone()),
@@ -881,6 +892,19 @@ pub fn attach_leader(
         .count();
     if already >= crate::data::resolve::MAX_LEADERS_PER_BODYGUARD {
         return Err(format!("--attach: {body} already has {already} Leaders"));
+    }
+    // A second Leader only where one of the two has a rule for it.
+    for (i, u) in army.units.iter().enumerate() {
+        if i != l
+            && u.attached_to.as_deref() == Some(body.as_str())
+            && let Some(other) = sheet_of(u)
+            && let Some(why) = crate::data::resolve::second_leader_refused(other, ls)
+        {
+            return Err(format!(
+                "--attach: {body} already has a Leader ({}): {why}",
+                u.id
+            ));
+        }
     }
     army.units[l].attached_to = Some(body);
     Ok(())

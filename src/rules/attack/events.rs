@@ -148,6 +148,28 @@ pub enum AttackEvent {
         /// True for a mortal wound.
         mortal: bool,
     },
+    /// A model lost one wound, named: what the battle engine records in place of
+    /// [`AttackEvent::WoundLost`] ([`AttackEvent::naming_models`]).
+    ModelWoundLost {
+        /// The model, `unit#N` (N its index in its own unit).
+        model: String,
+        /// Wounds it has left.
+        wounds_remaining: u8,
+        /// True for a mortal wound.
+        mortal: bool,
+    },
+    /// A Feel No Pain roll for one wound, the model named: what the battle engine records in
+    /// place of [`AttackEvent::FeelNoPain`] ([`AttackEvent::naming_models`]).
+    ModelFeelNoPain {
+        /// The model, `unit#N`.
+        model: String,
+        /// The die.
+        roll: u8,
+        /// X of Feel No Pain X+.
+        needed: u8,
+        /// True if the wound is not lost.
+        ignored: bool,
+    },
     /// A model was destroyed.
     ModelDestroyed {
         /// Model index.
@@ -173,6 +195,40 @@ pub enum AttackEvent {
         /// What happens to the bearer on a failure; `None` when passed.
         failure: Option<String>,
     },
+}
+
+impl AttackEvent {
+    /// The event with the target's model named as the game names it: a
+    /// [`AttackEvent::WoundLost`] or [`AttackEvent::FeelNoPain`], whose `model` is only the
+    /// model's place among the target unit's models when the attack began, becomes a
+    /// [`AttackEvent::ModelWoundLost`] or [`AttackEvent::ModelFeelNoPain`] naming it from
+    /// `names` (the target's models in that order, `unit#N`). Other events, and a place
+    /// `names` lacks, are kept as they are.
+    pub fn naming_models(self, names: &[String]) -> AttackEvent {
+        match self {
+            AttackEvent::WoundLost {
+                model,
+                wounds_remaining,
+                mortal,
+            } if model < names.len() => AttackEvent::ModelWoundLost {
+                model: names[model].clone(),
+                wounds_remaining,
+                mortal,
+            },
+            AttackEvent::FeelNoPain {
+                model,
+                roll,
+                needed,
+                ignored,
+            } if model < names.len() => AttackEvent::ModelFeelNoPain {
+                model: names[model].clone(),
+                roll,
+                needed,
+                ignored,
+            },
+            other => other,
+        }
+    }
 }
 
 impl fmt::Display for AttackEvent {
@@ -292,6 +348,25 @@ impl fmt::Display for AttackEvent {
             } => write!(
                 f,
                 "    model {model} loses a {}wound ({wounds_remaining} left)",
+                if *mortal { "mortal " } else { "" }
+            ),
+            E::ModelFeelNoPain {
+                model,
+                roll,
+                needed,
+                ignored,
+            } => write!(
+                f,
+                "    {model}: Feel No Pain {roll} vs {needed}+: {}",
+                if *ignored { "ignored" } else { "lost" }
+            ),
+            E::ModelWoundLost {
+                model,
+                wounds_remaining,
+                mortal,
+            } => write!(
+                f,
+                "    {model} loses a {}wound ({wounds_remaining} left)",
                 if *mortal { "mortal " } else { "" }
             ),
             E::ModelDestroyed { name, .. } => write!(f, "    {name} destroyed"),
