@@ -218,7 +218,8 @@ pub struct AttackContext {
     pub wound_modifier: i32,
     /// Hit roll re-rolls (e.g. Oath of Moment: `Failed`).
     pub hit_reroll: Reroll,
-    /// Wound roll re-rolls besides TWIN-LINKED (which re-rolls failed Wound rolls).
+    /// Wound roll re-rolls besides TWIN-LINKED (which lets each attack's Wound roll be
+    /// re-rolled; the engine re-rolls it when it fails).
     pub wound_reroll: Reroll,
     /// Where the attacker's Command Re-roll is spent.
     pub command_reroll: CommandReroll,
@@ -618,7 +619,9 @@ impl ResolvedWeapon {
         let mut wound_reroll = ctx.wound_reroll;
         if has(&A::TwinLinked) {
             wound_reroll = wound_reroll.max(Reroll::Failed);
-            notes.push("TWIN-LINKED: re-roll failed Wound rolls".into());
+            notes.push(
+                "TWIN-LINKED: the Wound roll may be re-rolled (re-rolled when it fails)".into(),
+            );
         }
 
         // Benefit of Cover helps only against ranged attacks.
