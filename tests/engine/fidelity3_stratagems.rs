@@ -467,3 +467,45 @@ fn the_attack_log_names_wounded_models_by_unit_and_number() {
         assert!(l.trim_start().starts_with("boyz-mob#"), "{l}");
     }
 }
+
+/// Finding 17: TWIN-LINKED was described as "re-roll failed"; the weapon lets each attack's
+/// Wound roll be re-rolled (Core Rules: Twin-linked), which the engine does when it fails, and
+/// the note shown with the weapon says so.
+#[test]
+fn twin_linked_is_described_as_a_wound_roll_re_roll() {
+    use wartable::rules::WeaponAbility;
+    use wartable::rules::attack::{AttackContext, ResolvedWeapon, TargetModel, TargetUnit};
+    use wartable::rules::attack::{Reroll, WeaponGroup};
+    let profile = crate::common::weapon("2", 3, 4, 0, "1", vec![WeaponAbility::TwinLinked]);
+    let target = TargetUnit {
+        name: "t".into(),
+        toughness: 4,
+        keywords: vec![],
+        stealth: false,
+        models: vec![TargetModel {
+            name: "t#0".into(),
+            wounds: 1,
+            wounds_remaining: 1,
+            save: 4,
+            invulnerable_save: None,
+            feel_no_pain: None,
+            leader: false,
+            has_cover: false,
+            allocation_rank: 0,
+            allocated_this_phase: false,
+        }],
+    };
+    let w = ResolvedWeapon::new(
+        &WeaponGroup::new(profile, 1),
+        &target,
+        &AttackContext::default(),
+    );
+    assert_eq!(w.wound_reroll, Reroll::Failed);
+    let note = w
+        .notes
+        .iter()
+        .find(|n| n.starts_with("TWIN-LINKED"))
+        .expect("a TWIN-LINKED note");
+    assert!(note.contains("Wound roll may be re-rolled"), "{note}");
+    assert!(!note.contains("re-roll failed"), "{note}");
+}
