@@ -48,12 +48,7 @@ fn wounds(g: &Game, player: u8, unit: &str) -> Vec<(bool, u8)> {
 /// Hellblasters 10" from the slugga Boyz (boyz-mob#0 is the 2-Wound Boss Nob, the other 19
 /// are 1-Wound Boyz), player 1's Shooting phase, dice seeded by `seed`.
 fn hellblasters_facing_boyz(seed: u64) -> Game {
-    let mut g = deployed_game(open_field());
-    isolate(&mut g, &[(1, "hellblasters"), (2, "boyz-mob")]);
-    put_line(&mut g, 1, "hellblasters", 8.0, 10.0, 1.5);
-    put_line(&mut g, 2, "boyz-mob", 8.0, 20.0, 1.3);
-    put(&mut g, 2, "warboss", 0, 8.0, 21.6);
-    advance_to(&mut g, 1, Phase::Shooting);
+    let mut g = crate::rules_fidelity::hellblasters_facing_boyz();
     g.rng = GameRng::seeded(seed);
     g
 }

@@ -70,7 +70,7 @@ fn names(unit: &str, models: std::ops::Range<usize>) -> Vec<String> {
 }
 
 /// Hellblasters 10" from the slugga Boyz, player 1's Shooting phase.
-fn hellblasters_facing_boyz() -> Game {
+pub(crate) fn hellblasters_facing_boyz() -> Game {
     let mut g = deployed_game(open_field());
     isolate(&mut g, &[(1, "hellblasters"), (2, "boyz-mob")]);
     put_line(&mut g, 1, "hellblasters", 8.0, 10.0, 1.5);

@@ -102,9 +102,9 @@ fn attack_errors_name_the_problem() {
     assert!(err.contains("Engagement Range"), "{err}");
 }
 
-/// Plasma (Damage 1) at the shoota mob: its Boss Nob (W2) is shoota-boyz#0, its
-/// big shoota model #1, the eight plain Boyz #2-#9.
-fn plasma_at_shoota_boyz(allocation: Option<&str>) -> serde_json::Value {
+/// `attack` with plasma (Damage 1) at the shoota mob, then `more`: its Boss Nob (W2) is
+/// shoota-boyz#0, its big shoota model #1, the eight plain Boyz #2-#9.
+fn plasma_at_shoota_boyz_with(more: &[&str]) -> (i32, String, String) {
     let mut args = vec![
         "attack",
         "tests/scenes/open-field.ron",
@@ -116,16 +116,19 @@ fn plasma_at_shoota_boyz(allocation: Option<&str>) -> serde_json::Value {
         "shoota-boyz",
         "--distance",
         "20",
-        "--monte-carlo",
-        "100000",
-        "--seed",
-        "7",
-        "--json",
     ];
+    args.extend_from_slice(more);
+    wartable(&args)
+}
+
+/// [`plasma_at_shoota_boyz_with`] in JSON with 100,000 Monte Carlo trials, under the order
+/// `allocation` (or the default).
+fn plasma_at_shoota_boyz(allocation: Option<&str>) -> serde_json::Value {
+    let mut args = vec!["--monte-carlo", "100000", "--seed", "7", "--json"];
     if let Some(a) = allocation {
         args.extend(["--allocation", a]);
     }
-    let (rc, out, err) = wartable(&args);
+    let (rc, out, err) = plasma_at_shoota_boyz_with(&args);
     assert_eq!(rc, 0, "{err}");
     serde_json::from_str(&out).unwrap()
 }
@@ -168,20 +171,7 @@ fn attack_allocation_order_is_the_defenders_and_the_distribution_follows_it() {
         mean(&default),
         mean(&nob_first)
     );
-    let (rc, _, err) = wartable(&[
-        "attack",
-        "tests/scenes/open-field.ron",
-        "--attacker",
-        "hellblasters",
-        "--weapon",
-        "Plasma incinerator - standard",
-        "--target",
-        "shoota-boyz",
-        "--distance",
-        "20",
-        "--allocation",
-        "boyz-mob#3",
-    ]);
+    let (rc, _, err) = plasma_at_shoota_boyz_with(&["--allocation", "boyz-mob#3"]);
     assert_ne!(rc, 0);
     assert!(
         err.contains("'boyz-mob#3' is not a model of shoota-boyz"),
