@@ -1115,6 +1115,13 @@ impl Brain for Ai {
         {
             return c;
         }
+        // normal and hard choose their units' order of losses as they set up.
+        if self.level > Level::Easy
+            && matches!(game.stage, Stage::Setup | Stage::Deployment)
+            && let Some(c) = react::order_of_losses(game, player)
+        {
+            return c;
+        }
         if self.level > Level::Easy
             && let Some(c) = self.next_plus(game, player)
         {

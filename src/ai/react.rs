@@ -92,3 +92,24 @@ pub fn shroud_reaction(game: &Game, player: u8, min_saved: f64) -> Option<Comman
     }
     best.map(|(_, c)| c)
 }
+
+/// The computer's order of losses for the first of its units (with two models or more) that
+/// has none chosen yet ([`crate::game::allocation::computer_order`]), as the command that sets
+/// it; none once every unit has one.
+pub fn order_of_losses(game: &Game, player: u8) -> Option<Command> {
+    let army = game.army_of(player)?;
+    (0..game.units[army].len()).find_map(|u| {
+        let state = &game.units[army][u];
+        if !state.allocation_order.is_empty() || state.models.iter().filter(|m| m.alive).count() < 2
+        {
+            return None;
+        }
+        let data = &game.scene.armies[army].units[u];
+        let order = crate::game::allocation::computer_order(data);
+        Some(Command::AllocationOrder {
+            player,
+            unit: data.id.clone(),
+            models: order.iter().map(|i| format!("{}#{i}", data.id)).collect(),
+        })
+    })
+}

@@ -42,6 +42,33 @@ pub fn default_ranks(unit: &Unit) -> Vec<u32> {
         .collect()
 }
 
+/// The order of losses the computer chooses for its own units (model indices, first lost
+/// first): like the default (CHARACTER models and more Wounds last) but, among models of equal
+/// Wounds, the ones whose loadout differs from the unit's usual one first, so the unit's
+/// usual weapons stay in play longest. Measured against the default, it is what wins more
+/// games for the computer (docs/computer.md).
+pub fn computer_order(unit: &Unit) -> Vec<usize> {
+    let ranks = default_ranks(unit);
+    let models = &unit.models;
+    let character = unit.datasheet.has_keyword("CHARACTER");
+    let key = |i: usize| {
+        // The default rank grows with Wounds, then special; flip only the special part.
+        let wounds = models[i].characteristics.wounds;
+        let special = ranks[i]
+            > ranks
+                .iter()
+                .zip(models)
+                .filter(|(_, m)| m.characteristics.wounds == wounds)
+                .map(|(r, _)| *r)
+                .min()
+                .unwrap_or(0);
+        (character, wounds, !special)
+    };
+    let mut order: Vec<usize> = (0..models.len()).collect();
+    order.sort_by_key(|&i| key(i));
+    order
+}
+
 /// The allocation ranks of `unit`'s models (index by model) under the owner's chosen order
 /// `chosen` (model indices, lost first): the models it names in that order, then the others
 /// in the default order.
