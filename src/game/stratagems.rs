@@ -355,6 +355,17 @@ impl Game {
                         format!("'{id}' has shot this phase or is within Engagement Range"),
                     );
                 }
+                // A unit that Advanced or Fell Back this turn could not shoot, nor throw one
+                // (shared/RULES.md: Grenade).
+                if matches!(
+                    self.units[army][root].moved,
+                    Some(crate::rules::movement::Moved::Moved(
+                        crate::rules::movement::MoveMode::Advance
+                            | crate::rules::movement::MoveMode::FallBack
+                    ))
+                ) {
+                    return reject(rule, format!("'{id}' Advanced or Fell Back this turn"));
+                }
                 let t = need_target(self)?;
                 // The enemy unit must not be within Engagement Range of any unit of the
                 // player's army.

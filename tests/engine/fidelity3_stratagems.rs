@@ -295,6 +295,14 @@ fn grenade_spares_engaged_enemies_and_leaves_the_unit_free_to_shoot() {
     // With the Hellblasters gone from the fight, the Grenade goes in, and the Intercessors
     // shoot afterwards.
     put_line(&mut g, 1, "hellblasters", 40.0, 5.0, 1.5);
+    // Not after an Advance (shared/RULES.md: Grenade).
+    let mut advanced = g.clone();
+    let (i, u) = unit_ref(&advanced, 1, "intercessors");
+    advanced.units[i][u].moved = Some(wartable::rules::movement::Moved::Moved(
+        wartable::rules::movement::MoveMode::Advance,
+    ));
+    let r = rejected(&mut advanced, grenade());
+    assert!(r.reason.contains("Advanced or Fell Back"), "{r}");
     accepted(&mut g, grenade());
     let (i, u) = unit_ref(&g, 1, "intercessors");
     assert!(
