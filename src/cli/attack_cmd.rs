@@ -147,12 +147,10 @@ pub fn apply_allocation(target: &mut TargetUnit, names: &[String]) -> Result<(),
         }
         chosen.push(i);
     }
-    let named = chosen.len() as u32;
-    for (i, m) in target.models.iter_mut().enumerate() {
-        m.allocation_rank = match chosen.iter().position(|&c| c == i) {
-            Some(p) => p as u32,
-            None => named + m.allocation_rank,
-        };
+    let defaults: Vec<u32> = target.models.iter().map(|m| m.allocation_rank).collect();
+    let ranks = crate::game::allocation::ranks_after(&chosen, &defaults);
+    for (m, rank) in target.models.iter_mut().zip(ranks) {
+        m.allocation_rank = rank;
     }
     Ok(())
 }

@@ -73,9 +73,14 @@ pub fn computer_order(unit: &Unit) -> Vec<usize> {
 /// `chosen` (model indices, lost first): the models it names in that order, then the others
 /// in the default order.
 pub fn ranks(unit: &Unit, chosen: &[usize]) -> Vec<u32> {
-    let defaults = default_ranks(unit);
+    ranks_after(chosen, &default_ranks(unit))
+}
+
+/// Allocation ranks under a chosen order: the models `chosen` names (indices into `defaults`)
+/// rank 0, 1, ... in that order, every other model after them by its rank in `defaults`.
+pub fn ranks_after(chosen: &[usize], defaults: &[u32]) -> Vec<u32> {
     let named = chosen.len() as u32;
-    (0..unit.models.len())
+    (0..defaults.len())
         .map(|i| match chosen.iter().position(|&c| c == i) {
             Some(p) => p as u32,
             None => named + defaults[i],
@@ -198,20 +203,21 @@ impl super::Game {
         )
     }
 
-    /// The defender's allocation rank of the model `r` (see [`ranks`]).
-    pub(super) fn allocation_rank(&self, r: super::sight::ModelRef) -> u32 {
+    /// The defender's allocation ranks of the models of unit `unit` of army `army` (see
+    /// [`ranks`]).
+    pub(super) fn allocation_ranks(&self, army: usize, unit: usize) -> Vec<u32> {
         ranks(
-            &self.scene.armies[r.army].units[r.unit],
-            &self.units[r.army][r.unit].allocation_order,
-        )[r.model]
+            &self.scene.armies[army].units[unit],
+            &self.units[army][unit].allocation_order,
+        )
     }
 
-    /// What keeping the model `r` is worth to its owner in Unit Coherency removals (see
-    /// [`keep_values`]).
-    pub(super) fn keep_value(&self, r: super::sight::ModelRef) -> f64 {
+    /// What keeping each model of unit `unit` of army `army` is worth to its owner in Unit
+    /// Coherency removals (see [`keep_values`]).
+    pub(super) fn keep_values(&self, army: usize, unit: usize) -> Vec<f64> {
         keep_values(
-            &self.scene.armies[r.army].units[r.unit],
-            &self.units[r.army][r.unit].allocation_order,
-        )[r.model]
+            &self.scene.armies[army].units[unit],
+            &self.units[army][unit].allocation_order,
+        )
     }
 }

@@ -320,7 +320,18 @@ impl Game {
                 let solids: Vec<_> = live.iter().map(|r| self.solid(*r)).collect();
                 // The owner picks the models: by their order of losses, or by default
                 // keeping the CHARACTERs and the most points (see `allocation`).
-                let keep: Vec<f64> = live.iter().map(|r| self.keep_value(*r)).collect();
+                let values: Vec<(usize, Vec<f64>)> = self
+                    .combined(army, u)
+                    .into_iter()
+                    .map(|x| (x, self.keep_values(army, x)))
+                    .collect();
+                let keep: Vec<f64> = live
+                    .iter()
+                    .map(|r| {
+                        let (_, v) = values.iter().find(|(x, _)| *x == r.unit).expect("its unit");
+                        v[r.model]
+                    })
+                    .collect();
                 let remove = coherency::models_to_remove_keeping(&solids, &keep);
                 if remove.is_empty() {
                     continue;

@@ -816,12 +816,21 @@ impl Game {
         entries: &[usize],
         target: &mut TargetUnit,
     ) {
+        // The ranks, worked out once per unit (an Attached unit has two or three).
+        let mut ranked: Vec<((usize, usize), Vec<u32>)> = Vec::new();
         for (m, &e) in target.models.iter_mut().zip(entries) {
             let r = sight.models[e];
             let state = &self.units[r.army][r.unit].models[r.model];
             m.wounds_remaining = state.wounds;
             m.allocated_this_phase = state.allocated_this_phase;
-            m.allocation_rank = self.allocation_rank(r);
+            let k = match ranked.iter().position(|(u, _)| *u == (r.army, r.unit)) {
+                Some(k) => k,
+                None => {
+                    ranked.push(((r.army, r.unit), self.allocation_ranks(r.army, r.unit)));
+                    ranked.len() - 1
+                }
+            };
+            m.allocation_rank = ranked[k].1[r.model];
         }
     }
 
