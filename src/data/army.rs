@@ -88,9 +88,13 @@ pub struct ArmyFile {
     #[serde(default)]
     pub source: Option<String>,
     /// The army's Detachment (or, under 11th edition, detachments), by name as the roster
-    /// gives it.
+    /// gives it; its rules come from the faction's rules file.
     #[serde(default)]
     pub detachments: Vec<String>,
+    /// A faction rules file (relative to the army file) to use instead of the shipped one
+    /// for the army's faction (`scenes/rules/`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<String>,
     /// Battle size and other roster choices kept by name (the engine does not apply them).
     #[serde(default)]
     pub notes: Vec<String>,

@@ -1291,6 +1291,7 @@ impl<'a> Ctx<'a, '_> {
                 abilities.push(Ability {
                     name: n,
                     text: String::new(),
+                    effects: Vec::new(),
                 });
             }
         };

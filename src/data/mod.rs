@@ -5,6 +5,7 @@ pub mod army;
 pub mod bsdata;
 pub mod check;
 pub mod error;
+pub mod faction_rules;
 pub mod hulls;
 pub mod layout;
 pub mod resolve;
@@ -40,11 +41,13 @@ pub enum FileKind {
     BaseSizes,
     /// `HullSizes(...)`: the hull table for datasheets without a base ([`hulls`]).
     HullSizes,
+    /// `FactionRules(...)`: a faction's army rules and Detachments ([`faction_rules`]).
+    FactionRules,
 }
 
 impl FileKind {
     /// Every kind with its struct name.
-    pub const ALL: [(FileKind, &'static str); 9] = [
+    pub const ALL: [(FileKind, &'static str); 10] = [
         (FileKind::Datasheets, "Datasheets"),
         (FileKind::Army, "Army"),
         (FileKind::Layout, "Layout"),
@@ -54,6 +57,7 @@ impl FileKind {
         (FileKind::SecondaryDeck, "SecondaryDeck"),
         (FileKind::BaseSizes, "BaseSizes"),
         (FileKind::HullSizes, "HullSizes"),
+        (FileKind::FactionRules, "FactionRules"),
     ];
 
     /// Tells the kind from the first identifier of `text`, after comments and `#![...]`
@@ -210,6 +214,20 @@ pub fn validate_file(file: &Path) -> Result<Validated, DataErrors> {
                 h.hulls.len(),
                 h.hulls.iter().map(|x| x.names.len()).sum::<usize>(),
                 h.defaults.len()
+            )
+        }
+        FileKind::FactionRules => {
+            let r = faction_rules::load_faction_rules(file)?;
+            let applied = r
+                .army_rules
+                .iter()
+                .filter(|x| x.status() == faction_rules::RuleStatus::Applied)
+                .count();
+            format!(
+                "faction rules '{}': {} army rules ({applied} applied), {} Detachments",
+                r.faction,
+                r.army_rules.len(),
+                r.detachments.len()
             )
         }
         FileKind::SecondaryDeck => {

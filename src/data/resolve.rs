@@ -60,6 +60,9 @@ pub struct Unit {
     pub points: Option<u32>,
     /// Its models.
     pub models: Vec<Model>,
+    /// The Enhancements it has, as its faction's rules file defines them (known ones only;
+    /// an unknown name is a warning and is applied by hand).
+    pub enhancements: Vec<crate::data::faction_rules::Enhancement>,
 }
 
 impl Unit {
@@ -111,6 +114,8 @@ pub struct Army {
     /// line per unit): a situation to look at, not a game's start; `simulate` refuses such
     /// a scene, `validate` warns.
     pub outside_zone: Vec<String>,
+    /// Its army rules and Detachment (Core Rules: Army Rules, Detachment Rules).
+    pub rules: std::sync::Arc<crate::data::faction_rules::ArmyRules>,
 }
 
 impl Army {
@@ -428,6 +433,7 @@ pub fn load_army(file: &Path, player: u8) -> Result<Army, DataErrors> {
             attached_to: u.attached_to.clone(),
             points: sheet.points_for(u.models),
             models,
+            enhancements: Vec::new(),
         });
     }
     let sheet_of = |id: &str| {
@@ -452,6 +458,7 @@ pub fn load_army(file: &Path, player: u8) -> Result<Army, DataErrors> {
             ));
         }
     }
+    let rules = army_rules(file, &data, &mut units, &mut warnings, &mut errors)?;
     errors.extend(sizes);
     fail_if_located(errors, &text)?;
     number_alike_names(&mut units);
@@ -462,7 +469,121 @@ pub fn load_army(file: &Path, player: u8) -> Result<Army, DataErrors> {
         units,
         warnings,
         outside_zone: Vec::new(),
+        rules: std::sync::Arc::new(rules),
     })
+}
+
+/// The army's rules: the faction rules file the army names (`rules`), or the shipped one for
+/// its faction (by name, else by its units' faction keywords); its Detachment (the first of
+/// `detachments` the file knows); each unit's Enhancements. A Detachment or Enhancement the
+/// file does not know is a warning (the players apply it by hand); a known Enhancement on a
+/// unit that may not take it is an error (Core Rules: Enhancements: a CHARACTER, not an EPIC
+/// HERO, of the kind the Enhancement names; each Enhancement once per army).
+///
+/// # Errors
+/// The rules file the army names cannot be read or is malformed.
+fn army_rules(
+    file: &Path,
+    data: &ArmyFile,
+    units: &mut [Unit],
+    warnings: &mut Vec<String>,
+    errors: &mut Vec<DataError>,
+) -> Result<crate::data::faction_rules::ArmyRules, DataErrors> {
+    use crate::data::faction_rules::{self as fr, ArmyRules};
+    let found = match &data.rules {
+        Some(r) => {
+            let path = sibling(file, r);
+            let rules = fr::load_faction_rules(&path)?;
+            Some((path, std::sync::Arc::new(rules)))
+        }
+        None => fr::for_faction(&data.faction).or_else(|| {
+            let keywords: Vec<&String> = units
+                .iter()
+                .flat_map(|u| &u.datasheet.faction_keywords)
+                .collect();
+            fr::shipped()
+                .iter()
+                .find(|(_, r)| keywords.iter().any(|k| k.eq_ignore_ascii_case(&r.keyword)))
+                .cloned()
+        }),
+    };
+    let Some((path, faction)) = found else {
+        let named = data.detachments.len() + data.units.iter().map(|u| u.enhancements.len()).sum::<usize>();
+        if named > 0 {
+            warnings.push(format!(
+                "no rules file for the faction '{}': its army rules, Detachment and Enhancements are applied by hand",
+                data.faction
+            ));
+        }
+        return Ok(ArmyRules::default());
+    };
+    let detachment = data
+        .detachments
+        .iter()
+        .find_map(|d| faction.detachment(d))
+        .cloned();
+    if detachment.is_none() && !data.detachments.is_empty() {
+        warnings.push(format!(
+            "the Detachment '{}' is not in {}: its rules are applied by hand",
+            data.detachments.join(", "),
+            path.display()
+        ));
+    }
+    let rules = ArmyRules {
+        file: Some(path.clone()),
+        keyword: faction.keyword.clone(),
+        army_rules: faction.army_rules.clone(),
+        detachment,
+        abilities: faction.abilities.clone(),
+    };
+    let mut taken: Vec<String> = Vec::new();
+    for (index, entry) in data.units.iter().enumerate() {
+        let Some(unit) = units.iter_mut().find(|u| u.id == entry.id) else {
+            continue;
+        };
+        for (k, name) in entry.enhancements.iter().enumerate() {
+            let Some(e) = rules.enhancement(name) else {
+                warnings.push(format!(
+                    "unit '{}': the Enhancement '{name}' is not in the Detachment{}: it is applied by hand",
+                    entry.id,
+                    rules
+                        .detachment
+                        .as_ref()
+                        .map(|d| format!(" '{}'", d.name))
+                        .unwrap_or_default()
+                ));
+                continue;
+            };
+            let sheet = &unit.datasheet;
+            let has = |k: &str| sheet.has_keyword(k) || sheet.name.eq_ignore_ascii_case(k);
+            let why = if !sheet.has_keyword("CHARACTER") {
+                Some("it is not a CHARACTER".to_string())
+            } else if sheet.has_keyword("EPIC HERO") {
+                Some("an EPIC HERO cannot take Enhancements".to_string())
+            } else if !e.eligible.is_empty() && !e.eligible.iter().any(|k| has(k)) {
+                Some(format!("it is for {} only", e.eligible.join(" or ")))
+            } else if taken.iter().any(|t| fr::same_name(t, &e.name)) {
+                Some("the army already has it (each Enhancement once per army)".to_string())
+            } else {
+                None
+            };
+            match why {
+                Some(why) => errors.push(DataError::value(
+                    file,
+                    format!("units[{index}].enhancements[{k}]"),
+                    format!(
+                        "unit '{}' ({}) cannot take the Enhancement '{}': {why}",
+                        entry.id, sheet.name, e.name
+                    ),
+                )),
+                None => {
+                    taken.push(e.name.clone());
+                    unit.enhancements.push(e.clone());
+                }
+            }
+        }
+    }
+    Ok(rules)
 }
 
 /// Numbers the display names that several units of an army share, in army order ("Blood

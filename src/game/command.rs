@@ -278,6 +278,36 @@ pub enum Command {
         #[serde(default)]
         paths: Vec<ModelPath>,
     },
+    /// Makes the choice one of the army's rules gives (Oath of Moment: an enemy unit; a
+    /// Combat Doctrine: its name; the Waaagh!: no pick), in the player's own phase the rule
+    /// names.
+    RuleChoice {
+        /// Player giving the command.
+        player: u8,
+        /// The rule.
+        rule: String,
+        /// The enemy unit's id or the option; none for a declared rule.
+        #[serde(default)]
+        pick: Option<String>,
+    },
+    /// Uses a Detachment Stratagem on one of the player's units.
+    UseRuleStratagem {
+        /// Player giving the command.
+        player: u8,
+        /// The Stratagem's name.
+        stratagem: String,
+        /// The unit.
+        unit: String,
+    },
+    /// Applies a rule by hand (the referee override), logged with a note.
+    Referee {
+        /// Player giving the command.
+        player: u8,
+        /// What it does.
+        action: super::effects::RefereeAction,
+        /// The rule applied, in the player's words.
+        note: String,
+    },
     /// Uses a Core Stratagem on one of the player's units.
     UseStratagem {
         /// Player giving the command.
@@ -498,6 +528,9 @@ impl Command {
             | Command::Fight { player, .. }
             | Command::Consolidate { player, .. }
             | Command::UseStratagem { player, .. }
+            | Command::RuleChoice { player, .. }
+            | Command::UseRuleStratagem { player, .. }
+            | Command::Referee { player, .. }
             | Command::Pass { player }
             | Command::StartAction { player, .. }
             | Command::Guard { player, .. }
@@ -529,11 +562,14 @@ impl Command {
             | Command::Fight { unit, .. }
             | Command::Consolidate { unit, .. }
             | Command::UseStratagem { unit, .. }
+            | Command::UseRuleStratagem { unit, .. }
             | Command::StartAction { unit, .. }
             | Command::Guard { unit, .. }
             | Command::AllocationOrder { unit, .. } => Some(unit),
             Command::EndPhase { .. }
             | Command::Pass { .. }
+            | Command::RuleChoice { .. }
+            | Command::Referee { .. }
             | Command::DiscardSecondary { .. }
             | Command::ChooseTargets { .. }
             | Command::NewOrders { .. }
@@ -567,6 +603,9 @@ impl Command {
             Command::Fight { .. } => "Fight",
             Command::Consolidate { .. } => "Consolidate",
             Command::UseStratagem { .. } => "UseStratagem",
+            Command::RuleChoice { .. } => "RuleChoice",
+            Command::UseRuleStratagem { .. } => "UseRuleStratagem",
+            Command::Referee { .. } => "Referee",
             Command::Pass { .. } => "Pass",
         }
     }

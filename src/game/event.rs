@@ -492,6 +492,38 @@ pub enum GameEvent {
         /// The dice it replaced.
         replaced: Vec<u8>,
     },
+    /// A player made the choice a rule gives (Oath of Moment's target, the Waaagh!, a Combat
+    /// Doctrine).
+    RuleChosen {
+        /// Player.
+        player: u8,
+        /// The rule.
+        rule: String,
+        /// The enemy unit or option chosen; None for a declared rule.
+        pick: Option<String>,
+    },
+    /// A Detachment Stratagem was used on a unit.
+    RuleStratagemUsed {
+        /// Player.
+        player: u8,
+        /// The Stratagem.
+        stratagem: String,
+        /// The unit.
+        unit: String,
+        /// CP paid.
+        cp: u32,
+        /// CP left.
+        cp_left: u32,
+    },
+    /// A rule applied by hand (the referee override), with the player's note.
+    RefereeOverride {
+        /// Player who gave it.
+        player: u8,
+        /// What it did.
+        what: String,
+        /// The rule it applies, in the player's words.
+        note: String,
+    },
     /// A unit's owner set the order its models are lost in ([`super::Command::AllocationOrder`]).
     AllocationOrderSet {
         /// Player.

@@ -95,14 +95,19 @@ impl Game {
                 format!("'{id}' already declared a charge this turn"),
             );
         }
+        use crate::rules::effect::Modifier;
         match u.moved {
-            Some(Moved::Moved(MoveMode::Advance)) => {
+            Some(Moved::Moved(MoveMode::Advance))
+                if !self.unit_may(army, root, &Modifier::ChargeAfterAdvancing) =>
+            {
                 return reject(
                     Rule::ChargePhase,
                     format!("'{id}' Advanced this turn and cannot charge"),
                 );
             }
-            Some(Moved::Moved(MoveMode::FallBack)) => {
+            Some(Moved::Moved(MoveMode::FallBack))
+                if !self.unit_may(army, root, &Modifier::ChargeAfterFallingBack) =>
+            {
                 return reject(
                     Rule::ChargePhase,
                     format!("'{id}' Fell Back this turn and cannot charge"),

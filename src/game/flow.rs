@@ -191,6 +191,7 @@ impl Game {
             }
         }
         self.stratagems_used.clear();
+        self.effects_phase_begins();
         self.reinforcements_step = false;
         self.charge = None;
         self.rapid_ingress = None;
@@ -262,6 +263,7 @@ impl Game {
             }
         }
         self.timed_abilities(crate::rules::abilities::Edge::End, ev);
+        self.effects_phase_ends();
         self.update_objectives(ev);
         if self.phase == Phase::Command {
             self.score_primary(ScoringTiming::EndOfCommandPhase, ev);
@@ -310,6 +312,7 @@ impl Game {
     }
 
     fn end_turn(&mut self, ev: &mut Vec<GameEvent>) {
+        self.effects_turn_ends();
         // Unit Coherency: remove models until one coherent group remains, for every unit.
         for army in 0..self.units.len() {
             for u in self.unit_roots(army) {

@@ -13,6 +13,7 @@ pub mod base_contact;
 pub mod combat;
 pub mod command;
 mod command_reroll;
+pub mod effects;
 pub mod event;
 mod fight;
 mod flow;
@@ -86,6 +87,8 @@ impl Game {
             let answer = matches!(
                 command,
                 Command::UseStratagem { .. }
+                    | Command::UseRuleStratagem { .. }
+                    | Command::Referee { .. }
                     | Command::Pass { .. }
                     | Command::AllocationOrder { .. }
             );
@@ -107,6 +110,9 @@ impl Game {
                 Command::Move { unit, .. } => unit == id,
                 Command::EndPhase { .. }
                 | Command::UseStratagem { .. }
+                | Command::UseRuleStratagem { .. }
+                | Command::RuleChoice { .. }
+                | Command::Referee { .. }
                 | Command::Pass { .. }
                 | Command::AllocationOrder { .. } => true,
                 _ => false,
@@ -129,7 +135,11 @@ impl Game {
         let trigger = self.trigger.take();
         if matches!(
             command,
-            Command::UseStratagem { .. } | Command::AllocationOrder { .. }
+            Command::UseStratagem { .. }
+                | Command::AllocationOrder { .. }
+                | Command::UseRuleStratagem { .. }
+                | Command::RuleChoice { .. }
+                | Command::Referee { .. }
         ) {
             self.trigger = trigger;
         }
@@ -201,6 +211,13 @@ impl Game {
                 self.set_allocation_order(player, unit, models, ev)?
             }
             Command::RedrawSecondary { card, .. } => self.redraw_secondary(player, card, ev)?,
+            Command::RuleChoice { rule, pick, .. } => {
+                self.rule_choice(player, rule, pick.as_deref(), ev)?
+            }
+            Command::UseRuleStratagem {
+                stratagem, unit, ..
+            } => self.use_rule_stratagem(player, stratagem, unit, ev)?,
+            Command::Referee { action, note, .. } => self.referee(player, action, note, ev)?,
         }
         self.resolve_last_shots(ev);
         self.open_trigger(command);

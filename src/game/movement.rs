@@ -121,13 +121,7 @@ impl Game {
             None => None,
         };
         let bonus = f32::from(advance_roll.unwrap_or(0));
-        let scene = &self.scene;
-        let allowance = |r: ModelRef| {
-            scene.armies[r.army].units[r.unit].models[r.model]
-                .characteristics
-                .movement
-                + bonus
-        };
+        let allowance = |r: ModelRef| self.model_move_inches(r) + bonus;
         let kind = if mode == MoveMode::FallBack {
             MoveKind::FallBack
         } else {

@@ -38,6 +38,11 @@ impl Game {
             m = m.divide(2);
         }
         m = m.plus(self.oc_bonus_of_leaders(r.army, &combined));
+        m = m.plus(self.unit_bonus(
+            r.army,
+            r.unit,
+            &crate::rules::effect::Modifier::ObjectiveControl(0),
+        ));
         u32::try_from(m.apply(Characteristic::ObjectiveControl, base)).unwrap_or(0)
     }
 

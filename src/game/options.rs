@@ -255,9 +255,12 @@ impl Game {
     /// The Move characteristic of model `r` (inches): its own profile's, which can differ
     /// from its unit's (a Kroot Hound moves 12" in a unit of 7" Farstalkers).
     pub fn model_move_inches(&self, r: ModelRef) -> f32 {
-        self.scene.armies[r.army].units[r.unit].models[r.model]
+        let bonus = self.unit_bonus(r.army, r.unit, &crate::rules::effect::Modifier::Move(0));
+        (self.scene.armies[r.army].units[r.unit].models[r.model]
             .characteristics
             .movement
+            + bonus as f32)
+            .max(0.0)
     }
 
     /// The distance the slowest model of the combined unit may go in a Normal move (its

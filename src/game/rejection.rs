@@ -73,6 +73,13 @@ pub enum Rule {
     SecondaryMissions,
     /// Allocate Attack: the defender orders which of its models take attacks first.
     AllocateAttack,
+    /// Army rules and Detachment rules: the choices they give (Oath of Moment's target, the
+    /// Waaagh!), when and how often.
+    ArmyRules,
+    /// A Detachment Stratagem's restrictions (cost, phase, turn, target, once per phase).
+    Stratagems,
+    /// The referee override: a rule applied by hand, with a note.
+    Referee,
     /// A Core Stratagem's own restrictions (cost, timing, eligible units and targets).
     Stratagem(Stratagem),
 }
@@ -80,7 +87,7 @@ pub enum Rule {
 impl Rule {
     /// Every rule without a Stratagem, in declaration order (the Stratagems follow in
     /// [`Rule::all`]).
-    pub const GENERAL: [Rule; 29] = [
+    pub const GENERAL: [Rule; 32] = [
         Rule::Players,
         Rule::Units,
         Rule::Targets,
@@ -110,6 +117,9 @@ impl Rule {
         Rule::Actions,
         Rule::SecondaryMissions,
         Rule::AllocateAttack,
+        Rule::ArmyRules,
+        Rule::Stratagems,
+        Rule::Referee,
     ];
 
     /// Every rule: [`Rule::GENERAL`], then one per Core Stratagem ([`Stratagem::ALL`]).
@@ -152,6 +162,9 @@ impl Rule {
             Rule::Actions => "Actions",
             Rule::SecondaryMissions => "Secondary missions",
             Rule::AllocateAttack => "Allocate Attack",
+            Rule::ArmyRules => "Army rules",
+            Rule::Stratagems => "Stratagems",
+            Rule::Referee => "Referee",
             Rule::Stratagem(s) => s.name(),
         }
     }

@@ -13,6 +13,7 @@ use crate::game::sight::{ModelRef, SceneSight};
 use crate::rules::WeaponAbility;
 use crate::rules::attack::roll::{RollOutcome, resolve_weapons};
 use crate::rules::attack::{CommandReroll, CommandRerolls, ResolvedWeapon, TargetUnit};
+use crate::rules::effect::Modifier;
 use crate::rules::constants::{
     FIRE_OVERWATCH_HITS_ON, GO_TO_GROUND_INVULNERABLE_SAVE, HAZARDOUS_MORTAL_WOUNDS,
 };
@@ -531,9 +532,12 @@ impl Game {
         };
         let player = self.player_of(army);
         let me = &self.units[army][unit];
+        // A rule may let the unit shoot after Advancing or Falling Back (Combat Doctrines).
         let circumstances = AttackerCircumstances {
-            advanced: me.moved == Some(Moved::Moved(MoveMode::Advance)),
-            fell_back: me.moved == Some(Moved::Moved(MoveMode::FallBack)),
+            advanced: me.moved == Some(Moved::Moved(MoveMode::Advance))
+                && !self.unit_may(army, unit, &Modifier::ShootAfterAdvancing),
+            fell_back: me.moved == Some(Moved::Moved(MoveMode::FallBack))
+                && !self.unit_may(army, unit, &Modifier::ShootAfterFallingBack),
             one_shot_used: false,
         };
         let (tarmy, tunit) = self.enemy_unit(player, &wt.target)?;
@@ -684,7 +688,39 @@ impl Game {
                 }
             }
         }
+        // The rules beyond the core (army, Detachment, Enhancement, datasheet and Stratagem
+        // effects) change each weapon group's inputs: its characteristics and abilities
+        // before it is resolved, its rolls after (see `game::effects`).
+        let melee = kind == AttackKind::Melee;
+        let mut changes = Vec::with_capacity(plan.groups.len());
+        for g in 0..plan.groups.len() {
+            let owner = plan
+                .attacking
+                .iter()
+                .zip(&plan.group_of)
+                .find(|&(_, &x)| x == g)
+                .map_or((army, unit), |(&e, _)| {
+                    let r = sight.models[e];
+                    (r.army, r.unit)
+                });
+            let own = self.attack_changes(owner, (tarmy, tunit), melee);
+            own.apply_profile(&mut plan.groups[g].profile);
+            let above = plan.groups[g].profile.strength > target.toughness;
+            let theirs_changes = self.defence_changes((tarmy, tunit), owner, melee, above);
+            theirs_changes.apply_profile(&mut plan.groups[g].profile);
+            for a in own.abilities.iter().chain(&theirs_changes.abilities) {
+                if !plan.groups[g].extra_abilities.contains(a) {
+                    plan.groups[g].extra_abilities.push(a.clone());
+                }
+            }
+            changes.push((own, theirs_changes));
+        }
+        self.apply_model_defences(&sight, &theirs, (army, unit), melee, &mut target);
         let mut resolved = ResolvedWeapon::all(&plan.groups, &target, &ctx);
+        for (w, (own, theirs_changes)) in resolved.iter_mut().zip(&changes) {
+            own.apply_resolved(w);
+            theirs_changes.apply_resolved(w);
+        }
         // PRECISION allocates only to a CHARACTER the attacking models can see (Core Rules:
         // Precision).
         crate::game::sight::withhold_unseen_precision(

@@ -238,6 +238,8 @@ pub struct Game {
     pub winner: Option<u8>,
     /// The mission's running state: primary and secondary VP, secondary cards, actions.
     pub mission: super::mission::MissionState,
+    /// Army rules, Detachment Stratagems and overrides in play ([`super::effects`]).
+    pub effects: super::effects::EffectsState,
     /// The sight index, kept between queries (see [`Game::sight`]).
     sight_cache: SightCache,
 }
@@ -320,6 +322,7 @@ impl Game {
             last_shots_done: Vec::new(),
             winner: None,
             mission: Default::default(),
+            effects: Default::default(),
             sight_cache: SightCache::default(),
         };
         game.set_up_mission();

@@ -17,6 +17,10 @@ pub struct Ability {
     /// Short summary in the project's own words.
     #[serde(default)]
     pub text: String,
+    /// What it does, when the engine applies it (see [`crate::rules::effect`]); empty when it
+    /// is applied by hand, or by the engine as a core ability or army rule of that name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<crate::rules::effect::Effect>,
 }
 
 /// A unit's datasheet (one model profile).

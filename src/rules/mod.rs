@@ -8,6 +8,7 @@ pub mod cover;
 pub mod datasheet;
 pub mod deployment;
 pub mod dice;
+pub mod effect;
 pub mod engagement;
 pub mod mission;
 pub mod modifiers;

@@ -692,6 +692,38 @@ fn headline(game: &Game, e: &GameEvent, phase: Option<Phase>) -> (Option<u8>, St
                 replaced.iter().map(|&d| face(d)).collect::<String>()
             ),
         ),
+        G::RuleChosen { player, rule, pick } => (
+            Some(*player),
+            match pick {
+                Some(p) => format!(
+                    "Player {player} chooses {} for {rule}",
+                    game.scene
+                        .armies
+                        .iter()
+                        .flat_map(|a| &a.units)
+                        .find(|u| u.id == *p)
+                        .map_or(p.clone(), |u| u.name.clone())
+                ),
+                None => format!("Player {player} calls {rule}"),
+            },
+        ),
+        G::RuleStratagemUsed {
+            player,
+            stratagem,
+            unit,
+            cp,
+            cp_left,
+        } => (
+            Some(*player),
+            format!(
+                "Player {player} uses {stratagem} on {} ({cp} CP, {cp_left} left)",
+                n(player, unit)
+            ),
+        ),
+        G::RefereeOverride { player, what, note } => (
+            Some(*player),
+            format!("Override by player {player}: {what} ({note})"),
+        ),
         G::AllocationOrderSet {
             player,
             unit,

@@ -646,6 +646,7 @@ pub fn resolve(roster: &Roster, catalog: &Catalog, out: &Path) -> Imported {
             units: placed.into_iter().map(|p| p.entry).collect(),
             source: None,
             detachments,
+            rules: None,
             notes,
         },
         unresolved,

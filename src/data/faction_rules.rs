@@ -1,0 +1,453 @@
+//! Faction rules files (`scenes/rules/<faction>.ron`): a faction's army rules and its
+//! Detachments (the Detachment rule, its Stratagems with their CP cost, phase and target, its
+//! Enhancements with their points), each saying what it does as [`Effect`]s. A rule with no
+//! effect is applied by hand (the referee override); see docs/formats.md.
+//!
+//! Core Rules: Army Rules, Detachment Rules, Stratagems, Enhancements (muster your army).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::error::{DataError, DataErrors, locate};
+use super::source::{embedded_files, parse, read};
+use crate::rules::effect::{Effect, Turn};
+use crate::rules::phase::Phase;
+
+/// Most effects one rule may list (data beyond it is an error).
+pub const MAX_EFFECTS_PER_RULE: usize = 16;
+
+/// A faction's rules file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "FactionRules", deny_unknown_fields)]
+pub struct FactionRules {
+    /// The faction ("Space Marines").
+    pub faction: String,
+    /// Other army faction names this file covers ("Ultramarines", "Blood Angels"...), matched
+    /// case-insensitively against an army's `faction`.
+    #[serde(default)]
+    pub also: Vec<String>,
+    /// The faction keyword whose units the army rules cover ("ADEPTUS ASTARTES").
+    pub keyword: String,
+    /// Where the data came from and under which licence.
+    #[serde(default)]
+    pub source: String,
+    /// The army rules (Oath of Moment, Waaagh!).
+    #[serde(default)]
+    pub army_rules: Vec<Rule>,
+    /// The Detachments.
+    #[serde(default)]
+    pub detachments: Vec<Detachment>,
+    /// Datasheet abilities by name, shared by many datasheets of the faction ("Damaged"
+    /// brackets aside): a unit whose datasheet lists an ability of that name (and gives it no
+    /// effects of its own) gets these effects. `keywords` and `choice` are not used here.
+    #[serde(default)]
+    pub abilities: Vec<Rule>,
+}
+
+/// An army rule or a Detachment rule.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rule {
+    /// Its name as printed.
+    pub name: String,
+    /// What it does, in the project's own words.
+    #[serde(default)]
+    pub text: String,
+    /// The units it covers: those with any of these keywords (empty: the file's `keyword`).
+    #[serde(default)]
+    pub keywords: Vec<String>,
+    /// A choice the rule gives its player (Oath of Moment's target, the Waaagh!'s round).
+    #[serde(default)]
+    pub choice: Option<Choice>,
+    /// What it does; empty when it is applied by hand.
+    #[serde(default)]
+    pub effects: Vec<Effect>,
+    /// A list-building rule (it changes what may be mustered, never a roll).
+    #[serde(default)]
+    pub list_building: bool,
+}
+
+/// A choice a rule gives its player, made with `Command::RuleChoice` in the player's own
+/// phase `at` (the Command phase by default).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Choice {
+    /// What is chosen.
+    pub pick: Pick,
+    /// How often.
+    #[serde(default)]
+    pub limit: Limit,
+    /// How long the choice lasts.
+    #[serde(default)]
+    pub lasts: Lasts,
+    /// The phase of the player's own turn it is made in.
+    #[serde(default = "command_phase")]
+    pub at: Phase,
+}
+
+fn command_phase() -> Phase {
+    Phase::Command
+}
+
+/// What a [`Choice`] picks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Pick {
+    /// One enemy unit on the battlefield (Oath of Moment).
+    EnemyUnit,
+    /// One of these options (Combat Doctrines).
+    OneOf(Vec<String>),
+    /// Nothing: the rule is declared (Waaagh!).
+    Declare,
+}
+
+/// How often a [`Choice`] may be made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Limit {
+    /// Each time its phase comes.
+    #[default]
+    EachTime,
+    /// Once per battle.
+    OncePerBattle,
+    /// Each option once per battle.
+    EachOptionOncePerBattle,
+}
+
+/// How long a choice, Stratagem or override lasts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Lasts {
+    /// Until the start of the player's next Command phase.
+    #[default]
+    UntilYourNextCommandPhase,
+    /// Until the end of the phase.
+    EndOfPhase,
+    /// Until the end of the turn.
+    EndOfTurn,
+    /// Until the end of the battle.
+    EndOfBattle,
+}
+
+/// A Detachment: its rules, Stratagems and Enhancements.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Detachment {
+    /// Its name ("Gladius Task Force").
+    pub name: String,
+    /// Its Detachment rule(s).
+    #[serde(default)]
+    pub rules: Vec<Rule>,
+    /// Its Stratagems.
+    #[serde(default)]
+    pub stratagems: Vec<RuleStratagem>,
+    /// Its Enhancements.
+    #[serde(default)]
+    pub enhancements: Vec<Enhancement>,
+}
+
+/// A Detachment Stratagem (Core Rules: Stratagems: each used at most once per phase, paid in
+/// CP, never on a Battle-shocked unit of its own player).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleStratagem {
+    /// Its name.
+    pub name: String,
+    /// Its cost in command points.
+    pub cp: u32,
+    /// The phases it can be used in.
+    pub phases: Vec<Phase>,
+    /// In whose turn.
+    pub turn: Turn,
+    /// The target must be a unit of the player's with any of these keywords (empty: any).
+    #[serde(default)]
+    pub keywords: Vec<String>,
+    /// What it does, in the project's own words.
+    #[serde(default)]
+    pub text: String,
+    /// What it does to the target unit; empty when it is applied by hand.
+    #[serde(default)]
+    pub effects: Vec<Effect>,
+    /// How long the effects last (the end of the phase by default).
+    #[serde(default = "end_of_phase")]
+    pub lasts: Lasts,
+}
+
+fn end_of_phase() -> Lasts {
+    Lasts::EndOfPhase
+}
+
+/// An Enhancement a CHARACTER of the army may take.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Enhancement {
+    /// Its name.
+    pub name: String,
+    /// Its points.
+    pub points: u32,
+    /// The bearer must have any of these keywords or datasheet names (empty: any CHARACTER
+    /// that is not an EPIC HERO).
+    #[serde(default)]
+    pub eligible: Vec<String>,
+    /// What it does, in the project's own words.
+    #[serde(default)]
+    pub text: String,
+    /// What it does to the bearer (or, with `scope: Attached`, to the unit it leads).
+    #[serde(default)]
+    pub effects: Vec<Effect>,
+}
+
+/// How the engine treats a rule: applied by the engine, by hand, or a list-building rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RuleStatus {
+    /// The engine applies it.
+    Applied,
+    /// The players apply it by hand (the referee override).
+    Manual,
+    /// It only changes what may be mustered.
+    ListBuilding,
+}
+
+impl RuleStatus {
+    /// The status of a rule with these effects.
+    pub fn of(effects: &[Effect], list_building: bool) -> RuleStatus {
+        if !effects.is_empty() {
+            RuleStatus::Applied
+        } else if list_building {
+            RuleStatus::ListBuilding
+        } else {
+            RuleStatus::Manual
+        }
+    }
+
+    /// Its name as `rules --json` writes it.
+    pub fn label(self) -> &'static str {
+        match self {
+            RuleStatus::Applied => "applied",
+            RuleStatus::Manual => "manual",
+            RuleStatus::ListBuilding => "list-building",
+        }
+    }
+}
+
+impl Rule {
+    /// How the engine treats it.
+    pub fn status(&self) -> RuleStatus {
+        RuleStatus::of(&self.effects, self.list_building)
+    }
+
+    /// True when the rule covers a unit with these keywords (`default` is the file's keyword).
+    pub fn covers(&self, keywords: &[String], default: &str) -> bool {
+        let has = |k: &str| keywords.iter().any(|x| x.eq_ignore_ascii_case(k));
+        if self.keywords.is_empty() {
+            has(default)
+        } else {
+            self.keywords.iter().any(|k| has(k))
+        }
+    }
+}
+
+impl FactionRules {
+    /// True when this file is the one for an army of `faction`.
+    pub fn covers_faction(&self, faction: &str) -> bool {
+        let f = faction.trim();
+        self.faction.eq_ignore_ascii_case(f) || self.also.iter().any(|a| a.eq_ignore_ascii_case(f))
+    }
+
+    /// The Detachment named `name` (case-insensitive).
+    pub fn detachment(&self, name: &str) -> Option<&Detachment> {
+        let n = name.trim();
+        self.detachments
+            .iter()
+            .find(|d| d.name.eq_ignore_ascii_case(n))
+    }
+}
+
+/// The rules an army plays with: its faction's army rules, its Detachment (if named and
+/// known), and the file they came from.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ArmyRules {
+    /// The faction file's path; None when the faction has none.
+    pub file: Option<PathBuf>,
+    /// The faction keyword the army rules cover.
+    pub keyword: String,
+    /// The army rules.
+    pub army_rules: Vec<Rule>,
+    /// The Detachment chosen.
+    pub detachment: Option<Detachment>,
+    /// The faction's shared datasheet abilities by name ([`FactionRules::abilities`]).
+    pub abilities: Vec<Rule>,
+}
+
+impl ArmyRules {
+    /// Every army and Detachment rule.
+    pub fn rules(&self) -> impl Iterator<Item = &Rule> {
+        self.army_rules
+            .iter()
+            .chain(self.detachment.iter().flat_map(|d| &d.rules))
+    }
+
+    /// The rule (army or Detachment) named `name`.
+    pub fn rule(&self, name: &str) -> Option<&Rule> {
+        self.rules().find(|r| r.name.eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// The faction's shared datasheet ability named `name`, if the file defines it.
+    pub fn ability(&self, name: &str) -> Option<&Rule> {
+        self.abilities.iter().find(|r| same_name(&r.name, name))
+    }
+
+    /// The Detachment Stratagem named `name`.
+    pub fn stratagem(&self, name: &str) -> Option<&RuleStratagem> {
+        self.detachment
+            .iter()
+            .flat_map(|d| &d.stratagems)
+            .find(|s| s.name.eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// The Enhancement named `name`.
+    pub fn enhancement(&self, name: &str) -> Option<&Enhancement> {
+        self.detachment
+            .iter()
+            .flat_map(|d| &d.enhancements)
+            .find(|e| same_name(&e.name, name))
+    }
+}
+
+/// Names equal but for case, apostrophes and spacing ("Kunnin' But Brutal", "kunnin but
+/// brutal").
+pub fn same_name(a: &str, b: &str) -> bool {
+    let norm = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    norm(a) == norm(b)
+}
+
+/// Loads and checks a faction rules file.
+///
+/// # Errors
+/// Syntax errors, and effects outside their limits, at their file, line and column.
+pub fn load_faction_rules(file: &Path) -> Result<FactionRules, DataErrors> {
+    let text = read(file)?;
+    let data: FactionRules = parse(file, &text)?;
+    let mut errors = check(file, &data);
+    if errors.is_empty() {
+        return Ok(data);
+    }
+    locate(&mut errors, &text);
+    Err(DataErrors(errors))
+}
+
+/// The semantic checks of a faction rules file: every effect within its limits, names not
+/// empty nor repeated, costs and points sensible.
+pub fn check(file: &Path, data: &FactionRules) -> Vec<DataError> {
+    let mut errors = Vec::new();
+    let effects = |path: String, list: &[Effect], errors: &mut Vec<DataError>| {
+        if list.len() > MAX_EFFECTS_PER_RULE {
+            errors.push(DataError::value(
+                file,
+                path.clone(),
+                format!(
+                    "{} effects is over the limit: at most {MAX_EFFECTS_PER_RULE}",
+                    list.len()
+                ),
+            ));
+        }
+        for (i, e) in list.iter().enumerate() {
+            if let Err(why) = e.check() {
+                errors.push(DataError::value(file, format!("{path}[{i}]"), why));
+            }
+        }
+    };
+    for (i, r) in data.army_rules.iter().enumerate() {
+        effects(format!("army_rules[{i}].effects"), &r.effects, &mut errors);
+    }
+    for (i, r) in data.abilities.iter().enumerate() {
+        effects(format!("abilities[{i}].effects"), &r.effects, &mut errors);
+    }
+    for (d, det) in data.detachments.iter().enumerate() {
+        if data.detachments[..d]
+            .iter()
+            .any(|x| x.name.eq_ignore_ascii_case(&det.name))
+        {
+            errors.push(DataError::value(
+                file,
+                format!("detachments[{d}].name"),
+                format!("the Detachment '{}' is defined twice", det.name),
+            ));
+        }
+        for (i, r) in det.rules.iter().enumerate() {
+            effects(
+                format!("detachments[{d}].rules[{i}].effects"),
+                &r.effects,
+                &mut errors,
+            );
+        }
+        for (i, s) in det.stratagems.iter().enumerate() {
+            if s.cp > 3 {
+                errors.push(DataError::value(
+                    file,
+                    format!("detachments[{d}].stratagems[{i}].cp"),
+                    format!("{} CP is over the limit: Stratagems cost 0 to 3 CP", s.cp),
+                ));
+            }
+            if s.phases.is_empty() {
+                errors.push(DataError::value(
+                    file,
+                    format!("detachments[{d}].stratagems[{i}].phases"),
+                    "a Stratagem needs at least one phase",
+                ));
+            }
+            effects(
+                format!("detachments[{d}].stratagems[{i}].effects"),
+                &s.effects,
+                &mut errors,
+            );
+        }
+        for (i, e) in det.enhancements.iter().enumerate() {
+            if e.points > 100 {
+                errors.push(DataError::value(
+                    file,
+                    format!("detachments[{d}].enhancements[{i}].points"),
+                    format!("{} points is over the limit: at most 100", e.points),
+                ));
+            }
+            effects(
+                format!("detachments[{d}].enhancements[{i}].effects"),
+                &e.effects,
+                &mut errors,
+            );
+        }
+    }
+    errors
+}
+
+/// Every shipped faction rules file (`scenes/rules/*.ron`, built in), loaded once.
+///
+/// # Panics
+/// Never on the shipped files: a test loads every one of them.
+pub fn shipped() -> &'static [(PathBuf, Arc<FactionRules>)] {
+    static ALL: std::sync::OnceLock<Vec<(PathBuf, Arc<FactionRules>)>> =
+        std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        embedded_files()
+            .iter()
+            .filter(|(p, _)| p.starts_with("scenes/rules/") && p.ends_with(".ron"))
+            .filter_map(|(p, _)| {
+                let path = super::source::builtin_path(p);
+                load_faction_rules(&path).ok().map(|r| (path, Arc::new(r)))
+            })
+            .collect()
+    })
+}
+
+/// The shipped rules file for an army of `faction`, if any.
+pub fn for_faction(faction: &str) -> Option<(PathBuf, Arc<FactionRules>)> {
+    shipped()
+        .iter()
+        .find(|(_, r)| r.covers_faction(faction))
+        .cloned()
+}

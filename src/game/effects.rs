@@ -1,0 +1,1050 @@
+//! Army rules, Detachment rules, Enhancements, Detachment Stratagems and datasheet abilities in
+//! play: which [`Effect`]s are active for a unit, the choices rules give a player (Oath of
+//! Moment's target, the Waaagh!), Detachment Stratagems, and the referee override for whatever
+//! the engine does not apply.
+//!
+//! One evaluator ([`Game::attack_changes`], [`Game::defence_changes`]) gathers the effects
+//! active for an attack and feeds the attack inputs, so the dice, the exact distribution and
+//! the odds chart all include them. Core Rules: Army Rules, Detachment Rules, Stratagems,
+//! Enhancements, Modifiers; Rules Commentary: Modifiers, Re-rolls.
+
+use serde::{Deserialize, Serialize};
+
+use super::event::GameEvent;
+use super::rejection::{Rejection, Rule, reject};
+use super::sight::ModelRef;
+use super::state::{Game, Location};
+use crate::rules::phase::Stage;
+use crate::data::faction_rules::{Lasts, Limit, Pick, RuleStatus, same_name};
+use crate::rules::effect::{AttackChanges, Condition, Effect, Modifier, Scope, When};
+use crate::rules::phase::Phase;
+
+/// A choice a rule gave its player, in force or made earlier this battle.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuleChoiceMade {
+    /// The player.
+    pub player: u8,
+    /// The rule ("Oath of Moment").
+    pub rule: String,
+    /// The enemy unit's id or the option chosen; None for a declared rule (Waaagh!).
+    pub pick: Option<String>,
+    /// The battle round it was made in.
+    pub round: u8,
+    /// How long it lasts.
+    pub lasts: Lasts,
+}
+
+/// Effects in force on one unit for a while: a Detachment Stratagem's, or a referee override.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActiveEffect {
+    /// The unit's army.
+    pub army: usize,
+    /// The unit (the root of an Attached unit).
+    pub unit: usize,
+    /// Its source ("Storm of Fire", "referee").
+    pub source: String,
+    /// The effects.
+    pub effects: Vec<Effect>,
+    /// Until when.
+    pub lasts: Lasts,
+}
+
+/// The state of the rules beyond the core: choices in force, Stratagem effects, what was used.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct EffectsState {
+    /// Choices in force.
+    pub choices: Vec<RuleChoiceMade>,
+    /// Every choice made this battle (for once-per-battle limits).
+    pub history: Vec<RuleChoiceMade>,
+    /// Effects in force on units.
+    pub active: Vec<ActiveEffect>,
+    /// Detachment Stratagems used this phase: (player, name).
+    pub stratagems_used: Vec<(u8, String)>,
+}
+
+/// What the referee override does (a logged command either player may give in a hot-seat or
+/// solo game, for a rule the engine does not apply). Each is shown in the dice log as an
+/// override, kept in the save and replayed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum RefereeAction {
+    /// The model (`unit#N`, either army) suffers this many mortal wounds (no saves, no Feel
+    /// No Pain: the rule being applied by hand says what it allows).
+    MortalWounds {
+        /// The model.
+        model: String,
+        /// Wounds lost.
+        wounds: u8,
+    },
+    /// The model regains this many lost wounds (never above its Wounds); a destroyed model
+    /// of a unit still on the battlefield returns with them (set back where it fell).
+    RestoreWounds {
+        /// The model.
+        model: String,
+        /// Wounds regained.
+        wounds: u8,
+    },
+    /// The unit (either army) gets these effects until `lasts`: a characteristic or a roll
+    /// type modified.
+    Modify {
+        /// The unit.
+        unit: String,
+        /// What changes.
+        effects: Vec<Effect>,
+        /// Until the end of the phase or the turn.
+        lasts: Lasts,
+    },
+    /// The unit becomes Battle-shocked, or stops being so.
+    BattleShock {
+        /// The unit.
+        unit: String,
+        /// Battle-shocked or not.
+        shocked: bool,
+    },
+    /// Adds (positive) or spends (negative) command points of a player.
+    CommandPoints {
+        /// Whose.
+        of: u8,
+        /// How many.
+        change: i32,
+    },
+    /// Moves a model to a point, ignoring the movement rules.
+    MoveModel {
+        /// The model.
+        model: String,
+        /// Where (inches; z is the height it stands at).
+        to: (f32, f32, f32),
+    },
+}
+
+/// A rule effect as the engine found it for a unit: the effect and the rule's name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourcedEffect {
+    /// The rule's name.
+    pub source: String,
+    /// The effect.
+    pub effect: Effect,
+    /// The unit index whose rule it is (for Leader-only rules: the Leader's unit).
+    pub owner: usize,
+}
+
+/// The facts conditions are judged on, for one unit (and one attack).
+#[derive(Debug, Clone, Copy)]
+struct Facts {
+    army: usize,
+    unit: usize,
+    target: Option<(usize, usize)>,
+    strength_above_toughness: Option<bool>,
+    wounds_left: Option<u8>,
+}
+
+impl Game {
+    /// Every effect of a rule that covers the unit (`army`, `unit`), whatever its condition:
+    /// the army and Detachment rules covering its keywords, its datasheet abilities and
+    /// Enhancements, those of a Leader leading it (or of the Bodyguard it leads) that cover
+    /// the Attached unit, and the Stratagem and override effects in force on it.
+    pub fn unit_effects(&self, army: usize, unit: usize) -> Vec<SourcedEffect> {
+        let mut out = Vec::new();
+        let a = &self.scene.armies[army];
+        let u = &a.units[unit];
+        let keywords: Vec<String> = u
+            .datasheet
+            .keywords
+            .iter()
+            .chain(&u.datasheet.faction_keywords)
+            .cloned()
+            .collect();
+        for rule in a.rules.rules() {
+            if rule.covers(&keywords, &a.rules.keyword) {
+                for e in &rule.effects {
+                    out.push(SourcedEffect {
+                        source: rule.name.clone(),
+                        effect: e.clone(),
+                        owner: unit,
+                    });
+                }
+            }
+        }
+        let combined = self.combined(army, unit);
+        let attached = combined.len() > 1;
+        for &x in &combined {
+            let xu = &a.units[x];
+            // A datasheet ability with no effects of its own takes the faction file's
+            // shared ability of that name, if any; an army rule's name is the army rule's.
+            let named = xu
+                .datasheet
+                .abilities
+                .iter()
+                .map(|ab| match (ab.effects.is_empty(), a.rules.ability(&ab.name)) {
+                    (true, Some(shared)) => (&ab.name, &shared.effects),
+                    _ => (&ab.name, &ab.effects),
+                })
+                .chain(xu.enhancements.iter().map(|e| (&e.name, &e.effects)));
+            for (name, effects) in named {
+                for e in effects {
+                    let mine = x == unit && e.scope == Scope::Unit;
+                    let leads = attached && e.scope == Scope::Attached;
+                    if mine || leads {
+                        out.push(SourcedEffect {
+                            source: name.clone(),
+                            effect: e.clone(),
+                            owner: x,
+                        });
+                    }
+                }
+            }
+        }
+        let root = combined[0];
+        for act in &self.effects.active {
+            if act.army == army && act.unit == root {
+                for e in &act.effects {
+                    out.push(SourcedEffect {
+                        source: act.source.clone(),
+                        effect: e.clone(),
+                        owner: unit,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// True when a condition holds for the unit in `f`; `rule` names the rule whose effect it
+    /// is (for [`Condition::TargetChosen`] and [`Condition::Chosen`]).
+    fn condition_holds(&self, c: &Condition, rule: &str, f: &Facts) -> bool {
+        let player = self.player_of(f.army);
+        let root = self.combined(f.army, f.unit)[0];
+        let state = &self.units[f.army][root];
+        match c {
+            Condition::Chosen(what) => self.effects.choices.iter().any(|ch| {
+                ch.player == player
+                    && (same_name(&ch.rule, what)
+                        || ch.pick.as_deref().is_some_and(|p| same_name(p, what)))
+            }),
+            Condition::TargetChosen => f.target.is_some_and(|(ta, tu)| {
+                let troot = self.combined(ta, tu)[0];
+                self.effects.choices.iter().any(|ch| {
+                    ch.player == player
+                        && same_name(&ch.rule, rule)
+                        && ch.pick.as_deref().is_some_and(|p| {
+                            self.find_unit(ta, p)
+                                .is_some_and(|x| self.combined(ta, x)[0] == troot)
+                        })
+                })
+            }),
+            Condition::Charged => state.charged,
+            Condition::RemainedStationary => {
+                state.moved == Some(crate::rules::movement::Moved::Stationary)
+            }
+            Condition::Advanced => {
+                state.moved
+                    == Some(crate::rules::movement::Moved::Moved(
+                        crate::rules::movement::MoveMode::Advance,
+                    ))
+            }
+            Condition::TargetOnObjective => f
+                .target
+                .is_some_and(|(ta, tu)| self.within_objective_range(ta, tu)),
+            Condition::OnObjective => self.within_objective_range(f.army, f.unit),
+            Condition::BelowHalfStrength => self.below_half_strength(f.army, root),
+            Condition::TargetBelowHalfStrength => f.target.is_some_and(|(ta, tu)| {
+                self.below_half_strength(ta, self.combined(ta, tu)[0])
+            }),
+            Condition::TargetKeyword(k) => f.target.is_some_and(|(ta, tu)| {
+                self.combined(ta, tu)
+                    .iter()
+                    .any(|&x| self.unit_has_keyword(ta, x, k))
+            }),
+            Condition::Keyword(k) => self.unit_has_keyword(f.army, f.unit, k),
+            Condition::LedBy(k) => self.combined(f.army, f.unit).iter().skip(1).any(|&l| {
+                let d = &self.scene.armies[f.army].units[l].datasheet;
+                !self.live_models(f.army, l).is_empty()
+                    && (d.has_keyword(k) || d.name.eq_ignore_ascii_case(k))
+            }),
+            Condition::WoundsLeftAtMost(n) => f.wounds_left.unwrap_or_else(|| {
+                self.units[f.army][f.unit]
+                    .models
+                    .iter()
+                    .filter(|m| m.alive)
+                    .map(|m| m.wounds)
+                    .max()
+                    .unwrap_or(0)
+            }) <= *n,
+            Condition::StrengthAboveToughness => f.strength_above_toughness.unwrap_or(false),
+            Condition::TargetWithin(inches) => f.target.is_some_and(|(ta, tu)| {
+                let mine = self.live_models(f.army, root);
+                let theirs = self.live_models(ta, self.combined(ta, tu)[0]);
+                mine.iter().any(|a| {
+                    theirs.iter().any(|b| {
+                        crate::geometry::measure::model_distance(&self.solid(*a), &self.solid(*b))
+                            .distance
+                            <= inches + crate::rules::constants::MEASURE_TOLERANCE_INCHES
+                    })
+                })
+            }),
+            Condition::FromBattleRound(r) => self.battle_round >= *r,
+            Condition::Not(inner) => !self.condition_holds(inner, rule, f),
+        }
+    }
+
+    /// True when the unit's datasheet has the keyword or faction keyword.
+    fn unit_has_keyword(&self, army: usize, unit: usize, k: &str) -> bool {
+        let d = &self.scene.armies[army].units[unit].datasheet;
+        d.has_keyword(k) || d.faction_keywords.iter().any(|x| x.eq_ignore_ascii_case(k))
+    }
+
+    fn within_objective_range(&self, army: usize, unit: usize) -> bool {
+        let root = self.combined(army, unit)[0];
+        (0..self.scene.objectives.len()).any(|i| {
+            let o = &self.scene.objectives[i];
+            let marker = crate::geometry::Vec3::new(o.at.0, o.at.1, o.z);
+            self.live_models(army, root)
+                .iter()
+                .any(|r| crate::rules::engagement::in_objective_range(&self.solid(*r), marker))
+        })
+    }
+
+    fn holds_all(&self, s: &SourcedEffect, f: &Facts) -> bool {
+        let f = Facts { unit: s.owner, ..*f };
+        s.effect
+            .conditions
+            .iter()
+            .all(|c| self.condition_holds(c, &s.source, &f))
+    }
+
+    /// The changes the attacking unit's own rules make to its attacks with one weapon group
+    /// (`melee` or ranged), made by models of its unit `unit` (a component of an Attached
+    /// unit), at the target unit (`target`).
+    pub fn attack_changes(
+        &self,
+        (army, unit): (usize, usize),
+        target: (usize, usize),
+        melee: bool,
+    ) -> AttackChanges {
+        let mut changes = AttackChanges::default();
+        let facts = Facts {
+            army,
+            unit,
+            target: Some(target),
+            strength_above_toughness: None,
+            wounds_left: None,
+        };
+        for s in self.unit_effects(army, unit) {
+            let applies = match s.effect.when {
+                When::Always => true,
+                When::Attacking(k) => k.includes(melee),
+                _ => false,
+            };
+            if !applies || !self.holds_all(&s, &facts) {
+                continue;
+            }
+            for m in &s.effect.does {
+                if !matches!(
+                    m,
+                    Modifier::FeelNoPain(_) | Modifier::InvulnerableSave(_) | Modifier::Save(_)
+                ) {
+                    changes.add(m, &s.source);
+                }
+            }
+        }
+        changes
+    }
+
+    /// The changes the target unit's rules make to attacks at it (`When::Attacked`): to the
+    /// attack's rolls and characteristics, given whether the attack's Strength is above the
+    /// target's Toughness.
+    pub fn defence_changes(
+        &self,
+        (tarmy, tunit): (usize, usize),
+        attacker: (usize, usize),
+        melee: bool,
+        strength_above_toughness: bool,
+    ) -> AttackChanges {
+        let mut changes = AttackChanges::default();
+        let facts = Facts {
+            army: tarmy,
+            unit: tunit,
+            target: Some(attacker),
+            strength_above_toughness: Some(strength_above_toughness),
+            wounds_left: None,
+        };
+        for &x in &self.combined(tarmy, tunit) {
+            for s in self.unit_effects(tarmy, x) {
+                let When::Attacked(k) = s.effect.when else {
+                    continue;
+                };
+                if !k.includes(melee) || !self.holds_all(&s, &Facts { unit: x, ..facts }) {
+                    continue;
+                }
+                for m in &s.effect.does {
+                    changes.add(m, &s.source);
+                }
+            }
+        }
+        changes
+    }
+
+    /// The best Feel No Pain, invulnerable save and Save the rules give model `r` against an
+    /// attack (`melee` or ranged) by `attacker`: (Feel No Pain, invulnerable, Save, sources).
+    pub fn model_defences(
+        &self,
+        r: ModelRef,
+        attacker: (usize, usize),
+        melee: bool,
+    ) -> (Option<u8>, Option<u8>, Option<u8>, Vec<String>) {
+        let wounds = self.units[r.army][r.unit].models[r.model].wounds;
+        let facts = Facts {
+            army: r.army,
+            unit: r.unit,
+            target: Some(attacker),
+            strength_above_toughness: None,
+            wounds_left: Some(wounds),
+        };
+        let (mut fnp, mut inv, mut save, mut sources) = (None, None, None, Vec::new());
+        let best = |a: Option<u8>, b: u8| Some(a.map_or(b, |x: u8| x.min(b)));
+        for s in self.unit_effects(r.army, r.unit) {
+            let applies = match s.effect.when {
+                When::Always => true,
+                When::Attacked(k) => k.includes(melee),
+                _ => false,
+            };
+            if !applies || !self.holds_all(&s, &facts) {
+                continue;
+            }
+            for m in &s.effect.does {
+                let before = (fnp, inv, save);
+                match m {
+                    Modifier::FeelNoPain(x) => fnp = best(fnp, *x),
+                    Modifier::InvulnerableSave(x) => inv = best(inv, *x),
+                    Modifier::Save(x) => save = best(save, *x),
+                    _ => continue,
+                }
+                if before != (fnp, inv, save) && !sources.contains(&s.source) {
+                    sources.push(s.source.clone());
+                }
+            }
+        }
+        (fnp, inv, save, sources)
+    }
+
+    /// Gives each model of `target` (whose index entries are `entries`) the Feel No Pain,
+    /// invulnerable save and Save its rules give it against attacks by `attacker`, when
+    /// better than its own. Worked out once per unit and wounds left.
+    pub fn apply_model_defences(
+        &self,
+        sight: &super::sight::SceneSight,
+        entries: &[usize],
+        attacker: (usize, usize),
+        melee: bool,
+        target: &mut crate::rules::attack::TargetUnit,
+    ) {
+        type Defences = (Option<u8>, Option<u8>, Option<u8>);
+        let mut seen: Vec<((usize, u8), Defences)> = Vec::new();
+        for (m, &e) in target.models.iter_mut().zip(entries) {
+            let r = sight.models[e];
+            let key = (r.unit, self.units[r.army][r.unit].models[r.model].wounds);
+            let (fnp, inv, save) = match seen.iter().find(|(k, _)| *k == key) {
+                Some((_, d)) => *d,
+                None => {
+                    let (f, i, s, _) = self.model_defences(r, attacker, melee);
+                    seen.push((key, (f, i, s)));
+                    (f, i, s)
+                }
+            };
+            if let Some(x) = fnp {
+                m.feel_no_pain = Some(m.feel_no_pain.map_or(x, |y| y.min(x)));
+            }
+            if let Some(x) = inv {
+                m.invulnerable_save = Some(m.invulnerable_save.map_or(x, |y| y.min(x)));
+            }
+            if let Some(x) = save {
+                m.save = m.save.min(x);
+            }
+        }
+    }
+
+    /// True when an effect active for the unit grants this eligibility primitive
+    /// ([`Modifier::ShootAfterAdvancing`] and the like), its conditions holding.
+    pub fn unit_may(&self, army: usize, unit: usize, what: &Modifier) -> bool {
+        self.combined(army, unit).iter().any(|&x| {
+            let facts = Facts {
+                army,
+                unit: x,
+                target: None,
+                strength_above_toughness: None,
+                wounds_left: None,
+                };
+            self.unit_effects(army, x).iter().any(|s| {
+                s.effect.when == When::Always
+                    && s.effect.does.contains(what)
+                    && self.holds_all(s, &facts)
+            })
+        })
+    }
+
+    /// The sum of the numeric primitive `kind` (e.g. `Modifier::Move(0)`: its variant) that
+    /// the effects active for the unit give (Move, AdvanceRoll, ChargeRoll,
+    /// ObjectiveControl, Leadership).
+    pub fn unit_bonus(&self, army: usize, unit: usize, kind: &Modifier) -> i32 {
+        let facts = Facts {
+            army,
+            unit,
+            target: None,
+            strength_above_toughness: None,
+            wounds_left: None,
+        };
+        let mut total = 0;
+        for s in self.unit_effects(army, unit) {
+            if s.effect.when != When::Always || !self.holds_all(&s, &facts) {
+                continue;
+            }
+            for m in &s.effect.does {
+                if std::mem::discriminant(m) != std::mem::discriminant(kind) {
+                    continue;
+                }
+                total += match m {
+                    Modifier::Move(x)
+                    | Modifier::AdvanceRoll(x)
+                    | Modifier::ChargeRoll(x)
+                    | Modifier::ObjectiveControl(x)
+                    | Modifier::Leadership(x) => *x,
+                    _ => 0,
+                };
+            }
+        }
+        total
+    }
+
+    /// The choices a rule of `player`'s army may be made with now: (rule, the picks allowed;
+    /// an empty list for a declared rule). Only in the player's own phase the choice belongs
+    /// to, once per phase, within the rule's limit.
+    pub fn rule_choice_options(&self, player: u8) -> Vec<(String, Vec<String>)> {
+        let Some(army) = self.army_of(player) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for rule in self.scene.armies[army].rules.rules() {
+            let Some(choice) = &rule.choice else {
+                continue;
+            };
+            if rule.status() != RuleStatus::Applied
+                || self.stage != Stage::Battle
+                || self.active_player != player
+                || self.phase != choice.at
+            {
+                continue;
+            }
+            let made = |pick: Option<&str>| {
+                self.effects.history.iter().any(|h| {
+                    h.player == player
+                        && same_name(&h.rule, &rule.name)
+                        && pick.is_none_or(|p| h.pick.as_deref().is_some_and(|x| same_name(x, p)))
+                })
+            };
+            let this_phase = self.effects.history.iter().any(|h| {
+                h.player == player && same_name(&h.rule, &rule.name) && h.round == self.battle_round
+            });
+            if this_phase || (choice.limit == Limit::OncePerBattle && made(None)) {
+                continue;
+            }
+            let picks: Vec<String> = match &choice.pick {
+                Pick::Declare => Vec::new(),
+                Pick::OneOf(options) => options
+                    .iter()
+                    .filter(|o| choice.limit != Limit::EachOptionOncePerBattle || !made(Some(o)))
+                    .cloned()
+                    .collect(),
+                Pick::EnemyUnit => {
+                    let enemy = 1 - army;
+                    self.unit_roots(enemy)
+                        .into_iter()
+                        .filter(|&u| {
+                            self.units[enemy][u].location == Location::OnTable
+                                && !self.live_models(enemy, u).is_empty()
+                        })
+                        .map(|u| self.unit_id(enemy, u).to_string())
+                        .collect()
+                }
+            };
+            if matches!(choice.pick, Pick::Declare) || !picks.is_empty() {
+                out.push((rule.name.clone(), picks));
+            }
+        }
+        out
+    }
+
+    /// [`super::Command::RuleChoice`]: the player makes the choice its rule `rule` gives.
+    pub(super) fn rule_choice(
+        &mut self,
+        player: u8,
+        rule: &str,
+        pick: Option<&str>,
+        ev: &mut Vec<GameEvent>,
+    ) -> Result<(), Rejection> {
+        let army = self.army_of(player).expect("checked");
+        let Some(r) = self.scene.armies[army].rules.rule(rule).cloned() else {
+            let known: Vec<String> = self.scene.armies[army]
+                .rules
+                .rules()
+                .filter(|r| r.choice.is_some())
+                .map(|r| r.name.clone())
+                .collect();
+            return reject(
+                Rule::ArmyRules,
+                format!(
+                    "player {player}'s army has no rule '{rule}' with a choice (it has: {})",
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                ),
+            );
+        };
+        let Some(choice) = r.choice.clone() else {
+            return reject(Rule::ArmyRules, format!("'{}' gives no choice", r.name));
+        };
+        let options = self.rule_choice_options(player);
+        let Some((_, picks)) = options.iter().find(|(n, _)| same_name(n, &r.name)) else {
+            return reject(
+                Rule::ArmyRules,
+                format!(
+                    "'{}' cannot be chosen now: it is chosen in your {}{}",
+                    r.name,
+                    choice.at.name(),
+                    match choice.limit {
+                        Limit::OncePerBattle => ", once per battle",
+                        Limit::EachOptionOncePerBattle => ", each option once per battle",
+                        Limit::EachTime => ", once each time",
+                    }
+                ),
+            );
+        };
+        let pick = match (&choice.pick, pick) {
+            (Pick::Declare, None) => None,
+            (Pick::Declare, Some(p)) => {
+                return reject(
+                    Rule::ArmyRules,
+                    format!("'{}' is declared without a pick (got '{p}')", r.name),
+                );
+            }
+            (_, None) => {
+                return reject(
+                    Rule::ArmyRules,
+                    format!("'{}' needs a pick: one of {}", r.name, picks.join(", ")),
+                );
+            }
+            (_, Some(p)) => match picks.iter().find(|x| same_name(x, p)) {
+                Some(x) => Some(x.clone()),
+                None => {
+                    return reject(
+                        Rule::ArmyRules,
+                        format!(
+                            "'{p}' cannot be picked for '{}' now: one of {}",
+                            r.name,
+                            picks.join(", ")
+                        ),
+                    );
+                }
+            },
+        };
+        let made = RuleChoiceMade {
+            player,
+            rule: r.name.clone(),
+            pick: pick.clone(),
+            round: self.battle_round,
+            lasts: choice.lasts,
+        };
+        // A new choice of the same rule replaces the one in force.
+        self.effects
+            .choices
+            .retain(|c| !(c.player == player && same_name(&c.rule, &r.name)));
+        self.effects.choices.push(made.clone());
+        self.effects.history.push(made);
+        ev.push(GameEvent::RuleChosen {
+            player,
+            rule: r.name,
+            pick,
+        });
+        Ok(())
+    }
+
+    /// The Detachment Stratagems `player` may use now on one of its units: (Stratagem, unit
+    /// ids), each affordable, unused this phase, in its phase and turn, on units on the
+    /// battlefield with its keywords and not Battle-shocked.
+    pub fn rule_stratagem_options(&self, player: u8) -> Vec<(String, Vec<String>)> {
+        let Some(army) = self.army_of(player) else {
+            return Vec::new();
+        };
+        let rules = self.scene.armies[army].rules.clone();
+        let Some(d) = &rules.detachment else {
+            return Vec::new();
+        };
+        if self.stage != Stage::Battle {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for s in &d.stratagems {
+            if s.effects.is_empty()
+                || !s.phases.contains(&self.phase)
+                || !s.turn.allows(player, self.active_player)
+                || self.cp_of(player) < s.cp
+                || self
+                    .effects
+                    .stratagems_used
+                    .iter()
+                    .any(|(p, n)| *p == player && same_name(n, &s.name))
+            {
+                continue;
+            }
+            let units: Vec<String> = self
+                .unit_roots(army)
+                .into_iter()
+                .filter(|&u| self.rule_stratagem_target_ok(army, u, &s.keywords).is_ok())
+                .map(|u| self.unit_id(army, u).to_string())
+                .collect();
+            if !units.is_empty() {
+                out.push((s.name.clone(), units));
+            }
+        }
+        out
+    }
+
+    fn rule_stratagem_target_ok(
+        &self,
+        army: usize,
+        root: usize,
+        keywords: &[String],
+    ) -> Result<(), String> {
+        let id = self.unit_id(army, root);
+        if self.units[army][root].location != Location::OnTable
+            || self.live_models(army, root).is_empty()
+        {
+            return Err(format!("'{id}' is not on the battlefield"));
+        }
+        if self.units[army][root].battle_shocked {
+            return Err(format!(
+                "'{id}' is Battle-shocked: its own player's Stratagems cannot affect it"
+            ));
+        }
+        if !keywords.is_empty() && !keywords.iter().any(|k| self.has_keyword(army, root, k)) {
+            return Err(format!("'{id}' has none of {}", keywords.join(", ")));
+        }
+        Ok(())
+    }
+
+    /// [`super::Command::UseRuleStratagem`]: the player uses a Detachment Stratagem on one of
+    /// its units; its effects last as the Stratagem says.
+    pub(super) fn use_rule_stratagem(
+        &mut self,
+        player: u8,
+        name: &str,
+        unit: &str,
+        ev: &mut Vec<GameEvent>,
+    ) -> Result<(), Rejection> {
+        let (army, root) = self.own_root(player, unit)?;
+        let rules = self.scene.armies[army].rules.clone();
+        let Some(s) = rules.stratagem(name) else {
+            let known: Vec<String> = rules
+                .detachment
+                .iter()
+                .flat_map(|d| &d.stratagems)
+                .map(|s| s.name.clone())
+                .collect();
+            return reject(
+                Rule::Stratagems,
+                format!(
+                    "the army's Detachment has no Stratagem '{name}' (it has: {})",
+                    if known.is_empty() {
+                        "none".into()
+                    } else {
+                        known.join(", ")
+                    }
+                ),
+            );
+        };
+        if s.effects.is_empty() {
+            return reject(
+                Rule::Stratagems,
+                format!(
+                    "'{}' is applied by hand: pay its CP and apply it with the referee override",
+                    s.name
+                ),
+            );
+        }
+        if self.stage != Stage::Battle || !s.phases.contains(&self.phase) {
+            return reject(
+                Rule::Stratagems,
+                format!(
+                    "'{}' is used in the {}",
+                    s.name,
+                    s.phases
+                        .iter()
+                        .map(|p| p.name())
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                ),
+            );
+        }
+        if !s.turn.allows(player, self.active_player) {
+            return reject(
+                Rule::Stratagems,
+                format!(
+                    "'{}' is used in {} turn",
+                    s.name,
+                    if player == self.active_player {
+                        "the opponent's"
+                    } else {
+                        "your own"
+                    }
+                ),
+            );
+        }
+        if self
+            .effects
+            .stratagems_used
+            .iter()
+            .any(|(p, n)| *p == player && same_name(n, &s.name))
+        {
+            return reject(
+                Rule::Stratagems,
+                format!("'{}' was already used this phase", s.name),
+            );
+        }
+        if self.cp_of(player) < s.cp {
+            return reject(
+                Rule::Stratagems,
+                format!(
+                    "'{}' costs {} CP; player {player} has {}",
+                    s.name,
+                    s.cp,
+                    self.cp_of(player)
+                ),
+            );
+        }
+        if let Err(why) = self.rule_stratagem_target_ok(army, root, &s.keywords) {
+            return reject(Rule::Stratagems, why);
+        }
+        self.cp[usize::from(player - 1)] -= s.cp;
+        self.effects.stratagems_used.push((player, s.name.clone()));
+        self.effects.active.push(ActiveEffect {
+            army,
+            unit: root,
+            source: s.name.clone(),
+            effects: s.effects.clone(),
+            lasts: s.lasts,
+        });
+        ev.push(GameEvent::RuleStratagemUsed {
+            player,
+            stratagem: s.name.clone(),
+            unit: self.unit_id(army, root).to_string(),
+            cp: s.cp,
+            cp_left: self.cp_of(player),
+        });
+        Ok(())
+    }
+
+    /// Called as a phase begins: a new phase's Stratagems may be used again, and choices and
+    /// effects lasting until their player's next Command phase end as it begins.
+    pub(super) fn effects_phase_begins(&mut self) {
+        self.effects.stratagems_used.clear();
+        if self.phase == Phase::Command {
+            let player = self.active_player;
+            let army = self.army_of(player);
+            self.effects
+                .choices
+                .retain(|c| !(c.player == player && c.lasts == Lasts::UntilYourNextCommandPhase));
+            self.effects.active.retain(|a| {
+                !(Some(a.army) == army && a.lasts == Lasts::UntilYourNextCommandPhase)
+            });
+        }
+    }
+
+    /// Called as a phase ends: effects lasting until the end of the phase end.
+    pub(super) fn effects_phase_ends(&mut self) {
+        self.effects.active.retain(|a| a.lasts != Lasts::EndOfPhase);
+        self.effects.choices.retain(|c| c.lasts != Lasts::EndOfPhase);
+    }
+
+    /// Called as a turn ends: effects lasting until the end of the turn end.
+    pub(super) fn effects_turn_ends(&mut self) {
+        self.effects
+            .active
+            .retain(|a| !matches!(a.lasts, Lasts::EndOfPhase | Lasts::EndOfTurn));
+        self.effects
+            .choices
+            .retain(|c| !matches!(c.lasts, Lasts::EndOfPhase | Lasts::EndOfTurn));
+    }
+
+    /// The model named `name` (`unit#N`) in either army.
+    fn any_model(&self, name: &str) -> Result<ModelRef, Rejection> {
+        let (unit, n) = name.rsplit_once('#').ok_or_else(|| {
+            Rejection::new(
+                Rule::Referee,
+                format!("'{name}' is not a model name: write unit#N"),
+            )
+        })?;
+        for army in 0..self.units.len() {
+            if let Some(u) = self.find_unit(army, unit) {
+                return match n.parse::<usize>() {
+                    Ok(m) if m < self.units[army][u].models.len() => Ok(ModelRef {
+                        army,
+                        unit: u,
+                        model: m,
+                    }),
+                    _ => Err(Rejection::new(
+                        Rule::Referee,
+                        format!(
+                            "'{unit}' has no model #{n} (it has {})",
+                            self.units[army][u].models.len()
+                        ),
+                    )),
+                };
+            }
+        }
+        Err(Rejection::new(
+            Rule::Referee,
+            format!("there is no unit '{unit}'"),
+        ))
+    }
+
+    fn any_unit(&self, id: &str) -> Result<(usize, usize), Rejection> {
+        (0..self.units.len())
+            .find_map(|a| self.find_unit(a, id).map(|u| (a, u)))
+            .ok_or_else(|| Rejection::new(Rule::Referee, format!("there is no unit '{id}'")))
+    }
+
+    /// [`super::Command::Referee`]: applies a rule by hand, logged as an override with the
+    /// player's note.
+    pub(super) fn referee(
+        &mut self,
+        player: u8,
+        action: &RefereeAction,
+        note: &str,
+        ev: &mut Vec<GameEvent>,
+    ) -> Result<(), Rejection> {
+        if note.trim().is_empty() {
+            return reject(
+                Rule::Referee,
+                "an override needs a note saying which rule it applies",
+            );
+        }
+        let what = match action {
+            RefereeAction::MortalWounds { model, wounds } => {
+                let r = self.any_model(model)?;
+                if !self.on_table(r) {
+                    return reject(Rule::Referee, format!("{model} is not on the battlefield"));
+                }
+                let m = &mut self.units[r.army][r.unit].models[r.model];
+                let lost = (*wounds).min(m.wounds);
+                m.wounds -= lost;
+                let destroyed = m.wounds == 0;
+                let text = format!("{model} loses {lost} wound(s)");
+                ev.push(self.override_event(player, &text, note));
+                if destroyed {
+                    self.destroy_model(r, ev);
+                }
+                return Ok(());
+            }
+            RefereeAction::RestoreWounds { model, wounds } => {
+                let r = self.any_model(model)?;
+                let full = self.scene.armies[r.army].units[r.unit].models[r.model]
+                    .characteristics
+                    .wounds;
+                let u = &mut self.units[r.army][r.unit];
+                if u.location != Location::OnTable {
+                    return reject(
+                        Rule::Referee,
+                        format!("{model}'s unit is not on the battlefield"),
+                    );
+                }
+                let m = &mut u.models[r.model];
+                m.wounds = m.wounds.saturating_add(*wounds).min(full);
+                m.alive = m.wounds > 0;
+                format!("{model} has {} wound(s) left", m.wounds)
+            }
+            RefereeAction::Modify {
+                unit,
+                effects,
+                lasts,
+            } => {
+                let (army, u) = self.any_unit(unit)?;
+                for e in effects {
+                    if let Err(why) = e.check() {
+                        return reject(Rule::Referee, why);
+                    }
+                }
+                if effects.is_empty() {
+                    return reject(Rule::Referee, "an override modifies at least one thing");
+                }
+                let root = self.combined(army, u)[0];
+                self.effects.active.push(ActiveEffect {
+                    army,
+                    unit: root,
+                    source: format!("override: {note}"),
+                    effects: effects.clone(),
+                    lasts: *lasts,
+                });
+                format!("{unit} modified ({effects:?}) until {lasts:?}")
+            }
+            RefereeAction::BattleShock { unit, shocked } => {
+                let (army, u) = self.any_unit(unit)?;
+                let root = self.combined(army, u)[0];
+                let s = *shocked;
+                self.for_combined(army, root, |x| x.battle_shocked = s);
+                format!(
+                    "{unit} {}",
+                    if s {
+                        "is Battle-shocked"
+                    } else {
+                        "is no longer Battle-shocked"
+                    }
+                )
+            }
+            RefereeAction::CommandPoints { of, change } => {
+                if self.army_of(*of).is_none() {
+                    return reject(Rule::Referee, format!("there is no player {of}"));
+                }
+                let i = usize::from(of - 1);
+                let now = i64::from(self.cp[i]) + i64::from(*change);
+                if now < 0 {
+                    return reject(
+                        Rule::Referee,
+                        format!("player {of} has {} CP: cannot spend {}", self.cp[i], -change),
+                    );
+                }
+                self.cp[i] = now.min(i64::from(u32::MAX)) as u32;
+                format!("player {of} has {} CP", self.cp[i])
+            }
+            RefereeAction::MoveModel { model, to } => {
+                let r = self.any_model(model)?;
+                if !self.on_table(r) {
+                    return reject(Rule::Referee, format!("{model} is not on the battlefield"));
+                }
+                let (x, y, z) = *to;
+                use crate::geometry::units::{BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES};
+                if !(x.is_finite() && y.is_finite() && z.is_finite())
+                    || !(0.0..=BOARD_WIDTH_INCHES).contains(&x)
+                    || !(0.0..=BOARD_DEPTH_INCHES).contains(&y)
+                    || !(0.0..=20.0).contains(&z)
+                {
+                    return reject(
+                        Rule::Referee,
+                        format!("({x}, {y}, {z}) is not on the battlefield"),
+                    );
+                }
+                self.move_models(&[(r, crate::geometry::Vec3::new(x, y, z))]);
+                format!("{model} moved to ({x:.1}, {y:.1}, {z:.1})")
+            }
+        };
+        ev.push(self.override_event(player, &what, note));
+        Ok(())
+    }
+
+    fn override_event(&self, player: u8, what: &str, note: &str) -> GameEvent {
+        GameEvent::RefereeOverride {
+            player,
+            what: what.to_string(),
+            note: note.to_string(),
+        }
+    }
+}
