@@ -112,6 +112,19 @@ pub struct AttackArgs {
     /// models before sergeants, special weapons, multi-wound and CHARACTER models).
     #[arg(long, value_delimiter = ',')]
     pub allocation: Vec<String>,
+    /// A choice of the attacker's army rules in force, `RULE` or `RULE=PICK`: "Oath of
+    /// Moment" (its target is the attack's target unless a pick names another), "Waaagh!",
+    /// "Combat Doctrines=Assault Doctrine". Repeatable. A choice of the defender's rules is
+    /// written `defender:RULE[=PICK]`.
+    #[arg(long)]
+    pub choose: Vec<String>,
+    /// A Detachment Stratagem in force: on the attacking unit if its army's Detachment has
+    /// it, else on the target. Repeatable.
+    #[arg(long)]
+    pub stratagem: Vec<String>,
+    /// The core rules only: no army, Detachment, Enhancement or datasheet ability effects.
+    #[arg(long)]
+    pub core_only: bool,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -252,7 +265,16 @@ fn setup(scene: &Scene, sight: &SceneSight, args: &AttackArgs) -> Result<Setup, 
         "attacker_engaged": plan.state.engaged,
         "allocation_order": allocation_order(&plan.target),
     });
+    let rules = if args.core_only {
+        Vec::new()
+    } else {
+        rules_in_force(scene, sight, args, &mut plan, &targets)?
+    };
+    let mut facts = facts;
+    facts["rules"] = json!(rules.iter().flat_map(|(a, d)| a.sources.iter().chain(&d.sources))
+        .fold(Vec::<String>::new(), |mut v, s| { if !v.contains(s) { v.push(s.clone()); } v }));
     let mut weapons = ResolvedWeapon::all(&plan.groups, &plan.target, &ctx);
+    crate::game::effects::rules_on_resolved(&mut weapons, &rules);
     // Measured on the table, PRECISION allocates only to a CHARACTER the attacking models can
     // see, as in the game (Core Rules: Precision).
     if args.distance.is_none() {
@@ -264,6 +286,91 @@ fn setup(scene: &Scene, sight: &SceneSight, args: &AttackArgs) -> Result<Setup, 
         ctx,
         facts,
     })
+}
+
+/// The army, Detachment, Enhancement, datasheet and Stratagem effects of both sides applied to
+/// the plan (see `game::effects`), with the choices and Stratagems the command line puts in
+/// force; returns each weapon group's roll changes.
+fn rules_in_force(
+    scene: &Scene,
+    sight: &SceneSight,
+    args: &AttackArgs,
+    plan: &mut crate::game::combat::AttackPlan,
+    targets: &[usize],
+) -> Result<Vec<(crate::rules::effect::AttackChanges, crate::rules::effect::AttackChanges)>, String>
+{
+    let a = sight.models[plan.attacking.first().copied().unwrap_or(targets[0])];
+    let t = sight.models[targets[0]];
+    let attacker_player = scene.armies[a.army].player;
+    let defender_player = scene.armies[t.army].player;
+    let target_id = scene.armies[t.army].units[t.unit].id.clone();
+    let mut choices = Vec::new();
+    for c in &args.choose {
+        let (player, c) = match c.strip_prefix("defender:") {
+            Some(rest) => (defender_player, rest),
+            None => (attacker_player, c.as_str()),
+        };
+        let (rule, pick) = match c.split_once('=') {
+            Some((r, p)) => (r.trim().to_string(), Some(p.trim().to_string())),
+            None => (c.trim().to_string(), None),
+        };
+        let army = &scene.armies[if player == attacker_player { a.army } else { t.army }];
+        let enemy_pick = army
+            .rules
+            .rule(&rule)
+            .and_then(|r| r.choice.as_ref())
+            .is_some_and(|ch| matches!(ch.pick, crate::data::faction_rules::Pick::EnemyUnit));
+        let pick = match pick {
+            None if enemy_pick && player == attacker_player => Some(target_id.clone()),
+            p => p,
+        };
+        choices.push((player, rule, pick));
+    }
+    let mut game = crate::game::Game::what_if(scene.clone(), &choices)?;
+    // The attacking unit's circumstances, for the rules' conditions (Charged, Remained
+    // Stationary, Advanced).
+    let root = game.combined(a.army, a.unit)[0];
+    let (charged, stationary, advanced) = (args.charged, args.remained_stationary, args.advanced);
+    game.for_combined(a.army, root, |s| {
+        use crate::rules::movement::{MoveMode, Moved};
+        s.charged = charged;
+        if stationary {
+            s.moved = Some(Moved::Stationary);
+        } else if advanced {
+            s.moved = Some(Moved::Moved(MoveMode::Advance));
+        }
+    });
+    for name in &args.stratagem {
+        let (army, unit) = if scene.armies[a.army].rules.stratagem(name).is_some() {
+            (a.army, a.unit)
+        } else if scene.armies[t.army].rules.stratagem(name).is_some() {
+            (t.army, t.unit)
+        } else {
+            return Err(format!(
+                "neither army's Detachment has a Stratagem '{name}'"
+            ));
+        };
+        let s = scene.armies[army].rules.stratagem(name).expect("found").clone();
+        let root = game.combined(army, unit)[0];
+        game.effects.active.push(crate::game::effects::ActiveEffect {
+            army,
+            unit: root,
+            source: s.name.clone(),
+            effects: s.effects.clone(),
+            lasts: s.lasts,
+        });
+    }
+    let melee = plan.groups.iter().all(|g| g.profile.is_melee());
+    let mut target = plan.target.clone();
+    let changes = game.rules_on_plan(
+        sight,
+        plan,
+        (targets, &mut target),
+        ((a.army, a.unit), (t.army, t.unit)),
+        melee,
+    );
+    plan.target = target;
+    Ok(changes)
 }
 
 /// The target's models in the order attacks are allocated to them (`unit#N`; Leaders after

@@ -148,6 +148,17 @@ pub fn datasheets(file: &Path, data: &DatasheetsFile) -> Vec<DataError> {
     r.unique("datasheet", data.datasheets.iter().map(|d| d.name.as_str()));
     for (i, d) in data.datasheets.iter().enumerate() {
         datasheet(&mut r, &format!("datasheets[{i}]"), d);
+        // Each ability's effects within their limits (rules::effect).
+        for (j, a) in d.abilities.iter().enumerate() {
+            for (k, e) in a.effects.iter().enumerate() {
+                if let Err(why) = e.check() {
+                    r.fail_at(
+                        &format!("datasheets[{i}].abilities[{j}].effects[{k}]"),
+                        format!("datasheet '{}', ability '{}': {why}", d.name, a.name),
+                    );
+                }
+            }
+        }
     }
     r.errors
 }

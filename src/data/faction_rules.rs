@@ -332,12 +332,20 @@ pub fn same_name(a: &str, b: &str) -> bool {
 /// Syntax errors, and effects outside their limits, at their file, line and column.
 pub fn load_faction_rules(file: &Path) -> Result<FactionRules, DataErrors> {
     let text = read(file)?;
-    let data: FactionRules = parse(file, &text)?;
+    parse_faction_rules(file, &text)
+}
+
+/// Parses and checks the text of a faction rules file (`file` names it in errors).
+///
+/// # Errors
+/// As [`load_faction_rules`].
+pub fn parse_faction_rules(file: &Path, text: &str) -> Result<FactionRules, DataErrors> {
+    let data: FactionRules = parse(file, text)?;
     let mut errors = check(file, &data);
     if errors.is_empty() {
         return Ok(data);
     }
-    locate(&mut errors, &text);
+    locate(&mut errors, text);
     Err(DataErrors(errors))
 }
 
@@ -436,9 +444,11 @@ pub fn shipped() -> &'static [(PathBuf, Arc<FactionRules>)] {
         embedded_files()
             .iter()
             .filter(|(p, _)| p.starts_with("scenes/rules/") && p.ends_with(".ron"))
-            .filter_map(|(p, _)| {
+            .filter_map(|(p, text)| {
                 let path = super::source::builtin_path(p);
-                load_faction_rules(&path).ok().map(|r| (path, Arc::new(r)))
+                parse_faction_rules(&path, text)
+                    .ok()
+                    .map(|r| (path, Arc::new(r)))
             })
             .collect()
     })

@@ -247,6 +247,7 @@ pub fn load_datasheets(file: &Path) -> Result<DatasheetsFile, DataErrors> {
     for d in &mut data.datasheets {
         d.gather_profiles();
         d.gather_core_abilities();
+        d.gather_effects();
     }
     fail_if_located(check::datasheets(file, &data), &text)?;
     // Checked as written; then a datasheet without a base gets its hull or an assumed base.
@@ -578,6 +579,9 @@ fn army_rules(
                 )),
                 None => {
                     taken.push(e.name.clone());
+                    // An Enhancement's points are part of its bearer's (Core Rules: Muster Your
+                    // Army).
+                    unit.points = unit.points.map(|p| p + e.points);
                     unit.enhancements.push(e.clone());
                 }
             }

@@ -204,4 +204,16 @@ impl Game {
         });
         self.rng.d6()
     }
+
+    /// The Advance roll with the rules' modifier ('Ere We Go: +2), never below 0.
+    pub(super) fn advance_roll_total(
+        &mut self,
+        army: usize,
+        unit: usize,
+        ev: &mut Vec<GameEvent>,
+    ) -> u8 {
+        let die = self.advance_die(army, unit, ev);
+        let bonus = self.unit_bonus(army, unit, &crate::rules::effect::Modifier::AdvanceRoll(0));
+        (i32::from(die) + bonus).clamp(0, 255) as u8
+    }
 }

@@ -138,6 +138,44 @@ struct Facts {
 }
 
 impl Game {
+    /// A game on `scene` for a what-if question (`wartable attack`): every unit on the
+    /// battlefield where the scene places it, nothing done yet, with these choices of the
+    /// players' rules in force (`(player, rule, pick)`).
+    ///
+    /// # Errors
+    /// A rule the player's army does not have, or a pick it does not allow.
+    pub fn what_if(
+        scene: crate::data::Scene,
+        choices: &[(u8, String, Option<String>)],
+    ) -> Result<Game, String> {
+        let mut g = Game::blank(scene, 1);
+        for army in &mut g.units {
+            for u in army.iter_mut() {
+                u.location = Location::OnTable;
+            }
+        }
+        for (player, rule, pick) in choices {
+            let army = g
+                .army_of(*player)
+                .ok_or_else(|| format!("there is no player {player}"))?;
+            let r = g.scene.armies[army].rules.rule(rule).cloned().ok_or_else(|| {
+                format!("player {player}'s army has no rule '{rule}'")
+            })?;
+            let choice = r
+                .choice
+                .clone()
+                .ok_or_else(|| format!("'{}' gives no choice", r.name))?;
+            g.effects.choices.push(RuleChoiceMade {
+                player: *player,
+                rule: r.name.clone(),
+                pick: pick.clone(),
+                round: 1,
+                lasts: choice.lasts,
+            });
+        }
+        Ok(g)
+    }
+
     /// Every effect of a rule that covers the unit (`army`, `unit`), whatever its condition:
     /// the army and Detachment rules covering its keywords, its datasheet abilities and
     /// Enhancements, those of a Leader leading it (or of the Bodyguard it leads) that cover
@@ -182,7 +220,7 @@ impl Game {
             for (name, effects) in named {
                 for e in effects {
                     let mine = x == unit && e.scope == Scope::Unit;
-                    let leads = attached && e.scope == Scope::Attached;
+                    let leads = (attached || x == unit) && e.scope == Scope::Attached;
                     if mine || leads {
                         out.push(SourcedEffect {
                             source: name.clone(),
@@ -260,6 +298,7 @@ impl Game {
                 !self.live_models(f.army, l).is_empty()
                     && (d.has_keyword(k) || d.name.eq_ignore_ascii_case(k))
             }),
+            Condition::Leading => self.units[f.army][f.unit].leading.is_some(),
             Condition::WoundsLeftAtMost(n) => f.wounds_left.unwrap_or_else(|| {
                 self.units[f.army][f.unit]
                     .models
@@ -424,6 +463,46 @@ impl Game {
             }
         }
         (fnp, inv, save, sources)
+    }
+
+    /// Applies the rules of both sides to one weapon assignment's plan before it is resolved:
+    /// each weapon group's characteristics and abilities (from the attacking models' unit's
+    /// effects and the target's `When::Attacked` ones), and the target models' Feel No Pain,
+    /// invulnerable save and Save. Returns each group's roll changes (own, theirs), for
+    /// [`rules_on_resolved`] once the groups are resolved.
+    pub fn rules_on_plan(
+        &self,
+        sight: &super::sight::SceneSight,
+        plan: &mut super::combat::AttackPlan,
+        (theirs, target): (&[usize], &mut crate::rules::attack::TargetUnit),
+        ((army, unit), (tarmy, tunit)): ((usize, usize), (usize, usize)),
+        melee: bool,
+    ) -> Vec<(AttackChanges, AttackChanges)> {
+        let mut changes = Vec::with_capacity(plan.groups.len());
+        for g in 0..plan.groups.len() {
+            let owner = plan
+                .attacking
+                .iter()
+                .zip(&plan.group_of)
+                .find(|&(_, &x)| x == g)
+                .map_or((army, unit), |(&e, _)| {
+                    let r = sight.models[e];
+                    (r.army, r.unit)
+                });
+            let own = self.attack_changes(owner, (tarmy, tunit), melee);
+            own.apply_profile(&mut plan.groups[g].profile);
+            let above = plan.groups[g].profile.strength > target.toughness;
+            let defence = self.defence_changes((tarmy, tunit), owner, melee, above);
+            defence.apply_profile(&mut plan.groups[g].profile);
+            for a in own.abilities.iter().chain(&defence.abilities) {
+                if !plan.groups[g].extra_abilities.contains(a) {
+                    plan.groups[g].extra_abilities.push(a.clone());
+                }
+            }
+            changes.push((own, defence));
+        }
+        self.apply_model_defences(sight, theirs, (army, unit), melee, target);
+        changes
     }
 
     /// Gives each model of `target` (whose index entries are `entries`) the Feel No Pain,
@@ -1046,5 +1125,17 @@ impl Game {
             what: what.to_string(),
             note: note.to_string(),
         }
+    }
+}
+
+/// The roll changes [`Game::rules_on_plan`] returned, applied to the resolved weapon groups
+/// (Hit and Wound modifiers, re-rolls, Critical Hit and Critical Wound rolls, Damage).
+pub fn rules_on_resolved(
+    resolved: &mut [crate::rules::attack::ResolvedWeapon],
+    changes: &[(AttackChanges, AttackChanges)],
+) {
+    for (w, (own, theirs)) in resolved.iter_mut().zip(changes) {
+        own.apply_resolved(w);
+        theirs.apply_resolved(w);
     }
 }

@@ -61,7 +61,7 @@ impl Game {
         if self.engaged(army, unit) {
             return only_fall_back(id);
         }
-        let roll = self.advance_die(army, unit, ev);
+        let roll = self.advance_roll_total(army, unit, ev);
         self.advance_roll = Some((army, unit, roll));
         ev.push(GameEvent::AdvanceRolled {
             player,
@@ -117,7 +117,7 @@ impl Game {
         }
         let advance_roll = match rolled {
             Some(r) => Some(r),
-            None if mode == MoveMode::Advance => Some(self.advance_die(army, unit, ev)),
+            None if mode == MoveMode::Advance => Some(self.advance_roll_total(army, unit, ev)),
             None => None,
         };
         let bonus = f32::from(advance_roll.unwrap_or(0));

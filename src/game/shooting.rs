@@ -689,38 +689,16 @@ impl Game {
             }
         }
         // The rules beyond the core (army, Detachment, Enhancement, datasheet and Stratagem
-        // effects) change each weapon group's inputs: its characteristics and abilities
-        // before it is resolved, its rolls after (see `game::effects`).
-        let melee = kind == AttackKind::Melee;
-        let mut changes = Vec::with_capacity(plan.groups.len());
-        for g in 0..plan.groups.len() {
-            let owner = plan
-                .attacking
-                .iter()
-                .zip(&plan.group_of)
-                .find(|&(_, &x)| x == g)
-                .map_or((army, unit), |(&e, _)| {
-                    let r = sight.models[e];
-                    (r.army, r.unit)
-                });
-            let own = self.attack_changes(owner, (tarmy, tunit), melee);
-            own.apply_profile(&mut plan.groups[g].profile);
-            let above = plan.groups[g].profile.strength > target.toughness;
-            let theirs_changes = self.defence_changes((tarmy, tunit), owner, melee, above);
-            theirs_changes.apply_profile(&mut plan.groups[g].profile);
-            for a in own.abilities.iter().chain(&theirs_changes.abilities) {
-                if !plan.groups[g].extra_abilities.contains(a) {
-                    plan.groups[g].extra_abilities.push(a.clone());
-                }
-            }
-            changes.push((own, theirs_changes));
-        }
-        self.apply_model_defences(&sight, &theirs, (army, unit), melee, &mut target);
+        // effects) change each weapon group's inputs (see `game::effects`).
+        let changes = self.rules_on_plan(
+            &sight,
+            &mut plan,
+            (&theirs, &mut target),
+            ((army, unit), (tarmy, tunit)),
+            kind == AttackKind::Melee,
+        );
         let mut resolved = ResolvedWeapon::all(&plan.groups, &target, &ctx);
-        for (w, (own, theirs_changes)) in resolved.iter_mut().zip(&changes) {
-            own.apply_resolved(w);
-            theirs_changes.apply_resolved(w);
-        }
+        super::effects::rules_on_resolved(&mut resolved, &changes);
         // PRECISION allocates only to a CHARACTER the attacking models can see (Core Rules:
         // Precision).
         crate::game::sight::withhold_unseen_precision(

@@ -125,12 +125,15 @@ pub struct PendingCharge {
     pub dice: [u8; 2],
     /// A Heroic Intervention (in the opponent's turn; no Fights First).
     pub heroic: bool,
+    /// Added to the Charge roll by rules ('Ere We Go: +2).
+    pub modifier: i32,
 }
 
 impl PendingCharge {
-    /// The charge distance: the total of the 2D6 (inches).
+    /// The charge distance: the total of the 2D6 and the rules' modifier (inches, never
+    /// below 0).
     pub fn distance(&self) -> f32 {
-        f32::from(self.dice[0] + self.dice[1])
+        (i32::from(self.dice[0] + self.dice[1]) + self.modifier).max(0) as f32
     }
 }
 

@@ -540,6 +540,7 @@ impl Game {
                     targets: vec![t.1],
                     dice,
                     heroic: true,
+                    modifier: 0,
                 });
                 ev.push(GameEvent::ChargeDeclared {
                     player,

@@ -349,6 +349,55 @@ impl Datasheet {
         found
     }
 
+    /// Gives effects to the abilities whose printed name says what they do, when the file
+    /// gives them none (called on load):
+    /// - "Damaged: 1-N wounds remaining": while a model has N or fewer wounds left, its
+    ///   attacks subtract 1 from the Hit roll (the usual wording of 10th edition brackets;
+    ///   a bracket that does more is applied by hand for the rest);
+    /// - an invulnerable save "(ranged only)": the save is taken off the datasheet line and
+    ///   given against ranged attacks only (it never applies in melee).
+    ///
+    /// Returns the names given effects.
+    pub fn gather_effects(&mut self) -> Vec<String> {
+        use crate::rules::effect::{Attacks, Condition, Effect, Modifier, Scope, When};
+        let mut found = Vec::new();
+        let mut ranged_only = None;
+        for a in &mut self.abilities {
+            if !a.effects.is_empty() {
+                continue;
+            }
+            let lower = a.name.to_ascii_lowercase();
+            if let Some(n) = damaged_bracket(&lower) {
+                a.effects.push(Effect {
+                    when: When::Attacking(Attacks::Any),
+                    scope: Scope::Unit,
+                    conditions: vec![Condition::WoundsLeftAtMost(n)],
+                    does: vec![Modifier::HitRoll(-1)],
+                });
+                found.push(a.name.clone());
+            } else if lower.contains("invulnerable") && lower.contains("ranged only") {
+                let printed = lower
+                    .split(|c: char| !c.is_ascii_digit())
+                    .find_map(|d| d.parse::<u8>().ok())
+                    .filter(|x| (2..=6).contains(x));
+                if let Some(x) = printed.or(self.invulnerable_save) {
+                    a.effects.push(Effect {
+                        when: When::Attacked(Attacks::Ranged),
+                        scope: Scope::Unit,
+                        conditions: Vec::new(),
+                        does: vec![Modifier::InvulnerableSave(x)],
+                    });
+                    ranged_only = Some(x);
+                    found.push(a.name.clone());
+                }
+            }
+        }
+        if ranged_only.is_some() && self.invulnerable_save == ranged_only {
+            self.invulnerable_save = None;
+        }
+        found
+    }
+
     /// Every weapon profile, ranged first.
     pub fn weapons(&self) -> impl Iterator<Item = &WeaponProfile> {
         self.ranged_weapons.iter().chain(&self.melee_weapons)
@@ -464,4 +513,17 @@ fn profile_names(profiles: &[&WeaponProfile]) -> String {
         .map(|w| w.profile.clone().unwrap_or_else(|| w.name.clone()))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// N of a "damaged: 1-n wounds remaining" ability name (lower case), if it is one.
+fn damaged_bracket(lower: &str) -> Option<u8> {
+    let rest = lower.strip_prefix("damaged:")?.trim_start();
+    let rest = rest.strip_prefix("1-")?;
+    let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    let tail = rest[n.len()..].trim_start();
+    if tail.starts_with("wound") {
+        n.parse().ok().filter(|&n| n > 0)
+    } else {
+        None
+    }
 }

@@ -34,7 +34,8 @@ pub struct Effect {
     /// When it applies (passive by default).
     #[serde(default)]
     pub when: When,
-    /// Whom it changes, beside the unit that has the rule.
+    /// Whom it changes: the unit that has the rule, or the bearer's whole unit (its Attached
+    /// unit when it leads one).
     #[serde(default)]
     pub scope: Scope,
     /// Every condition must hold.
@@ -112,8 +113,9 @@ pub enum Scope {
     /// army or Detachment rule covers, or the unit a Stratagem targets.
     #[default]
     Unit,
-    /// While the model with the rule leads a unit: every model of that Attached unit, the
-    /// Leader included ("while this model is leading a unit, ...").
+    /// The bearer's unit: every model of the Attached unit the model with the rule is part
+    /// of (Leaders and Bodyguard), or its own unit when alone. "While this model is leading a
+    /// unit" adds [`Condition::Leading`].
     Attached,
 }
 
@@ -146,6 +148,9 @@ pub enum Condition {
     /// The unit is led by a model with this keyword or datasheet name (Da Boss' Ladz: a
     /// Warboss).
     LedBy(String),
+    /// The model with the rule is leading a unit (it is part of an Attached unit): "while this
+    /// model is leading a unit".
+    Leading,
     /// The model has this many wounds left or fewer ("Damaged: 1-4 wounds remaining").
     WoundsLeftAtMost(u8),
     /// The attack's Strength is greater than the target's Toughness.
