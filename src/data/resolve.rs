@@ -556,7 +556,14 @@ fn army_rules(
                 continue;
             };
             let sheet = &unit.datasheet;
-            let has = |k: &str| sheet.has_keyword(k) || sheet.name.eq_ignore_ascii_case(k);
+            let has = |k: &str| {
+                sheet.has_keyword(k)
+                    || sheet.name.eq_ignore_ascii_case(k)
+                    || sheet
+                        .faction_keywords
+                        .iter()
+                        .any(|f| f.eq_ignore_ascii_case(k))
+            };
             let why = if !sheet.has_keyword("CHARACTER") {
                 Some("it is not a CHARACTER".to_string())
             } else if sheet.has_keyword("EPIC HERO") {

@@ -406,11 +406,18 @@ impl Game {
             strength_above_toughness: Some(strength_above_toughness),
             wounds_left: None,
         };
+        // An effect the Attached unit's models share (an army rule, a Stratagem on the unit)
+        // counts once.
+        let mut seen: Vec<(String, Effect)> = Vec::new();
         for &x in &self.combined(tarmy, tunit) {
             for s in self.unit_effects(tarmy, x) {
                 let When::Attacked(k) = s.effect.when else {
                     continue;
                 };
+                if seen.iter().any(|(n, e)| *n == s.source && *e == s.effect) {
+                    continue;
+                }
+                seen.push((s.source.clone(), s.effect.clone()));
                 if !k.includes(melee) || !self.holds_all(&s, &Facts { unit: x, ..facts }) {
                     continue;
                 }
@@ -805,7 +812,12 @@ impl Game {
                 "'{id}' is Battle-shocked: its own player's Stratagems cannot affect it"
             ));
         }
-        if !keywords.is_empty() && !keywords.iter().any(|k| self.has_keyword(army, root, k)) {
+        let has = |k: &String| {
+            self.combined(army, root)
+                .iter()
+                .any(|&x| self.unit_has_keyword(army, x, k))
+        };
+        if !keywords.is_empty() && !keywords.iter().any(has) {
             return Err(format!("'{id}' has none of {}", keywords.join(", ")));
         }
         Ok(())

@@ -328,6 +328,18 @@ impl Game {
                 }
             }
         }
+        // The rules' choices in force and the effects on units (Oath of Moment's target, a
+        // Stratagem until the end of the phase, an override).
+        for c in self.effects.choices.iter().chain(&self.effects.history) {
+            h.u64(u64::from(c.player));
+            h.bytes(c.rule.as_bytes());
+            h.bytes(c.pick.as_deref().unwrap_or("").as_bytes());
+        }
+        for a in &self.effects.active {
+            h.u64(a.army as u64);
+            h.u64(a.unit as u64);
+            h.bytes(a.source.as_bytes());
+        }
         format!("{:016x}", h.0)
     }
 

@@ -4,6 +4,7 @@
 //!
 //! One test binary of a few (each links the engine and Bevy once); each module was a test
 //! file of its own.
+mod army_rules;
 mod attack_distribution;
 #[path = "../common/battle.rs"]
 mod battle;
