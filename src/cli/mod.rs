@@ -16,6 +16,7 @@ pub mod import_cmd;
 pub mod json;
 pub mod png_check;
 pub mod report;
+pub mod rules_cmd;
 pub mod simulate_cmd;
 
 use std::io::{self, Write};
@@ -130,6 +131,10 @@ pub enum Command {
     /// Import a roster (BattleScribe .ros/.rosz, New Recruit JSON, or the official app's text
     /// export) as an army file, resolved against the datasheets.
     Import(import_cmd::ImportArgs),
+    /// Every ability, army rule, Detachment rule, Enhancement and Stratagem of an army (or of
+    /// every converted faction with --all) with its status: applied by the engine, by hand
+    /// (the referee override), or list-building; and the totals.
+    Rules(rules_cmd::RulesArgs),
     /// Check that a PNG exists and is not blank (near-zero pixel variance); for CI.
     PngCheck {
         /// The PNG file.
@@ -213,6 +218,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Box<PlayArgs>> {
         Some(Command::Validate { files }) => Ok(validate(&files)),
         Some(Command::Datasheets(args)) => Ok(datasheets_cmd::run(&args)),
         Some(Command::Import(args)) => Ok(import_cmd::run(&args)),
+        Some(Command::Rules(args)) => Ok(rules_cmd::run(&args)),
         Some(Command::Scene { scene, json: _ }) => Ok(scene_json(&scene_path(Some(&scene)))),
         Some(Command::PngCheck { file, min_stddev }) => Ok(png_check::run(&file, min_stddev)),
         Some(Command::Run(args)) => Ok(game_cmds::run(&args)),

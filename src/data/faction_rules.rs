@@ -461,3 +461,85 @@ pub fn for_faction(faction: &str) -> Option<(PathBuf, Arc<FactionRules>)> {
         .find(|(_, r)| r.covers_faction(faction))
         .cloned()
 }
+
+/// One ability instance of a datasheet with how the engine treats it (`wartable rules`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AbilityStatus {
+    /// The ability's name as the datasheet prints it.
+    pub name: String,
+    /// Applied by the engine, by hand, or list-building.
+    pub status: RuleStatus,
+    /// Why: "core ability", "effects", "army rule", "invulnerable save"...
+    pub by: &'static str,
+}
+
+/// Every ability instance of a datasheet in play, with its status: each core ability, and
+/// each named ability (one not already a core ability). Applied when the engine applies it:
+/// a core ability; an ability with effects (its own, or the derived "Damaged" and ranged-only
+/// invulnerable ones); the invulnerable save of the datasheet line; an army, Detachment or
+/// shared ability of that name in `rules` whose status is applied; a timed or "when
+/// destroyed" ability; a TRANSPORT's capacity; a Leader's attachment. "Wargear options",
+/// "Unit Composition" and the like are list-building. Everything else is applied by hand.
+pub fn ability_statuses(
+    sheet: &crate::rules::Datasheet,
+    rules: &[&Rule],
+) -> Vec<AbilityStatus> {
+    use crate::rules::CoreAbility;
+    let mut out: Vec<AbilityStatus> = sheet
+        .core_abilities
+        .iter()
+        .map(|c| AbilityStatus {
+            name: format!("{c:?}"),
+            status: RuleStatus::Applied,
+            by: "core ability",
+        })
+        .collect();
+    for a in &sheet.abilities {
+        let lower = a.name.to_ascii_lowercase();
+        if CoreAbility::from_name(&a.name).is_some() {
+            continue;
+        }
+        let named = rules.iter().find(|r| same_name(&r.name, &a.name));
+        let (status, by) = if !a.effects.is_empty() {
+            (RuleStatus::Applied, "effects")
+        } else if let Some(r) = named {
+            (r.status(), "faction rules")
+        } else if lower.starts_with("invulnerable save") && sheet.invulnerable_save.is_some() {
+            (RuleStatus::Applied, "invulnerable save")
+        } else if sheet.timed_abilities.iter().any(|t| same_name(&t.name, &a.name)) {
+            (RuleStatus::Applied, "timed ability")
+        } else if !sheet.destroyed_abilities.is_empty() && lower.contains("for the chapter") {
+            (RuleStatus::Applied, "when destroyed")
+        } else if lower == "transport" && sheet.transport_capacity.is_some() {
+            (RuleStatus::Applied, "transport capacity")
+        } else if matches!(lower.as_str(), "leader" | "attached unit" | "bodyguard")
+            && (!sheet.leader_of.is_empty() || lower != "leader")
+        {
+            (RuleStatus::Applied, "Leader attachment")
+        } else if lower.contains("wargear")
+            || lower.contains("unit composition")
+            || lower == "loadout"
+            || lower.ends_with("(option)")
+        {
+            (RuleStatus::ListBuilding, "list building")
+        } else {
+            (RuleStatus::Manual, "by hand")
+        };
+        out.push(AbilityStatus {
+            name: a.name.clone(),
+            status,
+            by,
+        });
+    }
+    out
+}
+
+/// The rules a faction file offers datasheets of its faction: army rules, every Detachment's
+/// rules, shared abilities (for counting; an army uses only its own Detachment's).
+pub fn every_rule(f: &FactionRules) -> Vec<&Rule> {
+    f.army_rules
+        .iter()
+        .chain(f.detachments.iter().flat_map(|d| &d.rules))
+        .chain(&f.abilities)
+        .collect()
+}
