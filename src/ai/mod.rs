@@ -15,6 +15,7 @@
 //! [`RandomPlayer`] makes random legal choices (a baseline). [`play_game`] runs a
 //! whole game between two of them.
 
+pub mod army_rules;
 mod close_in;
 pub mod cover;
 pub mod level;
@@ -1101,6 +1102,31 @@ impl Ai {
 
 impl Brain for Ai {
     fn next(&mut self, game: &Game, player: u8) -> Command {
+        // The choices its army's rules give, in its Command phase (every level).
+        if let Some(c) = army_rules::rule_choice(game, player) {
+            return c;
+        }
+        let c = self.next_command(game, player);
+        // normal and hard spend CP on a Detachment Stratagem that pays before the attacks.
+        if self.level > Level::Easy
+            && let Some(s) = army_rules::stratagem_before(game, player, &c)
+        {
+            return s;
+        }
+        c
+    }
+
+    fn react(&mut self, game: &Game, player: u8) -> Option<Command> {
+        if self.level == Level::Easy || game.pending_shot.is_some() {
+            return None;
+        }
+        self.react_plus(game, player)
+    }
+}
+
+impl Ai {
+    /// The next command before any Detachment Stratagem ([`Brain::next`]).
+    fn next_command(&mut self, game: &Game, player: u8) -> Command {
         if game.pending_shot.is_some() {
             let min_saved = react::shroud_threshold(game, player, self.level);
             return react::shroud_reaction(game, player, min_saved)
@@ -1139,15 +1165,6 @@ impl Brain for Ai {
         }
     }
 
-    fn react(&mut self, game: &Game, player: u8) -> Option<Command> {
-        if self.level == Level::Easy || game.pending_shot.is_some() {
-            return None;
-        }
-        self.react_plus(game, player)
-    }
-}
-
-impl Ai {
     /// The Fight phase: Pile In, fight with the best weapons at the best targets (`hard`:
     /// [`plan::focused_targets`]), Consolidate; before ending its turn, a Tactical card that
     /// will not score is discarded for a CP.

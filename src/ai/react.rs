@@ -1,6 +1,7 @@
 //! Reactions in the opponent's turn: when an enemy unit has selected its targets, Go to Ground
-//! (INFANTRY) or Smokescreen (SMOKE) on the targeted unit that would save the most, if the
-//! saving is worth a Command point. Core Rules: Core Stratagems (Go to Ground, Smokescreen:
+//! (INFANTRY), Smokescreen (SMOKE) or a Detachment Stratagem that changes attacks at the unit
+//! (Armour of Contempt) on the targeted unit that would save the most, if the saving is worth
+//! a Command point. Core Rules: Core Stratagems (Go to Ground, Smokescreen:
 //! used just after an enemy unit has selected its targets).
 //!
 //! The saving is exact: the expected points of models destroyed by the declared attacks
@@ -75,8 +76,9 @@ pub fn shroud_reaction(game: &Game, player: u8, min_saved: f64) -> Option<Comman
     let army = game.army_of(player)?;
     let mut best: Option<(f64, Command)> = None;
     for c in game.reaction_options() {
-        let Command::UseStratagem { unit: target, .. } = &c else {
-            continue;
+        let target = match &c {
+            Command::UseStratagem { unit, .. } | Command::UseRuleStratagem { unit, .. } => unit,
+            _ => continue,
         };
         let before = expected_points_lost(game, command, target, army);
         if before < min_saved {

@@ -83,7 +83,8 @@ impl Game {
 
     /// The Stratagems the defending player may answer the waiting attacks with
     /// ([`Game::pending_shot`]): Go to Ground and Smokescreen on each unit those attacks
-    /// target, in target order, each kept only when [`Game::check`] accepts it (CP, once per
+    /// target, and the defender's Detachment Stratagems that change attacks at it (Armour of
+    /// Contempt), in target order, each kept only when [`Game::check`] accepts it (CP, once per
     /// phase, keywords, Battle-shock). Empty when no attacks wait. Passing
     /// ([`Command::Pass`]) is always possible and is not listed.
     ///
@@ -103,6 +104,29 @@ impl Game {
                     unit: target.to_string(),
                     target: None,
                     reroll: None,
+                };
+                if self.check(&command).is_ok() {
+                    out.push(command);
+                }
+            }
+            // The defender's Detachment Stratagems that change attacks at the unit (Armour
+            // of Contempt, 'Ard as Nails), when the engine would accept them now.
+            let Some(army) = self.army_of(player) else {
+                continue;
+            };
+            let rules = self.scene.armies[army].rules.clone();
+            for s in rules.detachment.iter().flat_map(|d| &d.stratagems) {
+                if !s
+                    .effects
+                    .iter()
+                    .any(|e| matches!(e.when, crate::rules::effect::When::Attacked(_)))
+                {
+                    continue;
+                }
+                let command = Command::UseRuleStratagem {
+                    player,
+                    stratagem: s.name.clone(),
+                    unit: target.to_string(),
                 };
                 if self.check(&command).is_ok() {
                     out.push(command);
