@@ -255,11 +255,29 @@ impl FactionRules {
     }
 
     /// The Detachment named `name` (case-insensitive).
+    /// A roster may add the Detachment rule's name in brackets ("Berzerker Warband
+    /// (Relentless Rage)"): the name before them is tried too.
     pub fn detachment(&self, name: &str) -> Option<&Detachment> {
         let n = name.trim();
+        let bare = n.split_once(" (").map_or(n, |(b, _)| b.trim());
         self.detachments
             .iter()
-            .find(|d| d.name.eq_ignore_ascii_case(n))
+            .find(|d| same_name(&d.name, n) || same_name(&d.name, bare))
+    }
+
+    /// The one Detachment whose Enhancements include every name of `enhancements` (for an
+    /// army that names Enhancements but no Detachment); None when none or several do.
+    pub fn detachment_with(&self, enhancements: &[&str]) -> Option<&Detachment> {
+        if enhancements.is_empty() {
+            return None;
+        }
+        let mut found = self.detachments.iter().filter(|d| {
+            enhancements
+                .iter()
+                .all(|e| d.enhancements.iter().any(|x| same_name(&x.name, e)))
+        });
+        let first = found.next()?;
+        found.next().is_none().then_some(first)
     }
 }
 

@@ -523,6 +523,26 @@ fn army_rules(
         .iter()
         .find_map(|d| faction.detachment(d))
         .cloned();
+    // An army naming Enhancements but no Detachment (a roster that left it out): the one
+    // Detachment those Enhancements belong to.
+    let named: Vec<&str> = data
+        .units
+        .iter()
+        .flat_map(|u| u.enhancements.iter().map(String::as_str))
+        .collect();
+    let detachment = match detachment {
+        None if data.detachments.is_empty() => {
+            let inferred = faction.detachment_with(&named).cloned();
+            if let Some(d) = &inferred {
+                warnings.push(format!(
+                    "no Detachment named: '{}' is taken, the one its Enhancements belong to",
+                    d.name
+                ));
+            }
+            inferred
+        }
+        d => d,
+    };
     if detachment.is_none() && !data.detachments.is_empty() {
         warnings.push(format!(
             "the Detachment '{}' is not in {}: its rules are applied by hand",

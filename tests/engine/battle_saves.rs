@@ -59,8 +59,9 @@ fn the_scripted_five_round_game_replays_to_its_recorded_state() {
 /// A save made before saves recorded their set-up version (tests/games/setup1-*, recorded when
 /// player 2's zone was filled in the table's frame) still loads on the positions it was made on
 /// and replays to the state recorded with it; the same commands on today's set-up are refused.
-/// The fixture keeps the game's first 57 commands: the 58th moved a Boy whom the defender's
-/// allocation order (issue 51) now loses earlier.
+/// The fixture keeps the game's first 46 commands: the 47th, a charge move, is longer than the
+/// charge roll now that the datasheets' abilities (Shock Assault, issue 52) change the dice
+/// before it (issue 51 had cut it to 57 for the same kind of reason).
 #[test]
 fn a_save_from_before_the_set_up_version_replays_on_its_old_positions() {
     let file = root().join("tests/games/setup1-full-game.save.ron");

@@ -509,6 +509,29 @@ fn imported_armies_play_whole_games_headless_without_a_refused_command() {
         )
         .unwrap();
         let s = wartable::data::load_scene(&scene).unwrap_or_else(|e| panic!("{e}"));
+        // Each army plays with its Detachment and Enhancements (scenes/rules/): the one the
+        // roster names, or for the Votann list that names none, the one its Enhancement
+        // belongs to; the Necrons list names neither.
+        for a in &s.armies {
+            let (detachment, enhancements) = match a.faction.as_str() {
+                "T'au Empire" => (Some("Retaliation Cadre"), 2),
+                "Genestealer Cults" => (Some("Xenocreed Congregation"), 1),
+                "Space Wolves" => (Some("Saga of the Beastslayer"), 2),
+                "Leagues of Votann" => (Some("Oathband"), 1),
+                "World Eaters" => (Some("Berzerker Warband"), 2),
+                "Necrons" => (None, 0),
+                other => panic!("unexpected faction {other}"),
+            };
+            assert_eq!(
+                a.rules.detachment.as_ref().map(|d| d.name.as_str()),
+                detachment,
+                "{}",
+                a.faction
+            );
+            let taken: usize = a.units.iter().map(|u| u.enhancements.len()).sum();
+            assert_eq!(taken, enhancements, "{}", a.faction);
+            assert!(!a.rules.army_rules.is_empty(), "{}", a.faction);
+        }
         let hulls = s
             .armies
             .iter()
