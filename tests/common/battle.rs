@@ -37,6 +37,14 @@ pub fn deployed_game(scene: Scene) -> Game {
     game
 }
 
+/// Takes every army's army rules and Detachment away (its datasheet abilities stay): for tests
+/// of the core rules and the Core Stratagems alone.
+pub fn core_rules_only(game: &mut Game) {
+    for a in &mut game.scene.armies {
+        a.rules = Default::default();
+    }
+}
+
 /// Deploys every unit where the scene stands, players alternating.
 pub fn deploy_all(game: &mut Game) {
     game.deploy_as_placed().unwrap();

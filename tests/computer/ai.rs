@@ -336,6 +336,8 @@ fn the_opponent_takes_the_objective_from_behind_the_ruin() {
 /// Player 1's Shooting phase: the Hellblasters 20" from the shoota Boyz in the open.
 fn hellblasters_at_boyz(cp2: u32) -> (Game, Command) {
     let mut g = deployed_game(open_field());
+    // The Core Stratagems alone ('Ard as Nails would answer too).
+    core_rules_only(&mut g);
     advance_to(&mut g, 1, Phase::Shooting);
     isolate(
         &mut g,

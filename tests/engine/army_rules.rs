@@ -285,6 +285,7 @@ fn the_war_horde_gives_sustained_hits_in_melee_and_its_stratagems_work() {
     let mut g = rules_game();
     setup(&mut g);
     let mut core = deployed_game(open_field());
+    core_rules_only(&mut core);
     setup(&mut core);
     let horde = expected(&g, 2, "boyz-mob", "Choppa", "intercessors", true);
     let without = expected(&core, 2, "boyz-mob", "Choppa", "intercessors", true);

@@ -1389,6 +1389,8 @@ fn mortal_wounds_follow_all_of_the_units_attacks_at_the_target() {
 fn go_to_ground_answers_targets_just_selected() {
     use wartable::rules::stratagem::Stratagem;
     let mut g = deployed_game(open_field());
+    // The Core Stratagems alone (the War Horde's 'Ard as Nails would be an answer too).
+    core_rules_only(&mut g);
     isolate(
         &mut g,
         &[(1, "eliminators"), (2, "shoota-boyz"), (2, "nobz")],

@@ -32,6 +32,9 @@ pub struct PreviewCache {
     pub groups: Vec<Option<Vec<String>>>,
     /// The selected unit's Stratagem options.
     pub(super) stratagems: super::stratagems::StratagemCache,
+    /// The selected unit's Army rules section: the override's note and the section's
+    /// commands with the engine's verdicts.
+    pub(super) army_rules: super::army_rules::ArmyRulesState,
     /// The selected unit's orders ([`Game::unit_options`]) with the game's change tick and
     /// the unit they are for.
     pub(super) unit_options: Option<(

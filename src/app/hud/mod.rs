@@ -1,9 +1,12 @@
 //! The egui overlay of the game: main menu, phase bar, armies list, unit card with status, order
-//! panels (deploy, move, shoot with the odds, charge with the odds, fight), Stratagems, dice
-//! log, draft feedback, hand-over screen and the F1 help, one panel per file. Panels write
-//! commands through [`play::issue`]; the engine answers through the battle plugin.
+//! panels (deploy, move, shoot with the odds, charge with the odds, fight), Stratagems, the
+//! unit's abilities and army rules with the referee override, dice log, draft feedback,
+//! hand-over screen and the F1 help, one panel per file. Panels write commands through
+//! [`play::issue`]; the engine answers through the battle plugin.
 
+mod abilities;
 mod armies;
+mod army_rules;
 mod attack;
 mod charge;
 mod dice_log;

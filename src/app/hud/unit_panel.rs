@@ -1,9 +1,12 @@
 //! The right panel of the selected unit: its orders, wounds and status, its order of losses,
-//! the line-of-sight summary, the eye view's controls, the Stratagems, then its datasheet card.
+//! the line-of-sight summary, the eye view's controls, the Stratagems, the army rules with the
+//! referee override, its abilities with how the engine treats them, then its datasheet card.
 
 use bevy_egui::egui;
 
-use super::{AMBER, Hud, eye_controls, los_summary, losses, orders, stratagems};
+use super::{
+    AMBER, Hud, abilities, army_rules, eye_controls, los_summary, losses, orders, stratagems,
+};
 use crate::app::play::unit_status;
 use crate::app::ui::unit_card;
 use crate::game::Game;
@@ -43,6 +46,14 @@ pub(super) fn unit_panel(ui: &mut egui::Ui, hud: &mut Hud) {
         }
         eye_controls::eye_controls(ui, hud, &game);
         stratagems::stratagems(ui, hud, &game, unit.army, unit.index);
+        army_rules::army_rules(ui, hud, &game, unit.army, unit.index);
+        ui.separator();
+    }
+    // The abilities, from the game's scene when a game is on (its Attached units), else the
+    // scene's.
+    let game = hud.game();
+    if let Some(scene) = game.as_deref().map(|g| &g.scene).or(hud.scene.0.as_ref()) {
+        abilities::abilities(ui, scene, game.as_deref(), unit.army, unit.index);
         ui.separator();
     }
     if let Some(data) = hud
