@@ -72,7 +72,7 @@ pub(super) fn repository_file(path: &str) -> std::path::PathBuf {
 pub const MENU_IMPORT: &str = "import";
 
 /// The scenario names `play --scenario` accepts.
-pub const SCENARIOS: [&str; 13] = [
+pub const SCENARIOS: [&str; 14] = [
     "overview",
     "legend",
     "los",
@@ -86,6 +86,7 @@ pub const SCENARIOS: [&str; 13] = [
     "threat",
     "arrive",
     "legs",
+    "army-rules",
 ];
 
 /// What a scenario leaves on screen: the unit to select and the play state.
@@ -218,6 +219,27 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
                 });
             }
             play.sight.report = report;
+        }
+        "army-rules" => {
+            // Round 1, the first player's Command phase: a Space Marine player's Oath of
+            // Moment already on the enemy unit the computer would pick (the Combat Doctrine
+            // still to choose), an Ork player's Waaagh! still to call; the first unit's card
+            // with its abilities and army rules.
+            advance_to(started, Phase::Command)?;
+            let player = started.game.active_player;
+            if let Some(c) = crate::ai::army_rules::rule_choice(&started.game, player)
+                && matches!(&c, Command::RuleChoice { rule, .. } if rule == "Oath of Moment")
+            {
+                push(started, c)?;
+            }
+            let game = &started.game;
+            let army = game.army_of(player).ok_or("no army")?;
+            let unit = game
+                .unit_roots(army)
+                .into_iter()
+                .find(|&u| !game.live_models(army, u).is_empty())
+                .ok_or("no unit on the table")?;
+            select = Some(selector(game, army, unit));
         }
         "drag-refused" | "legs" => {
             advance_to(started, Phase::Movement)?;

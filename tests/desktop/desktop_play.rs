@@ -444,6 +444,13 @@ fn screenshot_scenarios_reach_their_moment() {
                 assert_eq!(view.play.log_expanded.len(), 1, "one attack opened");
             }
             "summary" => assert_eq!(g.stage, Stage::GameOver),
+            "army-rules" => {
+                assert_eq!(g.phase, Phase::Command);
+                // A choice of the active player's army rules is offered (the Waaagh! or, its
+                // Oath of Moment picked, a Combat Doctrine).
+                assert!(!g.rule_choice_options(g.active_player).is_empty());
+                assert!(view.select.is_some());
+            }
             "legs" => {
                 let d = view.play.drafting.draft.as_ref().unwrap();
                 assert_eq!(d.via.len(), 1);

@@ -106,7 +106,7 @@ pub(super) fn army_rules(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, army: us
     ui.separator();
     egui::CollapsingHeader::new(format!("Army rules of player {player}"))
         .id_salt(("army-rules", army, unit))
-        .default_open(false)
+        .default_open(true)
         .show(ui, |ui| {
             rules_list(ui, a);
             ui.add_space(4.0);
