@@ -40,6 +40,76 @@ fn game(c: &mut Criterion) {
             record
         })
     });
+    // The same with the core rules only (no army rules, Detachment or datasheet ability
+    // effects): the cost of the armies' rules (issue 52: at most 20% more).
+    let core = core_rules_only(&scene);
+    group.bench_function(
+        "g: one hard-vs-hard game, default scene, core rules only",
+        |b| {
+            b.iter(|| {
+                seed += 1;
+                let (mut p1, mut p2) = (Ai::with_level(Level::Hard), Ai::with_level(Level::Hard));
+                let (_, record) = play_game(core.clone(), seed, [&mut p1, &mut p2]);
+                assert!(record.rejected.is_empty(), "{:?}", record.rejected);
+                record
+            })
+        },
+    );
+    group.finish();
+
+    // The exact odds of a shot as the game previews them, with both armies' rules (Oath of
+    // Moment on the target, the Ultramarines' and Orks' datasheet abilities and Detachments) and
+    // with the core rules only.
+    let mut group = c.benchmark_group("preview");
+    for (name, s) in [
+        ("with the armies' rules", scene.clone()),
+        ("core rules only", core),
+    ] {
+        let mut g = wartable::game::Game::start(s, 3).0;
+        g.deploy_as_placed().expect("deploys");
+        while g.stage != wartable::rules::phase::Stage::Battle {
+            let p = g.active_player;
+            g.apply(&wartable::game::Command::EndPhase { player: p })
+                .expect("ends");
+        }
+        let player = g.active_player;
+        let (unit, target) = if player == 1 {
+            ("intercessors", "boyz-mob")
+        } else {
+            ("shoota-boyz", "intercessors")
+        };
+        let _ = g.apply(&wartable::game::Command::RuleChoice {
+            player,
+            rule: if player == 1 {
+                "Oath of Moment"
+            } else {
+                "Waaagh!"
+            }
+            .into(),
+            pick: (player == 1).then(|| target.to_string()),
+        });
+        // The target set 12" in front of the shooters, in a line (a what-if placement).
+        let army = g.army_of(player).expect("army");
+        let first = g.live_models(army, g.find_unit(army, unit).expect("unit"))[0];
+        let at = g.scene.armies[army].units[first.unit].models[first.model].position;
+        let dy = if at.y < 22.0 { 12.0 } else { -12.0 };
+        let enemy = 1 - army;
+        let t = g.find_unit(enemy, target).expect("target");
+        for (i, m) in g.scene.armies[enemy].units[t].models.iter_mut().enumerate() {
+            m.position = wartable::geometry::Vec3::new(
+                (at.x - 6.0 + 1.4 * (i % 10) as f32).clamp(1.0, 59.0),
+                at.y + dy + 1.4 * (i / 10) as f32 * dy.signum(),
+                0.0,
+            );
+        }
+        let weapon = if player == 1 { "Bolt rifle" } else { "Shoota" };
+        let w = [wartable::game::WeaponTarget::new(weapon, target)];
+        g.preview_attacks(player, unit, &w, false)
+            .expect("the shot is possible");
+        group.bench_function(format!("p: preview one unit's shot, {name}"), |b| {
+            b.iter(|| g.preview_attacks(player, unit, &w, false).map(|p| p.len()))
+        });
+    }
     group.finish();
 
     // The biggest legal table: two 3,000-point Orks armies, 418 models
@@ -60,6 +130,22 @@ fn game(c: &mut Criterion) {
         })
     });
     group.finish();
+}
+
+/// `scene` without the armies' rules: no army rule, Detachment, Enhancement or datasheet
+/// ability effect.
+fn core_rules_only(scene: &wartable::data::Scene) -> wartable::data::Scene {
+    let mut core = scene.clone();
+    for a in &mut core.armies {
+        a.rules = Default::default();
+        for u in &mut a.units {
+            u.enhancements.clear();
+            for ab in &mut u.datasheet_mut().abilities {
+                ab.effects.clear();
+            }
+        }
+    }
+    core
 }
 
 criterion_group!(benches, game);

@@ -27,8 +27,7 @@ pub const DECLARE_BY_ROUND: u8 = 3;
 /// The choice one of `player`'s rules gives now, as the command that makes it; None when no
 /// choice is open (it is not the player's Command phase, or every rule has been chosen).
 pub fn rule_choice(game: &Game, player: u8) -> Option<Command> {
-    if game.stage != Stage::Battle || game.active_player != player || game.phase != Phase::Command
-    {
+    if game.stage != Stage::Battle || game.active_player != player || game.phase != Phase::Command {
         return None;
     }
     let army = game.army_of(player)?;

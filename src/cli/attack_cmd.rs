@@ -271,8 +271,17 @@ fn setup(scene: &Scene, sight: &SceneSight, args: &AttackArgs) -> Result<Setup, 
         rules_in_force(scene, sight, args, &mut plan, &targets)?
     };
     let mut facts = facts;
-    facts["rules"] = json!(rules.iter().flat_map(|(a, d)| a.sources.iter().chain(&d.sources))
-        .fold(Vec::<String>::new(), |mut v, s| { if !v.contains(s) { v.push(s.clone()); } v }));
+    facts["rules"] = json!(
+        rules
+            .iter()
+            .flat_map(|(a, d)| a.sources.iter().chain(&d.sources))
+            .fold(Vec::<String>::new(), |mut v, s| {
+                if !v.contains(s) {
+                    v.push(s.clone());
+                }
+                v
+            })
+    );
     let mut weapons = ResolvedWeapon::all(&plan.groups, &plan.target, &ctx);
     crate::game::effects::rules_on_resolved(&mut weapons, &rules);
     // Measured on the table, PRECISION allocates only to a CHARACTER the attacking models can
@@ -297,8 +306,13 @@ fn rules_in_force(
     args: &AttackArgs,
     plan: &mut crate::game::combat::AttackPlan,
     targets: &[usize],
-) -> Result<Vec<(crate::rules::effect::AttackChanges, crate::rules::effect::AttackChanges)>, String>
-{
+) -> Result<
+    Vec<(
+        crate::rules::effect::AttackChanges,
+        crate::rules::effect::AttackChanges,
+    )>,
+    String,
+> {
     let a = sight.models[plan.attacking.first().copied().unwrap_or(targets[0])];
     let t = sight.models[targets[0]];
     let attacker_player = scene.armies[a.army].player;
@@ -314,7 +328,11 @@ fn rules_in_force(
             Some((r, p)) => (r.trim().to_string(), Some(p.trim().to_string())),
             None => (c.trim().to_string(), None),
         };
-        let army = &scene.armies[if player == attacker_player { a.army } else { t.army }];
+        let army = &scene.armies[if player == attacker_player {
+            a.army
+        } else {
+            t.army
+        }];
         let enemy_pick = army
             .rules
             .rule(&rule)
@@ -350,15 +368,21 @@ fn rules_in_force(
                 "neither army's Detachment has a Stratagem '{name}'"
             ));
         };
-        let s = scene.armies[army].rules.stratagem(name).expect("found").clone();
+        let s = scene.armies[army]
+            .rules
+            .stratagem(name)
+            .expect("found")
+            .clone();
         let root = game.combined(army, unit)[0];
-        game.effects.active.push(crate::game::effects::ActiveEffect {
-            army,
-            unit: root,
-            source: s.name.clone(),
-            effects: s.effects.clone(),
-            lasts: s.lasts,
-        });
+        game.effects
+            .active
+            .push(crate::game::effects::ActiveEffect {
+                army,
+                unit: root,
+                source: s.name.clone(),
+                effects: s.effects.clone(),
+                lasts: s.lasts,
+            });
     }
     let melee = plan.groups.iter().all(|g| g.profile.is_melee());
     let mut target = plan.target.clone();

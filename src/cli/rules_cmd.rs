@@ -169,7 +169,12 @@ fn army(a: &crate::data::Army) -> (Value, Totals, Vec<String>) {
     for s in rules.detachment.iter().flat_map(|d| &d.stratagems) {
         let st = RuleStatus::of(&s.effects, false);
         stratagems.push(json!({"name": s.name, "cp": s.cp, "status": st.label()}));
-        lines.push(format!("  Stratagem {} ({} CP): {}", s.name, s.cp, st.label()));
+        lines.push(format!(
+            "  Stratagem {} ({} CP): {}",
+            s.name,
+            s.cp,
+            st.label()
+        ));
     }
     let mut units = Vec::new();
     for u in &a.units {
@@ -183,12 +188,23 @@ fn army(a: &crate::data::Army) -> (Value, Totals, Vec<String>) {
             .map(|e| {
                 let st = RuleStatus::of(&e.effects, false);
                 totals.add(st);
-                lines.push(format!("  {}: Enhancement {}: {}", u.id, e.name, st.label()));
+                lines.push(format!(
+                    "  {}: Enhancement {}: {}",
+                    u.id,
+                    e.name,
+                    st.label()
+                ));
                 json!({"name": e.name, "points": e.points, "status": st.label()})
             })
             .collect();
         for s in &list {
-            lines.push(format!("  {}: {} ({}): {}", u.id, s.name, s.by, s.status.label()));
+            lines.push(format!(
+                "  {}: {} ({}): {}",
+                u.id,
+                s.name,
+                s.by,
+                s.status.label()
+            ));
         }
         units.push(json!({
             "unit": u.id,
@@ -238,7 +254,10 @@ fn all() -> Result<(Value, String), String> {
                 .find(|(_, r)| keywords.iter().any(|k| k.eq_ignore_ascii_case(&r.keyword)))
                 .cloned()
         });
-        let offered: Vec<&fr::Rule> = found.as_ref().map(|(_, f)| every_rule(f)).unwrap_or_default();
+        let offered: Vec<&fr::Rule> = found
+            .as_ref()
+            .map(|(_, f)| every_rule(f))
+            .unwrap_or_default();
         let mut t = Totals::default();
         for d in &file.datasheets {
             for s in ability_statuses(d, &offered) {

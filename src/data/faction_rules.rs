@@ -307,7 +307,8 @@ impl ArmyRules {
 
     /// The rule (army or Detachment) named `name`.
     pub fn rule(&self, name: &str) -> Option<&Rule> {
-        self.rules().find(|r| r.name.eq_ignore_ascii_case(name.trim()))
+        self.rules()
+            .find(|r| r.name.eq_ignore_ascii_case(name.trim()))
     }
 
     /// The faction's shared datasheet ability named `name`, if the file defines it.
@@ -456,8 +457,7 @@ pub fn check(file: &Path, data: &FactionRules) -> Vec<DataError> {
 /// # Panics
 /// Never on the shipped files: a test loads every one of them.
 pub fn shipped() -> &'static [(PathBuf, Arc<FactionRules>)] {
-    static ALL: std::sync::OnceLock<Vec<(PathBuf, Arc<FactionRules>)>> =
-        std::sync::OnceLock::new();
+    static ALL: std::sync::OnceLock<Vec<(PathBuf, Arc<FactionRules>)>> = std::sync::OnceLock::new();
     ALL.get_or_init(|| {
         embedded_files()
             .iter()
@@ -498,10 +498,7 @@ pub struct AbilityStatus {
 /// shared ability of that name in `rules` whose status is applied; a timed or "when
 /// destroyed" ability; a TRANSPORT's capacity; a Leader's attachment. "Wargear options",
 /// "Unit Composition" and the like are list-building. Everything else is applied by hand.
-pub fn ability_statuses(
-    sheet: &crate::rules::Datasheet,
-    rules: &[&Rule],
-) -> Vec<AbilityStatus> {
+pub fn ability_statuses(sheet: &crate::rules::Datasheet, rules: &[&Rule]) -> Vec<AbilityStatus> {
     use crate::rules::CoreAbility;
     let mut out: Vec<AbilityStatus> = sheet
         .core_abilities
@@ -524,7 +521,11 @@ pub fn ability_statuses(
             (r.status(), "faction rules")
         } else if lower.starts_with("invulnerable save") && sheet.invulnerable_save.is_some() {
             (RuleStatus::Applied, "invulnerable save")
-        } else if sheet.timed_abilities.iter().any(|t| same_name(&t.name, &a.name)) {
+        } else if sheet
+            .timed_abilities
+            .iter()
+            .any(|t| same_name(&t.name, &a.name))
+        {
             (RuleStatus::Applied, "timed ability")
         } else if !sheet.destroyed_abilities.is_empty() && lower.contains("for the chapter") {
             (RuleStatus::Applied, "when destroyed")

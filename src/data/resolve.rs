@@ -509,7 +509,12 @@ fn army_rules(
         }),
     };
     let Some((path, faction)) = found else {
-        let named = data.detachments.len() + data.units.iter().map(|u| u.enhancements.len()).sum::<usize>();
+        let named = data.detachments.len()
+            + data
+                .units
+                .iter()
+                .map(|u| u.enhancements.len())
+                .sum::<usize>();
         if named > 0 {
             warnings.push(format!(
                 "no rules file for the faction '{}': its army rules, Detachment and Enhancements are applied by hand",

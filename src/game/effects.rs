@@ -14,10 +14,10 @@ use super::event::GameEvent;
 use super::rejection::{Rejection, Rule, reject};
 use super::sight::ModelRef;
 use super::state::{Game, Location};
-use crate::rules::phase::Stage;
 use crate::data::faction_rules::{Lasts, Limit, Pick, RuleStatus, same_name};
 use crate::rules::effect::{AttackChanges, Condition, Effect, Modifier, Scope, When};
 use crate::rules::phase::Phase;
+use crate::rules::phase::Stage;
 
 /// A choice a rule gave its player, in force or made earlier this battle.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -158,9 +158,11 @@ impl Game {
             let army = g
                 .army_of(*player)
                 .ok_or_else(|| format!("there is no player {player}"))?;
-            let r = g.scene.armies[army].rules.rule(rule).cloned().ok_or_else(|| {
-                format!("player {player}'s army has no rule '{rule}'")
-            })?;
+            let r = g.scene.armies[army]
+                .rules
+                .rule(rule)
+                .cloned()
+                .ok_or_else(|| format!("player {player}'s army has no rule '{rule}'"))?;
             let choice = r
                 .choice
                 .clone()
@@ -212,10 +214,12 @@ impl Game {
                 .datasheet
                 .abilities
                 .iter()
-                .map(|ab| match (ab.effects.is_empty(), a.rules.ability(&ab.name)) {
-                    (true, Some(shared)) => (&ab.name, &shared.effects),
-                    _ => (&ab.name, &ab.effects),
-                })
+                .map(
+                    |ab| match (ab.effects.is_empty(), a.rules.ability(&ab.name)) {
+                        (true, Some(shared)) => (&ab.name, &shared.effects),
+                        _ => (&ab.name, &ab.effects),
+                    },
+                )
                 .chain(xu.enhancements.iter().map(|e| (&e.name, &e.effects)));
             for (name, effects) in named {
                 for e in effects {
@@ -284,9 +288,9 @@ impl Game {
                 .is_some_and(|(ta, tu)| self.within_objective_range(ta, tu)),
             Condition::OnObjective => self.within_objective_range(f.army, f.unit),
             Condition::BelowHalfStrength => self.below_half_strength(f.army, root),
-            Condition::TargetBelowHalfStrength => f.target.is_some_and(|(ta, tu)| {
-                self.below_half_strength(ta, self.combined(ta, tu)[0])
-            }),
+            Condition::TargetBelowHalfStrength => f
+                .target
+                .is_some_and(|(ta, tu)| self.below_half_strength(ta, self.combined(ta, tu)[0])),
             Condition::TargetKeyword(k) => f.target.is_some_and(|(ta, tu)| {
                 self.combined(ta, tu)
                     .iter()
@@ -299,15 +303,17 @@ impl Game {
                     && (d.has_keyword(k) || d.name.eq_ignore_ascii_case(k))
             }),
             Condition::Leading => self.units[f.army][f.unit].leading.is_some(),
-            Condition::WoundsLeftAtMost(n) => f.wounds_left.unwrap_or_else(|| {
-                self.units[f.army][f.unit]
-                    .models
-                    .iter()
-                    .filter(|m| m.alive)
-                    .map(|m| m.wounds)
-                    .max()
-                    .unwrap_or(0)
-            }) <= *n,
+            Condition::WoundsLeftAtMost(n) => {
+                f.wounds_left.unwrap_or_else(|| {
+                    self.units[f.army][f.unit]
+                        .models
+                        .iter()
+                        .filter(|m| m.alive)
+                        .map(|m| m.wounds)
+                        .max()
+                        .unwrap_or(0)
+                }) <= *n
+            }
             Condition::StrengthAboveToughness => f.strength_above_toughness.unwrap_or(false),
             Condition::TargetWithin(inches) => f.target.is_some_and(|(ta, tu)| {
                 let mine = self.live_models(f.army, root);
@@ -343,7 +349,10 @@ impl Game {
     }
 
     fn holds_all(&self, s: &SourcedEffect, f: &Facts) -> bool {
-        let f = Facts { unit: s.owner, ..*f };
+        let f = Facts {
+            unit: s.owner,
+            ..*f
+        };
         s.effect
             .conditions
             .iter()
@@ -558,7 +567,7 @@ impl Game {
                 target: None,
                 strength_above_toughness: None,
                 wounds_left: None,
-                };
+            };
             self.unit_effects(army, x).iter().any(|s| {
                 s.effect.when == When::Always
                     && s.effect.does.contains(what)
@@ -944,16 +953,18 @@ impl Game {
             self.effects
                 .choices
                 .retain(|c| !(c.player == player && c.lasts == Lasts::UntilYourNextCommandPhase));
-            self.effects.active.retain(|a| {
-                !(Some(a.army) == army && a.lasts == Lasts::UntilYourNextCommandPhase)
-            });
+            self.effects
+                .active
+                .retain(|a| !(Some(a.army) == army && a.lasts == Lasts::UntilYourNextCommandPhase));
         }
     }
 
     /// Called as a phase ends: effects lasting until the end of the phase end.
     pub(super) fn effects_phase_ends(&mut self) {
         self.effects.active.retain(|a| a.lasts != Lasts::EndOfPhase);
-        self.effects.choices.retain(|c| c.lasts != Lasts::EndOfPhase);
+        self.effects
+            .choices
+            .retain(|c| c.lasts != Lasts::EndOfPhase);
     }
 
     /// Called as a turn ends: effects lasting until the end of the turn end.
@@ -1100,7 +1111,10 @@ impl Game {
                 if now < 0 {
                     return reject(
                         Rule::Referee,
-                        format!("player {of} has {} CP: cannot spend {}", self.cp[i], -change),
+                        format!(
+                            "player {of} has {} CP: cannot spend {}",
+                            self.cp[i], -change
+                        ),
                     );
                 }
                 self.cp[i] = now.min(i64::from(u32::MAX)) as u32;

@@ -63,8 +63,7 @@ impl Game {
         }
         let dice = [self.rng.d6(), self.rng.d6()];
         self.for_combined(army, root, |s| s.declared_charge = true);
-        let modifier =
-            self.unit_bonus(army, root, &crate::rules::effect::Modifier::ChargeRoll(0));
+        let modifier = self.unit_bonus(army, root, &crate::rules::effect::Modifier::ChargeRoll(0));
         self.charge = Some(PendingCharge {
             army,
             unit: root,

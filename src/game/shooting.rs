@@ -13,10 +13,10 @@ use crate::game::sight::{ModelRef, SceneSight};
 use crate::rules::WeaponAbility;
 use crate::rules::attack::roll::{RollOutcome, resolve_weapons};
 use crate::rules::attack::{CommandReroll, CommandRerolls, ResolvedWeapon, TargetUnit};
-use crate::rules::effect::Modifier;
 use crate::rules::constants::{
     FIRE_OVERWATCH_HITS_ON, GO_TO_GROUND_INVULNERABLE_SAVE, HAZARDOUS_MORTAL_WOUNDS,
 };
+use crate::rules::effect::Modifier;
 use crate::rules::movement::{MoveMode, Moved};
 use crate::rules::phase::Phase;
 use crate::rules::stratagem::Stratagem;

@@ -318,9 +318,9 @@ impl Condition {
         match self {
             Condition::TargetWithin(x) => distance(*x),
             Condition::WoundsLeftAtMost(0) => Err("WoundsLeftAtMost(0) never holds".into()),
-            Condition::FromBattleRound(r) if !(1..=5).contains(r) => {
-                Err(format!("FromBattleRound({r}) is outside battle rounds 1 to 5"))
-            }
+            Condition::FromBattleRound(r) if !(1..=5).contains(r) => Err(format!(
+                "FromBattleRound({r}) is outside battle rounds 1 to 5"
+            )),
             Condition::Not(c) => c.check(),
             _ => Ok(()),
         }

@@ -19,7 +19,12 @@ use wartable::rules::movement::{MoveMode, Moved};
 use wartable::rules::phase::Phase;
 
 fn scene(name: &str) -> wartable::data::Scene {
-    load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes").join(name)).unwrap()
+    load_scene(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/scenes")
+            .join(name),
+    )
+    .unwrap()
 }
 
 /// The test armies with their Detachments and Enhancements, deployed, round 1, player 1's
@@ -56,7 +61,12 @@ fn expected(g: &Game, player: u8, unit: &str, weapon: &str, target: &str, melee:
 fn intercessors_facing_nobz(g: &mut Game) {
     isolate(
         g,
-        &[(1, "intercessors"), (2, "nobz"), (2, "lootas"), (2, "boyz-mob")],
+        &[
+            (1, "intercessors"),
+            (2, "nobz"),
+            (2, "lootas"),
+            (2, "boyz-mob"),
+        ],
     );
     put_line(g, 1, "intercessors", 8.0, 10.0, 1.5);
     put(g, 1, "captain", 0, 8.0, 8.4);
@@ -77,7 +87,10 @@ fn oath_of_moment_rerolls_failed_hits_at_its_target_until_the_next_command_phase
     assert!(r.reason.contains("needs a pick"), "{r}");
     let mut plain = g.clone();
     let ev = accepted(&mut g, choose(1, "Oath of Moment", Some("nobz")));
-    assert!(ev.iter().any(|e| matches!(e, GameEvent::RuleChosen { pick: Some(p), .. } if p == "nobz")));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, GameEvent::RuleChosen { pick: Some(p), .. } if p == "nobz"))
+    );
     let r = rejected(&mut g, choose(1, "Oath of Moment", Some("lootas")));
     assert_eq!(r.rule, Rule::ArmyRules, "one Oath per Command phase: {r}");
     advance_to(&mut g, 1, Phase::Shooting);
@@ -87,7 +100,10 @@ fn oath_of_moment_rerolls_failed_hits_at_its_target_until_the_next_command_phase
     let oath = expected(&g, 1, "intercessors", "Bolt rifle", "nobz", false);
     let none = expected(&plain, 1, "intercessors", "Bolt rifle", "nobz", false);
     // HEAVY (Remained Stationary) makes it 2+ to hit: 5/6 becomes 35/36 with the re-roll.
-    assert!(oath > none * 1.1, "re-rolled failed hits: {oath} against {none}");
+    assert!(
+        oath > none * 1.1,
+        "re-rolled failed hits: {oath} against {none}"
+    );
     // Another target gets nothing.
     let other = expected(&g, 1, "intercessors", "Bolt rifle", "lootas", false);
     let other_plain = expected(&plain, 1, "intercessors", "Bolt rifle", "lootas", false);
@@ -134,7 +150,12 @@ fn the_waaagh_is_called_once_per_battle_and_boosts_melee_saves_and_charges() {
     let (_, warboss) = unit_ref(&g, 2, "warboss");
     let c = g.attack_changes((army, warboss), (iarmy, icept), true);
     assert_eq!(c.attacks, 5, "{c:?}");
-    assert_eq!(plain.attack_changes((army, warboss), (iarmy, icept), true).attacks, 0);
+    assert_eq!(
+        plain
+            .attack_changes((army, warboss), (iarmy, icept), true)
+            .attacks,
+        0
+    );
     // A unit that Advanced may still charge.
     for game in [&mut g, &mut plain] {
         advance_to(game, 2, Phase::Movement);
@@ -145,11 +166,20 @@ fn the_waaagh_is_called_once_per_battle_and_boosts_melee_saves_and_charges() {
         advance_to(game, 2, Phase::Charge);
     }
     let (a, u) = unit_ref(&g, 2, "boyz-mob");
-    assert!(!g.charge_targets(a, u).is_empty(), "the Waaagh! lets it charge");
-    assert!(plain.charge_targets(a, u).is_empty(), "without it, no charge after Advancing");
+    assert!(
+        !g.charge_targets(a, u).is_empty(),
+        "the Waaagh! lets it charge"
+    );
+    assert!(
+        plain.charge_targets(a, u).is_empty(),
+        "without it, no charge after Advancing"
+    );
     // Once per battle.
     advance_to(&mut g, 2, Phase::Command);
-    assert!(g.effects.choices.is_empty(), "it ended as the Command phase began");
+    assert!(
+        g.effects.choices.is_empty(),
+        "it ended as the Command phase began"
+    );
     let r = rejected(&mut g, choose(2, "Waaagh!", None));
     assert!(r.reason.contains("once per battle"), "{r}");
 }
@@ -158,7 +188,10 @@ fn the_waaagh_is_called_once_per_battle_and_boosts_melee_saves_and_charges() {
 fn combat_doctrines_each_once_and_the_devastator_doctrine_lets_advanced_units_shoot() {
     let mut g = rules_game();
     intercessors_facing_nobz(&mut g);
-    accepted(&mut g, choose(1, "Combat Doctrines", Some("Devastator Doctrine")));
+    accepted(
+        &mut g,
+        choose(1, "Combat Doctrines", Some("Devastator Doctrine")),
+    );
     let mut plain = rules_game();
     intercessors_facing_nobz(&mut plain);
     for game in [&mut g, &mut plain] {
@@ -168,7 +201,16 @@ fn combat_doctrines_each_once_and_the_devastator_doctrine_lets_advanced_units_sh
         advance_to(game, 1, Phase::Shooting);
     }
     // The Captain's master-crafted bolter is no ASSAULT weapon.
-    assert!(expected(&g, 1, "intercessors", "Master-crafted bolter", "nobz", false) > 0.1);
+    assert!(
+        expected(
+            &g,
+            1,
+            "intercessors",
+            "Master-crafted bolter",
+            "nobz",
+            false
+        ) > 0.1
+    );
     let refused = plain
         .preview_attacks(
             1,
@@ -182,10 +224,16 @@ fn combat_doctrines_each_once_and_the_devastator_doctrine_lets_advanced_units_sh
     let before = expected(&g, 1, "intercessors", "Bolt rifle", "nobz", false);
     let cp = g.cp[0];
     let ev = accepted(&mut g, stratagem(1, "Storm of Fire", "intercessors"));
-    assert!(ev.iter().any(|e| matches!(e, GameEvent::RuleStratagemUsed { cp: 1, .. })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, GameEvent::RuleStratagemUsed { cp: 1, .. }))
+    );
     assert_eq!(g.cp[0], cp - 1);
     let after = expected(&g, 1, "intercessors", "Bolt rifle", "nobz", false);
-    assert!(after > before * 1.2, "AP -1 becomes -2 against a 4+ save: {after} {before}");
+    assert!(
+        after > before * 1.2,
+        "AP -1 becomes -2 against a 4+ save: {after} {before}"
+    );
     let r = rejected(&mut g, stratagem(1, "Storm of Fire", "intercessors"));
     assert!(r.reason.contains("already used this phase"), "{r}");
     // It ends with the phase; in the Fight phase it cannot be used.
@@ -195,9 +243,15 @@ fn combat_doctrines_each_once_and_the_devastator_doctrine_lets_advanced_units_sh
     assert_eq!(r.rule, Rule::Stratagems, "{r}");
     // Next Command phase: the Devastator Doctrine is gone and cannot be picked again.
     advance_to(&mut g, 1, Phase::Command);
-    let r = rejected(&mut g, choose(1, "Combat Doctrines", Some("Devastator Doctrine")));
+    let r = rejected(
+        &mut g,
+        choose(1, "Combat Doctrines", Some("Devastator Doctrine")),
+    );
     assert_eq!(r.rule, Rule::ArmyRules, "{r}");
-    accepted(&mut g, choose(1, "Combat Doctrines", Some("Tactical Doctrine")));
+    accepted(
+        &mut g,
+        choose(1, "Combat Doctrines", Some("Tactical Doctrine")),
+    );
     let (a, u) = unit_ref(&g, 1, "intercessors");
     assert!(g.unit_may(a, u, &Modifier::ShootAfterFallingBack));
     assert!(!g.unit_may(a, u, &Modifier::ShootAfterAdvancing));
@@ -234,7 +288,10 @@ fn enhancements_change_their_bearer_and_an_ineligible_one_is_refused_where_it_is
     let (_, lieutenant) = unit_ref(&g, 1, "lieutenant");
     let c = g.attack_changes((a, lieutenant), (o, boyz), true);
     assert_eq!((c.attacks, c.strength), (1, 1));
-    assert_eq!(g.attack_changes((a, lieutenant), (o, boyz), false).attacks, 0);
+    assert_eq!(
+        g.attack_changes((a, lieutenant), (o, boyz), false).attacks,
+        0
+    );
     // Supa-Cybork Body: Feel No Pain 4+ for the Warboss.
     let (_, warboss) = unit_ref(&g, 2, "warboss");
     let w = ModelRef {
@@ -255,7 +312,10 @@ fn enhancements_change_their_bearer_and_an_ineligible_one_is_refused_where_it_is
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes/war-horde-army.ron"),
     )
     .unwrap()
-    .replace("../../scenes/", &format!("{}/scenes/", env!("CARGO_MANIFEST_DIR")))
+    .replace(
+        "../../scenes/",
+        &format!("{}/scenes/", env!("CARGO_MANIFEST_DIR")),
+    )
     .replace(
         "Unit(id: \"nobz\", datasheet: \"Nobz\", models: 5,",
         "Unit(id: \"nobz\", datasheet: \"Nobz\", models: 5, enhancements: [\"Follow Me Ladz\"],",
@@ -263,7 +323,10 @@ fn enhancements_change_their_bearer_and_an_ineligible_one_is_refused_where_it_is
     let file = dir.join("army.ron");
     std::fs::write(&file, &text).unwrap();
     let e = wartable::data::load_army(&file, 2).unwrap_err().to_string();
-    assert!(e.contains("army.ron:") && e.contains("not a CHARACTER"), "{e}");
+    assert!(
+        e.contains("army.ron:") && e.contains("not a CHARACTER"),
+        "{e}"
+    );
     let line = text
         .lines()
         .position(|l| l.contains("Follow Me Ladz"))
@@ -294,7 +357,10 @@ fn the_war_horde_gives_sustained_hits_in_melee_and_its_stratagems_work() {
     accepted(&mut g, stratagem(2, "Unbridled Carnage", "boyz-mob"));
     assert_eq!(g.cp[1], 2);
     let carnage = expected(&g, 2, "boyz-mob", "Choppa", "intercessors", true);
-    assert!(carnage > horde * 1.03, "Critical Hits on 5+: {carnage} {horde}");
+    assert!(
+        carnage > horde * 1.03,
+        "Critical Hits on 5+: {carnage} {horde}"
+    );
     // 'Ard as Nails: only attacks whose Strength beats the Toughness.
     let (o, nobz) = unit_ref(&g, 2, "boyz-mob");
     let (a, i) = unit_ref(&g, 1, "intercessors");
@@ -334,7 +400,11 @@ fn the_hand_written_datasheets_abilities_apply() {
     let (a, redemptor) = find(1, "redemptor");
     let (o, boyz) = find(2, "boyz-mob");
     // Duty Eternal: -1 Damage against the Redemptor.
-    assert_eq!(g.defence_changes((a, redemptor), (o, boyz), false, true).damage, -1);
+    assert_eq!(
+        g.defence_changes((a, redemptor), (o, boyz), false, true)
+            .damage,
+        -1
+    );
     // Tactical Precision: LETHAL HITS while the Lieutenant leads the Assault Intercessors.
     let (_, ai) = find(1, "assault-intercessors");
     let c = g.attack_changes((a, ai), (o, boyz), true);
@@ -357,7 +427,10 @@ fn the_hand_written_datasheets_abilities_apply() {
     let mut hurt = g.clone();
     assert_eq!(hurt.attack_changes((a, redemptor), (o, boyz), false).hit, 0);
     hurt.units[a][redemptor].models[0].wounds = 4;
-    assert_eq!(hurt.attack_changes((a, redemptor), (o, boyz), false).hit, -1);
+    assert_eq!(
+        hurt.attack_changes((a, redemptor), (o, boyz), false).hit,
+        -1
+    );
 }
 
 #[test]
@@ -428,7 +501,9 @@ fn every_referee_override_is_logged_saved_and_replayed() {
         },
     );
     let (a, red) = unit_ref(&g, 1, "redemptor");
-    let full = g.scene.armies[a].units[red].models[0].characteristics.wounds;
+    let full = g.scene.armies[a].units[red].models[0]
+        .characteristics
+        .wounds;
     assert_eq!(g.units[a][red].models[0].wounds, full - 3 + 1);
     give(
         &mut g,
@@ -470,12 +545,9 @@ fn every_referee_override_is_logged_saved_and_replayed() {
     let (_, nobz) = unit_ref(&g, 2, "nobz");
     assert!(g.units[o][nobz].battle_shocked);
     // Saved and replayed: the same state, the overrides in the log.
-    let (replayed, events) = wartable::game::save::replay(
-        scene("army-rules.ron"),
-        1,
-        &[prefix, commands].concat(),
-    )
-    .unwrap();
+    let (replayed, events) =
+        wartable::game::save::replay(scene("army-rules.ron"), 1, &[prefix, commands].concat())
+            .unwrap();
     assert_eq!(replayed.state_hash(), g.state_hash());
     assert_eq!(
         events
@@ -496,7 +568,10 @@ fn deployment_commands(seed: u64) -> Vec<Command> {
     use wartable::rules::phase::Stage;
     let (mut fresh, _) = Game::start(scene("army-rules.ron"), seed);
     let mut out = Vec::new();
-    while matches!(fresh.stage, Stage::Setup | Stage::Deployment | Stage::Scouts) {
+    while matches!(
+        fresh.stage,
+        Stage::Setup | Stage::Deployment | Stage::Scouts
+    ) {
         let p = fresh.active_player;
         let c = match fresh.stage {
             Stage::Scouts => Command::EndPhase { player: p },

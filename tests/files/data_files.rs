@@ -73,9 +73,7 @@ fn every_scene_file_round_trips_through_serde() {
             FileKind::SecondaryDeck => round_trip::<wartable::rules::secondary::SecondaryDeck>(&f),
             FileKind::BaseSizes => round_trip::<wartable::data::bsdata::BaseSizes>(&f),
             FileKind::HullSizes => round_trip::<wartable::data::hulls::HullSizes>(&f),
-            FileKind::FactionRules => {
-                round_trip::<wartable::data::faction_rules::FactionRules>(&f)
-            }
+            FileKind::FactionRules => round_trip::<wartable::data::faction_rules::FactionRules>(&f),
         }
     }
     assert_eq!(kinds.len(), 10, "every kind is shipped: {kinds:?}");

@@ -121,10 +121,7 @@ pub(super) fn army_rules(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, army: us
             }
             in_force(ui, game, army, unit);
             ui.add_space(4.0);
-            ui.strong(format!(
-                "Detachment Stratagems ({} CP)",
-                game.cp_of(player)
-            ));
+            ui.strong(format!("Detachment Stratagems ({} CP)", game.cp_of(player)));
             if offers.stratagems.is_empty() {
                 ui.weak("None usable on this unit now.");
             }
@@ -199,7 +196,11 @@ fn in_force(ui: &mut egui::Ui, game: &Game, army: usize, unit: usize) {
         .iter()
         .filter(|e| e.army == army && e.unit == root)
     {
-        lines.push(format!("{} on this unit ({})", e.source, lasts_text(e.lasts)));
+        lines.push(format!(
+            "{} on this unit ({})",
+            e.source,
+            lasts_text(e.lasts)
+        ));
     }
     if lines.is_empty() {
         return;
@@ -390,7 +391,10 @@ fn referee_offers(game: &Game, army: usize, unit: usize) -> Vec<Offer> {
                 wounds: 1,
             }),
         ),
-        None => Offer::refused("1 mortal wound", format!("no model of '{}' is alive", data.id)),
+        None => Offer::refused(
+            "1 mortal wound",
+            format!("no model of '{}' is alive", data.id),
+        ),
     });
     let full = |i: usize| data.models.get(i).map_or(0, |m| m.characteristics.wounds);
     let damaged = (0..state.models.len())
@@ -400,8 +404,7 @@ fn referee_offers(game: &Game, army: usize, unit: usize) -> Vec<Offer> {
         Some(i) => Offer::checked(
             game,
             format!("Restore 1 wound ({})", name(i)),
-            "The model regains 1 lost wound; a destroyed model returns where it fell"
-                .to_string(),
+            "The model regains 1 lost wound; a destroyed model returns where it fell".to_string(),
             command(RefereeAction::RestoreWounds {
                 model: name(i),
                 wounds: 1,
