@@ -3,6 +3,7 @@
 //!
 //! One test binary of a few (each links the engine and Bevy once); each module was a test
 //! file of its own.
+mod army_rules_cli;
 #[path = "../common/battle.rs"]
 mod battle;
 mod bsdata_convert;
