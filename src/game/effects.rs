@@ -116,13 +116,14 @@ pub enum RefereeAction {
     },
 }
 
-/// A rule effect as the engine found it for a unit: the effect and the rule's name.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SourcedEffect {
+/// A rule effect as the engine found it for a unit: the effect and the rule's name, borrowed
+/// from the game.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SourcedEffect<'a> {
     /// The rule's name.
-    pub source: String,
+    pub source: &'a str,
     /// The effect.
-    pub effect: Effect,
+    pub effect: &'a Effect,
     /// The unit index whose rule it is (for Leader-only rules: the Leader's unit).
     pub owner: usize,
 }
@@ -182,7 +183,7 @@ impl Game {
     /// the army and Detachment rules covering its keywords, its datasheet abilities and
     /// Enhancements, those of a Leader leading it (or of the Bodyguard it leads) that cover
     /// the Attached unit, and the Stratagem and override effects in force on it.
-    pub fn unit_effects(&self, army: usize, unit: usize) -> Vec<SourcedEffect> {
+    pub fn unit_effects(&self, army: usize, unit: usize) -> Vec<SourcedEffect<'_>> {
         let mut out = Vec::new();
         let a = &self.scene.armies[army];
         let u = &a.units[unit];
@@ -197,8 +198,8 @@ impl Game {
             if rule.covers(&keywords, &a.rules.keyword) {
                 for e in &rule.effects {
                     out.push(SourcedEffect {
-                        source: rule.name.clone(),
-                        effect: e.clone(),
+                        source: &rule.name,
+                        effect: e,
                         owner: unit,
                     });
                 }
@@ -227,8 +228,8 @@ impl Game {
                     let leads = (attached || x == unit) && e.scope == Scope::Attached;
                     if mine || leads {
                         out.push(SourcedEffect {
-                            source: name.clone(),
-                            effect: e.clone(),
+                            source: name,
+                            effect: e,
                             owner: x,
                         });
                     }
@@ -240,8 +241,8 @@ impl Game {
             if act.army == army && act.unit == root {
                 for e in &act.effects {
                     out.push(SourcedEffect {
-                        source: act.source.clone(),
-                        effect: e.clone(),
+                        source: &act.source,
+                        effect: e,
                         owner: unit,
                     });
                 }
@@ -356,7 +357,7 @@ impl Game {
         s.effect
             .conditions
             .iter()
-            .all(|c| self.condition_holds(c, &s.source, &f))
+            .all(|c| self.condition_holds(c, s.source, &f))
     }
 
     /// The changes the attacking unit's own rules make to its attacks with one weapon group
@@ -390,7 +391,7 @@ impl Game {
                     m,
                     Modifier::FeelNoPain(_) | Modifier::InvulnerableSave(_) | Modifier::Save(_)
                 ) {
-                    changes.add(m, &s.source);
+                    changes.add(m, s.source);
                 }
             }
         }
@@ -417,7 +418,7 @@ impl Game {
         };
         // An effect the Attached unit's models share (an army rule, a Stratagem on the unit)
         // counts once.
-        let mut seen: Vec<(String, Effect)> = Vec::new();
+        let mut seen: Vec<(&str, &Effect)> = Vec::new();
         for &x in &self.combined(tarmy, tunit) {
             for s in self.unit_effects(tarmy, x) {
                 let When::Attacked(k) = s.effect.when else {
@@ -426,12 +427,12 @@ impl Game {
                 if seen.iter().any(|(n, e)| *n == s.source && *e == s.effect) {
                     continue;
                 }
-                seen.push((s.source.clone(), s.effect.clone()));
+                seen.push((s.source, s.effect));
                 if !k.includes(melee) || !self.holds_all(&s, &Facts { unit: x, ..facts }) {
                     continue;
                 }
                 for m in &s.effect.does {
-                    changes.add(m, &s.source);
+                    changes.add(m, s.source);
                 }
             }
         }
@@ -473,8 +474,8 @@ impl Game {
                     Modifier::Save(x) => save = best(save, *x),
                     _ => continue,
                 }
-                if before != (fnp, inv, save) && !sources.contains(&s.source) {
-                    sources.push(s.source.clone());
+                if before != (fnp, inv, save) && !sources.iter().any(|x| x == s.source) {
+                    sources.push(s.source.to_string());
                 }
             }
         }
@@ -557,9 +558,41 @@ impl Game {
         }
     }
 
+    /// True when some effect of the army's rules, units or effects in force has a primitive of
+    /// `kind`'s variant: a quick test before the unit's effects are gathered (most armies have
+    /// no Move or OC modifier at all).
+    fn army_may_have(&self, army: usize, kind: &Modifier) -> bool {
+        let a = &self.scene.armies[army];
+        let same = |e: &Effect| {
+            e.does
+                .iter()
+                .any(|m| std::mem::discriminant(m) == std::mem::discriminant(kind))
+        };
+        a.rules.rules().flat_map(|r| &r.effects).any(same)
+            || a.rules.abilities.iter().flat_map(|r| &r.effects).any(same)
+            || a.units.iter().any(|u| {
+                u.datasheet
+                    .abilities
+                    .iter()
+                    .flat_map(|ab| &ab.effects)
+                    .chain(u.enhancements.iter().flat_map(|e| &e.effects))
+                    .any(same)
+            })
+            || self
+                .effects
+                .active
+                .iter()
+                .filter(|x| x.army == army)
+                .flat_map(|x| &x.effects)
+                .any(same)
+    }
+
     /// True when an effect active for the unit grants this eligibility primitive
     /// ([`Modifier::ShootAfterAdvancing`] and the like), its conditions holding.
     pub fn unit_may(&self, army: usize, unit: usize, what: &Modifier) -> bool {
+        if !self.army_may_have(army, what) {
+            return false;
+        }
         self.combined(army, unit).iter().any(|&x| {
             let facts = Facts {
                 army,
@@ -580,6 +613,9 @@ impl Game {
     /// the effects active for the unit give (Move, AdvanceRoll, ChargeRoll,
     /// ObjectiveControl, Leadership).
     pub fn unit_bonus(&self, army: usize, unit: usize, kind: &Modifier) -> i32 {
+        if !self.army_may_have(army, kind) {
+            return 0;
+        }
         let facts = Facts {
             army,
             unit,
