@@ -349,6 +349,19 @@ impl Game {
         })
     }
 
+    /// True when every condition of the effect `s` of a unit of army `army` holds now (no
+    /// attack in question).
+    pub(super) fn effect_holds(&self, army: usize, s: &SourcedEffect) -> bool {
+        let f = Facts {
+            army,
+            unit: s.owner,
+            target: None,
+            strength_above_toughness: None,
+            wounds_left: None,
+        };
+        self.holds_all(s, &f)
+    }
+
     fn holds_all(&self, s: &SourcedEffect, f: &Facts) -> bool {
         let f = Facts {
             unit: s.owner,

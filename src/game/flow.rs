@@ -293,6 +293,9 @@ impl Game {
                     .map(|m| m.characteristics.leadership),
             )
             .unwrap_or(7);
+            // A rule's Leadership modifier (a negative one improves the roll needed).
+            let bonus = self.unit_bonus(army, u, &crate::rules::effect::Modifier::Leadership(0));
+            let ld = (i32::from(ld) + bonus).clamp(2, 12) as u8;
             let test = leadership_test(&mut self.rng, ld);
             // A failed test: a Command Re-roll set for it re-rolls it, then Insane Bravery set
             // for it passes it (each Stratagem used, and paid, only then).

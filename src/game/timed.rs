@@ -33,6 +33,71 @@ impl Game {
                         }
                     }
                 }
+                self.timed_effects(army, unit, edge, ev);
+            }
+        }
+    }
+
+    /// The rule effects (`crate::rules::effect`) of a unit on the battlefield that happen at
+    /// `edge` of the current phase, their conditions holding: `RegainWounds` for each model,
+    /// and `MortalWounds`: a D6 for each enemy unit within range, each roll of `on` or more
+    /// inflicting `amount` mortal wounds.
+    fn timed_effects(&mut self, army: usize, unit: usize, edge: Edge, ev: &mut Vec<GameEvent>) {
+        use crate::rules::effect::{Modifier, When};
+        if self.units[army][unit].location != super::state::Location::OnTable
+            || self.live_models(army, unit).is_empty()
+        {
+            return;
+        }
+        let (phase, active, owner) = (self.phase, self.active_player, self.player_of(army));
+        let due: Vec<(String, Modifier)> = self
+            .unit_effects(army, unit)
+            .into_iter()
+            .filter(|s| match (s.effect.when, edge) {
+                (When::PhaseStart(p, t), Edge::Start) | (When::PhaseEnd(p, t), Edge::End) => {
+                    p == phase && t.allows(owner, active)
+                }
+                _ => false,
+            })
+            .filter(|s| self.effect_holds(army, s))
+            .flat_map(|s| {
+                s.effect
+                    .does
+                    .iter()
+                    .map(move |m| (s.source.to_string(), m.clone()))
+            })
+            .collect();
+        for (source, m) in due {
+            match m {
+                Modifier::RegainWounds(n) => self.regain_wounds(army, unit, &source, n, ev),
+                Modifier::MortalWounds { on, amount, within } => {
+                    let enemy = 1 - army;
+                    for e in self.unit_roots(enemy) {
+                        let mine = self.live_models(army, unit);
+                        let theirs = self.live_models(enemy, e);
+                        let close = mine.iter().any(|a| {
+                            theirs.iter().any(|b| {
+                                crate::geometry::measure::model_distance(
+                                    &self.solid(*a),
+                                    &self.solid(*b),
+                                )
+                                .distance
+                                    <= within + crate::rules::constants::MEASURE_TOLERANCE_INCHES
+                            })
+                        });
+                        if !close {
+                            continue;
+                        }
+                        let roll = self.rng.d6();
+                        let wounds = if roll >= on {
+                            amount.roll(&mut self.rng).value.max(0) as u32
+                        } else {
+                            0
+                        };
+                        self.mortal_wounds(owner, (enemy, e), vec![roll], wounds, ev);
+                    }
+                }
+                _ => {}
             }
         }
     }

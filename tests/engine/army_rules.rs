@@ -582,3 +582,58 @@ fn deployment_commands(seed: u64) -> Vec<Command> {
     }
     out
 }
+
+#[test]
+fn timed_effects_happen_at_their_step() {
+    let mut g = rules_game();
+    let (a, red) = unit_ref(&g, 1, "redemptor");
+    g.units[a][red].models[0].wounds = 5;
+    // Given by the override, as a rule of the Redemptor's: regain a wound at the start of
+    // its player's Command phase; its enemies within 48" suffer a mortal wound on a 2+ at
+    // the end of its Movement phase.
+    accepted(
+        &mut g,
+        Command::Referee {
+            player: 1,
+            action: RefereeAction::Modify {
+                unit: "redemptor".into(),
+                effects: vec![
+                    Effect {
+                        when: When::PhaseStart(Phase::Command, wartable::rules::effect::Turn::Own),
+                        scope: Default::default(),
+                        conditions: vec![],
+                        does: vec![Modifier::RegainWounds(2)],
+                    },
+                    Effect {
+                        when: When::PhaseEnd(Phase::Movement, wartable::rules::effect::Turn::Own),
+                        scope: Default::default(),
+                        conditions: vec![],
+                        does: vec![Modifier::MortalWounds {
+                            on: 2,
+                            amount: "1".parse().unwrap(),
+                            within: 48.0,
+                        }],
+                    },
+                ],
+                lasts: wartable::data::faction_rules::Lasts::EndOfBattle,
+            },
+            note: "a test rule".into(),
+        },
+    );
+    let ev = advance_to(&mut g, 1, Phase::Shooting);
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, GameEvent::MortalWoundsRolled { player: 1, .. })),
+        "{ev:?}"
+    );
+    assert_eq!(
+        g.units[a][red].models[0].wounds, 5,
+        "not before its next Command phase"
+    );
+    let ev = advance_to(&mut g, 1, Phase::Command);
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, GameEvent::WoundsRegained { regained: 2, .. }))
+    );
+    assert_eq!(g.units[a][red].models[0].wounds, 7);
+}
