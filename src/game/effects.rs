@@ -1176,11 +1176,10 @@ impl Game {
                 }
                 let (x, y, z) = *to;
                 use crate::geometry::units::{BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES};
-                if !(x.is_finite() && y.is_finite() && z.is_finite())
-                    || !(0.0..=BOARD_WIDTH_INCHES).contains(&x)
-                    || !(0.0..=BOARD_DEPTH_INCHES).contains(&y)
-                    || !(0.0..=20.0).contains(&z)
-                {
+                let on_table = (0.0..=BOARD_WIDTH_INCHES).contains(&x)
+                    && (0.0..=BOARD_DEPTH_INCHES).contains(&y)
+                    && (0.0..=20.0).contains(&z);
+                if !on_table {
                     return reject(
                         Rule::Referee,
                         format!("({x}, {y}, {z}) is not on the battlefield"),

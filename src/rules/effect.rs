@@ -461,7 +461,7 @@ impl AttackChanges {
         }
         w.damage_bonus += self.damage;
         if !self.sources.is_empty() {
-            w.notes.push(format!("{}", self.sources.join(", ")));
+            w.notes.push(self.sources.join(", "));
         }
     }
 }
