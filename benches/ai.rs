@@ -72,40 +72,44 @@ fn game(c: &mut Criterion) {
             g.apply(&wartable::game::Command::EndPhase { player: p })
                 .expect("ends");
         }
-        let player = g.active_player;
-        let (unit, target) = if player == 1 {
-            ("intercessors", "boyz-mob")
-        } else {
-            ("shoota-boyz", "intercessors")
-        };
-        let _ = g.apply(&wartable::game::Command::RuleChoice {
-            player,
-            rule: if player == 1 {
-                "Oath of Moment"
-            } else {
-                "Waaagh!"
-            }
-            .into(),
-            pick: (player == 1).then(|| target.to_string()),
-        });
+        // The Intercessors shoot at the Boyz, the Oath of Moment on them (set directly: a
+        // what-if, whoever's turn it is).
+        let (player, unit, target) = (1u8, "intercessors", "boyz-mob");
+        g.effects
+            .choices
+            .push(wartable::game::effects::RuleChoiceMade {
+                player,
+                rule: "Oath of Moment".into(),
+                pick: Some(target.into()),
+                round: 1,
+                lasts: wartable::data::faction_rules::Lasts::UntilYourNextCommandPhase,
+            });
         // The target set 12" in front of the shooters, in a line (a what-if placement).
         let army = g.army_of(player).expect("army");
         let first = g.live_models(army, g.find_unit(army, unit).expect("unit"))[0];
         let at = g.scene.armies[army].units[first.unit].models[first.model].position;
-        let dy = if at.y < 22.0 { 12.0 } else { -12.0 };
         let enemy = 1 - army;
         let t = g.find_unit(enemy, target).expect("target");
-        for (i, m) in g.scene.armies[enemy].units[t].models.iter_mut().enumerate() {
-            m.position = wartable::geometry::Vec3::new(
-                (at.x - 6.0 + 1.4 * (i % 10) as f32).clamp(1.0, 59.0),
-                at.y + dy + 1.4 * (i / 10) as f32 * dy.signum(),
-                0.0,
-            );
+        let w = [wartable::game::WeaponTarget::new("Bolt rifle", target)];
+        // The first spot in front of the shooters from which the shot is possible.
+        let spots = [12.0f32, 16.0, 20.0, -12.0, -16.0, -20.0]
+            .into_iter()
+            .flat_map(|dy| [0.0f32, -8.0, 8.0].into_iter().map(move |dx| (dx, dy)));
+        let mut found = false;
+        for (dx, dy) in spots {
+            for (i, m) in g.scene.armies[enemy].units[t].models.iter_mut().enumerate() {
+                m.position = wartable::geometry::Vec3::new(
+                    (at.x + dx - 6.0 + 1.4 * (i % 10) as f32).clamp(1.0, 59.0),
+                    (at.y + dy + 1.4 * (i / 10) as f32 * dy.signum()).clamp(1.0, 43.0),
+                    0.0,
+                );
+            }
+            if g.preview_attacks(player, unit, &w, false).is_ok() {
+                found = true;
+                break;
+            }
         }
-        let weapon = if player == 1 { "Bolt rifle" } else { "Shoota" };
-        let w = [wartable::game::WeaponTarget::new(weapon, target)];
-        g.preview_attacks(player, unit, &w, false)
-            .expect("the shot is possible");
+        assert!(found, "a spot for the shot");
         group.bench_function(format!("p: preview one unit's shot, {name}"), |b| {
             b.iter(|| g.preview_attacks(player, unit, &w, false).map(|p| p.len()))
         });
