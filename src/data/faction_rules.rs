@@ -67,6 +67,11 @@ pub struct Rule {
     /// A list-building rule (it changes what may be mustered, never a roll).
     #[serde(default)]
     pub list_building: bool,
+    /// For a shared datasheet ability ([`FactionRules::abilities`]): the datasheets it is for,
+    /// when the same name means different things on different datasheets; empty: every
+    /// datasheet with an ability of that name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub datasheets: Vec<String>,
 }
 
 /// A choice a rule gives its player, made with `Command::RuleChoice` in the player's own
@@ -231,6 +236,12 @@ impl RuleStatus {
 }
 
 impl Rule {
+    /// True when this shared ability is the one of datasheet `sheet` (see
+    /// [`Rule::datasheets`]).
+    pub fn for_datasheet(&self, sheet: &str) -> bool {
+        self.datasheets.is_empty() || self.datasheets.iter().any(|d| same_name(d, sheet))
+    }
+
     /// How the engine treats it.
     pub fn status(&self) -> RuleStatus {
         RuleStatus::of(&self.effects, self.list_building)
@@ -311,9 +322,12 @@ impl ArmyRules {
             .find(|r| r.name.eq_ignore_ascii_case(name.trim()))
     }
 
-    /// The faction's shared datasheet ability named `name`, if the file defines it.
-    pub fn ability(&self, name: &str) -> Option<&Rule> {
-        self.abilities.iter().find(|r| same_name(&r.name, name))
+    /// The faction's shared datasheet ability named `name` for the datasheet named `sheet`,
+    /// if the file defines one (the first entry of that name whose `datasheets` include it).
+    pub fn ability_for(&self, name: &str, sheet: &str) -> Option<&Rule> {
+        self.abilities
+            .iter()
+            .find(|r| same_name(&r.name, name) && r.for_datasheet(sheet))
     }
 
     /// The Detachment Stratagem named `name`.
@@ -495,7 +509,8 @@ pub struct AbilityStatus {
 /// each named ability (one not already a core ability). Applied when the engine applies it:
 /// a core ability; an ability with effects (its own, or the derived "Damaged" and ranged-only
 /// invulnerable ones); the invulnerable save of the datasheet line; an army, Detachment or
-/// shared ability of that name in `rules` whose status is applied; a timed or "when
+/// shared ability of that name in `rules` whose status is applied; a reminder of a weapon
+/// ability its weapons carry ("Sustained Hits"); a timed or "when
 /// destroyed" ability; a TRANSPORT's capacity; a Leader's attachment. "Wargear options",
 /// "Unit Composition" and the like are list-building. Everything else is applied by hand.
 pub fn ability_statuses(sheet: &crate::rules::Datasheet, rules: &[&Rule]) -> Vec<AbilityStatus> {
@@ -514,12 +529,20 @@ pub fn ability_statuses(sheet: &crate::rules::Datasheet, rules: &[&Rule]) -> Vec
         if CoreAbility::from_name(&a.name).is_some() {
             continue;
         }
-        let named = rules.iter().find(|r| same_name(&r.name, &a.name));
+        let named = rules
+            .iter()
+            .find(|r| same_name(&r.name, &a.name) && r.for_datasheet(&sheet.name));
         let (status, by) = if !a.effects.is_empty() {
             (RuleStatus::Applied, "effects")
         } else if let Some(r) = named {
             (r.status(), "faction rules")
-        } else if lower.starts_with("invulnerable save") && sheet.invulnerable_save.is_some() {
+        } else if lower.starts_with("invulnerable save")
+            && (sheet.invulnerable_save.is_some()
+                || sheet.abilities.iter().any(|x| {
+                    x.name.to_ascii_lowercase().contains("ranged only") && !x.effects.is_empty()
+                }))
+        {
+            // The datasheet line's save, or the "(ranged only)" one it names again.
             (RuleStatus::Applied, "invulnerable save")
         } else if sheet
             .timed_abilities
@@ -529,6 +552,17 @@ pub fn ability_statuses(sheet: &crate::rules::Datasheet, rules: &[&Rule]) -> Vec
             (RuleStatus::Applied, "timed ability")
         } else if !sheet.destroyed_abilities.is_empty() && lower.contains("for the chapter") {
             (RuleStatus::Applied, "when destroyed")
+        } else if !lower.trim().is_empty()
+            && sheet
+                .ranged_weapons
+                .iter()
+                .chain(&sheet.melee_weapons)
+                .flat_map(|w| &w.abilities)
+                .any(|w| w.to_string().to_ascii_lowercase().starts_with(lower.trim()))
+        {
+            // A reminder of a weapon ability its weapons carry ("Sustained Hits"): the attack
+            // sequence applies it.
+            (RuleStatus::Applied, "weapon ability")
         } else if lower == "transport" && sheet.transport_capacity.is_some() {
             (RuleStatus::Applied, "transport capacity")
         } else if matches!(lower.as_str(), "leader" | "attached unit" | "bodyguard")

@@ -20,7 +20,7 @@ use crate::game::sight::ModelRef;
 use crate::rules::attack::CommandReroll;
 use crate::rules::attack::events::AttackEvent;
 use crate::rules::constants::DESPERATE_ESCAPE_FAILS_UP_TO;
-use crate::rules::rng::{LeadershipTest, leadership_test};
+use crate::rules::rng::{LeadershipTest, leadership_test_on};
 use crate::rules::stratagem::Stratagem;
 
 /// The highest Advance roll a standing Command Re-roll re-rolls: below the D6's average (3.5).
@@ -128,9 +128,10 @@ impl Game {
             player: self.player_of(army),
             unit: self.unit_id(army, unit).to_string(),
             roll: RerollRoll::BattleShock,
-            replaced: test.dice.to_vec(),
+            replaced: test.dice.iter().copied().chain(test.third).collect(),
         });
-        leadership_test(&mut self.rng, leadership)
+        let dice = if test.third.is_some() { 3 } else { 2 };
+        leadership_test_on(&mut self.rng, leadership, dice)
     }
 
     /// A failed Battle-shock test of the combined unit (`army`, `unit`): when Insane Bravery is

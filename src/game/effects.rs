@@ -185,57 +185,32 @@ impl Game {
     /// the Attached unit, and the Stratagem and override effects in force on it.
     pub fn unit_effects(&self, army: usize, unit: usize) -> Vec<SourcedEffect<'_>> {
         let mut out = Vec::new();
-        let a = &self.scene.armies[army];
-        let u = &a.units[unit];
-        let keywords: Vec<String> = u
-            .datasheet
-            .keywords
-            .iter()
-            .chain(&u.datasheet.faction_keywords)
-            .cloned()
-            .collect();
-        for rule in a.rules.rules() {
-            if rule.covers(&keywords, &a.rules.keyword) {
-                for e in &rule.effects {
-                    out.push(SourcedEffect {
-                        source: &rule.name,
-                        effect: e,
-                        owner: unit,
-                    });
-                }
+        for (name, e) in self.army_rule_effects(army, unit) {
+            if e.scope.aura().is_some() {
+                continue;
             }
+            out.push(SourcedEffect {
+                source: name,
+                effect: e,
+                owner: unit,
+            });
         }
         let combined = self.combined(army, unit);
         let attached = combined.len() > 1;
         for &x in &combined {
-            let xu = &a.units[x];
-            // A datasheet ability with no effects of its own takes the faction file's
-            // shared ability of that name, if any; an army rule's name is the army rule's.
-            let named = xu
-                .datasheet
-                .abilities
-                .iter()
-                .map(
-                    |ab| match (ab.effects.is_empty(), a.rules.ability(&ab.name)) {
-                        (true, Some(shared)) => (&ab.name, &shared.effects),
-                        _ => (&ab.name, &ab.effects),
-                    },
-                )
-                .chain(xu.enhancements.iter().map(|e| (&e.name, &e.effects)));
-            for (name, effects) in named {
-                for e in effects {
-                    let mine = x == unit && e.scope == Scope::Unit;
-                    let leads = (attached || x == unit) && e.scope == Scope::Attached;
-                    if mine || leads {
-                        out.push(SourcedEffect {
-                            source: name,
-                            effect: e,
-                            owner: x,
-                        });
-                    }
+            for (name, e) in self.datasheet_effects(army, x) {
+                let mine = x == unit && e.scope == Scope::Unit;
+                let leads = (attached || x == unit) && e.scope == Scope::Attached;
+                if mine || leads {
+                    out.push(SourcedEffect {
+                        source: name,
+                        effect: e,
+                        owner: x,
+                    });
                 }
             }
         }
+        self.aura_effects(army, unit, &mut out);
         let root = combined[0];
         for act in &self.effects.active {
             if act.army == army && act.unit == root {
@@ -249,6 +224,122 @@ impl Game {
             }
         }
         out
+    }
+
+    /// The effects of the army and Detachment rules covering the unit's keywords.
+    fn army_rule_effects(&self, army: usize, unit: usize) -> Vec<(&str, &Effect)> {
+        let a = &self.scene.armies[army];
+        let d = &a.units[unit].datasheet;
+        let keywords: Vec<String> = d
+            .keywords
+            .iter()
+            .chain(&d.faction_keywords)
+            .cloned()
+            .collect();
+        a.rules
+            .rules()
+            .filter(|r| r.covers(&keywords, &a.rules.keyword))
+            .flat_map(|r| r.effects.iter().map(move |e| (r.name.as_str(), e)))
+            .collect()
+    }
+
+    /// The effects of the unit's own datasheet abilities and Enhancements: an ability with no
+    /// effects of its own takes the faction file's shared ability of that name for its
+    /// datasheet, if any.
+    fn datasheet_effects(&self, army: usize, unit: usize) -> Vec<(&str, &Effect)> {
+        let a = &self.scene.armies[army];
+        let u = &a.units[unit];
+        u.datasheet
+            .abilities
+            .iter()
+            .map(|ab| {
+                match (
+                    ab.effects.is_empty(),
+                    a.rules.ability_for(&ab.name, &u.datasheet.name),
+                ) {
+                    (true, Some(shared)) => (ab.name.as_str(), &shared.effects),
+                    _ => (ab.name.as_str(), &ab.effects),
+                }
+            })
+            .chain(u.enhancements.iter().map(|e| (e.name.as_str(), &e.effects)))
+            .flat_map(|(n, es)| es.iter().map(move |e| (n, e)))
+            .collect()
+    }
+
+    /// The units whose rules have an Aura effect, found once per game.
+    fn aura_units(&self) -> &[(usize, usize)] {
+        self.aura_units.get_or_init(|| {
+            let mut out = Vec::new();
+            for army in 0..self.scene.armies.len() {
+                for unit in 0..self.scene.armies[army].units.len() {
+                    let has = self
+                        .army_rule_effects(army, unit)
+                        .into_iter()
+                        .chain(self.datasheet_effects(army, unit))
+                        .any(|(_, e)| e.scope.aura().is_some());
+                    if has {
+                        out.push((army, unit));
+                    }
+                }
+            }
+            out
+        })
+    }
+
+    /// Adds the Aura effects covering the unit (`army`, `unit`): a friendly unit's `Aura` or an
+    /// enemy unit's `EnemyAura` with a model within range of the (Attached) unit's models
+    /// (Core Rules: Aura Abilities). Conditions are judged on the unit covered.
+    fn aura_effects<'a>(&'a self, army: usize, unit: usize, out: &mut Vec<SourcedEffect<'a>>) {
+        let sources = self.aura_units();
+        if sources.is_empty() {
+            return;
+        }
+        let root = self.combined(army, unit)[0];
+        let mine = self.live_models(army, root);
+        if mine.is_empty() {
+            return;
+        }
+        for &(b, v) in sources {
+            let theirs = self.live_models(b, v);
+            if theirs.is_empty() {
+                continue;
+            }
+            let effects = self
+                .army_rule_effects(b, v)
+                .into_iter()
+                .chain(self.datasheet_effects(b, v));
+            for (name, e) in effects {
+                let Some((range, friendly)) = e.scope.aura() else {
+                    continue;
+                };
+                if friendly != (b == army) || !self.models_within(&mine, &theirs, range) {
+                    continue;
+                }
+                // An Aura two units of the army share (an army rule) covers a unit once.
+                if out
+                    .iter()
+                    .any(|s| s.source == name && std::ptr::eq(s.effect, e))
+                {
+                    continue;
+                }
+                out.push(SourcedEffect {
+                    source: name,
+                    effect: e,
+                    owner: unit,
+                });
+            }
+        }
+    }
+
+    /// True when a model of `xs` is within `inches` of a model of `ys`.
+    fn models_within(&self, xs: &[ModelRef], ys: &[ModelRef], inches: f32) -> bool {
+        xs.iter().any(|a| {
+            let sa = self.solid(*a);
+            ys.iter().any(|b| {
+                crate::geometry::measure::model_distance(&sa, &self.solid(*b)).distance
+                    <= inches + crate::rules::constants::MEASURE_TOLERANCE_INCHES
+            })
+        })
     }
 
     /// True when a condition holds for the unit in `f`; `rule` names the rule whose effect it
@@ -328,6 +419,37 @@ impl Game {
                 })
             }),
             Condition::FromBattleRound(r) => self.battle_round >= *r,
+            Condition::FriendlyWithin(k, inches) => {
+                let mine = self.live_models(f.army, root);
+                self.unit_roots(f.army).into_iter().any(|v| {
+                    self.combined(f.army, v).into_iter().any(|x| {
+                        let d = &self.scene.armies[f.army].units[x].datasheet;
+                        (d.has_keyword(k) || d.name.eq_ignore_ascii_case(k))
+                            && self.models_within(&mine, &self.live_models(f.army, x), *inches)
+                    })
+                })
+            }
+            Condition::BelowStartingStrength => {
+                self.live_models(f.army, root).len() < self.starting_strength(f.army, root)
+            }
+            Condition::TargetBelowStartingStrength => f.target.is_some_and(|(ta, tu)| {
+                let troot = self.combined(ta, tu)[0];
+                self.live_models(ta, troot).len() < self.starting_strength(ta, troot)
+            }),
+            Condition::BattleShocked => state.battle_shocked,
+            Condition::Detachment(name) => self.scene.armies[f.army]
+                .rules
+                .detachment
+                .as_ref()
+                .is_some_and(|d| same_name(&d.name, name)),
+            Condition::EnemyWithin(inches) => {
+                let mine = self.live_models(f.army, root);
+                (0..self.units.len()).filter(|&b| b != f.army).any(|b| {
+                    self.unit_roots(b)
+                        .into_iter()
+                        .any(|v| self.models_within(&mine, &self.live_models(b, v), *inches))
+                })
+            }
             Condition::Not(inner) => !self.condition_holds(inner, rule, f),
         }
     }
@@ -452,6 +574,55 @@ impl Game {
         changes
     }
 
+    /// What the target unit's rules (its own, and enemy Auras over it) do to its Toughness
+    /// (the sum of [`Modifier::Toughness`]) and whether they give it the Benefit of Cover
+    /// ([`Modifier::BenefitOfCover`]) against an attack (`melee` or ranged) by `attacker`.
+    pub fn target_defences(
+        &self,
+        (tarmy, tunit): (usize, usize),
+        attacker: (usize, usize),
+        melee: bool,
+    ) -> (i32, bool) {
+        let (mut toughness, mut cover) = (0, false);
+        if !self.army_may_have(tarmy, &Modifier::Toughness(0))
+            && !self.army_may_have(tarmy, &Modifier::BenefitOfCover)
+        {
+            return (0, false);
+        }
+        let facts = Facts {
+            army: tarmy,
+            unit: tunit,
+            target: Some(attacker),
+            strength_above_toughness: None,
+            wounds_left: None,
+        };
+        let mut seen: Vec<(&str, &Effect)> = Vec::new();
+        for &x in &self.combined(tarmy, tunit) {
+            for s in self.unit_effects(tarmy, x) {
+                let applies = match s.effect.when {
+                    When::Always => true,
+                    When::Attacked(k) => k.includes(melee),
+                    _ => false,
+                };
+                if !applies || seen.iter().any(|(n, e)| *n == s.source && *e == s.effect) {
+                    continue;
+                }
+                seen.push((s.source, s.effect));
+                if !self.holds_all(&s, &Facts { unit: x, ..facts }) {
+                    continue;
+                }
+                for m in &s.effect.does {
+                    match m {
+                        Modifier::Toughness(t) => toughness += t,
+                        Modifier::BenefitOfCover => cover = true,
+                        _ => {}
+                    }
+                }
+            }
+        }
+        (toughness, cover)
+    }
+
     /// The best Feel No Pain, invulnerable save and Save the rules give model `r` against an
     /// attack (`melee` or ranged) by `attacker`: (Feel No Pain, invulnerable, Save, sources).
     pub fn model_defences(
@@ -509,6 +680,16 @@ impl Game {
         melee: bool,
     ) -> Vec<(AttackChanges, AttackChanges)> {
         let mut changes = Vec::with_capacity(plan.groups.len());
+        // The target's Toughness and Benefit of Cover as its rules (and enemy Auras) give them.
+        let (toughness, cover) = self.target_defences((tarmy, tunit), (army, unit), melee);
+        if toughness != 0 {
+            target.toughness = (i32::from(target.toughness) + toughness).clamp(1, 255) as u8;
+        }
+        if cover && !melee {
+            for m in &mut target.models {
+                m.has_cover = true;
+            }
+        }
         for g in 0..plan.groups.len() {
             let owner = plan
                 .attacking
@@ -583,6 +764,12 @@ impl Game {
         };
         a.rules.rules().flat_map(|r| &r.effects).any(same)
             || a.rules.abilities.iter().flat_map(|r| &r.effects).any(same)
+            || self.aura_units().iter().any(|&(b, v)| {
+                self.army_rule_effects(b, v)
+                    .into_iter()
+                    .chain(self.datasheet_effects(b, v))
+                    .any(|(_, e)| e.scope.aura().is_some() && same(e))
+            })
             || a.units.iter().any(|u| {
                 u.datasheet
                     .abilities
@@ -619,6 +806,55 @@ impl Game {
                     && s.effect.does.contains(what)
                     && self.holds_all(s, &facts)
             })
+        })
+    }
+
+    /// The number of D6 the combined unit takes Battle-shock tests on: 2, or the most a rule
+    /// active for it gives ([`Modifier::BattleShockDice`]; Tyranids' Synapse: 3).
+    pub fn battle_shock_dice(&self, army: usize, unit: usize) -> u8 {
+        if !self.army_may_have(army, &Modifier::BattleShockDice(0)) {
+            return 2;
+        }
+        let mut dice = 2;
+        for x in self.combined(army, unit) {
+            let facts = Facts {
+                army,
+                unit: x,
+                target: None,
+                strength_above_toughness: None,
+                wounds_left: None,
+            };
+            for s in self.unit_effects(army, x) {
+                if s.effect.when != When::Always || !self.holds_all(&s, &facts) {
+                    continue;
+                }
+                for m in &s.effect.does {
+                    if let Modifier::BattleShockDice(n) = m {
+                        dice = dice.max(*n);
+                    }
+                }
+            }
+        }
+        dice
+    }
+
+    /// True when a rule active for the unit (one component of an Attached unit) gives it
+    /// Fights First ([`Modifier::FightsFirst`]).
+    pub fn rules_give_fights_first(&self, army: usize, unit: usize) -> bool {
+        if !self.army_may_have(army, &Modifier::FightsFirst) {
+            return false;
+        }
+        let facts = Facts {
+            army,
+            unit,
+            target: None,
+            strength_above_toughness: None,
+            wounds_left: None,
+        };
+        self.unit_effects(army, unit).iter().any(|s| {
+            s.effect.when == When::Always
+                && s.effect.does.contains(&Modifier::FightsFirst)
+                && self.holds_all(s, &facts)
         })
     }
 

@@ -180,6 +180,9 @@ pub enum GameEvent {
         unit: String,
         /// The 2D6.
         dice: [u8; 2],
+        /// A third D6 when the test was taken on 3D6 (Synapse).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        third: Option<u8>,
         /// Leadership needed.
         leadership: u8,
         /// Passed (Insane Bravery makes a failure a pass).
@@ -352,6 +355,18 @@ pub enum GameEvent {
         regained: u8,
         /// Wounds remaining afterwards.
         wounds: u8,
+    },
+    /// A destroyed model returned to its unit with 1 wound (Necrons' Reanimation Protocols),
+    /// set up in Unit Coherency and outside Engagement Range.
+    ModelReturned {
+        /// Player owning the model.
+        player: u8,
+        /// The model (`unit#N`).
+        model: String,
+        /// The rule.
+        ability: String,
+        /// Where it was set up (inches; z is the height it stands at).
+        at: (f32, f32, f32),
     },
     /// A destroyed model's D6 for shooting before it is removed (e.g. For the Chapter!).
     ShootBeforeRemoval {

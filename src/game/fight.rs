@@ -252,6 +252,7 @@ impl Game {
                             self.scene.armies[army].units[x]
                                 .datasheet
                                 .has_core(&CoreAbility::FightsFirst)
+                                || self.rules_give_fights_first(army, x)
                         }))
             })
             .collect()

@@ -21,7 +21,6 @@ use crate::rules::mission::ScoringTiming;
 use crate::rules::modifiers::unit_leadership;
 use crate::rules::movement::{MoveMode, Moved};
 use crate::rules::phase::{FightStep, Phase, Stage, opponent};
-use crate::rules::rng::leadership_test;
 
 impl Game {
     /// A roll-off: a D6 each, re-rolled on a tie; returns the last dice and the winner.
@@ -296,7 +295,9 @@ impl Game {
             // A rule's Leadership modifier (a negative one improves the roll needed).
             let bonus = self.unit_bonus(army, u, &crate::rules::effect::Modifier::Leadership(0));
             let ld = (i32::from(ld) + bonus).clamp(2, 12) as u8;
-            let test = leadership_test(&mut self.rng, ld);
+            // Synapse and the like: the test on 3D6.
+            let dice = self.battle_shock_dice(army, u);
+            let test = crate::rules::rng::leadership_test_on(&mut self.rng, ld, dice);
             // A failed test: a Command Re-roll set for it re-rolls it, then Insane Bravery set
             // for it passes it (each Stratagem used, and paid, only then).
             let test = self.command_reroll_battle_shock(army, u, ld, test, ev);
@@ -305,6 +306,7 @@ impl Game {
                 player,
                 unit: self.unit_id(army, u).to_string(),
                 dice: test.dice,
+                third: test.third,
                 leadership: ld,
                 passed,
             });

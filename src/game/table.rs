@@ -482,7 +482,7 @@ impl Game {
         Ok(())
     }
 
-    fn check_on_board(&self, s: &ModelSolid, name: &str) -> Result<(), Rejection> {
+    pub(super) fn check_on_board(&self, s: &ModelSolid, name: &str) -> Result<(), Rejection> {
         let board = [
             Vec2::new(0.0, 0.0),
             Vec2::new(BOARD_WIDTH_INCHES, 0.0),
@@ -531,7 +531,12 @@ impl Game {
 
     /// Checks a model can stand at `at`: on the table, or on a ruin floor at that height
     /// (INFANTRY, BEAST and FLY only), and not on Battlefield Debris.
-    fn check_standing(&self, r: ModelRef, at: Vec3, name: &str) -> Result<(), Rejection> {
+    pub(super) fn check_standing(
+        &self,
+        r: ModelRef,
+        at: Vec3,
+        name: &str,
+    ) -> Result<(), Rejection> {
         let d = &self.scene.armies[r.army].units[r.unit].datasheet;
         if at.z > MEASURE_TOLERANCE_INCHES {
             if !(d.has_keyword("INFANTRY") || d.has_keyword("BEAST") || d.has_keyword("FLY")) {

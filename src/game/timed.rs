@@ -70,6 +70,10 @@ impl Game {
         for (source, m) in due {
             match m {
                 Modifier::RegainWounds(n) => self.regain_wounds(army, unit, &source, n, ev),
+                Modifier::Reanimate(amount) => {
+                    let n = amount.roll(&mut self.rng).value.max(0) as u32;
+                    self.reanimate(army, unit, &source, n, ev);
+                }
                 Modifier::MortalWounds { on, amount, within } => {
                     let enemy = 1 - army;
                     for e in self.unit_roots(enemy) {
@@ -135,5 +139,142 @@ impl Game {
                 wounds,
             });
         }
+    }
+
+    /// The unit reanimates `n` wounds, one at a time (Necrons' Reanimation Protocols): each
+    /// heals the model that has lost the most wounds, or, when none has, returns one destroyed
+    /// model of the unit with 1 wound, set up where it stood if that is still legal, else next
+    /// to a model of its unit: on the battlefield, on no other model, outside every wall,
+    /// within 2" of its unit (Unit Coherency) and outside Engagement Range of enemy models.
+    /// Wounds with no model to heal or return, or no room, are lost.
+    fn reanimate(
+        &mut self,
+        army: usize,
+        unit: usize,
+        ability: &str,
+        n: u32,
+        ev: &mut Vec<GameEvent>,
+    ) {
+        let player = self.player_of(army);
+        let mut healed: Vec<(usize, u8)> = Vec::new();
+        for _ in 0..n {
+            let full = |g: &Game, m: usize| {
+                g.scene.armies[army].units[unit].models[m]
+                    .characteristics
+                    .wounds
+            };
+            let wounded = (0..self.units[army][unit].models.len())
+                .filter(|&m| {
+                    let s = &self.units[army][unit].models[m];
+                    s.alive && s.wounds < full(self, m)
+                })
+                .max_by_key(|&m| full(self, m) - self.units[army][unit].models[m].wounds);
+            if let Some(m) = wounded {
+                self.units[army][unit].models[m].wounds += 1;
+                match healed.iter_mut().find(|(x, _)| *x == m) {
+                    Some((_, k)) => *k += 1,
+                    None => healed.push((m, 1)),
+                }
+                continue;
+            }
+            let Some(m) = (0..self.units[army][unit].models.len())
+                .find(|&m| !self.units[army][unit].models[m].alive)
+            else {
+                break;
+            };
+            let r = ModelRef {
+                army,
+                unit,
+                model: m,
+            };
+            let Some((at, facing)) = self.return_spot(r) else {
+                break;
+            };
+            self.place(&[(r, at, facing)]);
+            let s = &mut self.units[army][unit].models[m];
+            s.alive = true;
+            s.wounds = 1;
+            s.allocated_this_phase = false;
+            ev.push(GameEvent::ModelReturned {
+                player,
+                model: self.model_name(r),
+                ability: ability.to_string(),
+                at: (at.x, at.y, at.z),
+            });
+        }
+        for (m, regained) in healed {
+            let r = ModelRef {
+                army,
+                unit,
+                model: m,
+            };
+            ev.push(GameEvent::WoundsRegained {
+                player,
+                model: self.model_name(r),
+                ability: ability.to_string(),
+                regained,
+                wounds: self.units[army][unit].models[m].wounds,
+            });
+        }
+    }
+
+    /// Where a destroyed model `r` can be set up again beside its unit: its last position if
+    /// still legal, else the first legal point of rings around the unit's models.
+    fn return_spot(&self, r: ModelRef) -> Option<(crate::geometry::Vec3, f32)> {
+        use crate::geometry::Vec3;
+        use crate::geometry::measure::model_distance;
+        use crate::rules::constants::{COHERENCY_HORIZONTAL_INCHES, MEASURE_TOLERANCE_INCHES};
+        let model = &self.scene.armies[r.army].units[r.unit].models[r.model];
+        let (last, facing) = (model.position, model.facing);
+        let unit = self.live_models(r.army, r.unit);
+        if unit.is_empty() {
+            return None;
+        }
+        let others: Vec<_> = self
+            .all_live_models()
+            .iter()
+            .map(|x| self.solid(*x))
+            .collect();
+        let enemies = self.enemy_solids(r.army);
+        let barricades = self.scene.barricade_footprints();
+        let mine: Vec<_> = unit.iter().map(|x| self.solid(*x)).collect();
+        let name = self.model_name(r);
+        let legal = |at: Vec3| {
+            let s = self.solid_at(r, at, facing);
+            self.check_on_board(&s, &name).is_ok()
+                && self.check_standing(r, at, &name).is_ok()
+                && self.wall_crossed(&s).is_none()
+                && !others.iter().any(|o| {
+                    crate::geometry::bases_overlap(
+                        (&s.base, s.centre, s.facing),
+                        (&o.base, o.centre, o.facing),
+                    )
+                })
+                && !enemies
+                    .iter()
+                    .any(|e| crate::rules::engagement::within_engagement_range(&s, e, &barricades))
+                && mine.iter().any(|o| {
+                    model_distance(&s, o).distance
+                        <= COHERENCY_HORIZONTAL_INCHES - MEASURE_TOLERANCE_INCHES
+                })
+        };
+        if legal(last) {
+            return Some((last, facing));
+        }
+        let own = self.solid(r);
+        for o in &mine {
+            let reach = own.base.bounding_radius_inches() + o.base.bounding_radius_inches();
+            for gap in [0.25_f32, 1.0] {
+                for k in 0..16 {
+                    let a = k as f32 * std::f32::consts::TAU / 16.0;
+                    let d = reach + gap;
+                    let at = Vec3::new(o.centre.x + d * a.cos(), o.centre.y + d * a.sin(), o.z);
+                    if legal(at) {
+                        return Some((at, facing));
+                    }
+                }
+            }
+        }
+        None
     }
 }

@@ -107,7 +107,7 @@ impl Turn {
 }
 
 /// Whom an effect changes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub enum Scope {
     /// The unit that has the rule (a Bodyguard or Leader unit on its own), or every unit the
     /// army or Detachment rule covers, or the unit a Stratagem targets.
@@ -117,6 +117,25 @@ pub enum Scope {
     /// of (Leaders and Bodyguard), or its own unit when alone. "While this model is leading a
     /// unit" adds [`Condition::Leading`].
     Attached,
+    /// An Aura (Core Rules: Aura Abilities): every friendly unit with a model within this many
+    /// inches of a model of the unit with the rule, that unit included. Conditions are judged
+    /// on the unit the aura covers.
+    Aura(f32),
+    /// An Aura over the enemy: every enemy unit within this many inches. The effect acts as if
+    /// that enemy unit had it (its attacks under `Attacking`, attacks at it under `Attacked`,
+    /// its Leadership, Objective Control and Toughness), its conditions judged on that unit.
+    EnemyAura(f32),
+}
+
+impl Scope {
+    /// The Aura's range (inches) when it is one.
+    pub fn aura(self) -> Option<(f32, bool)> {
+        match self {
+            Scope::Aura(r) => Some((r, true)),
+            Scope::EnemyAura(r) => Some((r, false)),
+            _ => None,
+        }
+    }
 }
 
 /// A condition an [`Effect`] needs.
@@ -159,6 +178,20 @@ pub enum Condition {
     TargetWithin(f32),
     /// The battle round is this one or later.
     FromBattleRound(u8),
+    /// A friendly model with this keyword (or datasheet name) is within this many inches of
+    /// the unit, the unit's own models included (Synapse: within 6" of a SYNAPSE model).
+    FriendlyWithin(String, f32),
+    /// An enemy model is within this many inches of the unit.
+    EnemyWithin(f32),
+    /// The unit has fewer models than its Starting Strength.
+    BelowStartingStrength,
+    /// The target has fewer models than its Starting Strength.
+    TargetBelowStartingStrength,
+    /// The unit is Battle-shocked.
+    BattleShocked,
+    /// The owner's army plays this Detachment (a datasheet ability that works only in one
+    /// Detachment: Deadly Unity in Talons of the Emperor).
+    Detachment(String),
     /// The condition does not hold.
     Not(Box<Condition>),
 }
@@ -197,6 +230,14 @@ pub enum Modifier {
     InvulnerableSave(u8),
     /// The models' Save characteristic becomes this (if better).
     Save(u8),
+    /// Add to the models' Toughness (never below 1); attacks at the unit use the result.
+    Toughness(i32),
+    /// Improve the attacking weapons' Ballistic or Weapon Skill by this much (1: 4+ becomes
+    /// 3+; never better than 2+). A characteristic change, not a Hit roll modifier.
+    Skill(i32),
+    /// The unit has the Benefit of Cover against ranged attacks (Core Rules: Benefit of
+    /// Cover).
+    BenefitOfCover,
     /// Add to the Move characteristic (inches).
     Move(i32),
     /// Add to Advance rolls.
@@ -215,6 +256,14 @@ pub enum Modifier {
     ChargeAfterAdvancing,
     /// The unit can declare a charge in a turn it Fell Back.
     ChargeAfterFallingBack,
+    /// The unit has Fights First (Core Rules: Fights First).
+    FightsFirst,
+    /// The unit takes Battle-shock tests on this many D6 instead of 2 (Synapse: 3).
+    BattleShockDice(u8),
+    /// The unit reanimates this many wounds (timed; Necrons' Reanimation Protocols): each
+    /// wound heals a model that has lost wounds, else returns one destroyed model of the unit
+    /// with 1 wound, set up in Unit Coherency and outside Engagement Range.
+    Reanimate(DiceExpr),
     /// Each model regains up to this many lost wounds (timed).
     RegainWounds(u8),
     /// Roll a D6 for each enemy unit within `within` inches: on `on`+ it suffers `amount`
@@ -250,6 +299,9 @@ impl Modifier {
                 | M::FeelNoPain(_)
                 | M::InvulnerableSave(_)
                 | M::Save(_)
+                | M::Toughness(_)
+                | M::Skill(_)
+                | M::BenefitOfCover
         )
     }
 
@@ -284,6 +336,11 @@ impl Modifier {
             M::ChargeRoll(x) => modifier(*x, "ChargeRoll"),
             M::ObjectiveControl(x) => modifier(*x, "ObjectiveControl"),
             M::Leadership(x) => modifier(*x, "Leadership"),
+            M::Toughness(x) => modifier(*x, "Toughness"),
+            M::Skill(x) => modifier(*x, "Skill"),
+            M::BattleShockDice(x) if !(2..=3).contains(x) => Err(format!(
+                "BattleShockDice({x}) is outside the limits: 2 to 3"
+            )),
             M::CriticalHitOn(x) => roll(*x, "CriticalHitOn"),
             M::CriticalWoundOn(x) => roll(*x, "CriticalWoundOn"),
             M::FeelNoPain(x) => roll(*x, "FeelNoPain"),
@@ -316,7 +373,13 @@ impl Condition {
     /// Ok when the numbers are within limits.
     pub fn check(&self) -> Result<(), String> {
         match self {
-            Condition::TargetWithin(x) => distance(*x),
+            Condition::TargetWithin(x) | Condition::EnemyWithin(x) => distance(*x),
+            Condition::FriendlyWithin(k, x) => {
+                if k.trim().is_empty() {
+                    return Err("FriendlyWithin needs a keyword".into());
+                }
+                distance(*x)
+            }
             Condition::WoundsLeftAtMost(0) => Err("WoundsLeftAtMost(0) never holds".into()),
             Condition::FromBattleRound(r) if !(1..=5).contains(r) => Err(format!(
                 "FromBattleRound({r}) is outside battle rounds 1 to 5"
@@ -339,6 +402,9 @@ impl Effect {
         }
         for c in &self.conditions {
             c.check()?;
+        }
+        if let Some((r, _)) = self.scope.aura() {
+            distance(r)?;
         }
         Ok(())
     }
@@ -379,6 +445,8 @@ pub struct AttackChanges {
     pub ap: i32,
     /// Damage added (negative reduces it).
     pub damage: i32,
+    /// Ballistic/Weapon Skill improvement (positive: 4+ becomes 3+ with 1).
+    pub skill: i32,
     /// Weapon abilities gained.
     pub abilities: Vec<WeaponAbility>,
     /// The names of the rules that changed the attack, for the log.
@@ -405,6 +473,7 @@ impl AttackChanges {
             M::Strength(x) => self.strength += x,
             M::ArmourPenetration(x) => self.ap += x,
             M::Damage(x) => self.damage += x,
+            M::Skill(x) => self.skill += x,
             M::Weapon(w) => {
                 if !self.abilities.contains(w) {
                     self.abilities.push(w.clone());
@@ -438,6 +507,11 @@ impl AttackChanges {
         }
         if self.ap != 0 {
             p.ap = (i32::from(p.ap) - self.ap).clamp(-128, 0) as i8;
+        }
+        if self.skill != 0
+            && let Some(s) = p.skill
+        {
+            p.skill = Some((i32::from(s) - self.skill).clamp(2, 6) as u8);
         }
     }
 

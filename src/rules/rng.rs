@@ -177,6 +177,8 @@ impl DiceExpr {
 pub struct LeadershipTest {
     /// The two D6.
     pub dice: [u8; 2],
+    /// A third D6 when the test is taken on 3D6 (Tyranids' Synapse).
+    pub third: Option<u8>,
     /// Their sum.
     pub total: u8,
     /// True if the total is at least the Leadership.
@@ -185,10 +187,18 @@ pub struct LeadershipTest {
 
 /// Takes a Leadership test for a unit whose best Leadership is `leadership` (7 for 7+).
 pub fn leadership_test(rng: &mut GameRng, leadership: u8) -> LeadershipTest {
-    let dice = [rng.d6(), rng.d6()];
-    let total = dice[0] + dice[1];
+    leadership_test_on(rng, leadership, 2)
+}
+
+/// A Leadership test taken on `dice` D6 (2, or 3 where a rule says so: Tyranids' Synapse);
+/// the total of every die against `leadership`.
+pub fn leadership_test_on(rng: &mut GameRng, leadership: u8, dice: u8) -> LeadershipTest {
+    let two = [rng.d6(), rng.d6()];
+    let third = (dice >= 3).then(|| rng.d6());
+    let total = two[0] + two[1] + third.unwrap_or(0);
     LeadershipTest {
-        dice,
+        dice: two,
+        third,
         total,
         passed: total >= leadership,
     }

@@ -13,6 +13,7 @@ mod battle_props;
 mod battle_saves;
 #[path = "../common/mod.rs"]
 mod common;
+mod effect_primitives;
 mod engine_api;
 mod engine_options;
 mod fidelity3_allocation;

@@ -924,6 +924,20 @@ fn headline(game: &Game, e: &GameEvent, phase: Option<Phase>) -> (Option<u8>, St
                 plural(u32::from(*regained), "wound", "wounds")
             ),
         ),
+        G::ModelReturned {
+            player,
+            model,
+            ability,
+            at,
+        } => (
+            Some(*player),
+            format!(
+                "{} returns with 1 wound ({ability}) at ({:.1}, {:.1})",
+                model_name(game, *player, model),
+                at.0,
+                at.1
+            ),
+        ),
         G::GameOver { winner, vp, reason } => {
             return (
                 *winner,
@@ -1002,9 +1016,14 @@ fn first_dice(game: &Game, entry: &mut LogEntry, e: &GameEvent) {
                 (dice[1], *deploys_first == 1),
             ],
         }),
-        G::BattleShockTest { dice, passed, .. } => entry.dice.push(DiceGroup {
-            label: "2D6".into(),
-            dice: dice.iter().map(|&d| (d, *passed)).collect(),
+        G::BattleShockTest {
+            dice,
+            third,
+            passed,
+            ..
+        } => entry.dice.push(DiceGroup {
+            label: if third.is_some() { "3D6" } else { "2D6" }.into(),
+            dice: dice.iter().chain(third).map(|&d| (d, *passed)).collect(),
         }),
         G::AdvanceRolled { roll, .. } => entry.dice.push(DiceGroup {
             label: "Advance".into(),
