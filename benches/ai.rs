@@ -83,6 +83,7 @@ fn game(c: &mut Criterion) {
                 pick: Some(target.into()),
                 round: 1,
                 lasts: wartable::data::faction_rules::Lasts::UntilYourNextCommandPhase,
+                by: None,
             });
         // The target set 12" in front of the shooters, in a line (a what-if placement).
         let army = g.army_of(player).expect("army");

@@ -10,7 +10,7 @@ use super::{centre, trial, value_per_model};
 use crate::data::faction_rules::Pick;
 use crate::game::{Command, Game};
 use crate::rules::effect::When;
-use crate::rules::phase::{Phase, Stage};
+use crate::rules::phase::Stage;
 
 /// Smallest gain in expected points destroyed for which the computer spends CP on a
 /// Detachment Stratagem before its unit attacks (per CP it costs).
@@ -27,7 +27,9 @@ pub const DECLARE_BY_ROUND: u8 = 3;
 /// The choice one of `player`'s rules gives now, as the command that makes it; None when no
 /// choice is open (it is not the player's Command phase, or every rule has been chosen).
 pub fn rule_choice(game: &Game, player: u8) -> Option<Command> {
-    if game.stage != Stage::Battle || game.active_player != player || game.phase != Phase::Command {
+    // Before the battle only the choices made then are open (rule_choice_options says which).
+    let before = game.stage != Stage::Battle;
+    if !before && game.active_player != player {
         return None;
     }
     let army = game.army_of(player)?;
@@ -44,18 +46,81 @@ pub fn rule_choice(game: &Game, player: u8) -> Option<Command> {
                 }
             }
             Pick::EnemyUnit => Some(best_enemy(game, army, &picks)?),
+            Pick::EnemyUnitBy => {
+                let Some((by, target)) = spotter(game, army, player, rule) else {
+                    continue;
+                };
+                let c = Command::RuleChoice {
+                    player,
+                    rule: name,
+                    pick: Some(target),
+                    by: Some(by),
+                };
+                if super::legal(game, &c) {
+                    return Some(c);
+                }
+                continue;
+            }
             Pick::OneOf(_) => Some(doctrine(game, army, &picks)?),
         };
         let c = Command::RuleChoice {
             player,
             rule: name,
             pick,
+            by: None,
         };
         if super::legal(game, &c) {
             return Some(c);
         }
     }
     None
+}
+
+/// For a rule whose units pick an enemy unit (For the Greater Good): one picker a phase, a
+/// MARKERLIGHT unit first, else the cheapest unit that may pick, marking the enemy unit most worth the army's attacks among those
+/// it sees; None when a pick of the rule is already in force or fewer than two units could
+/// still shoot (an Observer gains nothing for itself).
+fn spotter(
+    game: &Game,
+    army: usize,
+    player: u8,
+    rule: &crate::data::faction_rules::Rule,
+) -> Option<(String, String)> {
+    if game
+        .effects
+        .choices
+        .iter()
+        .any(|c| c.player == player && c.rule == rule.name)
+    {
+        return None;
+    }
+    let shooters = game
+        .unit_roots(army)
+        .into_iter()
+        .filter(|&u| game.unit_options(army, u).shoot)
+        .count();
+    if shooters < 2 {
+        return None;
+    }
+    let points = |id: &str| {
+        game.find_unit(army, id)
+            .and_then(|u| game.scene.armies[army].units[u].points)
+            .unwrap_or(0)
+    };
+    // A MARKERLIGHT Observer also takes the target's cover away.
+    let markerlight = |id: &str| {
+        game.find_unit(army, id).is_some_and(|u| {
+            game.scene.armies[army].units[u]
+                .datasheet
+                .has_keyword("MARKERLIGHT")
+        })
+    };
+    let (by, targets) = game
+        .rule_pickers(player, rule)
+        .into_iter()
+        .min_by_key(|(id, _)| (!markerlight(id), points(id)))?;
+    let target = best_enemy(game, army, &targets)?;
+    Some((by, target))
 }
 
 /// True when some unit of the army stands within [`CLOSE_COMBAT_REACH_INCHES`] of an enemy

@@ -90,6 +90,11 @@ pub struct Choice {
     /// The phase of the player's own turn it is made in.
     #[serde(default = "command_phase")]
     pub at: Phase,
+    /// Made once before the battle (Declare Battle Formations: Nurgle's Gift's Plague, the
+    /// Hyper-adaptations) instead of in a phase: during deployment, by either player; when the
+    /// battle begins without it, the first option is taken. Only `OneOf` picks.
+    #[serde(default)]
+    pub before_battle: bool,
 }
 
 fn command_phase() -> Phase {
@@ -105,6 +110,12 @@ pub enum Pick {
     OneOf(Vec<String>),
     /// Nothing: the rule is declared (Waaagh!).
     Declare,
+    /// An enemy unit picked by one of the army's units the rule covers (For the Greater
+    /// Good: an Observer marks a Spotted unit): the picking unit (`RuleChoice.by`) is on the
+    /// battlefield, not Battle-shocked, not a FORTIFICATION, has not shot this phase and sees
+    /// the enemy unit; each unit picks once and each enemy unit is picked once each time the
+    /// phase comes.
+    EnemyUnitBy,
 }
 
 /// How often a [`Choice`] may be made.

@@ -289,6 +289,10 @@ pub enum Command {
         /// The enemy unit's id or the option; none for a declared rule.
         #[serde(default)]
         pick: Option<String>,
+        /// The unit of the player's army that makes the pick, for a rule whose units pick
+        /// (For the Greater Good's Observer); none otherwise.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<String>,
     },
     /// Uses a Detachment Stratagem on one of the player's units.
     UseRuleStratagem {

@@ -32,6 +32,8 @@ pub struct RuleChoiceMade {
     pub round: u8,
     /// How long it lasts.
     pub lasts: Lasts,
+    /// The unit of the player's army that made the pick ([`Pick::EnemyUnitBy`]), if any.
+    pub by: Option<String>,
 }
 
 /// Effects in force on one unit for a while: a Detachment Stratagem's, or a referee override.
@@ -124,8 +126,12 @@ pub struct SourcedEffect<'a> {
     pub source: &'a str,
     /// The effect.
     pub effect: &'a Effect,
-    /// The unit index whose rule it is (for Leader-only rules: the Leader's unit).
+    /// The unit index whose rule it is (for Leader-only rules: the Leader's unit); for an
+    /// Aura, the unit it covers.
     pub owner: usize,
+    /// The army whose rule it is (its player's choices are the ones [`Condition::Chosen`]
+    /// and [`Condition::TargetChosen`] look at): the other army for an enemy Aura.
+    pub of: usize,
 }
 
 /// The facts conditions are judged on, for one unit (and one attack).
@@ -174,9 +180,56 @@ impl Game {
                 pick: pick.clone(),
                 round: 1,
                 lasts: choice.lasts,
+                by: None,
             });
         }
         Ok(g)
+    }
+
+    /// When the battle begins: each rule whose choice is made before the battle and was not
+    /// made takes its first option (Declare Battle Formations; see [`Choice::before_battle`]).
+    ///
+    /// [`Choice::before_battle`]: crate::data::faction_rules::Choice::before_battle
+    pub(super) fn before_battle_choices(&mut self, ev: &mut Vec<GameEvent>) {
+        for army in 0..self.scene.armies.len() {
+            let player = self.player_of(army);
+            let due: Vec<(String, Option<String>, Lasts)> = self.scene.armies[army]
+                .rules
+                .rules()
+                .filter(|r| r.status() == RuleStatus::Applied)
+                .filter_map(|r| {
+                    let c = r.choice.as_ref().filter(|c| c.before_battle)?;
+                    let made = self
+                        .effects
+                        .history
+                        .iter()
+                        .any(|h| h.player == player && same_name(&h.rule, &r.name));
+                    let first = match &c.pick {
+                        Pick::OneOf(o) => o.first().cloned(),
+                        _ => None,
+                    };
+                    (!made).then(|| (r.name.clone(), first, c.lasts))
+                })
+                .collect();
+            for (rule, pick, lasts) in due {
+                let made = RuleChoiceMade {
+                    player,
+                    rule: rule.clone(),
+                    pick: pick.clone(),
+                    round: self.battle_round,
+                    lasts,
+                    by: None,
+                };
+                self.effects.choices.push(made.clone());
+                self.effects.history.push(made);
+                ev.push(GameEvent::RuleChosen {
+                    player,
+                    rule,
+                    pick,
+                    by: None,
+                });
+            }
+        }
     }
 
     /// Every effect of a rule that covers the unit (`army`, `unit`), whatever its condition:
@@ -193,6 +246,7 @@ impl Game {
                 source: name,
                 effect: e,
                 owner: unit,
+                of: army,
             });
         }
         let combined = self.combined(army, unit);
@@ -206,6 +260,7 @@ impl Game {
                         source: name,
                         effect: e,
                         owner: x,
+                        of: army,
                     });
                 }
             }
@@ -219,6 +274,7 @@ impl Game {
                         source: &act.source,
                         effect: e,
                         owner: unit,
+                        of: army,
                     });
                 }
             }
@@ -245,7 +301,8 @@ impl Game {
 
     /// The effects of the unit's own datasheet abilities and Enhancements: an ability with no
     /// effects of its own takes the faction file's shared ability of that name for its
-    /// datasheet, if any.
+    /// datasheet, if any (not when the datasheet gives it as a timed ability, which the engine
+    /// applies already: the hand-written Trukk's Grot Riggers).
     fn datasheet_effects(&self, army: usize, unit: usize) -> Vec<(&str, &Effect)> {
         let a = &self.scene.armies[army];
         let u = &a.units[unit];
@@ -253,8 +310,13 @@ impl Game {
             .abilities
             .iter()
             .map(|ab| {
+                let timed = u
+                    .datasheet
+                    .timed_abilities
+                    .iter()
+                    .any(|t| same_name(&t.name, &ab.name));
                 match (
-                    ab.effects.is_empty(),
+                    ab.effects.is_empty() && !timed,
                     a.rules.ability_for(&ab.name, &u.datasheet.name),
                 ) {
                     (true, Some(shared)) => (ab.name.as_str(), &shared.effects),
@@ -326,6 +388,7 @@ impl Game {
                     source: name,
                     effect: e,
                     owner: unit,
+                    of: b,
                 });
             }
         }
@@ -344,8 +407,9 @@ impl Game {
 
     /// True when a condition holds for the unit in `f`; `rule` names the rule whose effect it
     /// is (for [`Condition::TargetChosen`] and [`Condition::Chosen`]).
-    fn condition_holds(&self, c: &Condition, rule: &str, f: &Facts) -> bool {
-        let player = self.player_of(f.army);
+    fn condition_holds(&self, c: &Condition, rule: &str, rule_army: usize, f: &Facts) -> bool {
+        // The choices are those of the player whose rule it is (an enemy Aura's owner).
+        let player = self.player_of(rule_army);
         let root = self.combined(f.army, f.unit)[0];
         let state = &self.units[f.army][root];
         match c {
@@ -364,6 +428,33 @@ impl Game {
                                 .is_some_and(|x| self.combined(ta, x)[0] == troot)
                         })
                 })
+            }),
+            Condition::TargetChosenBy(k) => f.target.is_some_and(|(ta, tu)| {
+                let troot = self.combined(ta, tu)[0];
+                let army = self.army_of(player).unwrap_or(rule_army);
+                self.effects.choices.iter().any(|ch| {
+                    ch.player == player
+                        && same_name(&ch.rule, rule)
+                        && ch.pick.as_deref().is_some_and(|p| {
+                            self.find_unit(ta, p)
+                                .is_some_and(|x| self.combined(ta, x)[0] == troot)
+                        })
+                        && ch.by.as_deref().is_some_and(|b| {
+                            self.find_unit(army, b).is_some_and(|x| {
+                                self.combined(army, x)
+                                    .iter()
+                                    .any(|&y| self.unit_has_keyword(army, y, k))
+                            })
+                        })
+                })
+            }),
+            Condition::Picker => self.effects.choices.iter().any(|ch| {
+                ch.player == player
+                    && same_name(&ch.rule, rule)
+                    && ch.by.as_deref().is_some_and(|b| {
+                        self.find_unit(f.army, b)
+                            .is_some_and(|x| self.combined(f.army, x)[0] == root)
+                    })
             }),
             Condition::Charged => state.charged,
             Condition::RemainedStationary => {
@@ -437,7 +528,7 @@ impl Game {
                 self.live_models(ta, troot).len() < self.starting_strength(ta, troot)
             }),
             Condition::BattleShocked => state.battle_shocked,
-            Condition::Detachment(name) => self.scene.armies[f.army]
+            Condition::Detachment(name) => self.scene.armies[rule_army]
                 .rules
                 .detachment
                 .as_ref()
@@ -450,7 +541,7 @@ impl Game {
                         .any(|v| self.models_within(&mine, &self.live_models(b, v), *inches))
                 })
             }
-            Condition::Not(inner) => !self.condition_holds(inner, rule, f),
+            Condition::Not(inner) => !self.condition_holds(inner, rule, rule_army, f),
         }
     }
 
@@ -492,7 +583,7 @@ impl Game {
         s.effect
             .conditions
             .iter()
-            .all(|c| self.condition_holds(c, s.source, &f))
+            .all(|c| self.condition_holds(c, s.source, s.of, &f))
     }
 
     /// The changes the attacking unit's own rules make to its attacks with one weapon group
@@ -666,6 +757,38 @@ impl Game {
         (fnp, inv, save, sources)
     }
 
+    /// How much the rules worsen model `r`'s Save characteristic against an attack (`melee` or
+    /// ranged) by `attacker` ([`Modifier::WorsenSave`], summed; 0 for none).
+    pub fn save_worsened(&self, r: ModelRef, attacker: (usize, usize), melee: bool) -> i32 {
+        if !self.army_may_have(r.army, &Modifier::WorsenSave(0)) {
+            return 0;
+        }
+        let facts = Facts {
+            army: r.army,
+            unit: r.unit,
+            target: Some(attacker),
+            strength_above_toughness: None,
+            wounds_left: Some(self.units[r.army][r.unit].models[r.model].wounds),
+        };
+        let mut total = 0;
+        for s in self.unit_effects(r.army, r.unit) {
+            let applies = match s.effect.when {
+                When::Always => true,
+                When::Attacked(k) => k.includes(melee),
+                _ => false,
+            };
+            if !applies || !self.holds_all(&s, &facts) {
+                continue;
+            }
+            for m in &s.effect.does {
+                if let Modifier::WorsenSave(x) = m {
+                    total += x;
+                }
+            }
+        }
+        total
+    }
+
     /// Applies the rules of both sides to one weapon assignment's plan before it is resolved:
     /// each weapon group's characteristics and abilities (from the attacking models' unit's
     /// effects and the target's `When::Attacked` ones), and the target models' Feel No Pain,
@@ -727,19 +850,23 @@ impl Game {
         melee: bool,
         target: &mut crate::rules::attack::TargetUnit,
     ) {
-        type Defences = (Option<u8>, Option<u8>, Option<u8>);
+        type Defences = (Option<u8>, Option<u8>, Option<u8>, i32);
         let mut seen: Vec<((usize, u8), Defences)> = Vec::new();
         for (m, &e) in target.models.iter_mut().zip(entries) {
             let r = sight.models[e];
             let key = (r.unit, self.units[r.army][r.unit].models[r.model].wounds);
-            let (fnp, inv, save) = match seen.iter().find(|(k, _)| *k == key) {
+            let (fnp, inv, save, worse) = match seen.iter().find(|(k, _)| *k == key) {
                 Some((_, d)) => *d,
                 None => {
                     let (f, i, s, _) = self.model_defences(r, attacker, melee);
-                    seen.push((key, (f, i, s)));
-                    (f, i, s)
+                    let w = self.save_worsened(r, attacker, melee);
+                    seen.push((key, (f, i, s, w)));
+                    (f, i, s, w)
                 }
             };
+            if worse > 0 {
+                m.save = (i32::from(m.save) + worse).min(7) as u8;
+            }
             if let Some(x) = fnp {
                 m.feel_no_pain = Some(m.feel_no_pain.map_or(x, |y| y.min(x)));
             }
@@ -838,6 +965,35 @@ impl Game {
         dice
     }
 
+    /// The highest terrain section (inches) the rules let the combined unit move through
+    /// ([`Modifier::WalkThroughTerrain`]), if any.
+    pub fn walk_through_height(&self, army: usize, unit: usize) -> Option<f32> {
+        if !self.army_may_have(army, &Modifier::WalkThroughTerrain(0.0)) {
+            return None;
+        }
+        let mut best: Option<f32> = None;
+        for x in self.combined(army, unit) {
+            let facts = Facts {
+                army,
+                unit: x,
+                target: None,
+                strength_above_toughness: None,
+                wounds_left: None,
+            };
+            for s in self.unit_effects(army, x) {
+                if s.effect.when != When::Always || !self.holds_all(&s, &facts) {
+                    continue;
+                }
+                for m in &s.effect.does {
+                    if let Modifier::WalkThroughTerrain(h) = m {
+                        best = Some(best.map_or(*h, |b: f32| b.max(*h)));
+                    }
+                }
+            }
+        }
+        best
+    }
+
     /// True when a rule active for the unit (one component of an Attached unit) gives it
     /// Fights First ([`Modifier::FightsFirst`]).
     pub fn rules_give_fights_first(&self, army: usize, unit: usize) -> bool {
@@ -882,6 +1038,7 @@ impl Game {
                     continue;
                 }
                 total += match m {
+                    Modifier::ObjectiveControlDown(x) => *x,
                     Modifier::Move(x)
                     | Modifier::AdvanceRoll(x)
                     | Modifier::ChargeRoll(x)
@@ -906,11 +1063,14 @@ impl Game {
             let Some(choice) = &rule.choice else {
                 continue;
             };
-            if rule.status() != RuleStatus::Applied
-                || self.stage != Stage::Battle
-                || self.active_player != player
-                || self.phase != choice.at
-            {
+            let open = if choice.before_battle {
+                self.stage != Stage::Battle
+            } else {
+                self.stage == Stage::Battle
+                    && self.active_player == player
+                    && self.phase == choice.at
+            };
+            if rule.status() != RuleStatus::Applied || !open {
                 continue;
             }
             let made = |pick: Option<&str>| {
@@ -923,7 +1083,10 @@ impl Game {
             let this_phase = self.effects.history.iter().any(|h| {
                 h.player == player && same_name(&h.rule, &rule.name) && h.round == self.battle_round
             });
-            if this_phase || (choice.limit == Limit::OncePerBattle && made(None)) {
+            let many = matches!(choice.pick, Pick::EnemyUnitBy);
+            if (this_phase && !choice.before_battle && !many)
+                || ((choice.limit == Limit::OncePerBattle || choice.before_battle) && made(None))
+            {
                 continue;
             }
             let picks: Vec<String> = match &choice.pick {
@@ -933,6 +1096,17 @@ impl Game {
                     .filter(|o| choice.limit != Limit::EachOptionOncePerBattle || !made(Some(o)))
                     .cloned()
                     .collect(),
+                Pick::EnemyUnitBy => {
+                    let mut all: Vec<String> = Vec::new();
+                    for (_, targets) in self.rule_pickers(player, rule) {
+                        for t in targets {
+                            if !all.contains(&t) {
+                                all.push(t);
+                            }
+                        }
+                    }
+                    all
+                }
                 Pick::EnemyUnit => {
                     let enemy = 1 - army;
                     self.unit_roots(enemy)
@@ -953,11 +1127,140 @@ impl Game {
     }
 
     /// [`super::Command::RuleChoice`]: the player makes the choice its rule `rule` gives.
+    /// True when the combined unit is eligible to shoot as far as its move and Engagement
+    /// Range go (Core Rules: Shooting phase): after Advancing only with ASSAULT weapons (or a
+    /// rule allowing it), not after Falling Back (unless a rule allows it), and while engaged
+    /// only as a MONSTER or VEHICLE or with PISTOLs.
+    pub fn may_shoot_now(&self, army: usize, unit: usize) -> bool {
+        use crate::rules::movement::{MoveMode, Moved};
+        use crate::rules::weapon::WeaponAbility as W;
+        let ranged = self.weapons_of(army, unit, false);
+        let any = |w: W| {
+            ranged
+                .iter()
+                .any(|x| x.profiles.iter().any(|p| p.abilities.contains(&w)))
+        };
+        let moved = self.units[army][unit].moved;
+        if moved == Some(Moved::Moved(MoveMode::Advance))
+            && !any(W::Assault)
+            && !self.unit_may(army, unit, &Modifier::ShootAfterAdvancing)
+        {
+            return false;
+        }
+        if moved == Some(Moved::Moved(MoveMode::FallBack))
+            && !self.unit_may(army, unit, &Modifier::ShootAfterFallingBack)
+        {
+            return false;
+        }
+        if self.engaged(army, unit) {
+            let big = self.combined(army, unit).iter().any(|&x| {
+                self.unit_has_keyword(army, x, "MONSTER")
+                    || self.unit_has_keyword(army, x, "VEHICLE")
+            });
+            return big || any(W::Pistol);
+        }
+        !ranged.is_empty()
+    }
+
+    /// For a rule whose units pick ([`Pick::EnemyUnitBy`]: For the Greater Good): each unit of
+    /// `player`'s army that may pick now (its root's id) with the enemy units it may pick: a
+    /// unit the rule covers, on the battlefield, not Battle-shocked, not a FORTIFICATION, that
+    /// has not shot this phase nor picked with the rule; an enemy unit on the battlefield it
+    /// sees, not yet picked with the rule this phase.
+    pub fn rule_pickers(
+        &self,
+        player: u8,
+        rule: &crate::data::faction_rules::Rule,
+    ) -> Vec<(String, Vec<String>)> {
+        let Some(army) = self.army_of(player) else {
+            return Vec::new();
+        };
+        let a = &self.scene.armies[army];
+        let mine = |c: &&RuleChoiceMade| c.player == player && same_name(&c.rule, &rule.name);
+        let picked: Vec<&str> = self
+            .effects
+            .choices
+            .iter()
+            .filter(mine)
+            .filter_map(|c| c.pick.as_deref())
+            .collect();
+        let pickers: Vec<&str> = self
+            .effects
+            .choices
+            .iter()
+            .filter(mine)
+            .filter_map(|c| c.by.as_deref())
+            .collect();
+        let enemy = 1 - army;
+        let sight = self.sight();
+        let entries = |ar: usize, u: usize| -> Vec<usize> {
+            let units = self.combined(ar, u);
+            (0..sight.models.len())
+                .filter(|&e| {
+                    let r = sight.models[e];
+                    r.army == ar && units.contains(&r.unit)
+                })
+                .collect()
+        };
+        let mut out = Vec::new();
+        for u in self.unit_roots(army) {
+            let id = self.unit_id(army, u).to_string();
+            let d = &a.units[u].datasheet;
+            let keywords: Vec<String> = d
+                .keywords
+                .iter()
+                .chain(&d.faction_keywords)
+                .cloned()
+                .collect();
+            let state = &self.units[army][u];
+            if !rule.covers(&keywords, &a.rules.keyword)
+                || state.location != Location::OnTable
+                || self.live_models(army, u).is_empty()
+                || state.battle_shocked
+                || state.shot
+                || d.has_keyword("FORTIFICATION")
+                || pickers.iter().any(|p| same_name(p, &id))
+                || !self.may_shoot_now(army, u)
+            {
+                continue;
+            }
+            let eyes = entries(army, u);
+            let targets: Vec<String> = self
+                .unit_roots(enemy)
+                .into_iter()
+                .filter(|&e| {
+                    self.units[enemy][e].location == Location::OnTable
+                        && !self.live_models(enemy, e).is_empty()
+                        && !picked.iter().any(|p| same_name(p, self.unit_id(enemy, e)))
+                })
+                .filter(|&e| {
+                    let theirs = entries(enemy, e);
+                    eyes.iter().any(|&o| {
+                        theirs.iter().any(|&t| {
+                            sight.index.model_visible(
+                                o,
+                                t,
+                                crate::geometry::sight::SeeThrough::OwnUnit,
+                                &crate::geometry::sight::Sampling::FAST,
+                            )
+                        })
+                    })
+                })
+                .map(|e| self.unit_id(enemy, e).to_string())
+                .collect();
+            if !targets.is_empty() {
+                out.push((id, targets));
+            }
+        }
+        out
+    }
+
     pub(super) fn rule_choice(
         &mut self,
         player: u8,
         rule: &str,
         pick: Option<&str>,
+        by: Option<&str>,
         ev: &mut Vec<GameEvent>,
     ) -> Result<(), Rejection> {
         let army = self.army_of(player).expect("checked");
@@ -999,6 +1302,56 @@ impl Game {
                 ),
             );
         };
+        // A rule whose units pick: the picking unit and what it may pick.
+        let by = match (&choice.pick, by) {
+            (Pick::EnemyUnitBy, None) => {
+                return reject(
+                    Rule::ArmyRules,
+                    format!("'{}' is picked by one of your units: name it (by)", r.name),
+                );
+            }
+            (Pick::EnemyUnitBy, Some(b)) => {
+                let pickers = self.rule_pickers(player, &r);
+                let Some((id, targets)) = pickers.iter().find(|(id, _)| same_name(id, b)) else {
+                    return reject(
+                        Rule::ArmyRules,
+                        format!(
+                            "'{b}' cannot pick for '{}' now (it must be on the battlefield, not Battle-shocked, not have shot or picked this phase, and see an enemy unit not yet picked); units that can: {}",
+                            r.name,
+                            if pickers.is_empty() {
+                                "none".to_string()
+                            } else {
+                                pickers
+                                    .iter()
+                                    .map(|(i, _)| i.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            }
+                        ),
+                    );
+                };
+                if let Some(p) = pick
+                    && !targets.iter().any(|t| same_name(t, p))
+                {
+                    return reject(
+                        Rule::ArmyRules,
+                        format!(
+                            "'{id}' cannot pick '{p}' for '{}': one of {}",
+                            r.name,
+                            targets.join(", ")
+                        ),
+                    );
+                }
+                Some(id.clone())
+            }
+            (_, Some(b)) => {
+                return reject(
+                    Rule::ArmyRules,
+                    format!("'{}' is not picked by a unit (got by '{b}')", r.name),
+                );
+            }
+            (_, None) => None,
+        };
         let pick = match (&choice.pick, pick) {
             (Pick::Declare, None) => None,
             (Pick::Declare, Some(p)) => {
@@ -1033,17 +1386,22 @@ impl Game {
             pick: pick.clone(),
             round: self.battle_round,
             lasts: choice.lasts,
+            by: by.clone(),
         };
-        // A new choice of the same rule replaces the one in force.
-        self.effects
-            .choices
-            .retain(|c| !(c.player == player && same_name(&c.rule, &r.name)));
+        // A new choice of the same rule replaces the one in force (the picks of a rule whose
+        // units pick add up).
+        if by.is_none() {
+            self.effects
+                .choices
+                .retain(|c| !(c.player == player && same_name(&c.rule, &r.name)));
+        }
         self.effects.choices.push(made.clone());
         self.effects.history.push(made);
         ev.push(GameEvent::RuleChosen {
             player,
             rule: r.name,
             pick,
+            by,
         });
         Ok(())
     }

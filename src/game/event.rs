@@ -356,6 +356,18 @@ pub enum GameEvent {
         /// Wounds remaining afterwards.
         wounds: u8,
     },
+    /// A walker moved through a terrain section higher than it passes freely: its D6, on a 1
+    /// Battle-shocked (Super-Heavy Walker).
+    WalkerTerrainRoll {
+        /// Player owning the unit.
+        player: u8,
+        /// Unit id.
+        unit: String,
+        /// The D6.
+        roll: u8,
+        /// Rolled a 1.
+        battle_shocked: bool,
+    },
     /// A destroyed model returned to its unit with 1 wound (Necrons' Reanimation Protocols),
     /// set up in Unit Coherency and outside Engagement Range.
     ModelReturned {
@@ -516,6 +528,10 @@ pub enum GameEvent {
         rule: String,
         /// The enemy unit or option chosen; None for a declared rule.
         pick: Option<String>,
+        /// The unit that made the pick (For the Greater Good's Observer), if the rule's units
+        /// pick.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<String>,
     },
     /// A Detachment Stratagem was used on a unit.
     RuleStratagemUsed {

@@ -396,6 +396,7 @@ impl Game {
         self.battle_round = 1;
         self.active_player = self.first_player;
         self.phase = Phase::Command;
+        self.before_battle_choices(ev);
         self.mission_battle_begins();
         // No marker is controlled yet: every marker starts the battle contested, and control
         // is first decided at the end of the first phase (Rules Commentary: Contested,

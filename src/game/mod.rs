@@ -211,8 +211,8 @@ impl Game {
                 self.set_allocation_order(player, unit, models, ev)?
             }
             Command::RedrawSecondary { card, .. } => self.redraw_secondary(player, card, ev)?,
-            Command::RuleChoice { rule, pick, .. } => {
-                self.rule_choice(player, rule, pick.as_deref(), ev)?
+            Command::RuleChoice { rule, pick, by, .. } => {
+                self.rule_choice(player, rule, pick.as_deref(), by.as_deref(), ev)?
             }
             Command::UseRuleStratagem {
                 stratagem, unit, ..

@@ -133,7 +133,13 @@ impl Game {
             // Desperate Escape, before any model moves: every model if Battle-shocked, else
             // those that will move over enemy models. A model destroyed by its test does not
             // make the move (Core Rules: Fall Back moves, Desperate Escape tests).
-            let testing: Vec<ModelRef> = if self.units[army][unit].battle_shocked {
+            let testing: Vec<ModelRef> = if self.unit_may(
+                army,
+                unit,
+                &crate::rules::effect::Modifier::PassDesperateEscape,
+            ) {
+                Vec::new()
+            } else if self.units[army][unit].battle_shocked {
                 self.live_models(army, unit)
             } else {
                 planned.crossed_enemies.clone()
@@ -159,6 +165,20 @@ impl Game {
         }
         self.apply_planned(&planned);
         self.for_combined(army, unit, |s| s.moved = Some(Moved::Moved(mode)));
+        if planned.crossed_high_terrain {
+            // Super-Heavy Walker: through a section higher than it passes freely, a D6 after
+            // the move; on a 1 the unit is Battle-shocked.
+            let roll = self.rng.d6();
+            ev.push(GameEvent::WalkerTerrainRoll {
+                player,
+                unit: self.unit_id(army, unit).to_string(),
+                roll,
+                battle_shocked: roll == 1,
+            });
+            if roll == 1 {
+                self.for_combined(army, unit, |s| s.battle_shocked = true);
+            }
+        }
         if self.live_models(army, unit).is_empty() {
             // Every model was destroyed by its Desperate Escape test: nothing moved.
             return Ok(());

@@ -43,7 +43,19 @@ impl Game {
             r.unit,
             &crate::rules::effect::Modifier::ObjectiveControl(0),
         ));
-        u32::try_from(m.apply(Characteristic::ObjectiveControl, base)).unwrap_or(0)
+        let oc = m.apply(Characteristic::ObjectiveControl, base);
+        // A rule that worsens OC only down to 1 (Scabrous Soulrot).
+        let down = self.unit_bonus(
+            r.army,
+            r.unit,
+            &crate::rules::effect::Modifier::ObjectiveControlDown(0),
+        );
+        let oc = if down > 0 && oc > 1 {
+            (oc - down).max(1)
+        } else {
+            oc
+        };
+        u32::try_from(oc).unwrap_or(0)
     }
 
     /// Players 1 and 2's Levels of Control of objective marker `i` now (the summed OC, with

@@ -17,6 +17,7 @@ use crate::rules::constants::{
     ENGAGEMENT_RANGE_HORIZONTAL_INCHES, MAX_PATH_POINTS, MAX_TERRAIN_HEIGHT_INCHES,
     MEASURE_TOLERANCE_INCHES, PATH_SAMPLE_INCHES,
 };
+use crate::rules::effect::Modifier;
 use crate::rules::engagement::within_engagement_range;
 use crate::rules::movement::{path_length, sample_path};
 
@@ -42,6 +43,9 @@ pub(super) struct PlannedMove {
     pub longest: f32,
     /// Models that crossed enemy models (Fall Back: Desperate Escape tests).
     pub crossed_enemies: Vec<ModelRef>,
+    /// A model moved through a terrain section higher than its rules let it pass freely
+    /// (Super-Heavy Walker: a D6 after the move, Battle-shocked on a 1).
+    pub crossed_high_terrain: bool,
 }
 
 /// True if a model's centre at `at` is over the table, at most [`MAX_TERRAIN_HEIGHT_INCHES`]
@@ -131,6 +135,19 @@ impl Game {
         // through Engagement Range (not end there); Charge, Pile-in and Consolidation moves
         // get no such licence (Core Rules: Flying).
         let fly = self.all_have_keyword(army, unit, "FLY") && kind != MoveKind::Engaging;
+        // Walkers (Super-Heavy Walker, Scuttling Walker): through models and terrain in their
+        // Normal, Advance and Fall Back moves, as their rules say.
+        let walker = kind != MoveKind::Engaging;
+        let walk = |m: Modifier| walker && self.unit_may(army, unit, &m);
+        let through_models = walk(Modifier::WalkThroughModels);
+        let through_big_friends = walk(Modifier::WalkThroughFriendlyBig);
+        let through_high = walk(Modifier::WalkThroughHigherTerrain);
+        let walk_height = if walker {
+            self.walk_through_height(army, unit)
+        } else {
+            None
+        };
+        let mut crossed_high_terrain = false;
         let mut moves: Vec<(ModelRef, Vec3)> = Vec::new();
         let mut facings: Vec<(ModelRef, f32)> = Vec::new();
         let mut longest: f32 = 0.0;
@@ -233,7 +250,16 @@ impl Game {
                     ..me
                 };
                 self.check_on_board(&s, &name)?;
-                if !through_walls && let Some(id) = self.wall_crossed(&s) {
+                if through_high && !through_walls && self.wall_crossed(&s).is_some() {
+                    crossed_high_terrain |= self
+                        .wall_crossed_above(&s, walk_height.unwrap_or(0.0))
+                        .is_some();
+                } else if !through_walls
+                    && let Some(id) = match walk_height {
+                        Some(h) => self.wall_crossed_above(&s, h),
+                        None => self.wall_crossed(&s),
+                    }
+                {
                     return reject(
                         Rule::Terrain,
                         format!(
@@ -249,7 +275,18 @@ impl Game {
                     };
                     // Moving over a friendly model is allowed unless both are MONSTER or
                     // VEHICLE models: only then does the overlap matter.
-                    if !fly && (enemy || (big && other_big())) && bases_overlap(&s, os) {
+                    let other_titanic = || {
+                        self.scene.armies[o.army].units[o.unit]
+                            .datasheet
+                            .has_keyword("TITANIC")
+                    };
+                    let walks_over = (through_models && !other_titanic())
+                        || (through_big_friends && !enemy && other_big());
+                    if !fly
+                        && !walks_over
+                        && (enemy || (big && other_big()))
+                        && bases_overlap(&s, os)
+                    {
                         if enemy && kind == MoveKind::FallBack {
                             crossed_enemy = true;
                         } else if enemy {
@@ -273,6 +310,7 @@ impl Game {
                     if enemy
                         && kind == MoveKind::Normal
                         && !fly
+                        && !through_models
                         && within_engagement_range(&s, os, &barricades)
                     {
                         return reject(
@@ -349,6 +387,7 @@ impl Game {
             facings,
             longest,
             crossed_enemies: crossed,
+            crossed_high_terrain,
         })
     }
 
@@ -524,6 +563,25 @@ impl Game {
                             w.end,
                             outline.get_or_insert_with(|| s.outline()),
                         )
+                })
+                .then_some(piece.id.as_str())
+        })
+    }
+
+    /// The id of a ruin whose wall higher than `height` inches (above the table) the model's
+    /// base would cut through, if any: what a walker allowed through lower sections meets.
+    pub(super) fn wall_crossed_above(&self, s: &ModelSolid, height: f32) -> Option<&str> {
+        let reach = s.base.bounding_radius_inches() + 1e-3;
+        let outline = s.outline();
+        self.scene.layout.pieces.iter().find_map(|piece| {
+            piece
+                .walls
+                .iter()
+                .any(|w| {
+                    w.height > height + crate::rules::constants::MEASURE_TOLERANCE_INCHES
+                        && s.z < w.height
+                        && polygon::distance_to_segment(s.centre, w.start, w.end) <= reach
+                        && polygon::segment_enters(w.start, w.end, &outline)
                 })
                 .then_some(piece.id.as_str())
         })

@@ -146,6 +146,11 @@ pub enum Condition {
     Chosen(String),
     /// The target is the enemy unit the owner's rule chose (Oath of Moment's target).
     TargetChosen,
+    /// The target was picked with this rule by a unit with this keyword (For the Greater
+    /// Good: a Spotted unit marked by a MARKERLIGHT Observer).
+    TargetChosenBy(String),
+    /// The unit picked with this rule (an Observer of For the Greater Good).
+    Picker,
     /// The unit made a Charge move this turn.
     Charged,
     /// The unit Remained Stationary this turn.
@@ -232,6 +237,9 @@ pub enum Modifier {
     Save(u8),
     /// Add to the models' Toughness (never below 1); attacks at the unit use the result.
     Toughness(i32),
+    /// Worsen the models' Save characteristic by this much (3+ becomes 4+ with 1); not their
+    /// invulnerable save.
+    WorsenSave(i32),
     /// Improve the attacking weapons' Ballistic or Weapon Skill by this much (1: 4+ becomes
     /// 3+; never better than 2+). A characteristic change, not a Hit roll modifier.
     Skill(i32),
@@ -246,6 +254,9 @@ pub enum Modifier {
     ChargeRoll(i32),
     /// Add to the Objective Control characteristic.
     ObjectiveControl(i32),
+    /// Worsen the Objective Control characteristic by this much, but never below 1 by this
+    /// rule (Death Guard's Scabrous Soulrot).
+    ObjectiveControlDown(i32),
     /// Add to the Leadership roll needed (negative improves it: Ld 7+ becomes 6+ with -1).
     Leadership(i32),
     /// The unit can shoot in a turn it Advanced (with every ranged weapon).
@@ -258,6 +269,23 @@ pub enum Modifier {
     ChargeAfterFallingBack,
     /// The unit has Fights First (Core Rules: Fights First).
     FightsFirst,
+    /// In its Normal, Advance and Fall Back moves the unit moves through models (not TITANIC
+    /// ones) and through Engagement Range of enemy models, never ending there (Super-Heavy
+    /// Walker).
+    WalkThroughModels,
+    /// In its Normal, Advance and Fall Back moves the unit moves through friendly MONSTER and
+    /// VEHICLE models (Scuttling Walker).
+    WalkThroughFriendlyBig,
+    /// In its Normal, Advance and Fall Back moves the unit moves through terrain sections at
+    /// most this many inches high (walls of ruins and the like).
+    WalkThroughTerrain(f32),
+    /// In its Normal, Advance and Fall Back moves the unit also moves through higher terrain
+    /// sections; after such a move a D6 is rolled: on a 1 the unit is Battle-shocked
+    /// (Super-Heavy Walker).
+    WalkThroughHigherTerrain,
+    /// The unit's Desperate Escape tests are passed without a roll (Scuttling Walker of the
+    /// Defiler).
+    PassDesperateEscape,
     /// The unit takes Battle-shock tests on this many D6 instead of 2 (Synapse: 3).
     BattleShockDice(u8),
     /// The unit reanimates this many wounds (timed; Necrons' Reanimation Protocols): each
@@ -300,6 +328,7 @@ impl Modifier {
                 | M::InvulnerableSave(_)
                 | M::Save(_)
                 | M::Toughness(_)
+                | M::WorsenSave(_)
                 | M::Skill(_)
                 | M::BenefitOfCover
         )
@@ -337,7 +366,14 @@ impl Modifier {
             M::ObjectiveControl(x) => modifier(*x, "ObjectiveControl"),
             M::Leadership(x) => modifier(*x, "Leadership"),
             M::Toughness(x) => modifier(*x, "Toughness"),
+            M::WorsenSave(x) if !(1..=MAX_EFFECT_MODIFIER).contains(x) => Err(format!(
+                "WorsenSave({x}) is outside the limits: 1 to {MAX_EFFECT_MODIFIER}"
+            )),
+            M::ObjectiveControlDown(x) if !(1..=MAX_EFFECT_MODIFIER).contains(x) => Err(format!(
+                "ObjectiveControlDown({x}) is outside the limits: 1 to {MAX_EFFECT_MODIFIER}"
+            )),
             M::Skill(x) => modifier(*x, "Skill"),
+            M::WalkThroughTerrain(x) => distance(*x),
             M::BattleShockDice(x) if !(2..=3).contains(x) => Err(format!(
                 "BattleShockDice({x}) is outside the limits: 2 to 3"
             )),

@@ -93,6 +93,7 @@ fn a_detachment_stratagem_is_bought_only_when_it_pays() {
         player: 1,
         rule: "Combat Doctrines".into(),
         pick: Some("Devastator Doctrine".into()),
+        by: None,
     })
     .unwrap();
     advance_to(&mut g, 1, Phase::Shooting);

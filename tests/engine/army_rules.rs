@@ -38,6 +38,7 @@ fn choose(player: u8, rule: &str, pick: Option<&str>) -> Command {
         player,
         rule: rule.into(),
         pick: pick.map(Into::into),
+        by: None,
     }
 }
 

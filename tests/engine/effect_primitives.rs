@@ -299,3 +299,224 @@ fn skill_cover_and_fights_first_change_the_attack_and_the_fight_order() {
     let (b, v) = unit_ref(&g, 2, "nobz");
     assert!(!g.rules_give_fights_first(b, v));
 }
+
+#[test]
+fn walkers_move_through_models_their_rules_allow_and_nothing_else() {
+    let mut g = deployed_game(scene_with(&[]));
+    isolate(&mut g, &[(1, "redemptor"), (1, "ballistus"), (2, "nobz")]);
+    advance_to(&mut g, 1, Phase::Movement);
+    // The Redemptor 8" behind the Ballistus' far side; the Nobz well away.
+    put(&mut g, 1, "redemptor", 0, 20.0, 10.0);
+    put(&mut g, 1, "ballistus", 0, 20.0, 14.0);
+    put_line(&mut g, 2, "nobz", 44.0, 34.0, 1.6);
+    let through = normal_move(&g, 1, "redemptor", 0.0, 8.0);
+    let r = rejected(&mut g.clone(), through.clone());
+    assert!(r.reason.contains("MONSTER or VEHICLE"), "{r}");
+    give(
+        &mut g,
+        1,
+        "redemptor",
+        vec![effect(
+            When::Always,
+            Scope::Unit,
+            vec![],
+            vec![Modifier::WalkThroughFriendlyBig],
+        )],
+    );
+    accepted(&mut g.clone(), through);
+
+    // Through enemy models: refused until the rules allow it, and never ending in
+    // Engagement Range.
+    put(&mut g, 1, "ballistus", 0, 4.0, 40.0);
+    put_line(&mut g, 2, "nobz", 16.8, 14.0, 1.6);
+    let over = normal_move(&g, 1, "redemptor", 0.0, 8.0);
+    let r = rejected(&mut g.clone(), over.clone());
+    assert!(
+        r.reason.contains("would move within Engagement Range"),
+        "{r}"
+    );
+    give(
+        &mut g,
+        1,
+        "redemptor",
+        vec![effect(
+            When::Always,
+            Scope::Unit,
+            vec![],
+            vec![Modifier::WalkThroughModels],
+        )],
+    );
+    accepted(&mut g.clone(), over);
+    let short = normal_move(&g, 1, "redemptor", 0.0, 1.0);
+    let r = rejected(&mut g, short);
+    assert!(r.reason.contains("end within Engagement Range"), "{r}");
+}
+
+/// The T'au observers (a Strike Team, a Pathfinder Team) 14" south of the Nobz, in player 1's
+/// Shooting phase.
+fn tau_shooting() -> Game {
+    let scene =
+        load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes/tau.ron")).unwrap();
+    let mut g = deployed_game(scene);
+    isolate(
+        &mut g,
+        &[
+            (1, "strike-team"),
+            (1, "pathfinders"),
+            (2, "nobz"),
+            (2, "lootas"),
+        ],
+    );
+    put_line(&mut g, 1, "strike-team", 8.0, 10.0, 1.3);
+    put_line(&mut g, 1, "pathfinders", 24.0, 10.0, 1.3);
+    put_line(&mut g, 2, "nobz", 12.0, 24.0, 1.6);
+    put_line(&mut g, 2, "lootas", 28.0, 26.0, 1.4);
+    advance_to(&mut g, 1, Phase::Shooting);
+    g
+}
+
+fn spot(by: &str, target: &str) -> Command {
+    Command::RuleChoice {
+        player: 1,
+        rule: "For The Greater Good".into(),
+        pick: Some(target.into()),
+        by: Some(by.into()),
+    }
+}
+
+#[test]
+fn for_the_greater_good_observers_spot_and_guided_units_improve_their_ballistic_skill() {
+    let mut g = tau_shooting();
+    let before = expected(&g, 1, "strike-team", "Pulse rifle", "nobz");
+    let observer_before = expected(&g, 1, "pathfinders", "Pulse carbine", "nobz");
+    let ev = accepted(&mut g, spot("pathfinders", "nobz"));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        GameEvent::RuleChosen { by: Some(b), pick: Some(p), .. } if b == "pathfinders" && p == "nobz"
+    )));
+    let guided = expected(&g, 1, "strike-team", "Pulse rifle", "nobz");
+    // BS 4+ becomes 3+: 4/6 of the attacks hit instead of 3/6 (a little less in wounds lost,
+    // which stop at the Nobz' last wound).
+    assert!(
+        (guided / before - 4.0 / 3.0).abs() < 1e-3,
+        "{guided} vs {before}"
+    );
+    assert_eq!(
+        expected(&g, 1, "pathfinders", "Pulse carbine", "nobz"),
+        observer_before,
+        "the Observer is not Guided"
+    );
+    assert_eq!(
+        expected(&g, 1, "strike-team", "Pulse rifle", "lootas"),
+        {
+            let mut plain = tau_shooting();
+            plain.effects = Default::default();
+            expected(&plain, 1, "strike-team", "Pulse rifle", "lootas")
+        },
+        "only against the Spotted unit"
+    );
+    // Each Observer once, each enemy unit once a phase; an Observer names itself.
+    let r = rejected(&mut g, spot("pathfinders", "lootas"));
+    assert!(r.reason.contains("cannot pick"), "{r}");
+    let r = rejected(&mut g, spot("strike-team", "nobz"));
+    assert!(r.reason.contains("cannot pick 'nobz'"), "{r}");
+    let r = rejected(
+        &mut g,
+        Command::RuleChoice {
+            player: 1,
+            rule: "For The Greater Good".into(),
+            pick: Some("lootas".into()),
+            by: None,
+        },
+    );
+    assert!(r.reason.contains("by"), "{r}");
+    // The marks end with the phase.
+    accepted(&mut g, Command::EndPhase { player: 1 });
+    assert!(g.effects.choices.is_empty(), "{:?}", g.effects.choices);
+}
+
+#[test]
+fn the_computer_spots_with_its_cheapest_markerlight_unit_before_it_shoots() {
+    let g = tau_shooting();
+    for level in [
+        wartable::ai::Level::Easy,
+        wartable::ai::Level::Normal,
+        wartable::ai::Level::Hard,
+    ] {
+        use wartable::ai::Brain;
+        let c = wartable::ai::Ai::with_level(level).next(&g, 1);
+        match &c {
+            Command::RuleChoice {
+                by: Some(by),
+                pick: Some(_),
+                ..
+            } => {
+                // Both units are MARKERLIGHT: the cheaper one observes.
+                assert_eq!(by, "strike-team", "{level:?}")
+            }
+            other => panic!("{level:?}: {other:?}"),
+        }
+    }
+}
+
+fn death_guard() -> wartable::data::Scene {
+    load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes/death-guard.ron")).unwrap()
+}
+
+#[test]
+fn nurgles_gift_afflicts_enemies_in_a_contagion_range_that_grows_with_the_rounds() {
+    // The Plague is picked before the battle (here during deployment); the default, when none
+    // is picked, is the first.
+    let g = deployed_game(death_guard());
+    assert!(
+        g.effects
+            .choices
+            .iter()
+            .any(|c| c.pick.as_deref() == Some("Skullsquirm Blight")),
+        "{:?}",
+        g.effects.choices
+    );
+    let mut g = (1..)
+        .map(|s| {
+            let (mut g, _) = Game::start(death_guard(), s);
+            g.apply(&Command::RuleChoice {
+                player: 1,
+                rule: "Nurgle's Gift (Aura)".into(),
+                pick: Some("Rattlejoint Ague".into()),
+                by: None,
+            })
+            .unwrap();
+            deploy_all(&mut g);
+            g
+        })
+        .find(|g| g.first_player == 1)
+        .unwrap();
+    while g.stage == wartable::rules::phase::Stage::Scouts {
+        let p = g.active_player;
+        g.apply(&Command::EndPhase { player: p }).unwrap();
+    }
+    isolate(&mut g, &[(1, "poxwalkers"), (2, "nobz")]);
+    put_line(&mut g, 1, "poxwalkers", 10.0, 10.0, 1.3);
+    put_line(&mut g, 2, "nobz", 10.0, 15.0, 1.6);
+    let pox = unit_ref(&g, 1, "poxwalkers");
+    let nobz = unit_ref(&g, 2, "nobz");
+    let nob = wartable::game::sight::ModelRef {
+        army: nobz.0,
+        unit: nobz.1,
+        model: 0,
+    };
+    // Round 1: 3". The Nobz stand about 4" away: not Afflicted.
+    assert_eq!(g.target_defences(nobz, pox, false), (0, false));
+    assert_eq!(g.save_worsened(nob, pox, false), 0);
+    put_line(&mut g, 2, "nobz", 10.0, 13.0, 1.6);
+    assert_eq!(g.target_defences(nobz, pox, false), (-1, false));
+    assert_eq!(g.save_worsened(nob, pox, false), 1, "Rattlejoint Ague");
+    // Round 2: 6".
+    put_line(&mut g, 2, "nobz", 10.0, 15.0, 1.6);
+    advance_to(&mut g, 2, Phase::Command);
+    advance_to(&mut g, 1, Phase::Command);
+    assert_eq!(g.battle_round, 2);
+    assert_eq!(g.target_defences(nobz, pox, false), (-1, false));
+    // The Death Guard's own units are never Afflicted.
+    assert_eq!(g.target_defences(pox, nobz, false), (0, false));
+}

@@ -284,7 +284,7 @@ fn with_note(command: Command, note: &str) -> Command {
 /// Every command the section offers for unit `unit` of army `army`, with its verdict.
 fn offers(game: &Game, army: usize, unit: usize) -> Offers {
     Offers {
-        choices: choice_offers(game, army),
+        choices: choice_offers(game, army, unit),
         stratagems: stratagem_offers(game, army, unit),
         referee: referee_offers(game, army, unit),
     }
@@ -292,20 +292,48 @@ fn offers(game: &Game, army: usize, unit: usize) -> Offers {
 
 /// One button per choice the army's rules give its player now ([`Game::rule_choice_options`]):
 /// one per pick ("Oath of Moment: Boyz"), or the rule's name for a declared rule ("Waaagh!").
-fn choice_offers(game: &Game, army: usize) -> Vec<Offer> {
+/// For a rule whose units pick (For the Greater Good), the unit of the card (`unit`) picks:
+/// one button per enemy unit it may pick ("For The Greater Good: Boyz").
+fn choice_offers(game: &Game, army: usize, unit: usize) -> Vec<Offer> {
     let player = game.player_of(army);
     let rules = &game.scene.armies[army].rules;
+    let root = game.combined(army, unit)[0];
+    let id = game.unit_id(army, root).to_string();
     let mut out = Vec::new();
     for (rule, picks) in game.rule_choice_options(player) {
-        let hover = rules
-            .rule(&rule)
-            .map(|r| r.text.clone())
-            .unwrap_or_default();
+        let Some(r) = rules.rule(&rule) else {
+            continue;
+        };
+        let hover = r.text.clone();
+        let by_unit = r
+            .choice
+            .as_ref()
+            .is_some_and(|c| matches!(c.pick, crate::data::faction_rules::Pick::EnemyUnitBy));
+        if by_unit {
+            let mine = game
+                .rule_pickers(player, r)
+                .into_iter()
+                .find(|(p, _)| *p == id)
+                .map(|(_, t)| t)
+                .unwrap_or_default();
+            for pick in mine {
+                let label = format!("{rule}: {}", pick_name(game, army, &pick));
+                let command = Command::RuleChoice {
+                    player,
+                    rule: rule.clone(),
+                    pick: Some(pick),
+                    by: Some(id.clone()),
+                };
+                out.push(Offer::checked(game, label, hover.clone(), command));
+            }
+            continue;
+        }
         if picks.is_empty() {
             let command = Command::RuleChoice {
                 player,
                 rule: rule.clone(),
                 pick: None,
+                by: None,
             };
             out.push(Offer::checked(game, rule, hover, command));
             continue;
@@ -316,6 +344,7 @@ fn choice_offers(game: &Game, army: usize) -> Vec<Offer> {
                 player,
                 rule: rule.clone(),
                 pick: Some(pick),
+                by: None,
             };
             out.push(Offer::checked(game, label, hover.clone(), command));
         }

@@ -692,7 +692,9 @@ fn headline(game: &Game, e: &GameEvent, phase: Option<Phase>) -> (Option<u8>, St
                 replaced.iter().map(|&d| face(d)).collect::<String>()
             ),
         ),
-        G::RuleChosen { player, rule, pick } => (
+        G::RuleChosen {
+            player, rule, pick, ..
+        } => (
             Some(*player),
             match pick {
                 Some(p) => format!(
@@ -922,6 +924,23 @@ fn headline(game: &Game, e: &GameEvent, phase: Option<Phase>) -> (Option<u8>, St
                 "{} regains {} ({ability}), {wounds} left",
                 model_name(game, *player, model),
                 plural(u32::from(*regained), "wound", "wounds")
+            ),
+        ),
+        G::WalkerTerrainRoll {
+            player,
+            unit,
+            roll,
+            battle_shocked,
+        } => (
+            Some(*player),
+            format!(
+                "{} moved through high terrain and rolls {roll}: {}",
+                n(player, unit),
+                if *battle_shocked {
+                    "Battle-shocked"
+                } else {
+                    "no effect"
+                }
             ),
         ),
         G::ModelReturned {
