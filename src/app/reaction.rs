@@ -46,6 +46,20 @@ pub fn reaction_choices(game: &Game) -> Vec<(String, Command)> {
                 ),
                 c.clone(),
             )),
+            // A Detachment Stratagem that answers attacks ('Ard as Nails, Armour of Contempt).
+            Command::UseRuleStratagem {
+                stratagem, unit, ..
+            } => {
+                let army = game.army_of(player)?;
+                let cp = game.scene.armies[army].rules.stratagem(stratagem)?.cp;
+                Some((
+                    format!(
+                        "{stratagem} on {} ({cp} CP)",
+                        play::unit_name(game, player, unit)
+                    ),
+                    c.clone(),
+                ))
+            }
             _ => None,
         })
         .collect();

@@ -2010,3 +2010,37 @@ fn the_blocker_of_a_hovered_model_is_named_and_outlined() {
     assert_eq!(outlined, [piece.id.as_str()]);
     assert!(blocking_pieces(&game, &report, None).is_empty());
 }
+
+/// The reaction window offers the defender's Detachment Stratagems that answer attacks ('Ard
+/// as Nails), labelled with their unit and CP, and the engine accepts the offer.
+#[test]
+fn the_reaction_window_offers_detachment_stratagems_with_their_cp() {
+    let scene =
+        load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes/army-rules.ron"))
+            .unwrap();
+    let mut g = deployed_game(scene);
+    isolate(&mut g, &[(1, "intercessors"), (2, "nobz")]);
+    put_line(&mut g, 1, "intercessors", 8.0, 10.0, 1.5);
+    put(&mut g, 1, "captain", 0, 8.0, 8.4);
+    put_line(&mut g, 2, "nobz", 8.0, 20.0, 1.6);
+    advance_to(&mut g, 1, Phase::Shooting);
+    g.apply(&Command::Shoot {
+        player: 1,
+        unit: "intercessors".into(),
+        weapons: vec![WeaponTarget::new("Bolt rifle", "nobz")],
+    })
+    .unwrap();
+    assert!(g.pending_shot.is_some(), "the Orks may answer");
+    let choices = reaction::reaction_choices(&g);
+    let (label, command) = choices
+        .iter()
+        .find(|(l, _)| l.starts_with("'Ard as Nails on"))
+        .unwrap_or_else(|| panic!("{choices:?}"))
+        .clone();
+    assert!(label.ends_with("(1 CP)"), "{label}");
+    assert!(g.check(&command).is_ok());
+    assert_eq!(
+        choices.last().map(|c| &c.1),
+        Some(&Command::Pass { player: 2 })
+    );
+}
