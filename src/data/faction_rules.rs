@@ -258,6 +258,22 @@ impl Rule {
         RuleStatus::of(&self.effects, self.list_building)
     }
 
+    /// True when the rule covers a unit of datasheet `d` (its keywords and faction keywords;
+    /// `default` is the file's keyword), as [`Rule::covers`] says.
+    pub fn covers_datasheet(&self, d: &crate::rules::Datasheet, default: &str) -> bool {
+        let has = |k: &str| {
+            d.keywords
+                .iter()
+                .chain(&d.faction_keywords)
+                .any(|x| x.eq_ignore_ascii_case(k))
+        };
+        if self.keywords.is_empty() {
+            has(default)
+        } else {
+            self.keywords.iter().any(|k| has(k))
+        }
+    }
+
     /// True when the rule covers a unit with these keywords (`default` is the file's keyword).
     pub fn covers(&self, keywords: &[String], default: &str) -> bool {
         let has = |k: &str| keywords.iter().any(|x| x.eq_ignore_ascii_case(k));

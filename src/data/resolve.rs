@@ -460,6 +460,7 @@ pub fn load_army(file: &Path, player: u8) -> Result<Army, DataErrors> {
         }
     }
     let rules = army_rules(file, &data, &mut units, &mut warnings, &mut errors)?;
+    shared_abilities_into(&mut units, &rules);
     errors.extend(sizes);
     fail_if_located(errors, &text)?;
     number_alike_names(&mut units);
@@ -472,6 +473,46 @@ pub fn load_army(file: &Path, player: u8) -> Result<Army, DataErrors> {
         outside_zone: Vec::new(),
         rules: std::sync::Arc::new(rules),
     })
+}
+
+/// Gives each unit's datasheet abilities that have no effects of their own the effects of the
+/// faction file's shared ability of that name for that datasheet
+/// ([`crate::data::faction_rules::ArmyRules::ability_for`]), once, when the army is built: the
+/// game then reads every ability's effects from the datasheet. An ability the datasheet gives
+/// as a timed ability keeps none (the engine applies the timed one: the hand-written Trukk's
+/// Grot Riggers).
+fn shared_abilities_into(units: &mut [Unit], rules: &crate::data::faction_rules::ArmyRules) {
+    if rules.abilities.is_empty() {
+        return;
+    }
+    for u in units {
+        let sheet = &u.datasheet;
+        let found: Vec<(usize, Vec<crate::rules::effect::Effect>)> = sheet
+            .abilities
+            .iter()
+            .enumerate()
+            .filter(|(_, ab)| {
+                ab.effects.is_empty()
+                    && !sheet
+                        .timed_abilities
+                        .iter()
+                        .any(|t| crate::data::faction_rules::same_name(&t.name, &ab.name))
+            })
+            .filter_map(|(i, ab)| {
+                rules
+                    .ability_for(&ab.name, &sheet.name)
+                    .filter(|r| !r.effects.is_empty())
+                    .map(|r| (i, r.effects.clone()))
+            })
+            .collect();
+        if found.is_empty() {
+            continue;
+        }
+        let d = std::sync::Arc::make_mut(&mut u.datasheet);
+        for (i, effects) in found {
+            d.abilities[i].effects = effects;
+        }
+    }
 }
 
 /// The army's rules: the faction rules file the army names (`rules`), or the shipped one for

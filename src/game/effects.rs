@@ -118,6 +118,16 @@ pub enum RefereeAction {
     },
 }
 
+/// What the armies' rules hold, worked out once per game (the armies' rules and datasheets
+/// never change in a game): the units with an Aura effect, and per army the primitives its
+/// rules use (Aura primitives count for both armies). Stratagem and override effects in force
+/// are looked at each time.
+#[derive(Debug, Clone, Default)]
+pub struct RuleCache {
+    aura_units: Vec<(usize, usize)>,
+    kinds: Vec<Vec<std::mem::Discriminant<Modifier>>>,
+}
+
 /// A rule effect as the engine found it for a unit: the effect and the rule's name, borrowed
 /// from the game.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -283,69 +293,90 @@ impl Game {
     }
 
     /// The effects of the army and Detachment rules covering the unit's keywords.
-    fn army_rule_effects(&self, army: usize, unit: usize) -> Vec<(&str, &Effect)> {
+    fn army_rule_effects(
+        &self,
+        army: usize,
+        unit: usize,
+    ) -> impl Iterator<Item = (&str, &Effect)> + '_ {
         let a = &self.scene.armies[army];
         let d = &a.units[unit].datasheet;
-        let keywords: Vec<String> = d
-            .keywords
-            .iter()
-            .chain(&d.faction_keywords)
-            .cloned()
-            .collect();
         a.rules
             .rules()
-            .filter(|r| r.covers(&keywords, &a.rules.keyword))
+            .filter(move |r| r.covers_datasheet(d, &a.rules.keyword))
             .flat_map(|r| r.effects.iter().map(move |e| (r.name.as_str(), e)))
-            .collect()
     }
 
-    /// The effects of the unit's own datasheet abilities and Enhancements: an ability with no
-    /// effects of its own takes the faction file's shared ability of that name for its
-    /// datasheet, if any (not when the datasheet gives it as a timed ability, which the engine
-    /// applies already: the hand-written Trukk's Grot Riggers).
-    fn datasheet_effects(&self, army: usize, unit: usize) -> Vec<(&str, &Effect)> {
-        let a = &self.scene.armies[army];
-        let u = &a.units[unit];
+    /// The effects of the unit's own datasheet abilities and Enhancements (a shared ability of
+    /// the faction file is the datasheet ability's own since the army was built: see
+    /// `data::resolve`).
+    fn datasheet_effects(
+        &self,
+        army: usize,
+        unit: usize,
+    ) -> impl Iterator<Item = (&str, &Effect)> + '_ {
+        let u = &self.scene.armies[army].units[unit];
         u.datasheet
             .abilities
             .iter()
-            .map(|ab| {
-                let timed = u
-                    .datasheet
-                    .timed_abilities
-                    .iter()
-                    .any(|t| same_name(&t.name, &ab.name));
-                match (
-                    ab.effects.is_empty() && !timed,
-                    a.rules.ability_for(&ab.name, &u.datasheet.name),
-                ) {
-                    (true, Some(shared)) => (ab.name.as_str(), &shared.effects),
-                    _ => (ab.name.as_str(), &ab.effects),
-                }
-            })
+            .map(|ab| (ab.name.as_str(), &ab.effects))
             .chain(u.enhancements.iter().map(|e| (e.name.as_str(), &e.effects)))
             .flat_map(|(n, es)| es.iter().map(move |e| (n, e)))
-            .collect()
     }
 
-    /// The units whose rules have an Aura effect, found once per game.
-    fn aura_units(&self) -> &[(usize, usize)] {
-        self.aura_units.get_or_init(|| {
-            let mut out = Vec::new();
-            for army in 0..self.scene.armies.len() {
+    /// To be called after changing an army's rules or a unit's datasheet abilities in
+    /// [`Game::scene`] once the game has begun (tests that take the rules away): what the rules
+    /// hold is worked out again.
+    pub fn rules_changed(&mut self) {
+        self.rule_cache = std::sync::OnceLock::new();
+    }
+
+    /// What the armies' rules hold, found once per game ([`RuleCache`]).
+    fn rule_cache(&self) -> &RuleCache {
+        self.rule_cache.get_or_init(|| {
+            let mut cache = RuleCache::default();
+            let armies = self.scene.armies.len();
+            cache.kinds = vec![Vec::new(); armies];
+            let mut aura_kinds = Vec::new();
+            for army in 0..armies {
                 for unit in 0..self.scene.armies[army].units.len() {
-                    let has = self
+                    let mut aura = false;
+                    for (_, e) in self
                         .army_rule_effects(army, unit)
-                        .into_iter()
                         .chain(self.datasheet_effects(army, unit))
-                        .any(|(_, e)| e.scope.aura().is_some());
-                    if has {
-                        out.push((army, unit));
+                    {
+                        let kinds = if e.scope.aura().is_some() {
+                            aura = true;
+                            &mut aura_kinds
+                        } else {
+                            &mut cache.kinds[army]
+                        };
+                        for m in &e.does {
+                            let d = std::mem::discriminant(m);
+                            if !kinds.contains(&d) {
+                                kinds.push(d);
+                            }
+                        }
+                    }
+                    if aura {
+                        cache.aura_units.push((army, unit));
                     }
                 }
             }
-            out
+            // An Aura's primitive may reach a unit of either army.
+            for kinds in &mut cache.kinds {
+                for d in &aura_kinds {
+                    if !kinds.contains(d) {
+                        kinds.push(*d);
+                    }
+                }
+            }
+            cache
         })
+    }
+
+    /// The units whose rules have an Aura effect.
+    fn aura_units(&self) -> &[(usize, usize)] {
+        &self.rule_cache().aura_units
     }
 
     /// Adds the Aura effects covering the unit (`army`, `unit`): a friendly unit's `Aura` or an
@@ -368,7 +399,6 @@ impl Game {
             }
             let effects = self
                 .army_rule_effects(b, v)
-                .into_iter()
                 .chain(self.datasheet_effects(b, v));
             for (name, e) in effects {
                 let Some((range, friendly)) = e.scope.aura() else {
@@ -624,11 +654,49 @@ impl Game {
         changes
     }
 
+    /// The effects covering every component of the (Attached) target unit, each once (an
+    /// effect its models share, like an army rule or a Stratagem on the unit, counts once),
+    /// with the component it covers.
+    fn target_effects(&self, tarmy: usize, tunit: usize) -> Vec<(usize, SourcedEffect<'_>)> {
+        let mut out: Vec<(usize, SourcedEffect<'_>)> = Vec::new();
+        for &x in &self.combined(tarmy, tunit) {
+            for s in self.unit_effects(tarmy, x) {
+                if out
+                    .iter()
+                    .any(|(_, t)| t.source == s.source && *t.effect == *s.effect)
+                {
+                    continue;
+                }
+                out.push((x, s));
+            }
+        }
+        out
+    }
+
     /// The changes the target unit's rules make to attacks at it (`When::Attacked`): to the
     /// attack's rolls and characteristics, given whether the attack's Strength is above the
     /// target's Toughness.
     pub fn defence_changes(
         &self,
+        (tarmy, tunit): (usize, usize),
+        attacker: (usize, usize),
+        melee: bool,
+        strength_above_toughness: bool,
+    ) -> AttackChanges {
+        let theirs = self.target_effects(tarmy, tunit);
+        self.defence_changes_in(
+            &theirs,
+            (tarmy, tunit),
+            attacker,
+            melee,
+            strength_above_toughness,
+        )
+    }
+
+    /// [`Game::defence_changes`] over the target's effects gathered once ([`Game::target_effects`]).
+    fn defence_changes_in(
+        &self,
+        theirs: &[(usize, SourcedEffect<'_>)],
         (tarmy, tunit): (usize, usize),
         attacker: (usize, usize),
         melee: bool,
@@ -642,24 +710,15 @@ impl Game {
             strength_above_toughness: Some(strength_above_toughness),
             wounds_left: None,
         };
-        // An effect the Attached unit's models share (an army rule, a Stratagem on the unit)
-        // counts once.
-        let mut seen: Vec<(&str, &Effect)> = Vec::new();
-        for &x in &self.combined(tarmy, tunit) {
-            for s in self.unit_effects(tarmy, x) {
-                let When::Attacked(k) = s.effect.when else {
-                    continue;
-                };
-                if seen.iter().any(|(n, e)| *n == s.source && *e == s.effect) {
-                    continue;
-                }
-                seen.push((s.source, s.effect));
-                if !k.includes(melee) || !self.holds_all(&s, &Facts { unit: x, ..facts }) {
-                    continue;
-                }
-                for m in &s.effect.does {
-                    changes.add(m, s.source);
-                }
+        for (x, s) in theirs {
+            let When::Attacked(k) = s.effect.when else {
+                continue;
+            };
+            if !k.includes(melee) || !self.holds_all(s, &Facts { unit: *x, ..facts }) {
+                continue;
+            }
+            for m in &s.effect.does {
+                changes.add(m, s.source);
             }
         }
         changes
@@ -674,12 +733,24 @@ impl Game {
         attacker: (usize, usize),
         melee: bool,
     ) -> (i32, bool) {
-        let (mut toughness, mut cover) = (0, false);
         if !self.army_may_have(tarmy, &Modifier::Toughness(0))
             && !self.army_may_have(tarmy, &Modifier::BenefitOfCover)
         {
             return (0, false);
         }
+        let theirs = self.target_effects(tarmy, tunit);
+        self.target_defences_in(&theirs, (tarmy, tunit), attacker, melee)
+    }
+
+    /// [`Game::target_defences`] over the target's effects gathered once.
+    fn target_defences_in(
+        &self,
+        theirs: &[(usize, SourcedEffect<'_>)],
+        (tarmy, tunit): (usize, usize),
+        attacker: (usize, usize),
+        melee: bool,
+    ) -> (i32, bool) {
+        let (mut toughness, mut cover) = (0, false);
         let facts = Facts {
             army: tarmy,
             unit: tunit,
@@ -687,27 +758,25 @@ impl Game {
             strength_above_toughness: None,
             wounds_left: None,
         };
-        let mut seen: Vec<(&str, &Effect)> = Vec::new();
-        for &x in &self.combined(tarmy, tunit) {
-            for s in self.unit_effects(tarmy, x) {
-                let applies = match s.effect.when {
-                    When::Always => true,
-                    When::Attacked(k) => k.includes(melee),
-                    _ => false,
-                };
-                if !applies || seen.iter().any(|(n, e)| *n == s.source && *e == s.effect) {
-                    continue;
-                }
-                seen.push((s.source, s.effect));
-                if !self.holds_all(&s, &Facts { unit: x, ..facts }) {
-                    continue;
-                }
-                for m in &s.effect.does {
-                    match m {
-                        Modifier::Toughness(t) => toughness += t,
-                        Modifier::BenefitOfCover => cover = true,
-                        _ => {}
-                    }
+        for (x, s) in theirs {
+            let applies = match s.effect.when {
+                When::Always => true,
+                When::Attacked(k) => k.includes(melee),
+                _ => false,
+            };
+            let relevant = s
+                .effect
+                .does
+                .iter()
+                .any(|m| matches!(m, Modifier::Toughness(_) | Modifier::BenefitOfCover));
+            if !applies || !relevant || !self.holds_all(s, &Facts { unit: *x, ..facts }) {
+                continue;
+            }
+            for m in &s.effect.does {
+                match m {
+                    Modifier::Toughness(t) => toughness += t,
+                    Modifier::BenefitOfCover => cover = true,
+                    _ => {}
                 }
             }
         }
@@ -803,8 +872,12 @@ impl Game {
         melee: bool,
     ) -> Vec<(AttackChanges, AttackChanges)> {
         let mut changes = Vec::with_capacity(plan.groups.len());
+        // The target's effects, gathered once for every group.
+        let target_fx = self.target_effects(tarmy, tunit);
+        let mut owners: Vec<((usize, usize), AttackChanges)> = Vec::new();
         // The target's Toughness and Benefit of Cover as its rules (and enemy Auras) give them.
-        let (toughness, cover) = self.target_defences((tarmy, tunit), (army, unit), melee);
+        let (toughness, cover) =
+            self.target_defences_in(&target_fx, (tarmy, tunit), (army, unit), melee);
         if toughness != 0 {
             target.toughness = (i32::from(target.toughness) + toughness).clamp(1, 255) as u8;
         }
@@ -823,10 +896,18 @@ impl Game {
                     let r = sight.models[e];
                     (r.army, r.unit)
                 });
-            let own = self.attack_changes(owner, (tarmy, tunit), melee);
+            // The attacking models' own changes, worked out once per unit of theirs.
+            let own = match owners.iter().find(|(o, _)| *o == owner) {
+                Some((_, c)) => c.clone(),
+                None => {
+                    let c = self.attack_changes(owner, (tarmy, tunit), melee);
+                    owners.push((owner, c.clone()));
+                    c
+                }
+            };
             own.apply_profile(&mut plan.groups[g].profile);
             let above = plan.groups[g].profile.strength > target.toughness;
-            let defence = self.defence_changes((tarmy, tunit), owner, melee, above);
+            let defence = self.defence_changes_in(&target_fx, (tarmy, tunit), owner, melee, above);
             defence.apply_profile(&mut plan.groups[g].profile);
             for a in own.abilities.iter().chain(&defence.abilities) {
                 if !plan.groups[g].extra_abilities.contains(a) {
@@ -883,35 +964,15 @@ impl Game {
     /// `kind`'s variant: a quick test before the unit's effects are gathered (most armies have
     /// no Move or OC modifier at all).
     fn army_may_have(&self, army: usize, kind: &Modifier) -> bool {
-        let a = &self.scene.armies[army];
-        let same = |e: &Effect| {
-            e.does
-                .iter()
-                .any(|m| std::mem::discriminant(m) == std::mem::discriminant(kind))
-        };
-        a.rules.rules().flat_map(|r| &r.effects).any(same)
-            || a.rules.abilities.iter().flat_map(|r| &r.effects).any(same)
-            || self.aura_units().iter().any(|&(b, v)| {
-                self.army_rule_effects(b, v)
-                    .into_iter()
-                    .chain(self.datasheet_effects(b, v))
-                    .any(|(_, e)| e.scope.aura().is_some() && same(e))
-            })
-            || a.units.iter().any(|u| {
-                u.datasheet
-                    .abilities
-                    .iter()
-                    .flat_map(|ab| &ab.effects)
-                    .chain(u.enhancements.iter().flat_map(|e| &e.effects))
-                    .any(same)
-            })
+        let d = std::mem::discriminant(kind);
+        self.rule_cache().kinds[army].contains(&d)
             || self
                 .effects
                 .active
                 .iter()
                 .filter(|x| x.army == army)
                 .flat_map(|x| &x.effects)
-                .any(same)
+                .any(|e| e.does.iter().any(|m| std::mem::discriminant(m) == d))
     }
 
     /// True when an effect active for the unit grants this eligibility primitive

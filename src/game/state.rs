@@ -245,9 +245,9 @@ pub struct Game {
     pub effects: super::effects::EffectsState,
     /// The sight index, kept between queries (see [`Game::sight`]).
     sight_cache: SightCache,
-    /// The units whose rules include an Aura effect (`(army, unit)`), found once: the armies'
-    /// rules and datasheets never change in a game.
-    pub(super) aura_units: std::sync::OnceLock<Vec<(usize, usize)>>,
+    /// What the armies' rules hold (the units with an Aura, the primitives each army's rules
+    /// use), found once: the armies' rules and datasheets never change in a game.
+    pub(super) rule_cache: std::sync::OnceLock<super::effects::RuleCache>,
 }
 
 impl Game {
@@ -330,7 +330,7 @@ impl Game {
             mission: Default::default(),
             effects: Default::default(),
             sight_cache: SightCache::default(),
-            aura_units: std::sync::OnceLock::new(),
+            rule_cache: std::sync::OnceLock::new(),
         };
         game.set_up_mission();
         game

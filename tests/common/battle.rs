@@ -43,6 +43,7 @@ pub fn core_rules_only(game: &mut Game) {
     for a in &mut game.scene.armies {
         a.rules = Default::default();
     }
+    game.rules_changed();
 }
 
 /// Deploys every unit where the scene stands, players alternating.
