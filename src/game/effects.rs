@@ -407,11 +407,9 @@ impl Game {
                 if friendly != (b == army) || !self.models_within(&mine, &theirs, range) {
                     continue;
                 }
-                // An Aura two units of the army share (an army rule) covers a unit once.
-                if out
-                    .iter()
-                    .any(|s| s.source == name && std::ptr::eq(s.effect, e))
-                {
+                // The same Aura from several units (an army rule, two models with the ability)
+                // covers a unit once (Core Rules: Aura Abilities).
+                if out.iter().any(|s| s.source == name && *s.effect == *e) {
                     continue;
                 }
                 out.push(SourcedEffect {

@@ -92,8 +92,16 @@ fn an_aura_covers_friendly_units_in_range_and_an_enemy_aura_lowers_toughness() {
         vec![],
         vec![Modifier::Toughness(-1)],
     );
+    let banner = effect(
+        When::Always,
+        Scope::Aura(6.0),
+        vec![],
+        vec![Modifier::ObjectiveControl(1)],
+    );
     let mut g = deployed_game(scene_with(&[
         (1, "redemptor", ability("Test Aura", vec![aura])),
+        (1, "redemptor", ability("Test Banner", vec![banner.clone()])),
+        (1, "ballistus", ability("Test Banner", vec![banner])),
         (2, "nobz", ability("Test Miasma", vec![miasma])),
     ]));
     isolate(
@@ -103,10 +111,12 @@ fn an_aura_covers_friendly_units_in_range_and_an_enemy_aura_lowers_toughness() {
             (1, "hellblasters"),
             (1, "eliminators"),
             (1, "redemptor"),
+            (1, "ballistus"),
             (2, "nobz"),
             (2, "shoota-boyz"),
         ],
     );
+    put(&mut g, 1, "ballistus", 0, 14.0, 4.0);
     put(&mut g, 1, "redemptor", 0, 10.0, 4.0);
     put_line(&mut g, 1, "hellblasters", 8.0, 9.0, 1.5);
     put_line(&mut g, 1, "eliminators", 30.0, 9.0, 1.5);
@@ -119,6 +129,13 @@ fn an_aura_covers_friendly_units_in_range_and_an_enemy_aura_lowers_toughness() {
     let elim = unit_ref(&g, 1, "eliminators");
     assert_eq!(g.attack_changes(hell, target, false).hit, 1, "within 6\"");
     assert_eq!(g.attack_changes(elim, target, false).hit, 0, "20\" away");
+    // The same Aura from two units (the Redemptor's and the Ballistus' banners) counts once.
+    let hellblaster = wartable::game::sight::ModelRef {
+        army: hell.0,
+        unit: hell.1,
+        model: 0,
+    };
+    assert_eq!(g.objective_control(hellblaster), 2, "OC 1, +1 once");
     let red = unit_ref(&g, 1, "redemptor");
     assert_eq!(
         g.attack_changes(red, target, false).hit,
