@@ -423,7 +423,7 @@ impl Game {
     }
 
     /// True when a model of `xs` is within `inches` of a model of `ys`.
-    fn models_within(&self, xs: &[ModelRef], ys: &[ModelRef], inches: f32) -> bool {
+    pub(super) fn models_within(&self, xs: &[ModelRef], ys: &[ModelRef], inches: f32) -> bool {
         xs.iter().any(|a| {
             let sa = self.solid(*a);
             ys.iter().any(|b| {
@@ -527,15 +527,8 @@ impl Game {
             }
             Condition::StrengthAboveToughness => f.strength_above_toughness.unwrap_or(false),
             Condition::TargetWithin(inches) => f.target.is_some_and(|(ta, tu)| {
-                let mine = self.live_models(f.army, root);
                 let theirs = self.live_models(ta, self.combined(ta, tu)[0]);
-                mine.iter().any(|a| {
-                    theirs.iter().any(|b| {
-                        crate::geometry::measure::model_distance(&self.solid(*a), &self.solid(*b))
-                            .distance
-                            <= inches + crate::rules::constants::MEASURE_TOLERANCE_INCHES
-                    })
-                })
+                self.models_within(&self.live_models(f.army, root), &theirs, *inches)
             }),
             Condition::FromBattleRound(r) => self.battle_round >= *r,
             Condition::FriendlyWithin(k, inches) => {
@@ -995,13 +988,10 @@ impl Game {
         })
     }
 
-    /// The number of D6 the combined unit takes Battle-shock tests on: 2, or the most a rule
-    /// active for it gives ([`Modifier::BattleShockDice`]; Tyranids' Synapse: 3).
-    pub fn battle_shock_dice(&self, army: usize, unit: usize) -> u8 {
-        if !self.army_may_have(army, &Modifier::BattleShockDice(0)) {
-            return 2;
-        }
-        let mut dice = 2;
+    /// The primitives of every passive (`When::Always`) effect in force for the combined unit
+    /// whose conditions hold, component by component.
+    fn passive_modifiers(&self, army: usize, unit: usize) -> Vec<&Modifier> {
+        let mut out = Vec::new();
         for x in self.combined(army, unit) {
             let facts = Facts {
                 army,
@@ -1011,17 +1001,27 @@ impl Game {
                 wounds_left: None,
             };
             for s in self.unit_effects(army, x) {
-                if s.effect.when != When::Always || !self.holds_all(&s, &facts) {
-                    continue;
-                }
-                for m in &s.effect.does {
-                    if let Modifier::BattleShockDice(n) = m {
-                        dice = dice.max(*n);
-                    }
+                if s.effect.when == When::Always && self.holds_all(&s, &facts) {
+                    out.extend(&s.effect.does);
                 }
             }
         }
-        dice
+        out
+    }
+
+    /// The number of D6 the combined unit takes Battle-shock tests on: 2, or the most a rule
+    /// active for it gives ([`Modifier::BattleShockDice`]; Tyranids' Synapse: 3).
+    pub fn battle_shock_dice(&self, army: usize, unit: usize) -> u8 {
+        if !self.army_may_have(army, &Modifier::BattleShockDice(0)) {
+            return 2;
+        }
+        self.passive_modifiers(army, unit)
+            .into_iter()
+            .filter_map(|m| match m {
+                Modifier::BattleShockDice(n) => Some(*n),
+                _ => None,
+            })
+            .fold(2, u8::max)
     }
 
     /// The highest terrain section (inches) the rules let the combined unit move through
@@ -1030,27 +1030,13 @@ impl Game {
         if !self.army_may_have(army, &Modifier::WalkThroughTerrain(0.0)) {
             return None;
         }
-        let mut best: Option<f32> = None;
-        for x in self.combined(army, unit) {
-            let facts = Facts {
-                army,
-                unit: x,
-                target: None,
-                strength_above_toughness: None,
-                wounds_left: None,
-            };
-            for s in self.unit_effects(army, x) {
-                if s.effect.when != When::Always || !self.holds_all(&s, &facts) {
-                    continue;
-                }
-                for m in &s.effect.does {
-                    if let Modifier::WalkThroughTerrain(h) = m {
-                        best = Some(best.map_or(*h, |b: f32| b.max(*h)));
-                    }
-                }
-            }
-        }
-        best
+        self.passive_modifiers(army, unit)
+            .into_iter()
+            .filter_map(|m| match m {
+                Modifier::WalkThroughTerrain(h) => Some(*h),
+                _ => None,
+            })
+            .reduce(f32::max)
     }
 
     /// True when a rule active for the unit (one component of an Attached unit) gives it
@@ -1186,39 +1172,32 @@ impl Game {
     }
 
     /// [`super::Command::RuleChoice`]: the player makes the choice its rule `rule` gives.
-    /// True when the combined unit is eligible to shoot as far as its move and Engagement
-    /// Range go (Core Rules: Shooting phase): after Advancing only with ASSAULT weapons (or a
-    /// rule allowing it), not after Falling Back (unless a rule allows it), and while engaged
-    /// only as a MONSTER or VEHICLE or with PISTOLs.
+    /// True when some ranged weapon of the combined unit may shoot now as far as its move and
+    /// Engagement Range go ([`crate::rules::attack::eligibility::can_shoot`], with the rules
+    /// that let it shoot after Advancing or Falling Back; whatever the target).
     pub fn may_shoot_now(&self, army: usize, unit: usize) -> bool {
+        use crate::rules::attack::eligibility::{ShootingState, can_shoot};
         use crate::rules::movement::{MoveMode, Moved};
-        use crate::rules::weapon::WeaponAbility as W;
-        let ranged = self.weapons_of(army, unit, false);
-        let any = |w: W| {
-            ranged
-                .iter()
-                .any(|x| x.profiles.iter().any(|p| p.abilities.contains(&w)))
-        };
         let moved = self.units[army][unit].moved;
-        if moved == Some(Moved::Moved(MoveMode::Advance))
-            && !any(W::Assault)
-            && !self.unit_may(army, unit, &Modifier::ShootAfterAdvancing)
-        {
-            return false;
-        }
-        if moved == Some(Moved::Moved(MoveMode::FallBack))
-            && !self.unit_may(army, unit, &Modifier::ShootAfterFallingBack)
-        {
-            return false;
-        }
-        if self.engaged(army, unit) {
-            let big = self.combined(army, unit).iter().any(|&x| {
+        let engaged = self.engaged(army, unit);
+        let state = ShootingState {
+            advanced: moved == Some(Moved::Moved(MoveMode::Advance))
+                && !self.unit_may(army, unit, &Modifier::ShootAfterAdvancing),
+            fell_back: moved == Some(Moved::Moved(MoveMode::FallBack))
+                && !self.unit_may(army, unit, &Modifier::ShootAfterFallingBack),
+            engaged,
+            monster_or_vehicle: self.combined(army, unit).iter().any(|&x| {
                 self.unit_has_keyword(army, x, "MONSTER")
                     || self.unit_has_keyword(army, x, "VEHICLE")
-            });
-            return big || any(W::Pistol);
-        }
-        !ranged.is_empty()
+            }),
+            // A PISTOL may shoot at the unit it is engaged with.
+            target_engaged_with_shooter: engaged,
+            ..ShootingState::default()
+        };
+        self.weapons_of(army, unit, false)
+            .iter()
+            .flat_map(|w| &w.profiles)
+            .any(|p| can_shoot(p, &[], &state).is_ok())
     }
 
     /// For a rule whose units pick ([`Pick::EnemyUnitBy`]: For the Greater Good): each unit of
@@ -1252,15 +1231,6 @@ impl Game {
             .collect();
         let enemy = 1 - army;
         let sight = self.sight();
-        let entries = |ar: usize, u: usize| -> Vec<usize> {
-            let units = self.combined(ar, u);
-            (0..sight.models.len())
-                .filter(|&e| {
-                    let r = sight.models[e];
-                    r.army == ar && units.contains(&r.unit)
-                })
-                .collect()
-        };
         let mut out = Vec::new();
         for u in self.unit_roots(army) {
             let id = self.unit_id(army, u).to_string();
@@ -1283,7 +1253,7 @@ impl Game {
             {
                 continue;
             }
-            let eyes = entries(army, u);
+            let eyes = self.entries_of(&sight, army, u);
             let targets: Vec<String> = self
                 .unit_roots(enemy)
                 .into_iter()
@@ -1293,7 +1263,7 @@ impl Game {
                         && !picked.iter().any(|p| same_name(p, self.unit_id(enemy, e)))
                 })
                 .filter(|&e| {
-                    let theirs = entries(enemy, e);
+                    let theirs = self.entries_of(&sight, enemy, e);
                     eyes.iter().any(|&o| {
                         theirs.iter().any(|&t| {
                             sight.index.model_visible(

@@ -77,18 +77,11 @@ impl Game {
                 Modifier::MortalWounds { on, amount, within } => {
                     let enemy = 1 - army;
                     for e in self.unit_roots(enemy) {
-                        let mine = self.live_models(army, unit);
-                        let theirs = self.live_models(enemy, e);
-                        let close = mine.iter().any(|a| {
-                            theirs.iter().any(|b| {
-                                crate::geometry::measure::model_distance(
-                                    &self.solid(*a),
-                                    &self.solid(*b),
-                                )
-                                .distance
-                                    <= within + crate::rules::constants::MEASURE_TOLERANCE_INCHES
-                            })
-                        });
+                        let close = self.models_within(
+                            &self.live_models(army, unit),
+                            &self.live_models(enemy, e),
+                            within,
+                        );
                         if !close {
                             continue;
                         }
