@@ -1,6 +1,7 @@
 //! The computer's use of its army's rules (see `crate::game::effects`): the choices they give
 //! in its Command phase (Oath of Moment's target, the round of the Waaagh!, a Combat Doctrine),
-//! and the Detachment Stratagems that pay before one of its units shoots or fights.
+//! the Detachment Stratagems that pay before one of its units shoots or fights, and the
+//! army rule actions paid in tokens (Battle Focus).
 //!
 //! A Stratagem is worth its CP when the exact odds ([`Game::preview_attacks`]) of the unit's
 //! attacks with it, on a copy of the game, destroy at least [`STRATAGEM_MIN_POINTS_GAINED`]
@@ -9,7 +10,8 @@
 use super::{centre, trial, value_per_model};
 use crate::data::faction_rules::Pick;
 use crate::game::{Command, Game};
-use crate::rules::effect::When;
+use crate::rules::effect::{Modifier, When};
+use crate::rules::movement::MoveMode;
 use crate::rules::phase::Stage;
 
 /// Smallest gain in expected points destroyed for which the computer spends CP on a
@@ -264,4 +266,57 @@ pub fn stratagem_before(game: &Game, player: u8, command: &Command) -> Option<Co
         }
     }
     best.map(|(_, c)| c)
+}
+
+/// An army rule action paid in tokens (Battle Focus's Agile Manoeuvres) for the unit about to
+/// give `command`, when one helps it: Star Engines before a VEHICLE Advances, Swift as the
+/// Wind before another move (while a token stays for later in the round), Flitting Shadows
+/// before a charge is declared, Sudden Strike before a unit Piles In. The tokens are lost as
+/// the round ends, so the computer spends them; the move is planned again with the new
+/// allowance. None when no such action is open to that unit.
+pub fn manoeuvre_before(game: &Game, player: u8, command: &Command) -> Option<Command> {
+    let (unit, wanted): (&String, &[Modifier]) = match command {
+        Command::Advance { unit, .. }
+        | Command::Move {
+            unit,
+            mode: MoveMode::Advance,
+            ..
+        } => (unit, &[Modifier::ShootAfterAdvancing, Modifier::Move(2)]),
+        Command::Move { unit, paths, .. } if !paths.is_empty() => (unit, &[Modifier::Move(2)]),
+        Command::DeclareCharge { unit, .. } => (unit, &[Modifier::NoOverwatchAgainst]),
+        Command::PileIn { unit, .. } => (unit, &[Modifier::FightMoveInches(6)]),
+        _ => return None,
+    };
+    if game.tokens_of(player) == 0 {
+        return None;
+    }
+    let (army, root) = game.own_root(player, unit).ok()?;
+    let root_id = game.unit_id(army, root).to_string();
+    let rules = &game.scene.armies[army].rules;
+    let options = game.rule_stratagem_options(player);
+    for want in wanted {
+        let keep_one = matches!(want, Modifier::Move(_));
+        if keep_one && game.tokens_of(player) < 2 {
+            continue;
+        }
+        for (name, units) in &options {
+            let Some(s) = rules.stratagem(name) else {
+                continue;
+            };
+            let fits = s.tokens > 0
+                && s.effects.iter().any(|e| e.does.contains(want))
+                && units.contains(&root_id);
+            if fits {
+                let c = Command::UseRuleStratagem {
+                    player,
+                    stratagem: name.clone(),
+                    unit: root_id.clone(),
+                };
+                if trial(game, &c).is_some() {
+                    return Some(c);
+                }
+            }
+        }
+    }
+    None
 }

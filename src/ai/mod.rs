@@ -1107,6 +1107,12 @@ impl Brain for Ai {
             return c;
         }
         let c = self.next_command(game, player);
+        // normal and hard spend army rule tokens (Battle Focus), lost when unspent.
+        if self.level > Level::Easy
+            && let Some(m) = army_rules::manoeuvre_before(game, player, &c)
+        {
+            return m;
+        }
         // normal and hard spend CP on a Detachment Stratagem that pays before the attacks.
         if self.level > Level::Easy
             && let Some(s) = army_rules::stratagem_before(game, player, &c)

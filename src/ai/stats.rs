@@ -82,6 +82,17 @@ impl GameStats {
                         .entry(stratagem.name().to_string())
                         .or_default()[i] += 1;
                 }
+                // Detachment Stratagems and army rule actions paid in tokens (Battle Focus).
+                GameEvent::RuleStratagemUsed {
+                    player,
+                    stratagem,
+                    cp,
+                    ..
+                } => {
+                    let i = usize::from(player - 1);
+                    self.cp_spent[i] += cp;
+                    self.stratagems.entry(stratagem.clone()).or_default()[i] += 1;
+                }
                 _ => {}
             }
         }

@@ -18,6 +18,10 @@ use crate::rules::phase::Phase;
 /// Most effects one rule may list (data beyond it is an error).
 pub const MAX_EFFECTS_PER_RULE: usize = 16;
 
+/// Most tokens an army rule may give each battle round or an action may cost (Battle Focus
+/// gives 6 at Onslaught).
+pub const MAX_TOKENS_PER_ROUND: u32 = 12;
+
 /// A faction's rules file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename = "FactionRules", deny_unknown_fields)]
@@ -72,6 +76,15 @@ pub struct Rule {
     /// datasheet with an ability of that name.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub datasheets: Vec<String>,
+    /// Tokens the rule gives its player at the start of each battle round, unspent ones lost
+    /// as the round ends (Battle Focus: 4 at Strike Force), spent on its `actions`.
+    #[serde(default)]
+    pub tokens_per_round: u32,
+    /// What the rule's tokens pay for (Battle Focus's Agile Manoeuvres): each used like a
+    /// Detachment Stratagem (`Command::UseRuleStratagem`) but paid in `tokens`; a unit
+    /// performs at most one of a rule's actions each phase.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<RuleStratagem>,
 }
 
 /// A choice a rule gives its player, made with `Command::RuleChoice` in the player's own
@@ -186,6 +199,18 @@ pub struct RuleStratagem {
     /// How long the effects last (the end of the phase by default).
     #[serde(default = "end_of_phase")]
     pub lasts: Lasts,
+    /// For an army rule's action ([`Rule::actions`]): its cost in the rule's tokens (`cp` is
+    /// then 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub tokens: u32,
+    /// For an army rule's action: it may be used again in the same phase on another unit
+    /// (Swift as the Wind); otherwise once per phase, as a Stratagem.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub each_unit: bool,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 fn end_of_phase() -> Lasts {
@@ -253,8 +278,11 @@ impl Rule {
         self.datasheets.is_empty() || self.datasheets.iter().any(|d| same_name(d, sheet))
     }
 
-    /// How the engine treats it.
+    /// How the engine treats it: applied when it has effects or actions with effects.
     pub fn status(&self) -> RuleStatus {
+        if self.actions.iter().any(|a| !a.effects.is_empty()) {
+            return RuleStatus::Applied;
+        }
         RuleStatus::of(&self.effects, self.list_building)
     }
 
@@ -357,12 +385,23 @@ impl ArmyRules {
             .find(|r| same_name(&r.name, name) && r.for_datasheet(sheet))
     }
 
-    /// The Detachment Stratagem named `name`.
+    /// The Detachment Stratagem or army rule action ([`Rule::actions`]) named `name`.
     pub fn stratagem(&self, name: &str) -> Option<&RuleStratagem> {
+        self.stratagems()
+            .find(|s| s.name.eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// Every Detachment Stratagem and army rule action ([`Rule::actions`]).
+    pub fn stratagems(&self) -> impl Iterator<Item = &RuleStratagem> {
         self.detachment
             .iter()
             .flat_map(|d| &d.stratagems)
-            .find(|s| s.name.eq_ignore_ascii_case(name.trim()))
+            .chain(self.army_rules.iter().flat_map(|r| &r.actions))
+    }
+
+    /// The tokens the army rules give each battle round ([`Rule::tokens_per_round`]).
+    pub fn tokens_per_round(&self) -> u32 {
+        self.army_rules.iter().map(|r| r.tokens_per_round).sum()
     }
 
     /// The Enhancement named `name`.
@@ -432,6 +471,34 @@ pub fn check(file: &Path, data: &FactionRules) -> Vec<DataError> {
     };
     for (i, r) in data.army_rules.iter().enumerate() {
         effects(format!("army_rules[{i}].effects"), &r.effects, &mut errors);
+        if r.tokens_per_round > MAX_TOKENS_PER_ROUND {
+            errors.push(DataError::value(
+                file,
+                format!("army_rules[{i}].tokens_per_round"),
+                format!(
+                    "{} tokens is over the limit: at most {MAX_TOKENS_PER_ROUND}",
+                    r.tokens_per_round
+                ),
+            ));
+        }
+        for (k, a) in r.actions.iter().enumerate() {
+            let at = format!("army_rules[{i}].actions[{k}]");
+            if a.cp != 0 || a.tokens == 0 || a.tokens > MAX_TOKENS_PER_ROUND {
+                errors.push(DataError::value(
+                    file,
+                    format!("{at}.tokens"),
+                    "an army rule's action is paid in 1 or more of its tokens and 0 CP",
+                ));
+            }
+            if a.phases.is_empty() {
+                errors.push(DataError::value(
+                    file,
+                    format!("{at}.phases"),
+                    "an action needs at least one phase",
+                ));
+            }
+            effects(format!("{at}.effects"), &a.effects, &mut errors);
+        }
     }
     for (i, r) in data.abilities.iter().enumerate() {
         effects(format!("abilities[{i}].effects"), &r.effects, &mut errors);

@@ -97,8 +97,16 @@ impl Game {
                 let charge = self.charge.as_ref()?;
                 (charge.distance(), Some(charge.targets.clone()), true)
             }
-            Command::PileIn { .. } => (PILE_IN_INCHES, None, false),
-            _ => (CONSOLIDATE_INCHES, None, false),
+            Command::PileIn { .. } => (
+                self.fight_move_inches(army, root, PILE_IN_INCHES),
+                None,
+                false,
+            ),
+            _ => (
+                self.fight_move_inches(army, root, CONSOLIDATE_INCHES),
+                None,
+                false,
+            ),
         };
         let mut after = self.clone();
         after.move_without_contact_rule(command).ok()?;

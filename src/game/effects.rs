@@ -14,7 +14,7 @@ use super::event::GameEvent;
 use super::rejection::{Rejection, Rule, reject};
 use super::sight::ModelRef;
 use super::state::{Game, Location};
-use crate::data::faction_rules::{Lasts, Limit, Pick, RuleStatus, same_name};
+use crate::data::faction_rules::{Lasts, Limit, Pick, RuleStatus, RuleStratagem, same_name};
 use crate::rules::effect::{AttackChanges, Condition, Effect, Modifier, Scope, When};
 use crate::rules::phase::Phase;
 use crate::rules::phase::Stage;
@@ -60,8 +60,12 @@ pub struct EffectsState {
     pub history: Vec<RuleChoiceMade>,
     /// Effects in force on units.
     pub active: Vec<ActiveEffect>,
-    /// Detachment Stratagems used this phase: (player, name).
+    /// Detachment Stratagems (and army rule actions) used this phase: (player, name).
     pub stratagems_used: Vec<(u8, String)>,
+    /// Each player's army rule tokens left this battle round (Battle Focus).
+    pub tokens: [u32; 2],
+    /// Units that performed an army rule action this phase: (army, root unit).
+    pub acted: Vec<(usize, usize)>,
 }
 
 /// What the referee override does (a logged command either player may give in a hot-seat or
@@ -1024,6 +1028,21 @@ impl Game {
             .fold(2, u8::max)
     }
 
+    /// How far (inches) the combined unit's Pile-in or Consolidation move may go: `base`, or
+    /// more where a rule active for it says so ([`Modifier::FightMoveInches`]).
+    pub fn fight_move_inches(&self, army: usize, unit: usize, base: f32) -> f32 {
+        if !self.army_may_have(army, &Modifier::FightMoveInches(0)) {
+            return base;
+        }
+        self.passive_modifiers(army, unit)
+            .into_iter()
+            .filter_map(|m| match m {
+                Modifier::FightMoveInches(n) => Some(f32::from(*n)),
+                _ => None,
+            })
+            .fold(base, f32::max)
+    }
+
     /// The highest terrain section (inches) the rules let the combined unit move through
     /// ([`Modifier::WalkThroughTerrain`]), if any.
     pub fn walk_through_height(&self, army: usize, unit: usize) -> Option<f32> {
@@ -1442,31 +1461,25 @@ impl Game {
         let Some(army) = self.army_of(player) else {
             return Vec::new();
         };
-        let rules = self.scene.armies[army].rules.clone();
-        let Some(d) = &rules.detachment else {
-            return Vec::new();
-        };
         if self.stage != Stage::Battle {
             return Vec::new();
         }
+        let rules = self.scene.armies[army].rules.clone();
         let mut out = Vec::new();
-        for s in &d.stratagems {
+        for s in rules.stratagems() {
             if s.effects.is_empty()
                 || !s.phases.contains(&self.phase)
                 || !s.turn.allows(player, self.active_player)
                 || self.cp_of(player) < s.cp
-                || self
-                    .effects
-                    .stratagems_used
-                    .iter()
-                    .any(|(p, n)| *p == player && same_name(n, &s.name))
+                || self.tokens_of(player) < s.tokens
+                || (!s.each_unit && self.stratagem_used(player, &s.name))
             {
                 continue;
             }
             let units: Vec<String> = self
                 .unit_roots(army)
                 .into_iter()
-                .filter(|&u| self.rule_stratagem_target_ok(army, u, &s.keywords).is_ok())
+                .filter(|&u| self.rule_stratagem_target_ok(army, u, s).is_ok())
                 .map(|u| self.unit_id(army, u).to_string())
                 .collect();
             if !units.is_empty() {
@@ -1476,19 +1489,49 @@ impl Game {
         out
     }
 
+    /// The army rule tokens `player` has left this battle round ([`Rule::tokens_per_round`]).
+    pub fn tokens_of(&self, player: u8) -> u32 {
+        self.effects.tokens[usize::from(player.clamp(1, 2) - 1)]
+    }
+
+    /// True when `player` used the Stratagem or action `name` this phase.
+    fn stratagem_used(&self, player: u8, name: &str) -> bool {
+        self.effects
+            .stratagems_used
+            .iter()
+            .any(|(p, n)| *p == player && same_name(n, name))
+    }
+
+    /// Called as a battle round begins: each player's army rule tokens for the round (the
+    /// unspent ones of the last round are lost; Battle Focus).
+    pub(super) fn effects_round_begins(&mut self) {
+        for player in 1..=2u8 {
+            let n = self
+                .army_of(player)
+                .map_or(0, |a| self.scene.armies[a].rules.tokens_per_round());
+            self.effects.tokens[usize::from(player - 1)] = n;
+        }
+    }
+
     fn rule_stratagem_target_ok(
         &self,
         army: usize,
         root: usize,
-        keywords: &[String],
+        s: &RuleStratagem,
     ) -> Result<(), String> {
+        let keywords = &s.keywords;
         let id = self.unit_id(army, root);
+        if s.tokens > 0 && self.effects.acted.contains(&(army, root)) {
+            return Err(format!(
+                "'{id}' already performed an action of its army rule this phase"
+            ));
+        }
         if self.units[army][root].location != Location::OnTable
             || self.live_models(army, root).is_empty()
         {
             return Err(format!("'{id}' is not on the battlefield"));
         }
-        if self.units[army][root].battle_shocked {
+        if self.units[army][root].battle_shocked && s.tokens == 0 {
             return Err(format!(
                 "'{id}' is Battle-shocked: its own player's Stratagems cannot affect it"
             ));
@@ -1571,12 +1614,7 @@ impl Game {
                 ),
             );
         }
-        if self
-            .effects
-            .stratagems_used
-            .iter()
-            .any(|(p, n)| *p == player && same_name(n, &s.name))
-        {
+        if !s.each_unit && self.stratagem_used(player, &s.name) {
             return reject(
                 Rule::Stratagems,
                 format!("'{}' was already used this phase", s.name),
@@ -1593,10 +1631,25 @@ impl Game {
                 ),
             );
         }
-        if let Err(why) = self.rule_stratagem_target_ok(army, root, &s.keywords) {
+        if self.tokens_of(player) < s.tokens {
+            return reject(
+                Rule::Stratagems,
+                format!(
+                    "'{}' costs {} token(s) of the army rule; player {player} has {} this battle round",
+                    s.name,
+                    s.tokens,
+                    self.tokens_of(player)
+                ),
+            );
+        }
+        if let Err(why) = self.rule_stratagem_target_ok(army, root, s) {
             return reject(Rule::Stratagems, why);
         }
         self.cp[usize::from(player - 1)] -= s.cp;
+        self.effects.tokens[usize::from(player - 1)] -= s.tokens;
+        if s.tokens > 0 {
+            self.effects.acted.push((army, root));
+        }
         self.effects.stratagems_used.push((player, s.name.clone()));
         self.effects.active.push(ActiveEffect {
             army,
@@ -1611,6 +1664,8 @@ impl Game {
             unit: self.unit_id(army, root).to_string(),
             cp: s.cp,
             cp_left: self.cp_of(player),
+            tokens: s.tokens,
+            tokens_left: self.tokens_of(player),
         });
         Ok(())
     }
@@ -1619,6 +1674,7 @@ impl Game {
     /// effects lasting until their player's next Command phase end as it begins.
     pub(super) fn effects_phase_begins(&mut self) {
         self.effects.stratagems_used.clear();
+        self.effects.acted.clear();
         if self.phase == Phase::Command {
             let player = self.active_player;
             let army = self.army_of(player);

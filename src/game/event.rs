@@ -545,6 +545,10 @@ pub enum GameEvent {
         cp: u32,
         /// CP left.
         cp_left: u32,
+        /// Army rule tokens paid (an Agile Manoeuvre of Battle Focus); 0 for a Stratagem.
+        tokens: u32,
+        /// Army rule tokens left this battle round.
+        tokens_left: u32,
     },
     /// A rule applied by hand (the referee override), with the player's note.
     RefereeOverride {

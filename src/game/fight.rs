@@ -371,7 +371,13 @@ impl Game {
                 );
             }
         }
-        let moved = self.closer_move(army, root, paths, PILE_IN_INCHES, false)?;
+        let moved = self.closer_move(
+            army,
+            root,
+            paths,
+            self.fight_move_inches(army, root, PILE_IN_INCHES),
+            false,
+        )?;
         self.fight.as_mut().expect("fight").current = Some((army, root, false));
         ev.push(GameEvent::PiledIn {
             player,
@@ -421,7 +427,13 @@ impl Game {
         let moved = if self.live_models(army, root).is_empty() {
             0
         } else {
-            self.closer_move(army, root, paths, CONSOLIDATE_INCHES, true)?
+            self.closer_move(
+                army,
+                root,
+                paths,
+                self.fight_move_inches(army, root, CONSOLIDATE_INCHES),
+                true,
+            )?
         };
         self.for_combined(army, root, |s| s.fought = true);
         {

@@ -378,6 +378,7 @@ impl Game {
             }
             self.battle_round += 1;
             self.mission_round_begins(ev);
+            self.effects_round_begins();
             self.active_player = self.first_player;
             self.cp_other_gain = [0; 2];
         }
@@ -398,6 +399,7 @@ impl Game {
         self.phase = Phase::Command;
         self.before_battle_choices(ev);
         self.mission_battle_begins();
+        self.effects_round_begins();
         // No marker is controlled yet: every marker starts the battle contested, and control
         // is first decided at the end of the first phase (Rules Commentary: Contested,
         // Control). `objectives` stays as `set_up_mission` left it, nobody's.

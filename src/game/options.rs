@@ -244,8 +244,10 @@ impl Game {
                     .distance(),
             ),
             (Stage::Battle, Phase::Fight) => match self.fight_activation(army, root)? {
-                FightActivation::PileIn => each(PILE_IN_INCHES),
-                FightActivation::Consolidate => each(CONSOLIDATE_INCHES),
+                FightActivation::PileIn => each(self.fight_move_inches(army, root, PILE_IN_INCHES)),
+                FightActivation::Consolidate => {
+                    each(self.fight_move_inches(army, root, CONSOLIDATE_INCHES))
+                }
                 FightActivation::Attacks => None,
             },
             _ => None,

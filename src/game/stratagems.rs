@@ -443,6 +443,19 @@ impl Game {
                     return reject(rule, format!("'{id}' is within Engagement Range"));
                 }
                 let t = need_target(self)?;
+                if self.unit_may(
+                    t.0,
+                    t.1,
+                    &crate::rules::effect::Modifier::NoOverwatchAgainst,
+                ) {
+                    return reject(
+                        rule,
+                        format!(
+                            "'{}' cannot be shot at with Fire Overwatch this turn (a rule of its army)",
+                            self.unit_id(t.0, t.1)
+                        ),
+                    );
+                }
                 let answers = self.trigger.is_some_and(|tr| {
                     (tr.army, tr.unit) == t
                         && matches!(

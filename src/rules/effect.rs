@@ -288,6 +288,12 @@ pub enum Modifier {
     PassDesperateEscape,
     /// The unit takes Battle-shock tests on this many D6 instead of 2 (Synapse: 3).
     BattleShockDice(u8),
+    /// Enemy units cannot use the Fire Overwatch Stratagem to shoot at the unit (Battle
+    /// Focus: Flitting Shadows).
+    NoOverwatchAgainst,
+    /// The unit's Pile-in and Consolidation moves are of up to this many inches instead of 3
+    /// (an Agile Manoeuvre of Battle Focus: 6).
+    FightMoveInches(u8),
     /// The unit reanimates this many wounds (timed; Necrons' Reanimation Protocols): each
     /// wound heals a model that has lost wounds, else returns one destroyed model of the unit
     /// with 1 wound, set up in Unit Coherency and outside Engagement Range.
@@ -376,6 +382,9 @@ impl Modifier {
             M::WalkThroughTerrain(x) => distance(*x),
             M::BattleShockDice(x) if !(2..=3).contains(x) => Err(format!(
                 "BattleShockDice({x}) is outside the limits: 2 to 3"
+            )),
+            M::FightMoveInches(x) if !(3..=12).contains(x) => Err(format!(
+                "FightMoveInches({x}) is outside the limits: 3 to 12"
             )),
             M::CriticalHitOn(x) => roll(*x, "CriticalHitOn"),
             M::CriticalWoundOn(x) => roll(*x, "CriticalWoundOn"),

@@ -537,3 +537,169 @@ fn nurgles_gift_afflicts_enemies_in_a_contagion_range_that_grows_with_the_rounds
     // The Death Guard's own units are never Afflicted.
     assert_eq!(g.target_defences(pox, nobz, false), (0, false));
 }
+
+/// The Asuryani Guardian Defenders 14" and the Falcon 20" south of the Shoota Boyz and Nobz, in
+/// player 1's Movement phase of battle round 1, both players with 5 CP.
+fn aeldari_moving() -> Game {
+    let scene = load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes/aeldari.ron"))
+        .unwrap();
+    let mut g = deployed_game(scene);
+    isolate(
+        &mut g,
+        &[
+            (1, "guardians"),
+            (1, "falcon"),
+            (2, "shoota-boyz"),
+            (2, "nobz"),
+        ],
+    );
+    put_line(&mut g, 1, "guardians", 8.0, 14.0, 1.3);
+    put(&mut g, 1, "falcon", 0, 30.0, 8.0);
+    put_line(&mut g, 2, "shoota-boyz", 8.0, 28.0, 1.3);
+    put_line(&mut g, 2, "nobz", 28.0, 28.0, 1.6);
+    advance_to(&mut g, 1, Phase::Movement);
+    g.cp = [5, 5];
+    g
+}
+
+fn manoeuvre(name: &str, unit: &str) -> Command {
+    Command::UseRuleStratagem {
+        player: 1,
+        stratagem: name.into(),
+        unit: unit.into(),
+    }
+}
+
+fn first_allowance(
+    g: &Game,
+    player: u8,
+    unit: &str,
+    mode: wartable::rules::movement::MoveMode,
+) -> f32 {
+    let (army, u) = unit_ref(g, player, unit);
+    g.move_allowance(army, u, mode).unwrap()[0].1
+}
+
+#[test]
+fn battle_focus_tokens_pay_for_agile_manoeuvres_one_per_unit_and_phase_and_renew_each_round() {
+    use wartable::rules::movement::MoveMode;
+    let mut g = aeldari_moving();
+    assert_eq!((g.tokens_of(1), g.tokens_of(2)), (4, 0));
+    let before = first_allowance(&g, 1, "guardians", MoveMode::Normal);
+    let ev = accepted(&mut g, manoeuvre("Swift as the Wind", "guardians"));
+    assert!(
+        ev.iter().any(|e| matches!(
+            e,
+            GameEvent::RuleStratagemUsed {
+                tokens: 1,
+                tokens_left: 3,
+                cp: 0,
+                cp_left: 5,
+                ..
+            }
+        )),
+        "{ev:?}"
+    );
+    assert_eq!(
+        first_allowance(&g, 1, "guardians", MoveMode::Normal),
+        before + 2.0
+    );
+    // One Agile Manoeuvre per unit per phase.
+    let r = rejected(&mut g, manoeuvre("Flitting Shadows", "guardians"));
+    assert!(r.reason.contains("already performed"), "{r}");
+    // Swift as the Wind again, on another unit; Star Engines only on a VEHICLE.
+    accepted(&mut g, manoeuvre("Swift as the Wind", "falcon"));
+    assert_eq!(g.tokens_of(1), 2);
+    // Orks have no tokens and no such manoeuvre.
+    let r = rejected(
+        &mut g,
+        Command::UseRuleStratagem {
+            player: 2,
+            stratagem: "Swift as the Wind".into(),
+            unit: "nobz".into(),
+        },
+    );
+    assert!(r.reason.contains("no Stratagem"), "{r}");
+    // The bonus ends with the phase; the tokens last the battle round.
+    advance_to(&mut g, 1, Phase::Charge);
+    accepted(&mut g, manoeuvre("Flitting Shadows", "guardians"));
+    assert_eq!(g.tokens_of(1), 1);
+    advance_to(&mut g, 2, Phase::Movement);
+    assert_eq!(
+        first_allowance(&g, 1, "guardians", MoveMode::Normal),
+        before
+    );
+    // Sudden Strike in the opponent's Fight phase spends the last token.
+    advance_to(&mut g, 2, Phase::Fight);
+    let (army, root) = unit_ref(&g, 1, "guardians");
+    assert_eq!(g.fight_move_inches(army, root, 3.0), 3.0);
+    accepted(&mut g, manoeuvre("Sudden Strike", "guardians"));
+    assert_eq!(g.fight_move_inches(army, root, 3.0), 6.0);
+    assert_eq!(g.tokens_of(1), 0);
+    let r = rejected(&mut g, manoeuvre("Sudden Strike", "falcon"));
+    assert!(r.reason.contains("already used this phase"), "{r}");
+    assert!(g.rule_stratagem_options(1).is_empty());
+    // A new battle round: 4 tokens again, the unspent ones lost.
+    advance_to(&mut g, 1, Phase::Command);
+    assert_eq!(g.tokens_of(1), 4);
+}
+
+#[test]
+fn flitting_shadows_keeps_enemy_fire_overwatch_off_the_unit_and_star_engines_lets_a_vehicle_shoot_after_advancing()
+ {
+    use wartable::rules::movement::MoveMode;
+    use wartable::rules::stratagem::Stratagem;
+    let overwatch = |target: &str| Command::UseStratagem {
+        player: 2,
+        stratagem: Stratagem::FireOverwatch,
+        unit: "shoota-boyz".into(),
+        target: Some(target.into()),
+        reroll: None,
+    };
+    let mut twin = aeldari_moving();
+    let mut g = twin.clone();
+    // Without the manoeuvre the Boyz may fire at the Guardians that just moved.
+    let step = normal_move(&twin, 1, "guardians", 0.0, 1.0);
+    accepted(&mut twin, step.clone());
+    accepted(&mut twin, overwatch("guardians"));
+    accepted(&mut g, manoeuvre("Flitting Shadows", "guardians"));
+    accepted(&mut g, step);
+    let r = rejected(&mut g, overwatch("guardians"));
+    assert!(r.reason.contains("Fire Overwatch"), "{r}");
+    // Star Engines: the Falcon Advances and still shoots.
+    let mut plain = g.clone();
+    accepted(&mut g, manoeuvre("Star Engines", "falcon"));
+    for game in [&mut g, &mut plain] {
+        accepted(
+            game,
+            Command::Advance {
+                player: 1,
+                unit: "falcon".into(),
+            },
+        );
+        let paths = shift(game, 1, "falcon", 0.0, 1.0);
+        accepted(
+            game,
+            Command::Move {
+                player: 1,
+                unit: "falcon".into(),
+                mode: MoveMode::Advance,
+                paths,
+            },
+        );
+        advance_to(game, 1, Phase::Shooting);
+    }
+    let shoot = |game: &Game| {
+        game.preview_attacks(
+            1,
+            "falcon",
+            &[WeaponTarget::new("Pulse Laser", "nobz")],
+            false,
+        )
+    };
+    assert!(
+        shoot(&plain).is_err(),
+        "a unit that Advanced shoots only ASSAULT weapons"
+    );
+    assert!(shoot(&g).is_ok());
+}

@@ -715,12 +715,21 @@ fn headline(game: &Game, e: &GameEvent, phase: Option<Phase>) -> (Option<u8>, St
             unit,
             cp,
             cp_left,
+            tokens,
+            tokens_left,
         } => (
             Some(*player),
-            format!(
-                "Player {player} uses {stratagem} on {} ({cp} CP, {cp_left} left)",
-                n(player, unit)
-            ),
+            if *tokens > 0 {
+                format!(
+                    "Player {player} uses {stratagem} on {} ({tokens} token, {tokens_left} left)",
+                    n(player, unit)
+                )
+            } else {
+                format!(
+                    "Player {player} uses {stratagem} on {} ({cp} CP, {cp_left} left)",
+                    n(player, unit)
+                )
+            },
         ),
         G::RefereeOverride { player, what, note } => (
             Some(*player),
