@@ -10,7 +10,7 @@
 use super::{centre, trial, value_per_model};
 use crate::data::faction_rules::Pick;
 use crate::game::{Command, Game};
-use crate::rules::effect::{Modifier, When};
+use crate::rules::effect::{Attacks, Modifier, When};
 use crate::rules::movement::MoveMode;
 use crate::rules::phase::Stage;
 
@@ -315,6 +315,54 @@ pub fn manoeuvre_before(game: &Game, player: u8, command: &Command) -> Option<Co
                 if trial(game, &c).is_some() {
                     return Some(c);
                 }
+            }
+        }
+    }
+    None
+}
+
+/// An army rule action paid in tokens that the player's Command phase offers (Astra
+/// Militarum Orders), as the command that uses it: each unit it may go to gets, in unit
+/// order, the action that improves its Weapon Skill when it is within Engagement Range, else
+/// the one that improves its Ballistic Skill. None when no token or action is left.
+pub fn order_now(game: &Game, player: u8) -> Option<Command> {
+    if game.phase != crate::rules::phase::Phase::Command
+        || game.active_player != player
+        || game.tokens_of(player) == 0
+    {
+        return None;
+    }
+    let army = game.army_of(player)?;
+    let rules = &game.scene.armies[army].rules;
+    let options = game.rule_stratagem_options(player);
+    let skill = |name: &str, melee: bool| {
+        rules.stratagem(name).is_some_and(|s| {
+            s.tokens > 0
+                && s.effects.iter().any(|e| {
+                    e.when
+                        == When::Attacking(if melee {
+                            Attacks::Melee
+                        } else {
+                            Attacks::Ranged
+                        })
+                        && e.does.contains(&Modifier::Skill(1))
+                })
+        })
+    };
+    for root in game.unit_roots(army) {
+        let id = game.unit_id(army, root).to_string();
+        let melee = game.engaged(army, root);
+        let pick = options
+            .iter()
+            .find(|(name, units)| units.contains(&id) && skill(name, melee));
+        if let Some((name, _)) = pick {
+            let c = Command::UseRuleStratagem {
+                player,
+                stratagem: name.clone(),
+                unit: id,
+            };
+            if trial(game, &c).is_some() {
+                return Some(c);
             }
         }
     }

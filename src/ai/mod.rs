@@ -1106,6 +1106,12 @@ impl Brain for Ai {
         if let Some(c) = army_rules::rule_choice(game, player) {
             return c;
         }
+        // normal and hard issue the Orders their army rules give (Voice of Command).
+        if self.level > Level::Easy
+            && let Some(c) = army_rules::order_now(game, player)
+        {
+            return c;
+        }
         let c = self.next_command(game, player);
         // normal and hard spend army rule tokens (Battle Focus), lost when unspent.
         if self.level > Level::Easy

@@ -80,6 +80,12 @@ pub struct Rule {
     /// as the round ends (Battle Focus: 4 at Strike Force), spent on its `actions`.
     #[serde(default)]
     pub tokens_per_round: u32,
+    /// Tokens the rule gives its player as each of the player's Command phases begins, for
+    /// each of its units on the battlefield: (keyword or datasheet name, tokens), the first
+    /// entry a unit's datasheet matches counting (Voice of Command: 1 Order for each OFFICER
+    /// unit, 2 or 3 for some). Unspent ones are lost as the next such phase begins.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tokens_per_unit: Vec<(String, u32)>,
     /// What the rule's tokens pay for (Battle Focus's Agile Manoeuvres): each used like a
     /// Detachment Stratagem (`Command::UseRuleStratagem`) but paid in `tokens`; a unit
     /// performs at most one of a rule's actions each phase.
@@ -207,6 +213,10 @@ pub struct RuleStratagem {
     /// (Swift as the Wind); otherwise once per phase, as a Stratagem.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub each_unit: bool,
+    /// Conditions the target unit must meet when it is used (an Order: a friendly OFFICER
+    /// within 6", the unit not Battle-shocked).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub requires: Vec<crate::rules::effect::Condition>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -399,6 +409,13 @@ impl ArmyRules {
             .chain(self.army_rules.iter().flat_map(|r| &r.actions))
     }
 
+    /// True when a rule gives tokens per unit at each Command phase ([`Rule::tokens_per_unit`]).
+    pub fn tokens_per_unit(&self) -> bool {
+        self.army_rules
+            .iter()
+            .any(|r| !r.tokens_per_unit.is_empty())
+    }
+
     /// The tokens the army rules give each battle round ([`Rule::tokens_per_round`]).
     pub fn tokens_per_round(&self) -> u32 {
         self.army_rules.iter().map(|r| r.tokens_per_round).sum()
@@ -471,6 +488,15 @@ pub fn check(file: &Path, data: &FactionRules) -> Vec<DataError> {
     };
     for (i, r) in data.army_rules.iter().enumerate() {
         effects(format!("army_rules[{i}].effects"), &r.effects, &mut errors);
+        for (k, (_, n)) in r.tokens_per_unit.iter().enumerate() {
+            if *n == 0 || *n > MAX_TOKENS_PER_ROUND {
+                errors.push(DataError::value(
+                    file,
+                    format!("army_rules[{i}].tokens_per_unit[{k}]"),
+                    format!("{n} tokens a unit is outside the limits: 1 to {MAX_TOKENS_PER_ROUND}"),
+                ));
+            }
+        }
         if r.tokens_per_round > MAX_TOKENS_PER_ROUND {
             errors.push(DataError::value(
                 file,

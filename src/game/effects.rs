@@ -19,6 +19,10 @@ use crate::rules::effect::{AttackChanges, Condition, Effect, Modifier, Scope, Wh
 use crate::rules::phase::Phase;
 use crate::rules::phase::Stage;
 
+/// The best Save characteristic a rule improving it ([`Modifier::ImproveSave`]) can give: 3+
+/// (Astra Militarum Orders: Take Cover!).
+pub const IMPROVED_SAVE_BEST: i32 = 3;
+
 /// A choice a rule gave its player, in force or made earlier this battle.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RuleChoiceMade {
@@ -821,11 +825,14 @@ impl Game {
         (fnp, inv, save, sources)
     }
 
-    /// How much the rules worsen model `r`'s Save characteristic against an attack (`melee` or
-    /// ranged) by `attacker` ([`Modifier::WorsenSave`], summed; 0 for none).
-    pub fn save_worsened(&self, r: ModelRef, attacker: (usize, usize), melee: bool) -> i32 {
-        if !self.army_may_have(r.army, &Modifier::WorsenSave(0)) {
-            return 0;
+    /// How much the rules worsen and improve model `r`'s Save characteristic against an
+    /// attack (`melee` or ranged) by `attacker` ([`Modifier::WorsenSave`] and
+    /// [`Modifier::ImproveSave`], each summed; 0 for none).
+    pub fn save_worsened(&self, r: ModelRef, attacker: (usize, usize), melee: bool) -> (i32, i32) {
+        if !self.army_may_have(r.army, &Modifier::WorsenSave(0))
+            && !self.army_may_have(r.army, &Modifier::ImproveSave(0))
+        {
+            return (0, 0);
         }
         let facts = Facts {
             army: r.army,
@@ -834,7 +841,7 @@ impl Game {
             strength_above_toughness: None,
             wounds_left: Some(self.units[r.army][r.unit].models[r.model].wounds),
         };
-        let mut total = 0;
+        let (mut worse, mut better) = (0, 0);
         for s in self.unit_effects(r.army, r.unit) {
             let applies = match s.effect.when {
                 When::Always => true,
@@ -845,12 +852,14 @@ impl Game {
                 continue;
             }
             for m in &s.effect.does {
-                if let Modifier::WorsenSave(x) = m {
-                    total += x;
+                match m {
+                    Modifier::WorsenSave(x) => worse += x,
+                    Modifier::ImproveSave(x) => better += x,
+                    _ => {}
                 }
             }
         }
-        total
+        (worse, better)
     }
 
     /// Applies the rules of both sides to one weapon assignment's plan before it is resolved:
@@ -926,12 +935,12 @@ impl Game {
         melee: bool,
         target: &mut crate::rules::attack::TargetUnit,
     ) {
-        type Defences = (Option<u8>, Option<u8>, Option<u8>, i32);
+        type Defences = (Option<u8>, Option<u8>, Option<u8>, (i32, i32));
         let mut seen: Vec<((usize, u8), Defences)> = Vec::new();
         for (m, &e) in target.models.iter_mut().zip(entries) {
             let r = sight.models[e];
             let key = (r.unit, self.units[r.army][r.unit].models[r.model].wounds);
-            let (fnp, inv, save, worse) = match seen.iter().find(|(k, _)| *k == key) {
+            let (fnp, inv, save, (worse, better)) = match seen.iter().find(|(k, _)| *k == key) {
                 Some((_, d)) => *d,
                 None => {
                     let (f, i, s, _) = self.model_defences(r, attacker, melee);
@@ -940,6 +949,11 @@ impl Game {
                     (f, i, s, w)
                 }
             };
+            if better > 0 {
+                // Never better than 3+ by such a rule (a better Save stays as it is).
+                let s = i32::from(m.save);
+                m.save = (s - better).max(s.min(IMPROVED_SAVE_BEST)) as u8;
+            }
             if worse > 0 {
                 m.save = (i32::from(m.save) + worse).min(7) as u8;
             }
@@ -1502,6 +1516,31 @@ impl Game {
             .any(|(p, n)| *p == player && same_name(n, name))
     }
 
+    /// The tokens army `army`'s rules give for its units on the battlefield
+    /// ([`Rule::tokens_per_unit`]): each unit (an Attached unit's components apart) with a
+    /// live model counts the first entry its datasheet matches.
+    fn tokens_from_units(&self, army: usize) -> u32 {
+        let rules = &self.scene.armies[army].rules;
+        let mut total = 0;
+        for r in &rules.army_rules {
+            if r.tokens_per_unit.is_empty() {
+                continue;
+            }
+            for u in 0..self.units[army].len() {
+                let d = &self.scene.armies[army].units[u].datasheet;
+                let per = r
+                    .tokens_per_unit
+                    .iter()
+                    .find(|(k, _)| d.has_keyword(k) || same_name(&d.name, k))
+                    .map_or(0, |(_, n)| *n);
+                if self.live_models(army, u).iter().any(|r| r.unit == u) {
+                    total += per;
+                }
+            }
+        }
+        total
+    }
+
     /// Called as a battle round begins: each player's army rule tokens for the round (the
     /// unspent ones of the last round are lost; Battle Focus).
     pub(super) fn effects_round_begins(&mut self) {
@@ -1524,6 +1563,23 @@ impl Game {
         if s.tokens > 0 && self.effects.acted.contains(&(army, root)) {
             return Err(format!(
                 "'{id}' already performed an action of its army rule this phase"
+            ));
+        }
+        let facts = Facts {
+            army,
+            unit: root,
+            target: None,
+            strength_above_toughness: None,
+            wounds_left: None,
+        };
+        if let Some(c) = s
+            .requires
+            .iter()
+            .find(|c| !self.condition_holds(c, &s.name, army, &facts))
+        {
+            return Err(format!(
+                "'{id}' does not meet what '{}' requires: {c:?}",
+                s.name
             ));
         }
         if self.units[army][root].location != Location::OnTable
@@ -1678,6 +1734,11 @@ impl Game {
         if self.phase == Phase::Command {
             let player = self.active_player;
             let army = self.army_of(player);
+            if let Some(a) = army
+                && self.scene.armies[a].rules.tokens_per_unit()
+            {
+                self.effects.tokens[usize::from(player - 1)] = self.tokens_from_units(a);
+            }
             self.effects
                 .choices
                 .retain(|c| !(c.player == player && c.lasts == Lasts::UntilYourNextCommandPhase));

@@ -288,6 +288,12 @@ pub enum Modifier {
     PassDesperateEscape,
     /// The unit takes Battle-shock tests on this many D6 instead of 2 (Synapse: 3).
     BattleShockDice(u8),
+    /// Improve the unit's Save characteristic by this much, never to better than 3+ (an
+    /// Astra Militarum Order: Take Cover!).
+    ImproveSave(i32),
+    /// Add this many Attacks to the unit's RAPID FIRE weapons (an Astra Militarum Order:
+    /// First Rank, Fire! Second Rank, Fire!).
+    RapidFireAttacks(i32),
     /// Enemy units cannot use the Fire Overwatch Stratagem to shoot at the unit (Battle
     /// Focus: Flitting Shadows).
     NoOverwatchAgainst,
@@ -335,6 +341,8 @@ impl Modifier {
                 | M::Save(_)
                 | M::Toughness(_)
                 | M::WorsenSave(_)
+                | M::ImproveSave(_)
+                | M::RapidFireAttacks(_)
                 | M::Skill(_)
                 | M::BenefitOfCover
         )
@@ -383,6 +391,10 @@ impl Modifier {
             M::BattleShockDice(x) if !(2..=3).contains(x) => Err(format!(
                 "BattleShockDice({x}) is outside the limits: 2 to 3"
             )),
+            M::ImproveSave(x) if !(1..=MAX_EFFECT_MODIFIER).contains(x) => Err(format!(
+                "ImproveSave({x}) is outside the limits: 1 to {MAX_EFFECT_MODIFIER}"
+            )),
+            M::RapidFireAttacks(x) => modifier(*x, "RapidFireAttacks"),
             M::FightMoveInches(x) if !(3..=12).contains(x) => Err(format!(
                 "FightMoveInches({x}) is outside the limits: 3 to 12"
             )),
@@ -484,6 +496,8 @@ pub struct AttackChanges {
     pub critical_wound_on: Option<u8>,
     /// Attacks added.
     pub attacks: i32,
+    /// Attacks added to RAPID FIRE weapons only.
+    pub rapid_fire_attacks: i32,
     /// Strength added.
     pub strength: i32,
     /// AP improvement (positive) or worsening (negative).
@@ -515,6 +529,7 @@ impl AttackChanges {
                 self.critical_wound_on = Some(self.critical_wound_on.map_or(*x, |c| c.min(*x)))
             }
             M::Attacks(x) => self.attacks += x,
+            M::RapidFireAttacks(x) => self.rapid_fire_attacks += x,
             M::Strength(x) => self.strength += x,
             M::ArmourPenetration(x) => self.ap += x,
             M::Damage(x) => self.damage += x,
@@ -541,8 +556,18 @@ impl AttackChanges {
     /// added when resolving, so a reduction stops at 1). Characteristics never fall below 1
     /// (Core Rules: Modifiers); AP never above 0.
     pub fn apply_profile(&self, p: &mut super::weapon::WeaponProfile) {
-        if self.attacks != 0 {
-            p.attacks.modifier += self.attacks;
+        let rapid_fire = p
+            .abilities
+            .iter()
+            .any(|a| matches!(a, super::weapon::WeaponAbility::RapidFire(_)));
+        let attacks = self.attacks
+            + if rapid_fire {
+                self.rapid_fire_attacks
+            } else {
+                0
+            };
+        if attacks != 0 {
+            p.attacks.modifier += attacks;
             if p.attacks.count == 0 {
                 p.attacks.modifier = p.attacks.modifier.max(1);
             }

@@ -524,10 +524,10 @@ fn nurgles_gift_afflicts_enemies_in_a_contagion_range_that_grows_with_the_rounds
     };
     // Round 1: 3". The Nobz stand about 4" away: not Afflicted.
     assert_eq!(g.target_defences(nobz, pox, false), (0, false));
-    assert_eq!(g.save_worsened(nob, pox, false), 0);
+    assert_eq!(g.save_worsened(nob, pox, false), (0, 0));
     put_line(&mut g, 2, "nobz", 10.0, 13.0, 1.6);
     assert_eq!(g.target_defences(nobz, pox, false), (-1, false));
-    assert_eq!(g.save_worsened(nob, pox, false), 1, "Rattlejoint Ague");
+    assert_eq!(g.save_worsened(nob, pox, false), (1, 0), "Rattlejoint Ague");
     // Round 2: 6".
     put_line(&mut g, 2, "nobz", 10.0, 15.0, 1.6);
     advance_to(&mut g, 2, Phase::Command);
@@ -702,4 +702,91 @@ fn flitting_shadows_keeps_enemy_fire_overwatch_off_the_unit_and_star_engines_let
         "a unit that Advanced shoots only ASSAULT weapons"
     );
     assert!(shoot(&g).is_ok());
+}
+
+/// The Commissar (OFFICER) 20" from the Tempestus Scions, the Scions 18" south of the Nobz and
+/// the Shoota Boyz, in player 1's Command phase.
+fn guard_command() -> Game {
+    let scene =
+        load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes/guard.ron")).unwrap();
+    let mut g = deployed_game(scene);
+    isolate(
+        &mut g,
+        &[
+            (1, "commissar"),
+            (1, "scions"),
+            (2, "shoota-boyz"),
+            (2, "nobz"),
+        ],
+    );
+    put(&mut g, 1, "commissar", 0, 40.0, 8.0);
+    put_line(&mut g, 1, "scions", 8.0, 8.0, 1.3);
+    put_line(&mut g, 2, "nobz", 8.0, 26.0, 1.6);
+    put_line(&mut g, 2, "shoota-boyz", 8.0, 30.0, 1.3);
+    advance_to(&mut g, 1, Phase::Command);
+    g
+}
+
+fn order(name: &str) -> Command {
+    Command::UseRuleStratagem {
+        player: 1,
+        stratagem: name.into(),
+        unit: "scions".into(),
+    }
+}
+
+#[test]
+fn voice_of_command_orders_go_to_units_near_an_officer_and_end_when_battle_shocked() {
+    let mut g = guard_command();
+    // One OFFICER unit on the battlefield: one Order this Command phase.
+    assert_eq!(g.tokens_of(1), 1);
+    let r = rejected(&mut g, order("Take Aim!"));
+    assert!(r.reason.contains("FriendlyWithin"), "{r}");
+    put(&mut g, 1, "commissar", 0, 12.0, 4.0);
+    let mut plain = g.clone();
+    let mut rank = g.clone();
+    let mut cover = g.clone();
+    accepted(&mut g, order("Take Aim!"));
+    assert_eq!(g.tokens_of(1), 0);
+    let r = rejected(&mut g, order("Take Cover!"));
+    assert!(
+        r.reason.contains("already performed") || r.reason.contains("token"),
+        "{r}"
+    );
+    accepted(&mut rank, order("First Rank, Fire! Second Rank, Fire!"));
+    accepted(&mut cover, order("Take Cover!"));
+    for game in [&mut g, &mut plain, &mut rank, &mut cover] {
+        advance_to(game, 1, Phase::Shooting);
+    }
+    let lasgun = |game: &Game| expected(game, 1, "scions", "Hot-shot lasgun", "nobz");
+    let base = lasgun(&plain);
+    // Take Aim!: BS 3+ becomes 2+ (5/6 of the attacks hit instead of 4/6).
+    assert!(
+        (lasgun(&g) / base - 1.25).abs() < 1e-3,
+        "{} vs {base}",
+        lasgun(&g)
+    );
+    // First Rank, Fire!: the RAPID FIRE lasguns make 2 attacks each beyond half range.
+    assert!(
+        (lasgun(&rank) / base - 2.0).abs() < 1e-3,
+        "{} vs {base}",
+        lasgun(&rank)
+    );
+    // Take Cover!: in the Orks' turn the Scions save on 3+ instead of 4+.
+    let shootas = |game: &mut Game| {
+        advance_to(game, 2, Phase::Shooting);
+        put_line(game, 2, "shoota-boyz", 8.0, 20.0, 1.3);
+        expected(game, 2, "shoota-boyz", "Shoota", "scions")
+    };
+    let open = shootas(&mut plain);
+    let covered = shootas(&mut cover);
+    assert!(
+        (covered / open - 2.0 / 3.0).abs() < 1e-3,
+        "{covered} vs {open}"
+    );
+    // A Battle-shocked unit loses its Order.
+    let (army, root) = unit_ref(&cover, 1, "scions");
+    cover.units[army][root].battle_shocked = true;
+    let shocked = expected(&cover, 2, "shoota-boyz", "Shoota", "scions");
+    assert!((shocked / open - 1.0).abs() < 1e-9, "{shocked} vs {open}");
 }
