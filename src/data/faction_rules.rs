@@ -86,11 +86,33 @@ pub struct Rule {
     /// unit, 2 or 3 for some). Unspent ones are lost as the next such phase begins.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tokens_per_unit: Vec<(String, u32)>,
+    /// Yield points (Leagues of Votann: Prioritised Efficiency): the player gains them at the
+    /// end of each player's Command phase from the objective markers it controls, and at the
+    /// end of its own Command phase the rule is in one of two states by the points it has
+    /// (a choice made by the engine, which `Chosen(state)` conditions test).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub yield_points: Option<YieldPoints>,
     /// What the rule's tokens pay for (Battle Focus's Agile Manoeuvres): each used like a
     /// Detachment Stratagem (`Command::UseRuleStratagem`) but paid in `tokens`; a unit
     /// performs at most one of a rule's actions each phase.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub actions: Vec<RuleStratagem>,
+}
+
+/// The two states of a rule run by Yield points ([`Rule::yield_points`]). Each player's
+/// Command phase ends with the player gaining 1 point when it controls an objective marker in
+/// its own deployment zone and, from the second battle round, 1 more for each of: controlling
+/// one marker outside it, controlling two outside it, controlling more markers than the
+/// opponent (Leagues of Votann: Prioritised Efficiency).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct YieldPoints {
+    /// The points from which the rule is in the `at_or_above` state (7).
+    pub threshold: u32,
+    /// The state below it, and at the start of the battle ("Hostile Acquisition").
+    pub below: String,
+    /// The state at or above it ("Fortify Takeover").
+    pub at_or_above: String,
 }
 
 /// A choice a rule gives its player, made with `Command::RuleChoice` in the player's own

@@ -189,12 +189,23 @@ impl Game {
     }
 
     /// The Advance roll of the unit (`army`, `unit`) rolled as it moves: a D6, re-rolled when
-    /// it is below the D6's average and the unit has a Command Re-roll set for it.
+    /// it is below the D6's average and a rule of the unit re-rolls it
+    /// ([`crate::rules::effect::Modifier::RerollAdvance`]) or it has a Command Re-roll set.
     pub(super) fn advance_die(&mut self, army: usize, unit: usize, ev: &mut Vec<GameEvent>) -> u8 {
         let first = self.rng.d6();
-        if first > ADVANCE_REROLL_UP_TO
-            || !self.take_command_reroll(army, unit, RerollRoll::Advance, ev)
-        {
+        if first > ADVANCE_REROLL_UP_TO {
+            return first;
+        }
+        if self.unit_may(army, unit, &crate::rules::effect::Modifier::RerollAdvance) {
+            ev.push(GameEvent::RuleRerolled {
+                player: self.player_of(army),
+                unit: self.unit_id(army, unit).to_string(),
+                roll: RerollRoll::Advance,
+                replaced: vec![first],
+            });
+            return self.rng.d6();
+        }
+        if !self.take_command_reroll(army, unit, RerollRoll::Advance, ev) {
             return first;
         }
         ev.push(GameEvent::CommandRerolled {

@@ -16,8 +16,8 @@ use super::sight::ModelRef;
 use super::state::{Game, Location};
 use crate::data::faction_rules::{Lasts, Limit, Pick, RuleStatus, RuleStratagem, same_name};
 use crate::rules::effect::{AttackChanges, Condition, Effect, Modifier, Scope, When};
-use crate::rules::phase::Phase;
 use crate::rules::phase::Stage;
+use crate::rules::phase::{Phase, opponent};
 
 /// The best Save characteristic a rule improving it ([`Modifier::ImproveSave`]) can give: 3+
 /// (Astra Militarum Orders: Take Cover!).
@@ -70,6 +70,8 @@ pub struct EffectsState {
     pub tokens: [u32; 2],
     /// Units that performed an army rule action this phase: (army, root unit).
     pub acted: Vec<(usize, usize)>,
+    /// Each player's Yield points ([`crate::data::faction_rules::Rule::yield_points`]).
+    pub yield_points: [u32; 2],
 }
 
 /// What the referee override does (a logged command either player may give in a hot-seat or
@@ -506,6 +508,11 @@ impl Game {
                 .target
                 .is_some_and(|(ta, tu)| self.within_objective_range(ta, tu)),
             Condition::OnObjective => self.within_objective_range(f.army, f.unit),
+            Condition::OnControlledObjective => {
+                let owner = self.player_of(f.army);
+                self.objectives_in_range(f.army, f.unit)
+                    .any(|i| self.objectives.get(i).copied().flatten() == Some(owner))
+            }
             Condition::BelowHalfStrength => self.below_half_strength(f.army, root),
             Condition::TargetBelowHalfStrength => f
                 .target
@@ -581,12 +588,17 @@ impl Game {
     }
 
     fn within_objective_range(&self, army: usize, unit: usize) -> bool {
+        self.objectives_in_range(army, unit).next().is_some()
+    }
+
+    /// The objective markers (indices) within range of a model of the combined unit.
+    fn objectives_in_range(&self, army: usize, unit: usize) -> impl Iterator<Item = usize> + '_ {
         let root = self.combined(army, unit)[0];
-        (0..self.scene.objectives.len()).any(|i| {
+        let live = self.live_models(army, root);
+        (0..self.scene.objectives.len()).filter(move |&i| {
             let o = &self.scene.objectives[i];
             let marker = crate::geometry::Vec3::new(o.at.0, o.at.1, o.z);
-            self.live_models(army, root)
-                .iter()
+            live.iter()
                 .any(|r| crate::rules::engagement::in_objective_range(&self.solid(*r), marker))
         })
     }
@@ -1746,6 +1758,89 @@ impl Game {
                 .active
                 .retain(|a| !(Some(a.army) == army && a.lasts == Lasts::UntilYourNextCommandPhase));
         }
+    }
+
+    /// The rule run by Yield points of `player`'s army, if any.
+    fn yield_rule(&self, player: u8) -> Option<(String, crate::data::faction_rules::YieldPoints)> {
+        let army = self.army_of(player)?;
+        self.scene.armies[army]
+            .rules
+            .army_rules
+            .iter()
+            .find_map(|r| r.yield_points.clone().map(|y| (r.name.clone(), y)))
+    }
+
+    /// Puts `player`'s Yield-point rule in the state its points give, until the player's
+    /// next Command phase (with `battle_start`: the state below the threshold).
+    fn yield_state(&mut self, player: u8, battle_start: bool, ev: &mut Vec<GameEvent>) {
+        let Some((rule, y)) = self.yield_rule(player) else {
+            return;
+        };
+        let points = self.effects.yield_points[usize::from(player - 1)];
+        let state = if !battle_start && points >= y.threshold {
+            y.at_or_above
+        } else {
+            y.below
+        };
+        let made = RuleChoiceMade {
+            player,
+            rule: rule.clone(),
+            pick: Some(state.clone()),
+            round: self.battle_round,
+            lasts: Lasts::UntilYourNextCommandPhase,
+            by: None,
+        };
+        self.effects
+            .choices
+            .retain(|c| !(c.player == player && same_name(&c.rule, &rule)));
+        self.effects.choices.push(made.clone());
+        self.effects.history.push(made);
+        ev.push(GameEvent::RuleChosen {
+            player,
+            rule,
+            pick: Some(state),
+            by: None,
+        });
+    }
+
+    /// Called as the battle begins: each Yield-point rule starts in its lower state.
+    pub(super) fn yield_points_battle_begins(&mut self, ev: &mut Vec<GameEvent>) {
+        for player in 1..=2u8 {
+            self.yield_state(player, true, ev);
+        }
+    }
+
+    /// Called as a Command phase ends, objective control updated: each player with a
+    /// Yield-point rule gains its points, and the active player's rule takes its state.
+    pub(super) fn yield_points_command_phase_ends(&mut self, ev: &mut Vec<GameEvent>) {
+        for player in 1..=2u8 {
+            if self.yield_rule(player).is_none() {
+                continue;
+            }
+            let mine = |i: usize| self.objectives[i] == Some(player);
+            let theirs = (0..self.objectives.len())
+                .filter(|&i| self.objectives[i] == Some(opponent(player)))
+                .count();
+            let held: Vec<usize> = (0..self.objectives.len()).filter(|&i| mine(i)).collect();
+            let home = held
+                .iter()
+                .filter(|&&i| self.objective_zone(i) == Some(player))
+                .count();
+            let away = held.len() - home;
+            let mut gained = u32::from(home > 0);
+            if self.battle_round >= 2 {
+                gained +=
+                    u32::from(away >= 1) + u32::from(away >= 2) + u32::from(held.len() > theirs);
+            }
+            let i = usize::from(player - 1);
+            self.effects.yield_points[i] += gained;
+            ev.push(GameEvent::YieldPoints {
+                player,
+                gained,
+                total: self.effects.yield_points[i],
+            });
+        }
+        self.yield_state(self.active_player, false, ev);
     }
 
     /// Called as a phase ends: effects lasting until the end of the phase end.

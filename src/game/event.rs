@@ -519,6 +519,29 @@ pub enum GameEvent {
         /// The dice it replaced.
         replaced: Vec<u8>,
     },
+    /// A player gained Yield points at the end of a Command phase (Leagues of Votann:
+    /// Prioritised Efficiency).
+    YieldPoints {
+        /// Player.
+        player: u8,
+        /// Points gained.
+        gained: u32,
+        /// Points the player has now.
+        total: u32,
+    },
+    /// A rule re-rolled a roll of the unit for free (Leagues of Votann's Hostile Acquisition:
+    /// an Advance roll below 4, a Charge roll too short to reach).
+    RuleRerolled {
+        /// Player.
+        player: u8,
+        /// The unit.
+        unit: String,
+        /// The roll ("Advance roll", "Charge roll").
+        #[serde(serialize_with = "by_name")]
+        roll: RerollRoll,
+        /// The dice it replaced.
+        replaced: Vec<u8>,
+    },
     /// A player made the choice a rule gives (Oath of Moment's target, the Waaagh!, a Combat
     /// Doctrine).
     RuleChosen {

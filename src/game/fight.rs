@@ -45,10 +45,12 @@ impl Game {
             return reject(Rule::ChargePhase, "a charge needs at least one target");
         }
         let mut target_units = Vec::new();
+        let mut closest = f32::INFINITY;
         for t in targets {
             let (tarmy, tunit) = self.enemy_unit(player, t)?;
             let troot = self.combined(tarmy, tunit)[0];
             let d = self.unit_distance((army, root), (tarmy, troot));
+            closest = closest.min(d);
             if d > CHARGE_RANGE_INCHES + MEASURE_TOLERANCE_INCHES {
                 return reject(
                     Rule::ChargePhase,
@@ -61,9 +63,22 @@ impl Game {
                 target_units.push(troot);
             }
         }
-        let dice = [self.rng.d6(), self.rng.d6()];
+        let mut dice = [self.rng.d6(), self.rng.d6()];
         self.for_combined(army, root, |s| s.declared_charge = true);
         let modifier = self.unit_bonus(army, root, &crate::rules::effect::Modifier::ChargeRoll(0));
+        // A rule's free re-roll of a Charge roll that cannot reach the closest target.
+        let reach = (i32::from(dice[0] + dice[1]) + modifier) as f32;
+        if reach + MEASURE_TOLERANCE_INCHES < closest - ENGAGEMENT_RANGE_HORIZONTAL_INCHES
+            && self.unit_may(army, root, &crate::rules::effect::Modifier::RerollCharge)
+        {
+            ev.push(GameEvent::RuleRerolled {
+                player,
+                unit: self.unit_id(army, root).to_string(),
+                roll: super::command::RerollRoll::Charge,
+                replaced: dice.to_vec(),
+            });
+            dice = [self.rng.d6(), self.rng.d6()];
+        }
         self.charge = Some(PendingCharge {
             army,
             unit: root,

@@ -265,6 +265,7 @@ impl Game {
         self.effects_phase_ends();
         self.update_objectives(ev);
         if self.phase == Phase::Command {
+            self.yield_points_command_phase_ends(ev);
             self.score_primary(ScoringTiming::EndOfCommandPhase, ev);
             self.post_remaining_guards(ev);
         }
@@ -400,6 +401,7 @@ impl Game {
         self.before_battle_choices(ev);
         self.mission_battle_begins();
         self.effects_round_begins();
+        self.yield_points_battle_begins(ev);
         // No marker is controlled yet: every marker starts the battle contested, and control
         // is first decided at the end of the first phase (Rules Commentary: Contested,
         // Control). `objectives` stays as `set_up_mission` left it, nobody's.

@@ -161,6 +161,8 @@ pub enum Condition {
     TargetOnObjective,
     /// The unit is within range of an objective marker.
     OnObjective,
+    /// The unit is within range of an objective marker its player controls.
+    OnControlledObjective,
     /// The unit is Below Half-strength.
     BelowHalfStrength,
     /// The target is Below Half-strength.
@@ -294,6 +296,11 @@ pub enum Modifier {
     /// Add this many Attacks to the unit's RAPID FIRE weapons (an Astra Militarum Order:
     /// First Rank, Fire! Second Rank, Fire!).
     RapidFireAttacks(i32),
+    /// The unit re-rolls an Advance roll of 1 to 3 (a free re-roll, before any Command
+    /// Re-roll; Leagues of Votann's Hostile Acquisition).
+    RerollAdvance,
+    /// The unit re-rolls a Charge roll too short to reach the closest target (a free re-roll).
+    RerollCharge,
     /// Enemy units cannot use the Fire Overwatch Stratagem to shoot at the unit (Battle
     /// Focus: Flitting Shadows).
     NoOverwatchAgainst,

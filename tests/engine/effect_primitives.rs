@@ -790,3 +790,95 @@ fn voice_of_command_orders_go_to_units_near_an_officer_and_end_when_battle_shock
     let shocked = expected(&cover, 2, "shoota-boyz", "Shoota", "scions");
     assert!((shocked / open - 1.0).abs() < 1e-9, "{shocked} vs {open}");
 }
+
+/// The Hearthkyn Warriors 11" south of the Nobz, who stand on the centre objective marker,
+/// with the Shoota Boyz off every marker, in player 1's Command phase of battle round 1.
+fn votann_command() -> Game {
+    let scene =
+        load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes/votann.ron")).unwrap();
+    let mut g = deployed_game(scene);
+    isolate(&mut g, &[(1, "hearthkyn"), (2, "shoota-boyz"), (2, "nobz")]);
+    put_line(&mut g, 1, "hearthkyn", 24.0, 9.0, 1.3);
+    put_line(&mut g, 2, "nobz", 26.0, 22.0, 1.6);
+    put_line(&mut g, 2, "shoota-boyz", 40.0, 20.0, 1.3);
+    advance_to(&mut g, 1, Phase::Command);
+    g
+}
+
+#[test]
+fn prioritised_efficiency_runs_on_yield_points_hostile_acquisition_then_fortify_takeover() {
+    let mut g = votann_command();
+    let mut core = g.clone();
+    core_rules_only(&mut core);
+    let ev = advance_to(&mut g, 1, Phase::Shooting);
+    advance_to(&mut core, 1, Phase::Shooting);
+    // No marker held: no Yield point; Hostile Acquisition until the next Command phase.
+    assert!(
+        ev.iter().any(|e| matches!(
+            e,
+            GameEvent::YieldPoints {
+                player: 1,
+                gained: 0,
+                total: 0
+            }
+        )),
+        "{ev:?}"
+    );
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        GameEvent::RuleChosen { player: 1, pick: Some(p), .. } if p == "Hostile Acquisition"
+    )));
+    let bolter =
+        |game: &Game, target: &str| expected(game, 1, "hearthkyn", "Autoch-pattern bolter", target);
+    // +1 to Hit (4+ becomes 3+) only at the Nobz on the marker.
+    let on = bolter(&g, "nobz") / bolter(&core, "nobz");
+    assert!((on - 4.0 / 3.0).abs() < 1e-3, "{on}");
+    let off = bolter(&g, "shoota-boyz") / bolter(&core, "shoota-boyz");
+    assert!((off - 1.0).abs() < 1e-9, "{off}");
+    // A Charge roll too short for the Nobz 11" away is re-rolled by the rule.
+    advance_to(&mut g, 1, Phase::Charge);
+    let ev = accepted(
+        &mut g,
+        Command::DeclareCharge {
+            player: 1,
+            unit: "hearthkyn".into(),
+            targets: vec!["nobz".into()],
+        },
+    );
+    let rerolled = ev.iter().find_map(|e| match e {
+        GameEvent::RuleRerolled { replaced, .. } => Some(replaced.iter().sum::<u8>()),
+        _ => None,
+    });
+    let first = rerolled.expect("this seed's first Charge roll falls short and is re-rolled");
+    assert!(first < 10, "{first}");
+    // No charge move (it may not reach): the charge fails.
+    accepted(
+        &mut g,
+        Command::ChargeMove {
+            player: 1,
+            unit: "hearthkyn".into(),
+            paths: Vec::new(),
+        },
+    );
+    // 7 Yield points: Fortify Takeover from the end of the next Command phase; the
+    // Hearthkyn on their home marker get +1 to Hit at any target.
+    g.effects.yield_points[0] = 7;
+    advance_to(&mut g, 2, Phase::Command);
+    advance_to(&mut g, 1, Phase::Command);
+    advance_to(&mut core, 1, Phase::Command);
+    for game in [&mut g, &mut core] {
+        put_line(game, 1, "hearthkyn", 9.0, 10.0, 1.0);
+        advance_to(game, 1, Phase::Shooting);
+    }
+    let held = |game: &Game| game.objectives[objective(game, "attacker-home")];
+    assert_eq!(held(&g), Some(1));
+    let fortified = bolter(&g, "shoota-boyz") / bolter(&core, "shoota-boyz");
+    assert!((fortified - 4.0 / 3.0).abs() < 1e-3, "{fortified}");
+    // -1 to Wound against the Hearthkyn (not a VEHICLE) from attacks whose Strength is above
+    // their Toughness.
+    let hk = unit_ref(&g, 1, "hearthkyn");
+    let nobz = unit_ref(&g, 2, "nobz");
+    assert_eq!(g.defence_changes(hk, nobz, true, true).wound, -1);
+    assert_eq!(g.defence_changes(hk, nobz, true, false).wound, 0);
+    assert_eq!(core.defence_changes(hk, nobz, true, true).wound, 0);
+}

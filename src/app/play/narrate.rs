@@ -678,6 +678,28 @@ fn headline(game: &Game, e: &GameEvent, phase: Option<Phase>) -> (Option<u8>, St
                 ),
             },
         ),
+        G::YieldPoints {
+            player,
+            gained,
+            total,
+        } => (
+            Some(*player),
+            format!("Player {player} gains {gained} Yield points ({total} in all)"),
+        ),
+        G::RuleRerolled {
+            player,
+            unit,
+            roll,
+            replaced,
+        } => (
+            Some(*player),
+            format!(
+                "{}'s rules re-roll its {} (was {})",
+                model_name(game, *player, unit),
+                roll.name(),
+                replaced.iter().map(|&d| face(d)).collect::<String>()
+            ),
+        ),
         G::CommandRerolled {
             player,
             unit,
