@@ -136,6 +136,12 @@ pub struct Choice {
     /// battle begins without it, the first option is taken. Only `OneOf` picks.
     #[serde(default)]
     pub before_battle: bool,
+    /// The battle rounds it is made in (empty: every round; Harbingers of Dread: 1, 3, 5).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rounds: Vec<u8>,
+    /// Each pick adds to those in force instead of replacing them (the Dread abilities).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub adds_up: bool,
 }
 
 fn command_phase() -> Phase {

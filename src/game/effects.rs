@@ -410,11 +410,16 @@ impl Game {
             let effects = self
                 .army_rule_effects(b, v)
                 .chain(self.datasheet_effects(b, v));
+            let mut extra = None;
             for (name, e) in effects {
                 let Some((range, friendly)) = e.scope.aura() else {
                     continue;
                 };
-                if friendly != (b == army) || !self.models_within(&mine, &theirs, range) {
+                if friendly != (b == army) {
+                    continue;
+                }
+                let range = range + *extra.get_or_insert_with(|| self.aura_range_bonus(b, v));
+                if !self.models_within(&mine, &theirs, range) {
                     continue;
                 }
                 // The same Aura from several units (an army rule, two models with the ability)
@@ -430,6 +435,38 @@ impl Game {
                 });
             }
         }
+    }
+
+    /// The inches the bearer unit's own rules add to its Auras ([`Modifier::AuraRange`]): its
+    /// army rule and datasheet effects that are not Auras themselves, conditions holding.
+    fn aura_range_bonus(&self, army: usize, unit: usize) -> f32 {
+        if !self.army_may_have(army, &Modifier::AuraRange(0)) {
+            return 0.0;
+        }
+        let mut total = 0;
+        for (name, e) in self
+            .army_rule_effects(army, unit)
+            .chain(self.datasheet_effects(army, unit))
+        {
+            if e.scope.aura().is_some() || e.when != When::Always {
+                continue;
+            }
+            let s = SourcedEffect {
+                source: name,
+                effect: e,
+                owner: unit,
+                of: army,
+            };
+            if !self.effect_holds(army, &s) {
+                continue;
+            }
+            for m in &e.does {
+                if let Modifier::AuraRange(x) = m {
+                    total += x;
+                }
+            }
+        }
+        total.max(0) as f32
     }
 
     /// True when a model of `xs` is within `inches` of a model of `ys`.
@@ -564,6 +601,9 @@ impl Game {
                 self.live_models(ta, troot).len() < self.starting_strength(ta, troot)
             }),
             Condition::BattleShocked => state.battle_shocked,
+            Condition::TargetBattleShocked => f
+                .target
+                .is_some_and(|(ta, tu)| self.units[ta][self.combined(ta, tu)[0]].battle_shocked),
             Condition::Detachment(name) => self.scene.armies[rule_army]
                 .rules
                 .detachment
@@ -1054,6 +1094,30 @@ impl Game {
             .fold(2, u8::max)
     }
 
+    /// The mortal wounds the combined unit suffers for failing a Battle-shock test, one amount
+    /// amount once ([`Modifier::MortalWoundsOnFailedBattleShock`]).
+    pub fn mortal_wounds_on_failed_test(
+        &self,
+        army: usize,
+        unit: usize,
+    ) -> Vec<crate::rules::dice::DiceExpr> {
+        if !self.army_may_have(
+            army,
+            &Modifier::MortalWoundsOnFailedBattleShock(crate::rules::dice::DiceExpr::fixed(1)),
+        ) {
+            return Vec::new();
+        }
+        let mut out: Vec<crate::rules::dice::DiceExpr> = Vec::new();
+        for m in self.passive_modifiers(army, unit) {
+            if let Modifier::MortalWoundsOnFailedBattleShock(d) = m
+                && !out.contains(d)
+            {
+                out.push(*d);
+            }
+        }
+        out
+    }
+
     /// How far (inches) the combined unit's Pile-in or Consolidation move may go: `base`, or
     /// more where a rule active for it says so ([`Modifier::FightMoveInches`]).
     pub fn fight_move_inches(&self, army: usize, unit: usize, base: f32) -> f32 {
@@ -1159,6 +1223,7 @@ impl Game {
                 self.stage == Stage::Battle
                     && self.active_player == player
                     && self.phase == choice.at
+                    && (choice.rounds.is_empty() || choice.rounds.contains(&self.battle_round))
             };
             if rule.status() != RuleStatus::Applied || !open {
                 continue;
@@ -1464,7 +1529,7 @@ impl Game {
         };
         // A new choice of the same rule replaces the one in force (the picks of a rule whose
         // units pick add up).
-        if by.is_none() {
+        if by.is_none() && !choice.adds_up {
             self.effects
                 .choices
                 .retain(|c| !(c.player == player && same_name(&c.rule, &r.name)));

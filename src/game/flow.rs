@@ -281,8 +281,12 @@ impl Game {
     fn battle_shock_step(&mut self, ev: &mut Vec<GameEvent>) {
         let player = self.active_player;
         let army = self.army_of(player).expect("two armies");
+        use crate::rules::effect::Modifier;
         for u in self.unit_roots(army) {
-            if self.live_models(army, u).is_empty() || !self.below_half_strength(army, u) {
+            if self.live_models(army, u).is_empty()
+                || !(self.below_half_strength(army, u)
+                    || self.unit_may(army, u, &Modifier::MustTakeBattleShockTest))
+            {
                 continue;
             }
             let combined = self.combined(army, u);
@@ -313,6 +317,12 @@ impl Game {
             });
             if !passed {
                 self.for_combined(army, u, |s| s.battle_shocked = true);
+                for amount in self.mortal_wounds_on_failed_test(army, u) {
+                    let roll = amount.roll(&mut self.rng);
+                    let wounds = roll.value.max(0) as u32;
+                    let owner = crate::rules::phase::opponent(player);
+                    self.mortal_wounds(owner, (army, u), roll.dice.to_vec(), wounds, ev);
+                }
             }
         }
     }

@@ -196,6 +196,8 @@ pub enum Condition {
     TargetBelowStartingStrength,
     /// The unit is Battle-shocked.
     BattleShocked,
+    /// The target is Battle-shocked (under `Attacked`: the attacking unit is).
+    TargetBattleShocked,
     /// The owner's army plays this Detachment (a datasheet ability that works only in one
     /// Detachment: Deadly Unity in Talons of the Emperor).
     Detachment(String),
@@ -301,6 +303,15 @@ pub enum Modifier {
     RerollAdvance,
     /// The unit re-rolls a Charge roll too short to reach the closest target (a free re-roll).
     RerollCharge,
+    /// The unit takes a Battle-shock test in its Command phase even when it is not Below
+    /// Half-strength (Chaos Knights' Dread ability Dismay, as an enemy Aura).
+    MustTakeBattleShockTest,
+    /// Each time the unit fails a Battle-shock test it suffers this many mortal wounds
+    /// (Dread ability Delirium, Daemonic Terror).
+    MortalWoundsOnFailedBattleShock(DiceExpr),
+    /// Add this many inches to the range of the unit's Aura abilities (Dread ability
+    /// Dominion).
+    AuraRange(i32),
     /// Enemy units cannot use the Fire Overwatch Stratagem to shoot at the unit (Battle
     /// Focus: Flitting Shadows).
     NoOverwatchAgainst,
@@ -402,6 +413,7 @@ impl Modifier {
                 "ImproveSave({x}) is outside the limits: 1 to {MAX_EFFECT_MODIFIER}"
             )),
             M::RapidFireAttacks(x) => modifier(*x, "RapidFireAttacks"),
+            M::AuraRange(x) => modifier(*x, "AuraRange"),
             M::FightMoveInches(x) if !(3..=12).contains(x) => Err(format!(
                 "FightMoveInches({x}) is outside the limits: 3 to 12"
             )),

@@ -882,3 +882,127 @@ fn prioritised_efficiency_runs_on_yield_points_hostile_acquisition_then_fortify_
     assert_eq!(g.defence_changes(hk, nobz, true, false).wound, 0);
     assert_eq!(core.defence_changes(hk, nobz, true, true).wound, 0);
 }
+
+/// The War Dog Karnivore 6" south of the Shoota Boyz and 30" from the Nobz, in player 1's
+/// Command phase of battle round 1.
+fn dread_command() -> Game {
+    let scene =
+        load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes/chaos-knights.ron"))
+            .unwrap();
+    let mut g = deployed_game(scene);
+    isolate(&mut g, &[(1, "karnivore"), (2, "shoota-boyz"), (2, "nobz")]);
+    put(&mut g, 1, "karnivore", 0, 20.0, 14.0);
+    put_line(&mut g, 2, "shoota-boyz", 14.0, 22.0, 1.3);
+    put_line(&mut g, 2, "nobz", 44.0, 40.0, 1.6);
+    advance_to(&mut g, 1, Phase::Command);
+    g
+}
+
+fn dread(pick: &str) -> Command {
+    Command::RuleChoice {
+        player: 1,
+        rule: "Harbingers of Dread".into(),
+        pick: Some(pick.into()),
+        by: None,
+    }
+}
+
+fn kill(g: &mut Game, model: &str, wounds: u8) {
+    accepted(
+        g,
+        Command::Referee {
+            player: 1,
+            action: RefereeAction::MortalWounds {
+                model: model.into(),
+                wounds,
+            },
+            note: "a test casualty".into(),
+        },
+    );
+}
+
+#[test]
+fn harbingers_of_dread_add_up_a_dread_ability_in_rounds_one_three_and_five() {
+    let mut g = dread_command();
+    let boyz = unit_ref(&g, 2, "shoota-boyz");
+    let nobz = unit_ref(&g, 2, "nobz");
+    let karnivore = unit_ref(&g, 1, "karnivore");
+    let ld = |g: &Game, u: (usize, usize)| g.unit_bonus(u.0, u.1, &Modifier::Leadership(0));
+    // Deathly Terror from the start: -1 Leadership within 9" only.
+    assert_eq!((ld(&g, boyz), ld(&g, nobz)), (1, 0));
+    let (mut doom, mut darkness, mut delirium, mut dominion) =
+        (g.clone(), g.clone(), g.clone(), g.clone());
+    accepted(&mut g, dread("Despair"));
+    assert_eq!(ld(&g, boyz), 2);
+    let r = rejected(&mut g, dread("Dismay"));
+    assert!(r.reason.contains("cannot be chosen now"), "{r}");
+    // Round 2 offers none; round 3 another, Despair staying and not offered again.
+    advance_to(&mut g, 1, Phase::Movement);
+    advance_to(&mut g, 1, Phase::Command);
+    assert!(g.rule_choice_options(1).is_empty());
+    advance_to(&mut g, 1, Phase::Movement);
+    advance_to(&mut g, 1, Phase::Command);
+    assert_eq!(g.battle_round, 3);
+    let options = g.rule_choice_options(1);
+    assert!(!options[0].1.iter().any(|o| o == "Despair"), "{options:?}");
+    // Dismay: the Boyz below Starting Strength (not Below Half-strength) take a test.
+    let mut calm = g.clone();
+    accepted(&mut g, dread("Dismay"));
+    assert_eq!(ld(&g, boyz), 2);
+    let tested = |game: &mut Game| {
+        put(game, 1, "karnivore", 0, 20.0, 14.0);
+        put_line(game, 2, "shoota-boyz", 14.0, 22.0, 1.3);
+        kill(game, "shoota-boyz#0", 3);
+        let mut ev = advance_to(game, 2, Phase::Command);
+        ev.extend(advance_to(game, 2, Phase::Movement));
+        ev.iter()
+            .any(|e| matches!(e, GameEvent::BattleShockTest { unit, .. } if unit == "shoota-boyz"))
+    };
+    assert!(tested(&mut g));
+    assert!(!tested(&mut calm));
+    // Doom: +1 to Wound against Battle-shocked targets.
+    accepted(&mut doom, dread("Doom"));
+    assert_eq!(doom.attack_changes(karnivore, boyz, true).wound, 0);
+    doom.units[boyz.0][boyz.1].battle_shocked = true;
+    assert_eq!(doom.attack_changes(karnivore, boyz, true).wound, 1);
+    // Darkness: -1 to Hit from Battle-shocked units or from more than 18" away.
+    accepted(&mut darkness, dread("Darkness"));
+    assert_eq!(
+        darkness.defence_changes(karnivore, boyz, false, false).hit,
+        0
+    );
+    assert_eq!(
+        darkness.defence_changes(karnivore, nobz, false, false).hit,
+        -1
+    );
+    darkness.units[boyz.0][boyz.1].battle_shocked = true;
+    assert_eq!(
+        darkness.defence_changes(karnivore, boyz, false, false).hit,
+        -1
+    );
+    // Delirium: Below Half-strength units within 9" suffer D3 mortal wounds when they fail.
+    accepted(&mut delirium, dread("Delirium"));
+    for m in 0..6 {
+        kill(&mut delirium, &format!("shoota-boyz#{m}"), 3);
+    }
+    assert_eq!(
+        delirium.mortal_wounds_on_failed_test(boyz.0, boyz.1).len(),
+        1
+    );
+    assert!(
+        delirium
+            .mortal_wounds_on_failed_test(nobz.0, nobz.1)
+            .is_empty()
+    );
+    // Dominion: the Auras reach 12"; Boyz moved 10-11" away still feel Deathly Terror.
+    accepted(&mut dominion, dread("Dominion"));
+    let mut plain = dread_command();
+    let mut y = 22.0;
+    while plain.unit_distance(karnivore, boyz) < 10.0 {
+        y += 0.25;
+        put_line(&mut plain, 2, "shoota-boyz", 14.0, y, 1.3);
+    }
+    put_line(&mut dominion, 2, "shoota-boyz", 14.0, y, 1.3);
+    assert!(plain.unit_distance(karnivore, boyz) < 11.0);
+    assert_eq!((ld(&dominion, boyz), ld(&plain, boyz)), (1, 0));
+}
