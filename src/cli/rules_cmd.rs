@@ -323,9 +323,11 @@ fn all() -> Result<(Value, String), String> {
     ));
     lines.push(format!("total: {}", grand.line()));
     lines.push(format!(
-        "army rules in scenes/rules: {} of {} applied",
+        "army rules in scenes/rules: {} of the {} that matter in play applied ({} by hand, {} list-building)",
         army_rules.applied,
-        army_rules.total()
+        army_rules.applied + army_rules.manual,
+        army_rules.manual,
+        army_rules.list_building
     ));
     Ok((
         json!({

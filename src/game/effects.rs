@@ -418,6 +418,16 @@ impl Game {
                 if friendly != (b == army) {
                     continue;
                 }
+                let from_bearer = e.conditions.iter().all(|c| match c {
+                    Condition::AuraFrom(ks) => ks.iter().any(|k| {
+                        let d = &self.scene.armies[b].units[v].datasheet;
+                        d.has_keyword(k) || same_name(&d.name, k)
+                    }),
+                    _ => true,
+                });
+                if !from_bearer {
+                    continue;
+                }
                 let range = range + *extra.get_or_insert_with(|| self.aura_range_bonus(b, v));
                 if !self.models_within(&mine, &theirs, range) {
                     continue;
@@ -435,6 +445,22 @@ impl Game {
                 });
             }
         }
+    }
+
+    /// True when the point `p` is in `owner`'s Shadow of Chaos ([`Condition::InShadowOfChaos`]).
+    fn in_shadow_of_chaos(&self, owner: u8, p: crate::geometry::Vec2) -> bool {
+        let area = self.zone_at(p);
+        if area == Some(owner) {
+            return true;
+        }
+        let markers: Vec<usize> = (0..self.scene.objectives.len())
+            .filter(|&i| self.objective_zone(i) == area)
+            .collect();
+        let held = markers
+            .iter()
+            .filter(|&&i| self.objectives.get(i).copied().flatten() == Some(owner))
+            .count();
+        !markers.is_empty() && 2 * held >= markers.len()
     }
 
     /// The inches the bearer unit's own rules add to its Auras ([`Modifier::AuraRange`]): its
@@ -601,6 +627,14 @@ impl Game {
                 self.live_models(ta, troot).len() < self.starting_strength(ta, troot)
             }),
             Condition::BattleShocked => state.battle_shocked,
+            Condition::InShadowOfChaos => {
+                let owner = self.player_of(rule_army);
+                self.live_models(f.army, root)
+                    .iter()
+                    .any(|r| self.in_shadow_of_chaos(owner, self.solid(*r).centre))
+            }
+            // Judged where the Aura is gathered ([`Game::aura_effects`]).
+            Condition::AuraFrom(_) => true,
             Condition::TargetBattleShocked => f
                 .target
                 .is_some_and(|(ta, tu)| self.units[ta][self.combined(ta, tu)[0]].battle_shocked),
@@ -1092,6 +1126,30 @@ impl Game {
                 _ => None,
             })
             .fold(2, u8::max)
+    }
+
+    /// What restores the combined unit when it passes a Battle-shock test, each amount once
+    /// ([`Modifier::RestoreOnPassedBattleShock`]).
+    pub fn restore_on_passed_test_amounts(
+        &self,
+        army: usize,
+        unit: usize,
+    ) -> Vec<crate::rules::dice::DiceExpr> {
+        if !self.army_may_have(
+            army,
+            &Modifier::RestoreOnPassedBattleShock(crate::rules::dice::DiceExpr::fixed(1)),
+        ) {
+            return Vec::new();
+        }
+        let mut out: Vec<crate::rules::dice::DiceExpr> = Vec::new();
+        for m in self.passive_modifiers(army, unit) {
+            if let Modifier::RestoreOnPassedBattleShock(d) = m
+                && !out.contains(d)
+            {
+                out.push(*d);
+            }
+        }
+        out
     }
 
     /// The mortal wounds the combined unit suffers for failing a Battle-shock test, one amount

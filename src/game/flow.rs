@@ -315,7 +315,12 @@ impl Game {
                 leadership: ld,
                 passed,
             });
-            if !passed {
+            if passed {
+                for amount in self.restore_on_passed_test_amounts(army, u) {
+                    let n = amount.roll(&mut self.rng).value.max(0) as u32;
+                    self.restore_on_passed_test(army, u, "Daemonic Manifestation", n, ev);
+                }
+            } else {
                 self.for_combined(army, u, |s| s.battle_shocked = true);
                 for amount in self.mortal_wounds_on_failed_test(army, u) {
                     let roll = amount.roll(&mut self.rng);

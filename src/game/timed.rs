@@ -140,12 +140,72 @@ impl Game {
     /// to a model of its unit: on the battlefield, on no other model, outside every wall,
     /// within 2" of its unit (Unit Coherency) and outside Engagement Range of enemy models.
     /// Wounds with no model to heal or return, or no room, are lost.
-    fn reanimate(
+    pub(super) fn reanimate(
         &mut self,
         army: usize,
         unit: usize,
         ability: &str,
         n: u32,
+        ev: &mut Vec<GameEvent>,
+    ) {
+        self.restore(army, unit, ability, n, true, ev);
+    }
+
+    /// The passed Battle-shock test of a unit whose rules restore it
+    /// ([`crate::rules::effect::Modifier::RestoreOnPassedBattleShock`]; Daemonic
+    /// Manifestation): a BATTLELINE unit gets up to `n` destroyed models back, another unit's
+    /// most wounded model regains up to `n` lost wounds.
+    pub(super) fn restore_on_passed_test(
+        &mut self,
+        army: usize,
+        root: usize,
+        ability: &str,
+        n: u32,
+        ev: &mut Vec<GameEvent>,
+    ) {
+        if self.has_keyword(army, root, "BATTLELINE") {
+            self.restore(army, root, ability, n, false, ev);
+            return;
+        }
+        let full = |g: &Game, m: usize| {
+            g.scene.armies[army].units[root].models[m]
+                .characteristics
+                .wounds
+        };
+        let wounded = (0..self.units[army][root].models.len())
+            .filter(|&m| {
+                let s = &self.units[army][root].models[m];
+                s.alive && s.wounds < full(self, m)
+            })
+            .max_by_key(|&m| full(self, m) - self.units[army][root].models[m].wounds);
+        if let Some(m) = wounded {
+            let lost = full(self, m) - self.units[army][root].models[m].wounds;
+            let regained = lost.min(n.min(255) as u8);
+            self.units[army][root].models[m].wounds += regained;
+            let r = ModelRef {
+                army,
+                unit: root,
+                model: m,
+            };
+            ev.push(GameEvent::WoundsRegained {
+                player: self.player_of(army),
+                model: self.model_name(r),
+                ability: ability.to_string(),
+                regained,
+                wounds: self.units[army][root].models[m].wounds,
+            });
+        }
+    }
+
+    /// Restores `n` wounds to the unit: with `heal`, each heals the most wounded model first;
+    /// then (or without `heal`, only) each returns a destroyed model with 1 wound.
+    fn restore(
+        &mut self,
+        army: usize,
+        unit: usize,
+        ability: &str,
+        n: u32,
+        heal: bool,
         ev: &mut Vec<GameEvent>,
     ) {
         let player = self.player_of(army);
@@ -162,7 +222,7 @@ impl Game {
                     s.alive && s.wounds < full(self, m)
                 })
                 .max_by_key(|&m| full(self, m) - self.units[army][unit].models[m].wounds);
-            if let Some(m) = wounded {
+            if let Some(m) = wounded.filter(|_| heal) {
                 self.units[army][unit].models[m].wounds += 1;
                 match healed.iter_mut().find(|(x, _)| *x == m) {
                     Some((_, k)) => *k += 1,

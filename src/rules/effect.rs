@@ -125,6 +125,9 @@ pub enum Scope {
     /// that enemy unit had it (its attacks under `Attacking`, attacks at it under `Attacked`,
     /// its Leadership, Objective Control and Toughness), its conditions judged on that unit.
     EnemyAura(f32),
+    /// Every enemy unit on the battlefield, as [`Scope::EnemyAura`] without a range (the
+    /// Shadow of Chaos' Daemonic Terror, whose conditions say where).
+    EnemyArmy,
 }
 
 impl Scope {
@@ -133,6 +136,7 @@ impl Scope {
         match self {
             Scope::Aura(r) => Some((r, true)),
             Scope::EnemyAura(r) => Some((r, false)),
+            Scope::EnemyArmy => Some((f32::INFINITY, false)),
             _ => None,
         }
     }
@@ -198,6 +202,14 @@ pub enum Condition {
     BattleShocked,
     /// The target is Battle-shocked (under `Attacked`: the attacking unit is).
     TargetBattleShocked,
+    /// The unit is within the Shadow of Chaos of the rule's owner (Legiones Daemonica): a model
+    /// of it stands (by its base's centre) in the owner's deployment zone, or in No Man's
+    /// Land while the owner controls at least half of the objective markers there, or in the
+    /// opponent's deployment zone while the owner controls at least half of those.
+    InShadowOfChaos,
+    /// For an Aura: it comes only from units with one of these keywords or datasheet names
+    /// (Daemonic Terror around the greater daemons).
+    AuraFrom(Vec<String>),
     /// The owner's army plays this Detachment (a datasheet ability that works only in one
     /// Detachment: Deadly Unity in Talons of the Emperor).
     Detachment(String),
@@ -312,6 +324,10 @@ pub enum Modifier {
     /// Add this many inches to the range of the unit's Aura abilities (Dread ability
     /// Dominion).
     AuraRange(i32),
+    /// Each time the unit passes a Battle-shock test it is restored by this many: a BATTLELINE
+    /// unit gets destroyed models back, another unit's most wounded model regains wounds
+    /// (the Shadow of Chaos' Daemonic Manifestation).
+    RestoreOnPassedBattleShock(DiceExpr),
     /// Enemy units cannot use the Fire Overwatch Stratagem to shoot at the unit (Battle
     /// Focus: Flitting Shadows).
     NoOverwatchAgainst,
@@ -479,7 +495,9 @@ impl Effect {
         for c in &self.conditions {
             c.check()?;
         }
-        if let Some((r, _)) = self.scope.aura() {
+        if let Some((r, _)) = self.scope.aura()
+            && self.scope != Scope::EnemyArmy
+        {
             distance(r)?;
         }
         Ok(())

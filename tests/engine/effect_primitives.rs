@@ -1006,3 +1006,78 @@ fn harbingers_of_dread_add_up_a_dread_ability_in_rounds_one_three_and_five() {
     assert!(plain.unit_distance(karnivore, boyz) < 11.0);
     assert_eq!((ld(&dominion, boyz), ld(&plain, boyz)), (1, 0));
 }
+
+/// The Bloodletters and the Shoota Boyz in the Daemons' deployment zone, the Bloodthirster in
+/// No Man's Land far from the Nobz, in player 1's Command phase of battle round 1.
+fn shadow_command() -> Game {
+    let scene = load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes/daemons.ron"))
+        .unwrap();
+    let mut g = deployed_game(scene);
+    isolate(
+        &mut g,
+        &[
+            (1, "bloodletters"),
+            (1, "bloodthirster"),
+            (2, "shoota-boyz"),
+            (2, "nobz"),
+        ],
+    );
+    put_line(&mut g, 1, "bloodletters", 4.0, 6.0, 1.4);
+    put(&mut g, 1, "bloodthirster", 0, 50.0, 8.0);
+    put_line(&mut g, 2, "shoota-boyz", 4.0, 18.0, 1.3);
+    put_line(&mut g, 2, "nobz", 6.0, 38.0, 1.6);
+    advance_to(&mut g, 1, Phase::Command);
+    g
+}
+
+#[test]
+fn the_shadow_of_chaos_steadies_daemons_and_breaks_enemies_in_it_or_near_a_greater_daemon() {
+    let mut g = shadow_command();
+    let letters = unit_ref(&g, 1, "bloodletters");
+    let boyz = unit_ref(&g, 2, "shoota-boyz");
+    let nobz = unit_ref(&g, 2, "nobz");
+    let ld = |g: &Game, u: (usize, usize)| g.unit_bonus(u.0, u.1, &Modifier::Leadership(0));
+    let terror = |g: &Game, u: (usize, usize)| g.mortal_wounds_on_failed_test(u.0, u.1).len();
+    // In the deployment zone: +1 to the Daemons' tests, -1 and D3 mortal wounds for enemies.
+    assert_eq!(
+        (ld(&g, letters), ld(&g, boyz), terror(&g, boyz)),
+        (-1, 1, 1)
+    );
+    // No Man's Land is not in the Shadow while the Daemons hold no marker there.
+    assert_eq!((ld(&g, nobz), terror(&g, nobz)), (0, 0));
+    let mut near = g.clone();
+    put_line(&mut near, 2, "nobz", 42.0, 12.0, 1.6);
+    assert_eq!(
+        (ld(&near, nobz), terror(&near, nobz)),
+        (1, 1),
+        "within 6\" of the Bloodthirster"
+    );
+    let mut held = g.clone();
+    for i in 0..held.objectives.len() {
+        if held.objective_zone(i).is_none() {
+            held.objectives[i] = Some(1);
+        }
+    }
+    assert_eq!(
+        (ld(&held, nobz), terror(&held, nobz)),
+        (1, 1),
+        "No Man's Land held"
+    );
+    // Daemonic Manifestation: the Bloodletters (BATTLELINE), Below Half-strength, pass their
+    // test and get destroyed models back.
+    for m in 0..6 {
+        kill(&mut g, &format!("bloodletters#{m}"), 3);
+    }
+    put(&mut g, 1, "bloodthirster", 0, 24.0, 30.0);
+    // The test is taken as this Command phase ends.
+    let ev = advance_to(&mut g, 2, Phase::Command);
+    let passed = ev.iter().any(|e| {
+        matches!(e, GameEvent::BattleShockTest { unit, passed: true, .. } if unit == "bloodletters")
+    });
+    let returned = ev
+        .iter()
+        .filter(|e| matches!(e, GameEvent::ModelReturned { ability, .. } if ability == "Daemonic Manifestation"))
+        .count();
+    assert!(passed, "this seed's test passes: {ev:?}");
+    assert!((1..=3).contains(&returned), "{returned}");
+}
