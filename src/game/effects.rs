@@ -1700,6 +1700,22 @@ impl Game {
                 "'{id}' already performed an action of its army rule this phase"
             ));
         }
+        if s.effects
+            .iter()
+            .any(|e| e.does.contains(&Modifier::IntoReserves))
+        {
+            if self.engaged(army, root) {
+                return Err(format!("'{id}' is within Engagement Range"));
+            }
+            let fighting = self.fight.as_ref().is_some_and(|f| f.current.is_some())
+                || self.next_to_fight().is_some();
+            if self.phase == Phase::Fight && fighting {
+                return Err(format!(
+                    "'{}' is used at the end of the Fight phase, once no unit is left to fight",
+                    s.name
+                ));
+            }
+        }
         let facts = Facts {
             army,
             unit: root,
@@ -1858,6 +1874,28 @@ impl Game {
             tokens: s.tokens,
             tokens_left: self.tokens_of(player),
         });
+        if s.effects
+            .iter()
+            .any(|e| e.does.contains(&Modifier::IntoReserves))
+        {
+            use crate::game::command::ReserveKind;
+            let deep_strike = self.combined(army, root).iter().all(|&u| {
+                self.scene.armies[army].units[u]
+                    .datasheet
+                    .has_core(&crate::rules::CoreAbility::DeepStrike)
+            });
+            let kind = if deep_strike {
+                ReserveKind::DeepStrike
+            } else {
+                ReserveKind::StrategicReserves
+            };
+            self.for_combined(army, root, |u| u.location = Location::Reserves(kind));
+            ev.push(GameEvent::ReservesDeclared {
+                player,
+                unit: self.unit_id(army, root).to_string(),
+                kind,
+            });
+        }
         Ok(())
     }
 

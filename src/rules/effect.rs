@@ -328,6 +328,11 @@ pub enum Modifier {
     /// unit gets destroyed models back, another unit's most wounded model regains wounds
     /// (the Shadow of Chaos' Daemonic Manifestation).
     RestoreOnPassedBattleShock(DiceExpr),
+    /// Immediate, for an army rule's action: the unit (not within Engagement Range) is removed
+    /// from the battlefield into Strategic Reserves, to arrive by Deep Strike when every model
+    /// has it; used at the end of a Fight phase once no unit is left to fight (Grey Knights'
+    /// Gate of Infinity).
+    IntoReserves,
     /// Enemy units cannot use the Fire Overwatch Stratagem to shoot at the unit (Battle
     /// Focus: Flitting Shadows).
     NoOverwatchAgainst,

@@ -1081,3 +1081,106 @@ fn the_shadow_of_chaos_steadies_daemons_and_breaks_enemies_in_it_or_near_a_great
     assert!(passed, "this seed's test passes: {ev:?}");
     assert!((1..=3).contains(&returned), "{returned}");
 }
+
+#[test]
+fn gate_of_infinity_takes_unengaged_units_into_reserves_at_the_end_of_the_opponents_fight_phase() {
+    use wartable::game::Location;
+    use wartable::game::command::ReserveKind;
+    let scene =
+        load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes/grey-knights.ron"))
+            .unwrap();
+    let mut g = deployed_game(scene);
+    isolate(
+        &mut g,
+        &[
+            (1, "strike-1"),
+            (1, "strike-2"),
+            (2, "shoota-boyz"),
+            (2, "nobz"),
+        ],
+    );
+    put_line(&mut g, 1, "strike-1", 8.0, 10.0, 1.3);
+    put_line(&mut g, 1, "strike-2", 30.0, 20.0, 1.3);
+    put_line(&mut g, 2, "shoota-boyz", 8.0, 30.0, 1.3);
+    put_line(&mut g, 2, "nobz", 30.0, 36.0, 1.6);
+    let gate = |unit: &str| Command::UseRuleStratagem {
+        player: 1,
+        stratagem: "Gate of Infinity".into(),
+        unit: unit.into(),
+    };
+    advance_to(&mut g, 2, Phase::Movement);
+    // The Nobz in base contact with the second Strike Squad.
+    put_line(&mut g, 2, "nobz", 30.0, 21.7, 1.6);
+    assert_eq!(g.tokens_of(1), 3);
+    let r = rejected(&mut g, gate("strike-1"));
+    assert!(r.reason.contains("Fight"), "{r}");
+    advance_to(&mut g, 2, Phase::Fight);
+    // Units are left to fight: not yet.
+    let r = rejected(&mut g, gate("strike-1"));
+    assert!(r.reason.contains("end of the Fight phase"), "{r}");
+    // The fights done (no attacks made), the unengaged squad goes; the engaged one may not.
+    while let Some((player, ids)) = g.next_to_fight() {
+        let unit = ids[0].clone();
+        accepted(
+            &mut g,
+            Command::PileIn {
+                player,
+                unit: unit.clone(),
+                paths: Vec::new(),
+            },
+        );
+        accepted(
+            &mut g,
+            Command::Fight {
+                player,
+                unit: unit.clone(),
+                weapons: Vec::new(),
+            },
+        );
+        accepted(
+            &mut g,
+            Command::Consolidate {
+                player,
+                unit,
+                paths: Vec::new(),
+            },
+        );
+    }
+    let r = rejected(&mut g, gate("strike-2"));
+    assert!(r.reason.contains("Engagement Range"), "{r}");
+    let ev = accepted(&mut g, gate("strike-1"));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, GameEvent::ReservesDeclared { unit, .. } if unit == "strike-1"))
+    );
+    let (army, root) = unit_ref(&g, 1, "strike-1");
+    assert_eq!(
+        g.units[army][root].location,
+        Location::Reserves(ReserveKind::DeepStrike)
+    );
+    assert_eq!(g.tokens_of(1), 2);
+    // It arrives by Deep Strike in the next Reinforcements step, more than 9" from enemies.
+    advance_to(&mut g, 1, Phase::Movement);
+    let models = (0..5)
+        .map(|m| wartable::game::Placement {
+            model: m,
+            unit: None,
+            x: 46.0 + 1.5 * m as f32,
+            y: 40.0,
+            z: 0.0,
+            facing: 0.0,
+        })
+        .collect();
+    let ev = accepted(
+        &mut g,
+        Command::SetUpReinforcements {
+            player: 1,
+            unit: "strike-1".into(),
+            models,
+        },
+    );
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, GameEvent::SetUp { unit, .. } if unit == "strike-1"))
+    );
+}
