@@ -121,7 +121,20 @@ pub(super) fn army_rules(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, army: us
             }
             in_force(ui, game, army, unit);
             ui.add_space(4.0);
-            ui.strong(format!("Detachment Stratagems ({} CP)", game.cp_of(player)));
+            let actions = game.scene.armies[army]
+                .rules
+                .army_rules
+                .iter()
+                .any(|r| !r.actions.is_empty());
+            ui.strong(if actions {
+                format!(
+                    "Detachment Stratagems ({} CP) and army rule actions ({} tokens)",
+                    game.cp_of(player),
+                    game.tokens_of(player)
+                )
+            } else {
+                format!("Detachment Stratagems ({} CP)", game.cp_of(player))
+            });
             if offers.stratagems.is_empty() {
                 ui.weak("None usable on this unit now.");
             }
@@ -370,8 +383,9 @@ fn pick_name(game: &Game, army: usize, pick: &str) -> String {
         .unwrap_or_else(|| pick.to_string())
 }
 
-/// One button per Detachment Stratagem usable now on the unit (its Attached unit's
-/// Bodyguard, [`Game::rule_stratagem_options`]): "<name> (N CP)".
+/// One button per Detachment Stratagem or army rule action usable now on the unit (its
+/// Attached unit's Bodyguard, [`Game::rule_stratagem_options`]): "<name> (N CP)", or
+/// "<name> (N token, M left)" for an action paid in tokens (Battle Focus, Orders).
 fn stratagem_offers(game: &Game, army: usize, unit: usize) -> Vec<Offer> {
     let player = game.player_of(army);
     let root = game.combined(army, unit)[0];
@@ -382,7 +396,14 @@ fn stratagem_offers(game: &Game, army: usize, unit: usize) -> Vec<Offer> {
         .filter(|(_, units)| units.contains(&id))
         .map(|(name, _)| {
             let s = rules.stratagem(&name);
-            let label = format!("{name} ({} CP)", s.map_or(0, |s| s.cp));
+            let label = match s {
+                Some(s) if s.tokens > 0 => format!(
+                    "{name} ({} token, {} left)",
+                    s.tokens,
+                    game.tokens_of(player)
+                ),
+                _ => format!("{name} ({} CP)", s.map_or(0, |s| s.cp)),
+            };
             let hover = s.map(|s| s.text.clone()).unwrap_or_default();
             let command = Command::UseRuleStratagem {
                 player,
