@@ -92,11 +92,38 @@ pub struct Rule {
     /// (a choice made by the engine, which `Chosen(state)` conditions test).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub yield_points: Option<YieldPoints>,
+    /// Tokens the rule's player gains on events, kept from round to round (Drukhari's Power
+    /// from Pain: 1 as each of its Command phases begins, 1 each time an enemy unit is
+    /// destroyed, 1 each time an enemy unit fails a Battle-shock test).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tokens_gained: Vec<TokenGain>,
     /// What the rule's tokens pay for (Battle Focus's Agile Manoeuvres): each used like a
     /// Detachment Stratagem (`Command::UseRuleStratagem`) but paid in `tokens`; a unit
     /// performs at most one of a rule's actions each phase.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub actions: Vec<RuleStratagem>,
+}
+
+/// When a rule's player gains tokens ([`Rule::tokens_gained`]), and how many.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TokenGain {
+    /// As each of the player's Command phases begins.
+    CommandPhase(u32),
+    /// Each time an enemy unit (a Leader or Bodyguard unit on its own) is destroyed.
+    EnemyUnitDestroyed(u32),
+    /// Each time an enemy unit fails a Battle-shock test.
+    EnemyFailedBattleShock(u32),
+}
+
+impl TokenGain {
+    /// How many tokens it gives.
+    pub fn tokens(self) -> u32 {
+        match self {
+            TokenGain::CommandPhase(n)
+            | TokenGain::EnemyUnitDestroyed(n)
+            | TokenGain::EnemyFailedBattleShock(n) => n,
+        }
+    }
 }
 
 /// The two states of a rule run by Yield points ([`Rule::yield_points`]). Each player's
@@ -516,6 +543,18 @@ pub fn check(file: &Path, data: &FactionRules) -> Vec<DataError> {
     };
     for (i, r) in data.army_rules.iter().enumerate() {
         effects(format!("army_rules[{i}].effects"), &r.effects, &mut errors);
+        for (k, g) in r.tokens_gained.iter().enumerate() {
+            if g.tokens() == 0 || g.tokens() > MAX_TOKENS_PER_ROUND {
+                errors.push(DataError::value(
+                    file,
+                    format!("army_rules[{i}].tokens_gained[{k}]"),
+                    format!(
+                        "{} tokens is outside the limits: 1 to {MAX_TOKENS_PER_ROUND}",
+                        g.tokens()
+                    ),
+                ));
+            }
+        }
         for (k, (_, n)) in r.tokens_per_unit.iter().enumerate() {
             if *n == 0 || *n > MAX_TOKENS_PER_ROUND {
                 errors.push(DataError::value(

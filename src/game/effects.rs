@@ -635,6 +635,13 @@ impl Game {
             }
             // Judged where the Aura is gathered ([`Game::aura_effects`]).
             Condition::AuraFrom(_) => true,
+            Condition::HasAbility(name) => self.combined(f.army, root).iter().any(|&x| {
+                self.scene.armies[f.army].units[x]
+                    .datasheet
+                    .abilities
+                    .iter()
+                    .any(|a| same_name(&a.name, name))
+            }),
             Condition::TargetBattleShocked => f
                 .target
                 .is_some_and(|(ta, tu)| self.units[ta][self.combined(ta, tu)[0]].battle_shocked),
@@ -1638,7 +1645,7 @@ impl Game {
         out
     }
 
-    /// The army rule tokens `player` has left this battle round ([`Rule::tokens_per_round`]).
+    /// The army rule tokens `player` has left this battle round ([`crate::data::faction_rules::Rule::tokens_per_round`]).
     pub fn tokens_of(&self, player: u8) -> u32 {
         self.effects.tokens[usize::from(player.clamp(1, 2) - 1)]
     }
@@ -1652,7 +1659,7 @@ impl Game {
     }
 
     /// The tokens army `army`'s rules give for its units on the battlefield
-    /// ([`Rule::tokens_per_unit`]): each unit (an Attached unit's components apart) with a
+    /// ([`crate::data::faction_rules::Rule::tokens_per_unit`]): each unit (an Attached unit's components apart) with a
     /// live model counts the first entry its datasheet matches.
     fn tokens_from_units(&self, army: usize) -> u32 {
         let rules = &self.scene.armies[army].rules;
@@ -1683,8 +1690,41 @@ impl Game {
             let n = self
                 .army_of(player)
                 .map_or(0, |a| self.scene.armies[a].rules.tokens_per_round());
-            self.effects.tokens[usize::from(player - 1)] = n;
+            if n > 0 {
+                self.effects.tokens[usize::from(player - 1)] = n;
+            }
         }
+    }
+
+    /// `player` gains the tokens its army rules give on `event` ([`crate::data::faction_rules::Rule::tokens_gained`];
+    /// `event` is matched by its variant).
+    pub(super) fn gain_tokens(
+        &mut self,
+        player: u8,
+        event: crate::data::faction_rules::TokenGain,
+        ev: &mut Vec<GameEvent>,
+    ) {
+        let Some(army) = self.army_of(player) else {
+            return;
+        };
+        let gained: u32 = self.scene.armies[army]
+            .rules
+            .army_rules
+            .iter()
+            .flat_map(|r| &r.tokens_gained)
+            .filter(|g| std::mem::discriminant(*g) == std::mem::discriminant(&event))
+            .map(|g| g.tokens())
+            .sum();
+        if gained == 0 {
+            return;
+        }
+        let i = usize::from(player - 1);
+        self.effects.tokens[i] += gained;
+        ev.push(GameEvent::TokensGained {
+            player,
+            gained,
+            total: self.effects.tokens[i],
+        });
     }
 
     fn rule_stratagem_target_ok(
@@ -1901,7 +1941,7 @@ impl Game {
 
     /// Called as a phase begins: a new phase's Stratagems may be used again, and choices and
     /// effects lasting until their player's next Command phase end as it begins.
-    pub(super) fn effects_phase_begins(&mut self) {
+    pub(super) fn effects_phase_begins(&mut self, ev: &mut Vec<GameEvent>) {
         self.effects.stratagems_used.clear();
         self.effects.acted.clear();
         if self.phase == Phase::Command {
@@ -1912,6 +1952,11 @@ impl Game {
             {
                 self.effects.tokens[usize::from(player - 1)] = self.tokens_from_units(a);
             }
+            self.gain_tokens(
+                player,
+                crate::data::faction_rules::TokenGain::CommandPhase(0),
+                ev,
+            );
             self.effects
                 .choices
                 .retain(|c| !(c.player == player && c.lasts == Lasts::UntilYourNextCommandPhase));

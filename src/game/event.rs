@@ -519,6 +519,15 @@ pub enum GameEvent {
         /// The dice it replaced.
         replaced: Vec<u8>,
     },
+    /// A player gained army rule tokens (Drukhari's Pain tokens).
+    TokensGained {
+        /// Player.
+        player: u8,
+        /// Tokens gained.
+        gained: u32,
+        /// Tokens the player has now.
+        total: u32,
+    },
     /// A player gained Yield points at the end of a Command phase (Leagues of Votann:
     /// Prioritised Efficiency).
     YieldPoints {

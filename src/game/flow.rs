@@ -190,7 +190,7 @@ impl Game {
             }
         }
         self.stratagems_used.clear();
-        self.effects_phase_begins();
+        self.effects_phase_begins(ev);
         self.reinforcements_step = false;
         self.charge = None;
         self.rapid_ingress = None;
@@ -322,6 +322,11 @@ impl Game {
                 }
             } else {
                 self.for_combined(army, u, |s| s.battle_shocked = true);
+                self.gain_tokens(
+                    opponent(player),
+                    crate::data::faction_rules::TokenGain::EnemyFailedBattleShock(0),
+                    ev,
+                );
                 for amount in self.mortal_wounds_on_failed_test(army, u) {
                     let roll = amount.roll(&mut self.rng);
                     let wounds = roll.value.max(0) as u32;
@@ -573,6 +578,11 @@ impl Game {
             player,
             unit: self.unit_id(r.army, r.unit).to_string(),
         });
+        self.gain_tokens(
+            opponent(self.player_of(r.army)),
+            crate::data::faction_rules::TokenGain::EnemyUnitDestroyed(0),
+            ev,
+        );
         // A destroyed Leader no longer lends its Leadership or keywords to its unit.
         self.units[r.army][r.unit].leading = None;
         // Leaders of a destroyed Bodyguard stand alone.

@@ -207,6 +207,9 @@ pub enum Condition {
     /// Land while the owner controls at least half of the objective markers there, or in the
     /// opponent's deployment zone while the owner controls at least half of those.
     InShadowOfChaos,
+    /// A model of the unit has a datasheet ability of this name (the unit a Drukhari Pain
+    /// ability Empowers).
+    HasAbility(String),
     /// For an Aura: it comes only from units with one of these keywords or datasheet names
     /// (Daemonic Terror around the greater daemons).
     AuraFrom(Vec<String>),

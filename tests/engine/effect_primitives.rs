@@ -1184,3 +1184,66 @@ fn gate_of_infinity_takes_unengaged_units_into_reserves_at_the_end_of_the_oppone
             .any(|e| matches!(e, GameEvent::SetUp { unit, .. } if unit == "strike-1"))
     );
 }
+
+#[test]
+fn power_from_pain_gathers_tokens_and_empowers_units_through_their_pain_abilities() {
+    let scene =
+        load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes/drukhari.ron"))
+            .unwrap();
+    let mut g = deployed_game(scene);
+    isolate(
+        &mut g,
+        &[
+            (1, "archon"),
+            (1, "kabalites"),
+            (2, "shoota-boyz"),
+            (2, "nobz"),
+        ],
+    );
+    put(&mut g, 1, "archon", 0, 30.0, 14.0);
+    put_line(&mut g, 1, "kabalites", 8.0, 14.0, 1.3);
+    put_line(&mut g, 2, "nobz", 26.0, 22.0, 1.6);
+    put_line(&mut g, 2, "shoota-boyz", 8.0, 30.0, 1.3);
+    advance_to(&mut g, 2, Phase::Command);
+    let before = g.tokens_of(1);
+    // A Pain token as the Drukhari Command phase begins; they are kept.
+    let ev = advance_to(&mut g, 1, Phase::Command);
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        GameEvent::TokensGained {
+            player: 1,
+            gained: 1,
+            ..
+        }
+    )));
+    assert_eq!(g.tokens_of(1), before + 1);
+    // And one when an enemy unit is destroyed.
+    for m in 0..10 {
+        kill(&mut g, &format!("shoota-boyz#{m}"), 3);
+    }
+    assert_eq!(g.tokens_of(1), before + 2);
+    advance_to(&mut g, 1, Phase::Shooting);
+    let empower = |name: &str, unit: &str| Command::UseRuleStratagem {
+        player: 1,
+        stratagem: name.into(),
+        unit: unit.into(),
+    };
+    // Only a unit with that Pain ability.
+    let r = rejected(&mut g, empower("Hatred Eternal (Pain)", "kabalites"));
+    assert!(r.reason.contains("HasAbility"), "{r}");
+    let pistol = |g: &Game| expected(g, 1, "archon", "Splinter pistol", "nobz");
+    let plain = pistol(&g);
+    accepted(&mut g, empower("Hatred Eternal (Pain)", "archon"));
+    assert_eq!(g.tokens_of(1), before + 1);
+    // Hits on 2+ re-rolled: 35/36 instead of 5/6.
+    let empowered = pistol(&g);
+    assert!(
+        (empowered / plain - 7.0 / 6.0).abs() < 1e-3,
+        "{empowered} vs {plain}"
+    );
+    // Until the end of the phase.
+    advance_to(&mut g, 1, Phase::Charge);
+    advance_to(&mut g, 2, Phase::Shooting);
+    let after = expected(&g, 1, "archon", "Splinter pistol", "nobz");
+    assert!((after / plain - 1.0).abs() < 1e-9, "{after} vs {plain}");
+}

@@ -678,6 +678,14 @@ fn headline(game: &Game, e: &GameEvent, phase: Option<Phase>) -> (Option<u8>, St
                 ),
             },
         ),
+        G::TokensGained {
+            player,
+            gained,
+            total,
+        } => (
+            Some(*player),
+            format!("Player {player} gains {gained} army rule token(s) ({total} in all)"),
+        ),
         G::YieldPoints {
             player,
             gained,
