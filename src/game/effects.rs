@@ -1645,7 +1645,8 @@ impl Game {
         out
     }
 
-    /// The army rule tokens `player` has left this battle round ([`crate::data::faction_rules::Rule::tokens_per_round`]).
+    /// The army rule tokens `player` has now (Battle Focus, Orders, Pain tokens: see
+    /// [`crate::data::faction_rules::Rule::tokens_per_round`] and the like).
     pub fn tokens_of(&self, player: u8) -> u32 {
         self.effects.tokens[usize::from(player.clamp(1, 2) - 1)]
     }
@@ -1659,8 +1660,8 @@ impl Game {
     }
 
     /// The tokens army `army`'s rules give for its units on the battlefield
-    /// ([`crate::data::faction_rules::Rule::tokens_per_unit`]): each unit (an Attached unit's components apart) with a
-    /// live model counts the first entry its datasheet matches.
+    /// ([`crate::data::faction_rules::Rule::tokens_per_unit`]): each unit (an Attached unit's
+    /// components apart) with a live model counts the first entry its datasheet matches.
     fn tokens_from_units(&self, army: usize) -> u32 {
         let rules = &self.scene.armies[army].rules;
         let mut total = 0;
@@ -1696,8 +1697,8 @@ impl Game {
         }
     }
 
-    /// `player` gains the tokens its army rules give on `event` ([`crate::data::faction_rules::Rule::tokens_gained`];
-    /// `event` is matched by its variant).
+    /// `player` gains the tokens its army rules give on `event`
+    /// ([`crate::data::faction_rules::Rule::tokens_gained`]; `event` is matched by its variant).
     pub(super) fn gain_tokens(
         &mut self,
         player: u8,
