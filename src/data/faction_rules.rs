@@ -465,7 +465,7 @@ impl ArmyRules {
     }
 
     /// True when a rule gives tokens per unit at each Command phase ([`Rule::tokens_per_unit`]).
-    pub fn tokens_per_unit(&self) -> bool {
+    pub fn gives_tokens_per_unit(&self) -> bool {
         self.army_rules
             .iter()
             .any(|r| !r.tokens_per_unit.is_empty())

@@ -15,6 +15,7 @@ use super::rejection::{Rejection, Rule, reject};
 use super::sight::ModelRef;
 use super::state::{Game, Location};
 use crate::data::faction_rules::{Lasts, Limit, Pick, RuleStatus, RuleStratagem, same_name};
+use crate::rules::dice::DiceExpr;
 use crate::rules::effect::{AttackChanges, Condition, Effect, Modifier, Scope, When};
 use crate::rules::phase::Stage;
 use crate::rules::phase::{Phase, opponent};
@@ -921,7 +922,7 @@ impl Game {
     /// How much the rules worsen and improve model `r`'s Save characteristic against an
     /// attack (`melee` or ranged) by `attacker` ([`Modifier::WorsenSave`] and
     /// [`Modifier::ImproveSave`], each summed; 0 for none).
-    pub fn save_worsened(&self, r: ModelRef, attacker: (usize, usize), melee: bool) -> (i32, i32) {
+    pub fn save_changes(&self, r: ModelRef, attacker: (usize, usize), melee: bool) -> (i32, i32) {
         if !self.army_may_have(r.army, &Modifier::WorsenSave(0))
             && !self.army_may_have(r.army, &Modifier::ImproveSave(0))
         {
@@ -1037,7 +1038,7 @@ impl Game {
                 Some((_, d)) => *d,
                 None => {
                     let (f, i, s, _) = self.model_defences(r, attacker, melee);
-                    let w = self.save_worsened(r, attacker, melee);
+                    let w = self.save_changes(r, attacker, melee);
                     seen.push((key, (f, i, s, w)));
                     (f, i, s, w)
                 }
@@ -1137,47 +1138,49 @@ impl Game {
 
     /// What restores the combined unit when it passes a Battle-shock test, each amount once
     /// ([`Modifier::RestoreOnPassedBattleShock`]).
-    pub fn restore_on_passed_test_amounts(
-        &self,
-        army: usize,
-        unit: usize,
-    ) -> Vec<crate::rules::dice::DiceExpr> {
-        if !self.army_may_have(
-            army,
-            &Modifier::RestoreOnPassedBattleShock(crate::rules::dice::DiceExpr::fixed(1)),
-        ) {
-            return Vec::new();
-        }
-        let mut out: Vec<crate::rules::dice::DiceExpr> = Vec::new();
-        for m in self.passive_modifiers(army, unit) {
-            if let Modifier::RestoreOnPassedBattleShock(d) = m
-                && !out.contains(d)
-            {
-                out.push(*d);
-            }
-        }
-        out
+    pub fn restore_on_passed_test_amounts(&self, army: usize, unit: usize) -> Vec<DiceExpr> {
+        self.passive_amounts(army, unit, |m| match m {
+            Modifier::RestoreOnPassedBattleShock(d) => Some(*d),
+            _ => None,
+        })
     }
 
-    /// The mortal wounds the combined unit suffers for failing a Battle-shock test, one amount
+    /// The mortal wounds the combined unit suffers for failing a Battle-shock test, each
     /// amount once ([`Modifier::MortalWoundsOnFailedBattleShock`]).
-    pub fn mortal_wounds_on_failed_test(
+    pub fn mortal_wounds_on_failed_test(&self, army: usize, unit: usize) -> Vec<DiceExpr> {
+        self.passive_amounts(army, unit, |m| match m {
+            Modifier::MortalWoundsOnFailedBattleShock(d) => Some(*d),
+            _ => None,
+        })
+    }
+
+    /// The dice amounts `pick` takes from the passive primitives of the combined unit, each
+    /// once; nothing when the army's rules have no such primitive.
+    fn passive_amounts(
         &self,
         army: usize,
         unit: usize,
-    ) -> Vec<crate::rules::dice::DiceExpr> {
-        if !self.army_may_have(
-            army,
-            &Modifier::MortalWoundsOnFailedBattleShock(crate::rules::dice::DiceExpr::fixed(1)),
-        ) {
+        pick: impl Fn(&Modifier) -> Option<DiceExpr>,
+    ) -> Vec<DiceExpr> {
+        let fixed = DiceExpr::fixed(1);
+        let probes = [
+            Modifier::RestoreOnPassedBattleShock(fixed),
+            Modifier::MortalWoundsOnFailedBattleShock(fixed),
+        ];
+        if !probes
+            .iter()
+            .any(|p| pick(p).is_some() && self.army_may_have(army, p))
+        {
             return Vec::new();
         }
-        let mut out: Vec<crate::rules::dice::DiceExpr> = Vec::new();
-        for m in self.passive_modifiers(army, unit) {
-            if let Modifier::MortalWoundsOnFailedBattleShock(d) = m
-                && !out.contains(d)
-            {
-                out.push(*d);
+        let mut out: Vec<DiceExpr> = Vec::new();
+        for d in self
+            .passive_modifiers(army, unit)
+            .into_iter()
+            .filter_map(&pick)
+        {
+            if !out.contains(&d) {
+                out.push(d);
             }
         }
         out
@@ -1949,7 +1952,7 @@ impl Game {
             let player = self.active_player;
             let army = self.army_of(player);
             if let Some(a) = army
-                && self.scene.armies[a].rules.tokens_per_unit()
+                && self.scene.armies[a].rules.gives_tokens_per_unit()
             {
                 self.effects.tokens[usize::from(player - 1)] = self.tokens_from_units(a);
             }

@@ -54,6 +54,20 @@ fn effect(when: When, scope: Scope, conditions: Vec<Condition>, does: Vec<Modifi
     }
 }
 
+/// A game on the test scene `file` (tests/scenes) with every army deployed, only the units
+/// `keep` ((player, id)) left on the battlefield.
+fn isolated_game(file: &str, keep: &[(u8, &str)]) -> Game {
+    let scene = load_scene(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/scenes")
+            .join(file),
+    )
+    .unwrap();
+    let mut g = deployed_game(scene);
+    isolate(&mut g, keep);
+    g
+}
+
 /// Expected wounds lost by `target` when `player`'s `unit` shoots it with `weapon`.
 fn expected(g: &Game, player: u8, unit: &str, weapon: &str, target: &str) -> f64 {
     g.preview_attacks(player, unit, &[WeaponTarget::new(weapon, target)], false)
@@ -372,11 +386,8 @@ fn walkers_move_through_models_their_rules_allow_and_nothing_else() {
 /// The T'au observers (a Strike Team, a Pathfinder Team) 14" south of the Nobz, in player 1's
 /// Shooting phase.
 fn tau_shooting() -> Game {
-    let scene =
-        load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes/tau.ron")).unwrap();
-    let mut g = deployed_game(scene);
-    isolate(
-        &mut g,
+    let mut g = isolated_game(
+        "tau.ron",
         &[
             (1, "strike-team"),
             (1, "pathfinders"),
@@ -524,10 +535,10 @@ fn nurgles_gift_afflicts_enemies_in_a_contagion_range_that_grows_with_the_rounds
     };
     // Round 1: 3". The Nobz stand about 4" away: not Afflicted.
     assert_eq!(g.target_defences(nobz, pox, false), (0, false));
-    assert_eq!(g.save_worsened(nob, pox, false), (0, 0));
+    assert_eq!(g.save_changes(nob, pox, false), (0, 0));
     put_line(&mut g, 2, "nobz", 10.0, 13.0, 1.6);
     assert_eq!(g.target_defences(nobz, pox, false), (-1, false));
-    assert_eq!(g.save_worsened(nob, pox, false), (1, 0), "Rattlejoint Ague");
+    assert_eq!(g.save_changes(nob, pox, false), (1, 0), "Rattlejoint Ague");
     // Round 2: 6".
     put_line(&mut g, 2, "nobz", 10.0, 15.0, 1.6);
     advance_to(&mut g, 2, Phase::Command);
@@ -541,11 +552,8 @@ fn nurgles_gift_afflicts_enemies_in_a_contagion_range_that_grows_with_the_rounds
 /// The Asuryani Guardian Defenders 14" and the Falcon 20" south of the Shoota Boyz and Nobz, in
 /// player 1's Movement phase of battle round 1, both players with 5 CP.
 fn aeldari_moving() -> Game {
-    let scene = load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes/aeldari.ron"))
-        .unwrap();
-    let mut g = deployed_game(scene);
-    isolate(
-        &mut g,
+    let mut g = isolated_game(
+        "aeldari.ron",
         &[
             (1, "guardians"),
             (1, "falcon"),
@@ -707,11 +715,8 @@ fn flitting_shadows_keeps_enemy_fire_overwatch_off_the_unit_and_star_engines_let
 /// The Commissar (OFFICER) 20" from the Tempestus Scions, the Scions 18" south of the Nobz and
 /// the Shoota Boyz, in player 1's Command phase.
 fn guard_command() -> Game {
-    let scene =
-        load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes/guard.ron")).unwrap();
-    let mut g = deployed_game(scene);
-    isolate(
-        &mut g,
+    let mut g = isolated_game(
+        "guard.ron",
         &[
             (1, "commissar"),
             (1, "scions"),
@@ -794,10 +799,10 @@ fn voice_of_command_orders_go_to_units_near_an_officer_and_end_when_battle_shock
 /// The Hearthkyn Warriors 11" south of the Nobz, who stand on the centre objective marker,
 /// with the Shoota Boyz off every marker, in player 1's Command phase of battle round 1.
 fn votann_command() -> Game {
-    let scene =
-        load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes/votann.ron")).unwrap();
-    let mut g = deployed_game(scene);
-    isolate(&mut g, &[(1, "hearthkyn"), (2, "shoota-boyz"), (2, "nobz")]);
+    let mut g = isolated_game(
+        "votann.ron",
+        &[(1, "hearthkyn"), (2, "shoota-boyz"), (2, "nobz")],
+    );
     put_line(&mut g, 1, "hearthkyn", 24.0, 9.0, 1.3);
     put_line(&mut g, 2, "nobz", 26.0, 22.0, 1.6);
     put_line(&mut g, 2, "shoota-boyz", 40.0, 20.0, 1.3);
@@ -886,11 +891,10 @@ fn prioritised_efficiency_runs_on_yield_points_hostile_acquisition_then_fortify_
 /// The War Dog Karnivore 6" south of the Shoota Boyz and 30" from the Nobz, in player 1's
 /// Command phase of battle round 1.
 fn dread_command() -> Game {
-    let scene =
-        load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes/chaos-knights.ron"))
-            .unwrap();
-    let mut g = deployed_game(scene);
-    isolate(&mut g, &[(1, "karnivore"), (2, "shoota-boyz"), (2, "nobz")]);
+    let mut g = isolated_game(
+        "chaos-knights.ron",
+        &[(1, "karnivore"), (2, "shoota-boyz"), (2, "nobz")],
+    );
     put(&mut g, 1, "karnivore", 0, 20.0, 14.0);
     put_line(&mut g, 2, "shoota-boyz", 14.0, 22.0, 1.3);
     put_line(&mut g, 2, "nobz", 44.0, 40.0, 1.6);
@@ -1010,11 +1014,8 @@ fn harbingers_of_dread_add_up_a_dread_ability_in_rounds_one_three_and_five() {
 /// The Bloodletters and the Shoota Boyz in the Daemons' deployment zone, the Bloodthirster in
 /// No Man's Land far from the Nobz, in player 1's Command phase of battle round 1.
 fn shadow_command() -> Game {
-    let scene = load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes/daemons.ron"))
-        .unwrap();
-    let mut g = deployed_game(scene);
-    isolate(
-        &mut g,
+    let mut g = isolated_game(
+        "daemons.ron",
         &[
             (1, "bloodletters"),
             (1, "bloodthirster"),
@@ -1086,12 +1087,8 @@ fn the_shadow_of_chaos_steadies_daemons_and_breaks_enemies_in_it_or_near_a_great
 fn gate_of_infinity_takes_unengaged_units_into_reserves_at_the_end_of_the_opponents_fight_phase() {
     use wartable::game::Location;
     use wartable::game::command::ReserveKind;
-    let scene =
-        load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes/grey-knights.ron"))
-            .unwrap();
-    let mut g = deployed_game(scene);
-    isolate(
-        &mut g,
+    let mut g = isolated_game(
+        "grey-knights.ron",
         &[
             (1, "strike-1"),
             (1, "strike-2"),
@@ -1187,12 +1184,8 @@ fn gate_of_infinity_takes_unengaged_units_into_reserves_at_the_end_of_the_oppone
 
 #[test]
 fn power_from_pain_gathers_tokens_and_empowers_units_through_their_pain_abilities() {
-    let scene =
-        load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes/drukhari.ron"))
-            .unwrap();
-    let mut g = deployed_game(scene);
-    isolate(
-        &mut g,
+    let mut g = isolated_game(
+        "drukhari.ron",
         &[
             (1, "archon"),
             (1, "kabalites"),
