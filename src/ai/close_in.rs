@@ -16,7 +16,7 @@ use crate::geometry::{ModelSolid, Vec2};
 use crate::rules::constants::{
     BASE_CONTACT_INCHES, ENGAGEMENT_RANGE_HORIZONTAL_INCHES, MEASURE_TOLERANCE_INCHES,
 };
-use crate::rules::engagement::within_engagement_range;
+use crate::rules::engagement::within_engagement_range_in;
 
 /// Closest enemy models a model tries to reach.
 const ENEMIES_TRIED: usize = 3;
@@ -146,7 +146,7 @@ pub(crate) fn close_in(
                 .any(|(j, f)| j != i && touching[j] && gap(&end, f) <= BASE_CONTACT_INCHES * 0.8);
             let engaged = enemies
                 .iter()
-                .any(|(_, e)| within_engagement_range(&end, e, &[]));
+                .any(|(_, e)| within_engagement_range_in(game.scene.edition(), &end, e, &[]));
             let score = if contact {
                 0.0
             } else if second_rank || engaged {

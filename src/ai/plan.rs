@@ -258,6 +258,7 @@ fn obstacles(game: &Game) -> SetupObstacles {
                 (s.base, s.centre, s.facing)
             })
             .collect(),
+        ruleset: game.scene.ruleset(),
     }
 }
 

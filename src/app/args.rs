@@ -10,6 +10,9 @@ use crate::game::sight::UnitSelector;
 pub struct PlayArgs {
     /// Scene file ("default" or nothing for the built-in default scene).
     pub scene: Option<PathBuf>,
+    /// Ruleset to play under, overriding the scene's: 10 (10th edition) or 11.
+    #[arg(long)]
+    pub ruleset: Option<crate::rules::Ruleset>,
     /// Render, save a screenshot to this PNG, then exit.
     #[arg(long)]
     pub screenshot: Option<PathBuf>,

@@ -9,7 +9,6 @@ use bevy::window::WindowResolution;
 use bevy_egui::EguiPlugin;
 
 use super::{PlayArgs, editor, scenario, scene_path, screens, screenshot, selection};
-use crate::data::load_scene;
 use crate::sim::{ActiveScene, SceneErrors};
 
 /// What to print when no graphics adapter is found, instead of a backtrace.
@@ -38,10 +37,10 @@ pub fn run(args: PlayArgs) -> ExitCode {
     if wants_game {
         let result = match &args.load {
             Some(save) => screens::table::load_game(save),
-            None => screens::table::start_on_scene(
+            None => screens::table::start_on_scene_under(
                 &scene_path(args.scene.as_deref()),
                 &saves,
-                args.seed,
+                (args.seed, args.ruleset),
             ),
         };
         match result {
@@ -49,7 +48,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
             Err(e) => errors.extend(e.lines().map(str::to_string)),
         }
     } else {
-        match load_scene(&scene_path(args.scene.as_deref())) {
+        match crate::data::load_scene_under(&scene_path(args.scene.as_deref()), args.ruleset) {
             Ok(s) => menu_scene = Some(s),
             Err(e) => errors.extend(e.0.iter().map(ToString::to_string)),
         }

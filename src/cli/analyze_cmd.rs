@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::data::load_scene;
+use crate::data::load_scene_under;
 use crate::design::analysis::{DEFAULT_CELL_INCHES, analyze, work};
 use crate::design::{input_of, mirror, picture};
 
@@ -21,6 +21,9 @@ pub const MAX_CELL_INCHES: f32 = 6.0;
 pub struct AnalyzeArgs {
     /// Scene file ("default" for the built-in default scene).
     pub scene: PathBuf,
+    /// Ruleset to play under, overriding the scene's: 10 (10th edition) or 11.
+    #[arg(long)]
+    pub ruleset: Option<crate::rules::Ruleset>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -57,7 +60,7 @@ pub fn run(scene: &Path, args: &AnalyzeArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let loaded = match load_scene(scene) {
+    let loaded = match load_scene_under(scene, args.ruleset) {
         Ok(s) => s,
         Err(e) => {
             stderr_line!("{e}");

@@ -6,13 +6,13 @@ use std::process::ExitCode;
 
 use serde_json::{Value, json};
 
-use crate::data::{Scene, load_scene};
+use crate::data::{Scene, load_scene_under};
 use crate::game::combat::{AttackerCircumstances, plan_attack};
 use crate::game::sight::{SceneSight, UnitSelector, withhold_unseen_precision};
 use crate::rules::attack::exact::estimate_of_weapons;
 use crate::rules::attack::roll::{monte_carlo_weapons, resolve_weapons};
 use crate::rules::attack::{AttackContext, CommandReroll, Reroll, ResolvedWeapon, TargetUnit};
-use crate::rules::constants::{ENGAGEMENT_RANGE_HORIZONTAL_INCHES, MEASURE_TOLERANCE_INCHES};
+use crate::rules::constants::MEASURE_TOLERANCE_INCHES;
 use crate::rules::rng::GameRng;
 
 /// Re-roll policies as written on the command line.
@@ -56,6 +56,9 @@ pub const MAX_DISTANCE_INCHES: f32 = 1000.0;
 pub struct AttackArgs {
     /// Scene file ("default" for the built-in default scene).
     pub scene: PathBuf,
+    /// Ruleset to play under, overriding the scene's: 10 (10th edition) or 11.
+    #[arg(long)]
+    pub ruleset: Option<crate::rules::Ruleset>,
     /// Attacking unit (UNIT, its Attached unit included) or one model (UNIT#N).
     #[arg(long)]
     pub attacker: UnitSelector,
@@ -218,13 +221,14 @@ fn setup(scene: &Scene, sight: &SceneSight, args: &AttackArgs) -> Result<Setup, 
     )
     .map_err(|e| format!("'{}': {e}", args.target.unit))?;
     // Core Rules: a melee weapon attacks only a unit within Engagement Range.
+    let engagement = scene.edition().engagement_range_horizontal_inches;
     if let Some(d) = args.distance
-        && d > ENGAGEMENT_RANGE_HORIZONTAL_INCHES + MEASURE_TOLERANCE_INCHES
+        && d > engagement + MEASURE_TOLERANCE_INCHES
         && plan.groups.iter().all(|g| g.profile.is_melee())
     {
         return Err(format!(
             "'{}' is a melee weapon: it attacks only within Engagement Range \
-             ({ENGAGEMENT_RANGE_HORIZONTAL_INCHES}\"), not at --distance {d}",
+             ({engagement}\"), not at --distance {d}",
             args.weapon
         ));
     }
@@ -409,7 +413,7 @@ fn allocation_order(target: &TargetUnit) -> Vec<String> {
 
 /// Runs `wartable attack`.
 pub fn run(scene_file: &std::path::Path, args: &AttackArgs) -> ExitCode {
-    let scene = match load_scene(scene_file) {
+    let scene = match load_scene_under(scene_file, args.ruleset) {
         Ok(s) => s,
         Err(e) => {
             stderr_line!("{e}");

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use serde_json::json;
 
 use crate::ai::{Ai, Brain};
-use crate::data::load_scene;
+use crate::data::load_scene_under;
 use crate::data::source::load;
 use crate::game::save::{SaveFile, load_save, relative_path, replay, write_save};
 use crate::game::{Command, Game};
@@ -16,6 +16,9 @@ use crate::game::{Command, Game};
 pub struct RunArgs {
     /// Scene file to play on.
     pub scene: PathBuf,
+    /// Ruleset to play under, overriding the scene's: 10 (10th edition) or 11.
+    #[arg(long)]
+    pub ruleset: Option<crate::rules::Ruleset>,
     /// RON list of commands to apply, in order.
     #[arg(long)]
     pub commands: PathBuf,
@@ -129,7 +132,7 @@ fn check_save_target(file: &Path, force: bool) -> Result<(), String> {
 /// fails during the game, the run stops there with one error and exit status 1 (the save keeps
 /// the commands accepted before that one).
 pub fn run(args: &RunArgs) -> ExitCode {
-    let scene = match load_scene(&args.scene) {
+    let scene = match load_scene_under(&args.scene, args.ruleset) {
         Ok(s) => s,
         Err(e) => {
             stderr_line!("{e}");
@@ -155,6 +158,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
     };
     let mut save = SaveFile {
         computer: args.computer.map(|player| args.ai.seat(player)),
+        ruleset: args.ruleset,
         ..SaveFile::new(scene_ref, args.seed, Vec::new())
     };
     let (mut game, start_events) = Game::start(scene, args.seed);

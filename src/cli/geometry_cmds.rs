@@ -6,14 +6,15 @@ use std::process::ExitCode;
 
 use serde_json::{Value, json};
 
-use crate::data::{Scene, load_scene};
+use crate::data::{Scene, load_scene_under};
 use crate::game::sight::{SceneSight, UnitSelector, model_solid};
 use crate::geometry::measure::model_distance;
 use crate::geometry::sight::{Sampling, SeeThrough};
+use crate::rules::Ruleset;
 use crate::{geometry::Vec3, rules::coherency};
 
-fn load(path: &Path) -> Result<(Scene, SceneSight), ExitCode> {
-    match load_scene(path) {
+fn load(path: &Path, ruleset: Option<Ruleset>) -> Result<(Scene, SceneSight), ExitCode> {
+    match load_scene_under(path, ruleset) {
         Ok(scene) => {
             let sight = SceneSight::new(&scene);
             Ok((scene, sight))
@@ -48,11 +49,12 @@ fn point(p: Vec3) -> Value {
 /// `wartable los`: visibility, cover and plunging fire between an observer and a target.
 pub fn los(
     path: &Path,
+    ruleset: Option<Ruleset>,
     observer: &UnitSelector,
     target: &UnitSelector,
     json_out: bool,
 ) -> ExitCode {
-    let (scene, sight) = match load(path) {
+    let (scene, sight) = match load(path, ruleset) {
         Ok(x) => x,
         Err(c) => return c,
     };
@@ -100,6 +102,7 @@ pub fn los(
         .as_ref()
         .map_or(unit.blocked_by.clone(), |m| m.blocked_by.clone());
     let value = json!({
+        "ruleset": scene.ruleset(),
         "observer": format!("{}", describe(observer)),
         "target": format!("{}", describe(target)),
         "model_visible": model.as_ref().map(|m| m.visible),
@@ -139,8 +142,14 @@ fn describe(sel: &UnitSelector) -> String {
 }
 
 /// `wartable measure`: the closest distance between two models (or units).
-pub fn measure(path: &Path, from: &UnitSelector, to: &UnitSelector, json_out: bool) -> ExitCode {
-    let (scene, sight) = match load(path) {
+pub fn measure(
+    path: &Path,
+    ruleset: Option<Ruleset>,
+    from: &UnitSelector,
+    to: &UnitSelector,
+    json_out: bool,
+) -> ExitCode {
+    let (scene, sight) = match load(path, ruleset) {
         Ok(x) => x,
         Err(c) => return c,
     };
@@ -165,6 +174,7 @@ pub fn measure(path: &Path, from: &UnitSelector, to: &UnitSelector, json_out: bo
     // Engagement Range holds when any pair is in range (a barricade can put a farther pair in).
     let engaged = sight.any_within_engagement_range(&scene, &a, &b);
     let value = json!({
+        "ruleset": scene.ruleset(),
         "from": format!("{}#{}", from.unit, sight.models[i].model),
         "to": format!("{}#{}", to.unit, sight.models[j].model),
         "distance": d.distance,
@@ -186,8 +196,13 @@ pub fn measure(path: &Path, from: &UnitSelector, to: &UnitSelector, json_out: bo
 }
 
 /// `wartable coherency`: is the unit in Unit Coherency, and which models break it.
-pub fn coherency(path: &Path, unit: &UnitSelector, json_out: bool) -> ExitCode {
-    let (scene, sight) = match load(path) {
+pub fn coherency(
+    path: &Path,
+    ruleset: Option<Ruleset>,
+    unit: &UnitSelector,
+    json_out: bool,
+) -> ExitCode {
+    let (scene, sight) = match load(path, ruleset) {
         Ok(x) => x,
         Err(c) => return c,
     };
@@ -211,13 +226,19 @@ pub fn coherency(path: &Path, unit: &UnitSelector, json_out: bool) -> ExitCode {
         .iter()
         .map(|&i| model_solid(&scene, sight.models[i]))
         .collect();
-    let report = coherency::check(&solids);
+    let edition = scene.edition();
+    let report = coherency::check_in(edition, &solids);
     let value = json!({
+        "ruleset": scene.ruleset(),
         "unit": describe(&whole),
         "models": solids.len(),
         "coherent": report.coherent,
         "breaking_models": report.breaking_models,
-        "to_remove_at_end_of_turn": coherency::models_to_remove(&solids),
+        "to_remove_at_end_of_turn": coherency::models_to_remove_keeping_in(
+            edition,
+            &solids,
+            &vec![1.0; solids.len()],
+        ),
     });
     emit(value, json_out, |v| {
         format!(

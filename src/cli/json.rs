@@ -191,6 +191,8 @@ pub struct ArmyJson {
 /// `wartable scene --json`.
 #[derive(Debug, Serialize)]
 pub struct SceneJson {
+    /// The edition the scene is played under ("Tenth" or "Eleventh").
+    ruleset: crate::rules::Ruleset,
     name: String,
     file: String,
     counts: Counts,
@@ -212,6 +214,7 @@ impl From<&Scene> for SceneJson {
             .flat_map(|a| a.units.iter().map(|u| UnitJson::new(a.player, u)))
             .collect();
         SceneJson {
+            ruleset: s.ruleset(),
             name: s.name.clone(),
             file: s.file.display().to_string(),
             counts: Counts {

@@ -29,6 +29,7 @@ use clap::{Parser, Subcommand};
 pub use crate::app::{PlayArgs, scene_path};
 
 use crate::data;
+use crate::rules::Ruleset;
 use crate::game::sight::UnitSelector;
 
 /// wartable: a 3D tabletop simulator for Warhammer 40,000 (10th edition).
@@ -55,6 +56,9 @@ pub enum Command {
     Scene {
         /// Scene file ("default" for the built-in default scene).
         scene: PathBuf,
+        /// Ruleset to play under, overriding the scene's: 10 (10th edition) or 11.
+        #[arg(long)]
+        ruleset: Option<Ruleset>,
         /// Print JSON (the only format for now).
         #[arg(long)]
         json: bool,
@@ -64,6 +68,9 @@ pub enum Command {
     Los {
         /// Scene file ("default" for the built-in default scene).
         scene: PathBuf,
+        /// Ruleset to play under, overriding the scene's: 10 (10th edition) or 11.
+        #[arg(long)]
+        ruleset: Option<Ruleset>,
         /// Observing unit, or one model: UNIT or UNIT#N (N from 0); 1:UNIT picks player 1's.
         #[arg(long)]
         observer: UnitSelector,
@@ -78,6 +85,9 @@ pub enum Command {
     Measure {
         /// Scene file ("default" for the built-in default scene).
         scene: PathBuf,
+        /// Ruleset to play under, overriding the scene's: 10 (10th edition) or 11.
+        #[arg(long)]
+        ruleset: Option<Ruleset>,
         /// First unit or model (UNIT or UNIT#N).
         #[arg(long)]
         from: UnitSelector,
@@ -92,6 +102,9 @@ pub enum Command {
     Coherency {
         /// Scene file ("default" for the built-in default scene).
         scene: PathBuf,
+        /// Ruleset to play under, overriding the scene's: 10 (10th edition) or 11.
+        #[arg(long)]
+        ruleset: Option<Ruleset>,
         /// The unit (UNIT).
         #[arg(long)]
         unit: UnitSelector,
@@ -219,7 +232,11 @@ pub fn run(cli: Cli) -> Result<ExitCode, Box<PlayArgs>> {
         Some(Command::Datasheets(args)) => Ok(datasheets_cmd::run(&args)),
         Some(Command::Import(args)) => Ok(import_cmd::run(&args)),
         Some(Command::Rules(args)) => Ok(rules_cmd::run(&args)),
-        Some(Command::Scene { scene, json: _ }) => Ok(scene_json(&scene_path(Some(&scene)))),
+        Some(Command::Scene {
+            scene,
+            ruleset,
+            json: _,
+        }) => Ok(scene_json(&scene_path(Some(&scene)), ruleset)),
         Some(Command::PngCheck { file, min_stddev }) => Ok(png_check::run(&file, min_stddev)),
         Some(Command::Run(args)) => Ok(game_cmds::run(&args)),
         Some(Command::Replay { save, json }) => Ok(game_cmds::replay_cmd(&save, json)),
@@ -231,28 +248,38 @@ pub fn run(cli: Cli) -> Result<ExitCode, Box<PlayArgs>> {
         Some(Command::Attack(args)) => Ok(attack_cmd::run(&scene_path(Some(&args.scene)), &args)),
         Some(Command::Los {
             scene,
+            ruleset,
             observer,
             target,
             json,
         }) => Ok(geometry_cmds::los(
             &scene_path(Some(&scene)),
+            ruleset,
             &observer,
             &target,
             json,
         )),
         Some(Command::Measure {
             scene,
+            ruleset,
             from,
             to,
             json,
         }) => Ok(geometry_cmds::measure(
             &scene_path(Some(&scene)),
+            ruleset,
             &from,
             &to,
             json,
         )),
-        Some(Command::Coherency { scene, unit, json }) => Ok(geometry_cmds::coherency(
+        Some(Command::Coherency {
+            scene,
+            ruleset,
+            unit,
+            json,
+        }) => Ok(geometry_cmds::coherency(
             &scene_path(Some(&scene)),
+            ruleset,
             &unit,
             json,
         )),
@@ -285,8 +312,8 @@ fn validate(files: &[PathBuf]) -> ExitCode {
     }
 }
 
-fn scene_json(path: &Path) -> ExitCode {
-    match data::load_scene(path) {
+fn scene_json(path: &Path, ruleset: Option<Ruleset>) -> ExitCode {
+    match data::load_scene_under(path, ruleset) {
         Ok(scene) => {
             let view = json::SceneJson::from(&scene);
             print_then(

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::ai::{Ai, GameRecord, Level, play_game};
-use crate::data::load_scene;
+use crate::data::load_scene_under;
 
 /// Most games `--games` accepts in one run.
 pub const MAX_GAMES: u64 = 1_000_000;
@@ -26,6 +26,9 @@ pub const MAX_THREADS: usize = 256;
 pub struct SimulateArgs {
     /// Scene file ("default" for the built-in default scene).
     pub scene: PathBuf,
+    /// Ruleset to play under, overriding the scene's: 10 (10th edition) or 11.
+    #[arg(long)]
+    pub ruleset: Option<crate::rules::Ruleset>,
     /// Games to play (1 to 1,000,000).
     #[arg(long, default_value_t = 10,
           value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES))]
@@ -340,7 +343,7 @@ pub fn run(scene_file: &Path, args: &SimulateArgs) -> ExitCode {
         stderr_line!("{e}");
         return ExitCode::FAILURE;
     }
-    let scene = match load_scene(scene_file) {
+    let scene = match load_scene_under(scene_file, args.ruleset) {
         Ok(s) => s,
         Err(e) => {
             stderr_line!("{e}");

@@ -3,8 +3,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use std::collections::BTreeMap;
+
 use crate::geometry::{
-    Floor, Point, TerrainCategory, TerrainPiece, Vec2, Wall, Window, place, to_vecs,
+    FeatureCategory, Floor, Point, TerrainArea, TerrainCategory, TerrainPiece, Vec2, Wall,
+    Window, place, polygon, to_vecs,
 };
 use crate::rules::mission::ObjectiveMarker;
 
@@ -112,6 +115,79 @@ pub struct LayoutFile {
     /// play, in place of the mission's or the deployment map's.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub objectives: Vec<ObjectiveMarker>,
+    /// 11th edition terrain areas that hold several pieces (11th Core Rules 13.01); every piece
+    /// in none of them is an area of its own, its footprint.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub areas: Vec<AreaSpec>,
+    /// 11th edition categories of pieces that differ from their kind's default (piece id to
+    /// category; [`TerrainCategory::default_feature_category`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub categories: BTreeMap<String, FeatureCategory>,
+}
+
+/// An 11th edition terrain area as written in a layout file: the pieces it holds, and its
+/// outline on the table (inches) when it is not simply the outline around their footprints.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Area", deny_unknown_fields)]
+pub struct AreaSpec {
+    /// Identifier, unique among the layout's areas and pieces.
+    pub id: String,
+    /// Ids of the pieces it holds.
+    pub pieces: Vec<String>,
+    /// Outline in table inches; absent: the convex hull of the pieces' footprints.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outline: Option<Vec<Point>>,
+}
+
+impl LayoutFile {
+    /// The 11th edition category of a piece: the layout's override, else its kind's default.
+    pub fn feature_category(&self, piece: &PieceSpec) -> FeatureCategory {
+        self.categories
+            .get(&piece.id)
+            .copied()
+            .unwrap_or_else(|| piece.category.default_feature_category())
+    }
+
+    /// The layout's terrain areas in table coordinates (11th Core Rules 13.01): its own areas,
+    /// then one per piece in none of them (the piece's footprint, with the piece's id). Pieces
+    /// an area names that the layout lacks are left out (validation reports them).
+    pub fn resolved_areas(&self) -> Vec<TerrainArea> {
+        let mut out = Vec::new();
+        let mut claimed = std::collections::HashSet::new();
+        for a in &self.areas {
+            let held: Vec<&PieceSpec> = a
+                .pieces
+                .iter()
+                .filter_map(|id| self.pieces.iter().find(|p| &p.id == id))
+                .collect();
+            claimed.extend(held.iter().map(|p| p.id.as_str()));
+            let outline = match &a.outline {
+                Some(points) => to_vecs(points),
+                None => polygon::convex_hull(
+                    held.iter().flat_map(|p| p.resolve().footprint).collect(),
+                ),
+            };
+            out.push(TerrainArea {
+                id: a.id.clone(),
+                outline,
+                pieces: held.iter().map(|p| p.id.clone()).collect(),
+                category: held
+                    .iter()
+                    .map(|p| self.feature_category(p))
+                    .max()
+                    .unwrap_or(FeatureCategory::Exposed),
+            });
+        }
+        for p in self.pieces.iter().filter(|p| !claimed.contains(p.id.as_str())) {
+            out.push(TerrainArea {
+                id: p.id.clone(),
+                outline: p.resolve().footprint,
+                pieces: vec![p.id.clone()],
+                category: self.feature_category(p),
+            });
+        }
+        out
+    }
 }
 
 impl PieceSpec {

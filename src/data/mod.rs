@@ -18,7 +18,10 @@ pub mod xml;
 use std::path::Path;
 
 pub use error::{DataError, DataErrors};
-pub use resolve::{Army, Layout, Model, Scene, Unit, load_army, load_scene, load_scene_set_up};
+pub use resolve::{
+    Army, Layout, Model, Scene, Unit, load_army, load_scene, load_scene_set_up,
+    load_scene_set_up_under, load_scene_under,
+};
 
 /// What a data file holds, told by its top-level struct name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

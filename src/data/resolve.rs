@@ -29,6 +29,8 @@ pub struct Layout {
     pub pieces: Vec<TerrainPiece>,
     /// The layout's own objective markers (empty: the mission's or deployment map's apply).
     pub objectives: Vec<ObjectiveMarker>,
+    /// 11th edition terrain areas in table coordinates ([`LayoutFile::resolved_areas`]).
+    pub areas: Vec<crate::geometry::TerrainArea>,
 }
 
 /// One model on the table.
@@ -160,6 +162,26 @@ pub struct Scene {
 }
 
 impl Scene {
+    /// The edition of the core rules this scene is played under (`options.ruleset`).
+    pub fn ruleset(&self) -> crate::rules::Ruleset {
+        self.options.ruleset
+    }
+
+    /// The scene under `ruleset` when one is given (`--ruleset`, a save's record), else as its
+    /// file says.
+    pub fn under(mut self, ruleset: Option<crate::rules::Ruleset>) -> Self {
+        if let Some(r) = ruleset {
+            self.options.ruleset = r;
+        }
+        self
+    }
+
+    /// The numbers and mechanics of the scene's edition: what the engine consults where the
+    /// editions differ.
+    pub fn edition(&self) -> &'static crate::rules::Edition {
+        self.options.ruleset.edition()
+    }
+
     /// The footprints of the layout's barricades (Engagement Range is measured across them).
     pub fn barricade_footprints(&self) -> Vec<Vec<crate::geometry::Vec2>> {
         self.layout
@@ -199,6 +221,7 @@ pub fn load_layout(file: &Path) -> Result<Layout, DataErrors> {
     let (data, text): (LayoutFile, _) = load(file)?;
     fail_if_located(check::layout(file, &data), &text)?;
     Ok(Layout {
+        areas: data.resolved_areas(),
         name: data.name,
         source: data.source,
         pieces: data.pieces.iter().map(|p| p.resolve()).collect(),
@@ -999,7 +1022,34 @@ pub fn load_scene(file: &Path) -> Result<Scene, DataErrors> {
 /// # Errors
 /// As [`load_scene`].
 pub fn load_scene_set_up(file: &Path, version: SetupVersion) -> Result<Scene, DataErrors> {
-    let (data, text): (SceneFile, _) = load(file)?;
+    load_scene_set_up_under(file, version, None)
+}
+
+/// [`load_scene`] under `ruleset` when one is given (`--ruleset`), the automatic set-up
+/// keeping that ruleset's Unit Coherency.
+///
+/// # Errors
+/// As [`load_scene`].
+pub fn load_scene_under(
+    file: &Path,
+    ruleset: Option<crate::rules::Ruleset>,
+) -> Result<Scene, DataErrors> {
+    load_scene_set_up_under(file, SetupVersion::CURRENT, ruleset)
+}
+
+/// [`load_scene_set_up`] under `ruleset` when one is given (a save's record, `--ruleset`).
+///
+/// # Errors
+/// As [`load_scene`].
+pub fn load_scene_set_up_under(
+    file: &Path,
+    version: SetupVersion,
+    ruleset: Option<crate::rules::Ruleset>,
+) -> Result<Scene, DataErrors> {
+    let (mut data, text): (SceneFile, _) = load(file)?;
+    if let Some(r) = ruleset {
+        data.options.ruleset = r;
+    }
     fail_if_located(check::scene_objectives(file, &data.objectives), &text)?;
     let mut errors = Vec::new();
     let mut collect = |r: Result<(), DataErrors>| {
@@ -1183,6 +1233,7 @@ fn place_models(
         footprints: layout.pieces.iter().map(|p| p.footprint.clone()).collect(),
         walls: wall_outlines(layout),
         models: Vec::new(),
+        ruleset: data.options.ruleset,
     };
     let board = check::board();
     let mut placed: Vec<Vec<bool>> = armies.iter().map(|a| vec![false; a.units.len()]).collect();

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::rules::mission::ObjectiveMarker;
+use crate::rules::ruleset::Ruleset;
 use crate::rules::secondary::SecondaryMode;
 
 /// Position of one model: table inches, facing in degrees counter-clockwise.
@@ -60,6 +61,10 @@ pub struct SceneOptions {
     /// Openings in ruin walls below the first floor count as solid (tournament convention).
     #[serde(default)]
     pub ground_floor_windows_closed: bool,
+    /// The edition of the core rules the game is played under: `Tenth` (the default) or
+    /// `Eleventh` (shared/RULES-11e.md). `--ruleset 10|11` overrides it.
+    #[serde(default, skip_serializing_if = "Ruleset::is_default")]
+    pub ruleset: Ruleset,
 }
 
 /// A scene file.

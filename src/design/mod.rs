@@ -74,6 +74,7 @@ impl Design {
             mission: load_mission(&mission_file)?,
             options: SceneOptions {
                 ground_floor_windows_closed: true,
+                ruleset: Default::default(),
             },
         })
     }
@@ -124,6 +125,7 @@ impl Design {
             source: self.layout.source.clone(),
             pieces: self.layout.pieces.iter().map(|p| p.resolve()).collect(),
             objectives: self.layout.objectives.clone(),
+            areas: self.layout.resolved_areas(),
         }
     }
 

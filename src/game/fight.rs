@@ -16,7 +16,7 @@ use crate::geometry::{ModelSolid, Vec3};
 use crate::rules::CoreAbility;
 use crate::rules::constants::{
     BASE_CONTACT_INCHES, CHARGE_RANGE_INCHES, CONSOLIDATE_INCHES,
-    ENGAGEMENT_RANGE_HORIZONTAL_INCHES, MEASURE_TOLERANCE_INCHES, PILE_IN_INCHES,
+    MEASURE_TOLERANCE_INCHES, PILE_IN_INCHES,
 };
 use crate::rules::movement::{MoveMode, Moved};
 use crate::rules::phase::{FightStep, Phase, Stage, opponent};
@@ -68,7 +68,7 @@ impl Game {
         let modifier = self.unit_bonus(army, root, &crate::rules::effect::Modifier::ChargeRoll(0));
         // A rule's free re-roll of a Charge roll that cannot reach the closest target.
         let reach = (i32::from(dice[0] + dice[1]) + modifier) as f32;
-        if reach + MEASURE_TOLERANCE_INCHES < closest - ENGAGEMENT_RANGE_HORIZONTAL_INCHES
+        if reach + MEASURE_TOLERANCE_INCHES < closest - self.scene.edition().engagement_range_horizontal_inches
             && self.unit_may(army, root, &crate::rules::effect::Modifier::RerollCharge)
         {
             ev.push(GameEvent::RuleRerolled {
@@ -503,7 +503,9 @@ impl Game {
             .collect();
         // An enemy unit can be reached when some model of the unit is within the move plus
         // Engagement Range of an enemy model.
-        let reach = inches + ENGAGEMENT_RANGE_HORIZONTAL_INCHES + MEASURE_TOLERANCE_INCHES;
+        let reach = inches
+            + self.scene.edition().engagement_range_horizontal_inches
+            + MEASURE_TOLERANCE_INCHES;
         let enemy_reachable = own.iter().any(|m| {
             enemies
                 .iter()

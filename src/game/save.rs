@@ -11,7 +11,7 @@ use super::command::Command;
 use super::event::{GameEvent, Rejection};
 use super::state::{Game, Location};
 use crate::data::error::{DataError, DataErrors};
-use crate::data::load_scene_set_up;
+use crate::data::load_scene_set_up_under;
 use crate::data::source::{load, sibling};
 use crate::data::write::{Overwrite, WriteError, write_file};
 use crate::game::sight::ModelRef;
@@ -39,6 +39,11 @@ pub struct SaveFile {
     /// goes on against it (absent in hot-seat and solo games, and in older saves).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub computer: Option<ComputerSeat>,
+    /// The ruleset the game was played under when it is not the scene file's own
+    /// (`--ruleset`, the new-game menu's choice); absent: the scene's. The replay plays under
+    /// it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruleset: Option<crate::rules::Ruleset>,
 }
 
 fn first_setup() -> u32 {
@@ -55,6 +60,7 @@ impl SaveFile {
             commands,
             setup: SetupVersion::CURRENT.number(),
             computer: None,
+            ruleset: None,
         }
     }
 
@@ -82,7 +88,7 @@ impl SaveFile {
         let version = self
             .setup_version()
             .map_err(|why| DataErrors(vec![DataError::value(file, "setup", why)]))?;
-        load_scene_set_up(&sibling(file, &self.scene), version)
+        load_scene_set_up_under(&sibling(file, &self.scene), version, self.ruleset)
     }
 }
 

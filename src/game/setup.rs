@@ -205,7 +205,7 @@ impl Game {
                         }
                     }
                     if enemies.iter().any(|e| {
-                        crate::rules::engagement::within_engagement_range(&s, e, &barricades)
+                        crate::rules::engagement::within_engagement_range_in(self.scene.edition(), &s, e, &barricades)
                     }) {
                         return reject(
                             Rule::EngagementRange,

@@ -361,7 +361,7 @@ impl SceneSight {
         xs.iter().any(|&i| {
             let a = model_solid(scene, self.models[i]);
             ys.iter().zip(&solids).any(|(&j, b)| {
-                i != j && crate::rules::engagement::within_engagement_range(&a, b, &barricades)
+                i != j && crate::rules::engagement::within_engagement_range_in(scene.edition(), &a, b, &barricades)
             })
         })
     }

@@ -13,12 +13,12 @@ use crate::geometry::measure::bases_overlap;
 use crate::geometry::{ModelSolid, SolidsBox, TerrainCategory, Vec2, Vec3, polygon};
 use crate::rules::coherency;
 use crate::rules::constants::{
-    BARRICADE_ENGAGEMENT_RANGE_INCHES, BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES,
-    ENGAGEMENT_RANGE_HORIZONTAL_INCHES, MAX_PATH_POINTS, MAX_TERRAIN_HEIGHT_INCHES,
+    BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES,
+    MAX_PATH_POINTS, MAX_TERRAIN_HEIGHT_INCHES,
     MEASURE_TOLERANCE_INCHES, PATH_SAMPLE_INCHES,
 };
 use crate::rules::effect::Modifier;
-use crate::rules::engagement::within_engagement_range;
+use crate::rules::engagement::within_engagement_range_in;
 use crate::rules::movement::{path_length, sample_path};
 
 /// How a move treats enemy models and Engagement Range on the way and at the end.
@@ -230,7 +230,7 @@ impl Game {
                     .map(|v| v.truncate())
                     .collect();
                 let reach = me.base.bounding_radius_inches()
-                    + ENGAGEMENT_RANGE_HORIZONTAL_INCHES.max(BARRICADE_ENGAGEMENT_RANGE_INCHES)
+                    + self.scene.edition().widest_engagement_range_inches()
                     + 1e-2;
                 others_solids
                     .iter()
@@ -311,7 +311,7 @@ impl Game {
                         && kind == MoveKind::Normal
                         && !fly
                         && !through_models
-                        && within_engagement_range(&s, os, &barricades)
+                        && within_engagement_range_in(self.scene.edition(), &s, os, &barricades)
                     {
                         return reject(
                             Rule::EngagementRange,
@@ -369,7 +369,7 @@ impl Game {
             for (r, s) in &unit_solids {
                 if let Some(e) = enemies
                     .iter()
-                    .find(|e| within_engagement_range(s, &self.solid(**e), &barricades))
+                    .find(|e| within_engagement_range_in(self.scene.edition(), s, &self.solid(**e), &barricades))
                 {
                     return reject(
                         Rule::EngagementRange,
@@ -503,7 +503,7 @@ impl Game {
             }
         }
         let solids: Vec<ModelSolid> = unit.iter().map(|(_, s)| *s).collect();
-        let report = coherency::check(&solids);
+        let report = coherency::check_in(self.scene.edition(), &solids);
         if !report.coherent {
             let names: Vec<String> = report
                 .breaking_models
@@ -660,7 +660,7 @@ impl Game {
         };
         // Only the models of `ys` whose bases reach the box round `xs` are paired up.
         let reach =
-            ENGAGEMENT_RANGE_HORIZONTAL_INCHES.max(BARRICADE_ENGAGEMENT_RANGE_INCHES) + 1e-3;
+            self.scene.edition().widest_engagement_range_inches() + 1e-3;
         let theirs: Vec<ModelSolid> = ys
             .iter()
             .map(|r| self.solid(*r))
@@ -673,7 +673,7 @@ impl Game {
         mine.iter().any(|s| {
             theirs
                 .iter()
-                .any(|t| within_engagement_range(s, t, &barricades))
+                .any(|t| within_engagement_range_in(self.scene.edition(), s, t, &barricades))
         })
     }
 

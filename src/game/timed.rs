@@ -305,7 +305,7 @@ impl Game {
                 })
                 && !enemies
                     .iter()
-                    .any(|e| crate::rules::engagement::within_engagement_range(&s, e, &barricades))
+                    .any(|e| crate::rules::engagement::within_engagement_range_in(self.scene.edition(), &s, e, &barricades))
                 && mine.iter().any(|o| {
                     model_distance(&s, o).distance
                         <= COHERENCY_HORIZONTAL_INCHES - MEASURE_TOLERANCE_INCHES

@@ -13,7 +13,9 @@ pub mod units;
 pub use base::{Base, bases_overlap};
 pub use body::{ModelSolid, SolidsBox};
 pub use parry3d::math::{Vec2, Vec3};
-pub use terrain::{Floor, SolidBox, TerrainCategory, TerrainPiece, Wall, Window};
+pub use terrain::{
+    FeatureCategory, Floor, SolidBox, TerrainArea, TerrainCategory, TerrainPiece, Wall, Window,
+};
 
 /// Rotates the local point `local` by `degrees` counter-clockwise and moves it to `origin`.
 pub fn place(local: Vec2, origin: Vec2, degrees: f32) -> Vec2 {

@@ -62,6 +62,73 @@ impl TerrainCategory {
     ];
 }
 
+/// The 11th edition category of a terrain feature (11th Core Rules 13.02-13.05; shared/RULES-11e.md,
+/// Terrain model): what moves through it, whether its area is Obscuring, whether models in its
+/// area may be Hidden. Ordered from the least to the most obstructive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum FeatureCategory {
+    /// Craters, razorwire, scattered debris: every model moves through; no Obscuring.
+    Exposed,
+    /// Barricades, low walls, statuary: every model moves through; its area is Obscuring.
+    Light,
+    /// Buildings, ruins, containers, woods: infantry through walls and floors, others only
+    /// through sections 2" tall or less; its area is Obscuring; its low gaps are Solid.
+    Dense,
+}
+
+impl FeatureCategory {
+    /// The category in words ("dense").
+    pub fn label(self) -> &'static str {
+        match self {
+            FeatureCategory::Exposed => "exposed",
+            FeatureCategory::Light => "light",
+            FeatureCategory::Dense => "dense",
+        }
+    }
+}
+
+impl TerrainCategory {
+    /// The 11th edition category a piece of this 10th edition kind has unless its layout says
+    /// otherwise: ruins (low footprints included) and woods Dense, barricades Light, craters,
+    /// hills and battlefield debris Exposed (shared/RULES-11e.md, Terrain model: debris is
+    /// "scattered debris"; a hill stands in no 11th list and obscures nothing by itself, its
+    /// body still blocks sight lines).
+    pub fn default_feature_category(self) -> FeatureCategory {
+        match self {
+            TerrainCategory::Ruin | TerrainCategory::LowFootprint | TerrainCategory::Woods => {
+                FeatureCategory::Dense
+            }
+            TerrainCategory::Barricade => FeatureCategory::Light,
+            TerrainCategory::Crater | TerrainCategory::Hill | TerrainCategory::Debris => {
+                FeatureCategory::Exposed
+            }
+        }
+    }
+}
+
+/// An 11th edition terrain area (11th Core Rules 13.01): a flat outline on the table holding
+/// one or more features. Its categories are its features' ones.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TerrainArea {
+    /// Identifier, unique in the layout: the piece id for a piece's own footprint.
+    pub id: String,
+    /// Outline on the table (inches).
+    pub outline: Vec<Vec2>,
+    /// The ids of the pieces it holds.
+    pub pieces: Vec<String>,
+    /// The most obstructive category among its features.
+    pub category: FeatureCategory,
+}
+
+impl TerrainArea {
+    /// True when the area holds a Light or Dense feature: it is Obscuring (11th Core Rules
+    /// 13.10) and models within it may be Hidden (13.09, as the app text of 9 August 2026
+    /// reads it: shared/RULES-11e.md, open question 4).
+    pub fn obscuring(&self) -> bool {
+        self.category >= FeatureCategory::Light
+    }
+}
+
 /// An opening in a wall: `start`..`end` inches along the wall from its first end point,
 /// `bottom`..`top` inches above the table.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

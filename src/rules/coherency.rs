@@ -6,8 +6,10 @@
 //! coherent group remains.
 
 use super::constants::{
-    COHERENCY_HORIZONTAL_INCHES, COHERENCY_TWO_NEIGHBOURS_FROM_MODELS, COHERENCY_VERTICAL_INCHES,
+    COHERENCY_HORIZONTAL_INCHES, COHERENCY_VERTICAL_INCHES,
+    TENTH,
 };
+use super::ruleset::Edition;
 use crate::geometry::body::ModelSolid;
 use crate::geometry::measure::{horizontal_distance, vertical_distance};
 
@@ -26,12 +28,56 @@ pub fn in_coherency_range(a: &ModelSolid, b: &ModelSolid) -> bool {
         && vertical_distance(a, b) <= COHERENCY_VERTICAL_INCHES
 }
 
-/// Neighbours required by a unit of `models` models.
+/// Neighbours required by a unit of `models` models (10th edition).
 pub fn neighbours_required(models: usize) -> usize {
-    if models >= COHERENCY_TWO_NEIGHBOURS_FROM_MODELS {
-        2
-    } else {
-        1
+    neighbours_required_in(&TENTH, models)
+}
+
+/// Neighbours required by a unit of `models` models under `edition`: two from 7 models in
+/// 10th, always one in 11th (11th Core Rules 03.03).
+pub fn neighbours_required_in(edition: &Edition, models: usize) -> usize {
+    match edition.coherency_two_neighbours_from_models {
+        Some(from) if models >= from => 2,
+        _ => 1,
+    }
+}
+
+/// For each model, the other models it is not within the edition's coherency span of (11th
+/// Core Rules 03.03: 9" horizontally and 5" vertically of every model of its unit); empty
+/// lists when the edition has no span.
+fn beyond_span(edition: &Edition, models: &[ModelSolid]) -> Vec<Vec<usize>> {
+    let Some(span) = edition.coherency_span_inches else {
+        return vec![Vec::new(); models.len()];
+    };
+    (0..models.len())
+        .map(|i| {
+            (0..models.len())
+                .filter(|&j| {
+                    j != i
+                        && (horizontal_distance(&models[i], &models[j]) > span
+                            || vertical_distance(&models[i], &models[j])
+                                > COHERENCY_VERTICAL_INCHES)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// A unit's models as the coherency rules see them: who is within 2" of whom, and who is
+/// beyond the span of whom.
+struct Links<'e> {
+    edition: &'e Edition,
+    adjacency: Vec<Vec<usize>>,
+    beyond: Vec<Vec<usize>>,
+}
+
+impl<'e> Links<'e> {
+    fn of(edition: &'e Edition, models: &[ModelSolid]) -> Self {
+        Links {
+            edition,
+            adjacency: neighbours(models),
+            beyond: beyond_span(edition, models),
+        }
     }
 }
 
@@ -71,7 +117,8 @@ fn components(n: usize, adjacency: &[Vec<usize>], alive: &[bool]) -> Vec<Vec<usi
     out
 }
 
-fn report(adjacency: &[Vec<usize>], alive: &[bool]) -> CoherencyReport {
+fn report(links: &Links<'_>, alive: &[bool]) -> CoherencyReport {
+    let adjacency = &links.adjacency;
     let n = adjacency.len();
     let count = alive.iter().filter(|a| **a).count();
     if count <= 1 {
@@ -80,9 +127,13 @@ fn report(adjacency: &[Vec<usize>], alive: &[bool]) -> CoherencyReport {
             breaking_models: Vec::new(),
         };
     }
-    let required = neighbours_required(count);
+    let required = neighbours_required_in(links.edition, count);
     let mut breaking: Vec<usize> = (0..n)
-        .filter(|&i| alive[i] && adjacency[i].iter().filter(|&&j| alive[j]).count() < required)
+        .filter(|&i| {
+            alive[i]
+                && (adjacency[i].iter().filter(|&&j| alive[j]).count() < required
+                    || links.beyond[i].iter().any(|&j| alive[j]))
+        })
         .collect();
     let mut groups = components(n, adjacency, alive);
     if groups.len() > 1 {
@@ -98,9 +149,16 @@ fn report(adjacency: &[Vec<usize>], alive: &[bool]) -> CoherencyReport {
     }
 }
 
-/// Checks a unit's coherency (Core Rules: Unit Coherency).
+/// Checks a unit's coherency under 10th edition (Core Rules: Unit Coherency).
 pub fn check(models: &[ModelSolid]) -> CoherencyReport {
-    report(&neighbours(models), &vec![true; models.len()])
+    check_in(&TENTH, models)
+}
+
+/// Checks a unit's coherency under `edition` (10th Core Rules: Unit Coherency; 11th Core Rules
+/// 03.03, with the 9" span: a model beyond the span of another breaks it, and so does that
+/// other).
+pub fn check_in(edition: &Edition, models: &[ModelSolid]) -> CoherencyReport {
+    report(&Links::of(edition, models), &vec![true; models.len()])
 }
 
 /// The models to remove at the end of a turn so that one coherent group remains, every model
@@ -118,15 +176,30 @@ pub fn models_to_remove(models: &[ModelSolid]) -> Vec<usize> {
 /// neighbour), then the same. So two Boyz go rather than the Warboss that two neighbours
 /// would otherwise cost. Returns model indices in increasing order.
 pub fn models_to_remove_keeping(models: &[ModelSolid], keep: &[f64]) -> Vec<usize> {
-    let adjacency = neighbours(models);
+    models_to_remove_keeping_in(&TENTH, models, keep)
+}
+
+/// [`models_to_remove_keeping`] under `edition`: in 11th a model beyond the 9" span of others
+/// is removed like one with too few neighbours (the one beyond the span of the most models
+/// first, among those worth the least), and no unit needs two neighbours (11th Core Rules
+/// 03.03, End of Turn step).
+pub fn models_to_remove_keeping_in(
+    edition: &Edition,
+    models: &[ModelSolid],
+    keep: &[f64],
+) -> Vec<usize> {
+    let links = Links::of(edition, models);
+    let adjacency = &links.adjacency;
     let n = models.len();
     let worth = |i: usize| keep.get(i).copied().unwrap_or(0.0);
-    let one_at_a_time = remove_one_at_a_time(&adjacency, vec![true; n], &worth);
-    if report(&adjacency, &vec![true; n]).coherent {
+    let one_at_a_time = remove_one_at_a_time(&links, vec![true; n], &worth);
+    if report(&links, &vec![true; n]).coherent {
         return one_at_a_time;
     }
     let mut best = one_at_a_time;
-    if n >= COHERENCY_TWO_NEIGHBOURS_FROM_MODELS {
+    if let Some(two_from) = edition.coherency_two_neighbours_from_models
+        && n >= two_from
+    {
         let degree = |i: usize| adjacency[i].len();
         let mut cheapest: Vec<usize> = (0..n).collect();
         cheapest.sort_by(|&a, &b| {
@@ -136,11 +209,11 @@ pub fn models_to_remove_keeping(models: &[ModelSolid], keep: &[f64]) -> Vec<usiz
                 .then(b.cmp(&a))
         });
         let mut alive = vec![true; n];
-        let shed = n + 1 - COHERENCY_TWO_NEIGHBOURS_FROM_MODELS;
+        let shed = n + 1 - two_from;
         for &i in &cheapest[..shed] {
             alive[i] = false;
         }
-        let mut shrunk = remove_one_at_a_time(&adjacency, alive, &worth);
+        let mut shrunk = remove_one_at_a_time(&links, alive, &worth);
         shrunk.extend_from_slice(&cheapest[..shed]);
         shrunk.sort_unstable();
         let lost = |set: &[usize]| set.iter().map(|&i| worth(i)).sum::<f64>();
@@ -160,14 +233,15 @@ pub fn models_to_remove_keeping(models: &[ModelSolid], keep: &[f64]) -> Vec<usiz
 /// then the breaking model worth the least (ties: the fewest neighbours, then the last).
 /// Returns the models removed, in increasing order.
 fn remove_one_at_a_time(
-    adjacency: &[Vec<usize>],
+    links: &Links<'_>,
     mut alive: Vec<bool>,
     worth: &impl Fn(usize) -> f64,
 ) -> Vec<usize> {
+    let adjacency = &links.adjacency;
     let n = adjacency.len();
     let mut removed = Vec::new();
     loop {
-        let r = report(adjacency, &alive);
+        let r = report(links, &alive);
         if r.coherent {
             break;
         }
@@ -187,12 +261,14 @@ fn remove_one_at_a_time(
             continue;
         }
         let degree = |i: usize| adjacency[i].iter().filter(|&&j| alive[j]).count();
+        let far = |i: usize| links.beyond[i].iter().filter(|&&j| alive[j]).count();
         let worst = *r
             .breaking_models
             .iter()
             .min_by(|&&a, &&b| {
                 worth(a)
                     .total_cmp(&worth(b))
+                    .then(far(b).cmp(&far(a)))
                     .then(degree(a).cmp(&degree(b)))
                     .then(b.cmp(&a))
             })

@@ -267,3 +267,62 @@ pub const STORM_HOSTILE_OBJECTIVE_FROM_ROUND: u8 = 2;
 pub const DEFEND_STRONGHOLD_FROM_ROUND: u8 = 2;
 /// Burn Objective can be started from this battle round.
 pub const BURN_OBJECTIVE_FROM_ROUND: u8 = 2;
+
+// --- 11th edition (shared/RULES-11e.md): the numbers that differ from 10th ---
+//
+// The 10th edition numbers above stay the default. Every number an 11th game uses differently
+// is here, and [`ELEVENTH`] / [`TENTH`] gather what the engine consults through
+// [`crate::rules::ruleset::Ruleset`].
+
+use super::ruleset::{CoverEffect, Edition, SightRules};
+
+/// 11th edition Engagement Range, horizontal part (11th Core Rules 03.04).
+pub const ELEVENTH_ENGAGEMENT_RANGE_HORIZONTAL_INCHES: f32 = 2.0;
+/// 11th edition Unit Coherency span: every model within this distance horizontally of every
+/// other model of its unit (11th Core Rules 03.03).
+pub const ELEVENTH_COHERENCY_SPAN_INCHES: f32 = 9.0;
+/// 11th edition set-up distance from enemy units for ingress moves, Deep Strike,
+/// Infiltrators and Scouts (11th Core Rules 20.04, 24.09, 24.20, 24.31): more than this.
+pub const ELEVENTH_SET_UP_ENEMY_DISTANCE_INCHES: f32 = 8.0;
+/// Solid (11th Core Rules 13.11): no sight through an enclosed gap of a Dense feature whose
+/// bottom is this high above the ground or lower (inches).
+pub const ELEVENTH_SOLID_GAP_HEIGHT_INCHES: f32 = 3.0;
+/// Hidden (11th Core Rules 13.09): a hidden model is seen only by enemy models within this
+/// detection range (inches).
+pub const ELEVENTH_HIDDEN_DETECTION_RANGE_INCHES: f32 = 15.0;
+/// 11th edition Benefit of Cover: the attack's Ballistic Skill worsens by this (11th Core
+/// Rules 13.08; 2 means "3+ becomes 4+" is +1 here).
+pub const ELEVENTH_COVER_BALLISTIC_SKILL_PENALTY: i32 = 1;
+
+/// The 10th edition's numbers and mechanics (Core Rules, Rules Commentary; shared/RULES.md).
+pub const TENTH: Edition = Edition {
+    name: "10th",
+    engagement_range_horizontal_inches: ENGAGEMENT_RANGE_HORIZONTAL_INCHES,
+    engagement_range_vertical_inches: ENGAGEMENT_RANGE_VERTICAL_INCHES,
+    barricade_engagement_range_inches: Some(BARRICADE_ENGAGEMENT_RANGE_INCHES),
+    coherency_two_neighbours_from_models: Some(COHERENCY_TWO_NEIGHBOURS_FROM_MODELS),
+    coherency_span_inches: None,
+    reserves_enemy_distance_inches: RESERVES_ENEMY_DISTANCE_INCHES,
+    infiltrators_distance_inches: INFILTRATORS_DISTANCE_INCHES,
+    scouts_enemy_distance_inches: SCOUTS_ENEMY_DISTANCE_INCHES,
+    sight: SightRules::Footprints,
+    cover: CoverEffect::ImproveArmourSave(COVER_SAVE_BONUS),
+};
+
+/// The 11th edition's numbers and mechanics where they differ (shared/RULES-11e.md).
+pub const ELEVENTH: Edition = Edition {
+    name: "11th",
+    engagement_range_horizontal_inches: ELEVENTH_ENGAGEMENT_RANGE_HORIZONTAL_INCHES,
+    engagement_range_vertical_inches: ENGAGEMENT_RANGE_VERTICAL_INCHES,
+    barricade_engagement_range_inches: None,
+    coherency_two_neighbours_from_models: None,
+    coherency_span_inches: Some(ELEVENTH_COHERENCY_SPAN_INCHES),
+    reserves_enemy_distance_inches: ELEVENTH_SET_UP_ENEMY_DISTANCE_INCHES,
+    infiltrators_distance_inches: ELEVENTH_SET_UP_ENEMY_DISTANCE_INCHES,
+    scouts_enemy_distance_inches: ELEVENTH_SET_UP_ENEMY_DISTANCE_INCHES,
+    sight: SightRules::ObscuringAreas {
+        solid_gap_inches: ELEVENTH_SOLID_GAP_HEIGHT_INCHES,
+        hidden_detection_range_inches: ELEVENTH_HIDDEN_DETECTION_RANGE_INCHES,
+    },
+    cover: CoverEffect::WorsenBallisticSkill(ELEVENTH_COVER_BALLISTIC_SKILL_PENALTY),
+};

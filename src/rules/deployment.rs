@@ -76,6 +76,8 @@ pub struct SetupObstacles {
     /// apart, measured across hulls and ovals along the line between centres instead of round
     /// their bounding circles. Off, every earlier set-up (and so every save's) is unchanged.
     pub crowded: bool,
+    /// The ruleset whose Unit Coherency every formation keeps (11th adds the 9" span).
+    pub ruleset: super::ruleset::Ruleset,
 }
 
 /// Why a unit could not be set up.
@@ -199,7 +201,7 @@ pub fn set_up_unit(
         .map(|w| (*w).min(bases.len()))
         .collect();
     widths.dedup();
-    let shapes = coherent_shapes(bases, &widths, frame);
+    let shapes = coherent_shapes(bases, &widths, frame, obstacles.ruleset.edition());
     let centre = polygon::centroid(zone);
     let mut anchors = grid_anchors(zone, frame);
     // A stable sort: equally central anchors keep the frame's scan order.
@@ -316,7 +318,7 @@ pub fn pack_unit(
     // Long, shallow formations first: at the back edge only they fit.
     widths.sort_unstable_by(|a, b| b.cmp(a));
     widths.dedup();
-    let shapes = coherent_shapes(bases, &widths, frame);
+    let shapes = coherent_shapes(bases, &widths, frame, obstacles.ruleset.edition());
     let anchors = packed_points(zone, table_centre, 1.0);
     place_first(
         zone,
@@ -367,7 +369,7 @@ pub fn grow_unit(
     order: GrowOrder,
 ) -> Result<Vec<(Vec2, f32)>, NoRoom> {
     let candidates = packed_points(zone, table_centre, GROW_GRID_INCHES);
-    let two_neighbours = bases.len() >= COHERENCY_TWO_NEIGHBOURS_FROM_MODELS;
+    let two_neighbours = coherency::neighbours_required_in(obstacles.ruleset.edition(), bases.len()) >= 2;
     // Edge-to-edge by bounding circles: never less than the true gap, so a neighbour counted
     // here is within range and a gap kept here is kept.
     let gap = |a: &Base, p: Vec2, b: &Base, q: Vec2| {
@@ -461,7 +463,7 @@ pub fn grow_unit(
                 .zip(&placed)
                 .map(|(b, (p, f))| ModelSolid::new(*b, p.extend(0.0), *f, 1.0))
                 .collect();
-            if !coherency::check(&solids).coherent {
+            if !coherency::check_in(obstacles.ruleset.edition(), &solids).coherent {
                 continue;
             }
             for (b, (p, f)) in bases.iter().zip(&placed) {
@@ -510,7 +512,12 @@ fn packed_points(zone: &[Vec2], table_centre: Vec2, step: f32) -> Vec<Vec2> {
 /// The formations of `bases` in ranks of each of `widths` that are in Unit Coherency, turned
 /// half round for [`SetupFrame::HalfTurn`]. Checked once: coherency does not depend on where
 /// or which way a formation stands.
-fn coherent_shapes(bases: &[Base], widths: &[usize], frame: SetupFrame) -> Vec<Vec<Vec2>> {
+fn coherent_shapes(
+    bases: &[Base],
+    widths: &[usize],
+    frame: SetupFrame,
+    edition: &super::ruleset::Edition,
+) -> Vec<Vec<Vec2>> {
     const { assert!(FORMATION_GAP_INCHES < COHERENCY_HORIZONTAL_INCHES) };
     widths
         .iter()
@@ -531,7 +538,7 @@ fn coherent_shapes(bases: &[Base], widths: &[usize], frame: SetupFrame) -> Vec<V
                 .zip(offsets)
                 .map(|(b, o)| ModelSolid::new(*b, o.extend(0.0), 0.0, 1.0))
                 .collect();
-            coherency::check(&solids).coherent
+            coherency::check_in(edition, &solids).coherent
         })
         .collect()
 }

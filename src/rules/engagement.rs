@@ -6,10 +6,10 @@
 //! range; the higher sum controls, equal sums are contested).
 
 use super::constants::{
-    BARRICADE_ENGAGEMENT_RANGE_INCHES, ENGAGEMENT_RANGE_HORIZONTAL_INCHES,
-    ENGAGEMENT_RANGE_VERTICAL_INCHES, OBJECTIVE_MARKER_RADIUS_INCHES,
-    OBJECTIVE_RANGE_HORIZONTAL_INCHES, OBJECTIVE_RANGE_VERTICAL_INCHES,
+    OBJECTIVE_MARKER_RADIUS_INCHES, OBJECTIVE_RANGE_HORIZONTAL_INCHES,
+    OBJECTIVE_RANGE_VERTICAL_INCHES, TENTH,
 };
+use super::ruleset::Edition;
 use crate::geometry::body::ModelSolid;
 use crate::geometry::measure::{horizontal_distance, vertical_distance};
 use crate::geometry::{Vec2, Vec3, polygon};
@@ -21,24 +21,36 @@ pub fn across_barricade(a: &ModelSolid, b: &ModelSolid, barricades: &[Vec<Vec2>]
         .any(|f| polygon::segment_enters(a.centre, b.centre, f))
 }
 
-/// True when `a` is within Engagement Range of `b`: 1" horizontally (2" when a barricade lies
-/// between them) and 5" vertically.
+/// True when `a` is within Engagement Range of `b` under 10th edition: 1" horizontally (2"
+/// when a barricade lies between them) and 5" vertically ([`within_engagement_range_in`] with
+/// [`crate::rules::constants::TENTH`]).
 pub fn within_engagement_range(a: &ModelSolid, b: &ModelSolid, barricades: &[Vec<Vec2>]) -> bool {
+    within_engagement_range_in(&TENTH, a, b, barricades)
+}
+
+/// True when `a` is within Engagement Range of `b` under `edition`: its horizontal range (10th
+/// Core Rules: Engagement Range, 1", and 2" across a barricade; 11th Core Rules 03.04, 2"
+/// everywhere) and 5" vertically.
+pub fn within_engagement_range_in(
+    edition: &Edition,
+    a: &ModelSolid,
+    b: &ModelSolid,
+    barricades: &[Vec<Vec2>],
+) -> bool {
     // Bases whose bounding circles are farther apart than the longest Engagement Range cannot
     // be within it: answered without measuring the outlines.
     let reach = a.base.bounding_radius_inches()
         + b.base.bounding_radius_inches()
-        + ENGAGEMENT_RANGE_HORIZONTAL_INCHES.max(BARRICADE_ENGAGEMENT_RANGE_INCHES);
+        + edition.widest_engagement_range_inches();
     if a.centre.distance_squared(b.centre) > (reach + 1e-3) * (reach + 1e-3) {
         return false;
     }
-    let range = if across_barricade(a, b, barricades) {
-        BARRICADE_ENGAGEMENT_RANGE_INCHES
-    } else {
-        ENGAGEMENT_RANGE_HORIZONTAL_INCHES
+    let range = match edition.barricade_engagement_range_inches {
+        Some(across) if across_barricade(a, b, barricades) => across,
+        _ => edition.engagement_range_horizontal_inches,
     };
     horizontal_distance(a, b) <= range
-        && vertical_distance(a, b) <= ENGAGEMENT_RANGE_VERTICAL_INCHES
+        && vertical_distance(a, b) <= edition.engagement_range_vertical_inches
 }
 
 /// True when the model is in range of the objective marker centred at `marker` (x, y, z in

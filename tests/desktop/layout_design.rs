@@ -60,6 +60,8 @@ fn empty_layout() -> LayoutFile {
         source: String::new(),
         pieces: Vec::new(),
         objectives: Vec::new(),
+        areas: Vec::new(),
+        categories: Default::default(),
     }
 }
 

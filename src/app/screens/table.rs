@@ -108,6 +108,7 @@ pub fn start_new_game(
         armies: scene_armies(form.armies.clone().map(|a| rel(&a)), secondaries),
         options: crate::data::scene::SceneOptions {
             ground_floor_windows_closed: true,
+            ruleset: Default::default(),
         },
         objectives: Vec::new(),
     };
@@ -123,7 +124,7 @@ pub fn start_new_game(
     begin(
         origin,
         format!("{stem}.scene.ron"),
-        seed,
+        (seed, None),
         saves.join(format!("{stem}.save.ron")),
     )
 }
@@ -132,11 +133,15 @@ pub fn start_new_game(
 fn begin(
     origin: Scene,
     scene_ref: String,
-    seed: u64,
+    (seed, ruleset): (u64, Option<crate::rules::Ruleset>),
     autosave: PathBuf,
 ) -> Result<StartedGame, String> {
+    let origin = origin.under(ruleset);
     let (game, events) = Game::start(origin.clone(), seed);
-    let save = SaveFile::new(scene_ref, seed, Vec::new());
+    let save = SaveFile {
+        ruleset,
+        ..SaveFile::new(scene_ref, seed, Vec::new())
+    };
     write_save(&autosave, &save).map_err(|e| e.to_string())?;
     Ok(StartedGame {
         origin,
@@ -152,7 +157,20 @@ fn begin(
 /// # Errors
 /// The scene does not load, or the saves folder cannot be written.
 pub fn start_on_scene(scene_file: &Path, saves: &Path, seed: u64) -> Result<StartedGame, String> {
-    let origin = load_scene(scene_file).map_err(|e| e.to_string())?;
+    start_on_scene_under(scene_file, saves, (seed, None))
+}
+
+/// [`start_on_scene`] under `ruleset` when one is given (`play --ruleset`), which the save
+/// records.
+///
+/// # Errors
+/// As [`start_on_scene`].
+pub fn start_on_scene_under(
+    scene_file: &Path,
+    saves: &Path,
+    (seed, ruleset): (u64, Option<crate::rules::Ruleset>),
+) -> Result<StartedGame, String> {
+    let origin = crate::data::load_scene_under(scene_file, ruleset).map_err(|e| e.to_string())?;
     std::fs::create_dir_all(saves).map_err(|e| format!("{}: {e}", saves.display()))?;
     let stem = format!(
         "{}-s{seed}-{}",
@@ -163,7 +181,7 @@ pub fn start_on_scene(scene_file: &Path, saves: &Path, seed: u64) -> Result<Star
     );
     let autosave = saves.join(format!("{stem}.save.ron"));
     let scene_ref = relative_path(scene_file, saves);
-    begin(origin, scene_ref, seed, autosave)
+    begin(origin, scene_ref, (seed, ruleset), autosave)
 }
 
 /// Loads a save and keeps autosaving to it; its replayed events rebuild the dice log.
