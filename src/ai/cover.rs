@@ -75,10 +75,7 @@ fn sight_model(game: &Game, r: ModelRef, shift: Vec3, unit_number: usize) -> Sig
 impl Exposure {
     /// The enemy units of `player` that have a ranged weapon, each as an observer.
     pub fn new(game: &Game, player: u8) -> Self {
-        let index = SightIndex::new(
-            &game.scene.layout.pieces,
-            game.scene.options.ground_floor_windows_closed,
-        );
+        let index = SightIndex::new_under(&game.scene.layout.pieces, &game.scene.terrain_rules());
         let mut threats = Vec::new();
         if let Some(earmy) = game.army_of(opponent(player)) {
             for u in game.unit_roots(earmy) {

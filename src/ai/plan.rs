@@ -20,7 +20,7 @@ use crate::geometry::{Vec2, Vec3, polygon};
 use crate::rules::constants::RESERVES_LAST_ROUND;
 use crate::rules::constants::{
     DISEMBARK_RANGE_INCHES, ENGAGEMENT_RANGE_HORIZONTAL_INCHES, OBJECTIVE_RANGE_HORIZONTAL_INCHES,
-    RESERVES_ENEMY_DISTANCE_INCHES, RESERVES_FIRST_ROUND, STRATEGIC_RESERVES_EDGE_INCHES,
+    RESERVES_FIRST_ROUND, STRATEGIC_RESERVES_EDGE_INCHES,
 };
 use crate::rules::deployment::{GrowOrder, SetupObstacles, SetupVersion, grow_unit, set_up_unit};
 use crate::rules::movement::MoveMode;
@@ -1404,7 +1404,7 @@ impl Ai {
                 (s.centre, s.base.bounding_radius_inches())
             })
             .collect();
-        let clear = RESERVES_ENEMY_DISTANCE_INCHES + 0.5;
+        let clear = game.scene.edition().reserves_enemy_distance_inches + 0.5;
         let far_enough = |p: Vec2| {
             enemies
                 .iter()

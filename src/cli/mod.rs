@@ -29,8 +29,8 @@ use clap::{Parser, Subcommand};
 pub use crate::app::{PlayArgs, scene_path};
 
 use crate::data;
-use crate::rules::Ruleset;
 use crate::game::sight::UnitSelector;
+use crate::rules::Ruleset;
 
 /// wartable: a 3D tabletop simulator for Warhammer 40,000 (10th edition).
 #[derive(Debug, Parser)]

@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 use crate::geometry::{
-    FeatureCategory, Floor, Point, TerrainArea, TerrainCategory, TerrainPiece, Vec2, Wall,
-    Window, place, polygon, to_vecs,
+    FeatureCategory, Floor, Point, TerrainArea, TerrainCategory, TerrainPiece, Vec2, Wall, Window,
+    place, polygon, to_vecs,
 };
 use crate::rules::mission::ObjectiveMarker;
 
@@ -163,9 +163,9 @@ impl LayoutFile {
             claimed.extend(held.iter().map(|p| p.id.as_str()));
             let outline = match &a.outline {
                 Some(points) => to_vecs(points),
-                None => polygon::convex_hull(
-                    held.iter().flat_map(|p| p.resolve().footprint).collect(),
-                ),
+                None => {
+                    polygon::convex_hull(held.iter().flat_map(|p| p.resolve().footprint).collect())
+                }
             };
             out.push(TerrainArea {
                 id: a.id.clone(),
@@ -178,7 +178,11 @@ impl LayoutFile {
                     .unwrap_or(FeatureCategory::Exposed),
             });
         }
-        for p in self.pieces.iter().filter(|p| !claimed.contains(p.id.as_str())) {
+        for p in self
+            .pieces
+            .iter()
+            .filter(|p| !claimed.contains(p.id.as_str()))
+        {
             out.push(TerrainArea {
                 id: p.id.clone(),
                 outline: p.resolve().footprint,

@@ -176,6 +176,24 @@ impl Scene {
         self
     }
 
+    /// The terrain sight rules of the scene's edition, for its sight index: 10th with the
+    /// scene's window convention, or 11th with the layout's terrain areas.
+    pub fn terrain_rules(&self) -> crate::geometry::sight::TerrainRules {
+        use crate::geometry::sight::TerrainRules;
+        use crate::rules::ruleset::SightRules;
+        match self.edition().sight {
+            SightRules::Footprints => TerrainRules::tenth(self.options.ground_floor_windows_closed),
+            SightRules::ObscuringAreas {
+                solid_gap_inches,
+                hidden_detection_range_inches,
+            } => TerrainRules::Eleventh {
+                areas: self.layout.areas.clone(),
+                solid_gap_inches,
+                hidden_detection_range_inches,
+            },
+        }
+    }
+
     /// The numbers and mechanics of the scene's edition: what the engine consults where the
     /// editions differ.
     pub fn edition(&self) -> &'static crate::rules::Edition {

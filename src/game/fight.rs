@@ -15,8 +15,8 @@ use crate::geometry::measure::model_distance;
 use crate::geometry::{ModelSolid, Vec3};
 use crate::rules::CoreAbility;
 use crate::rules::constants::{
-    BASE_CONTACT_INCHES, CHARGE_RANGE_INCHES, CONSOLIDATE_INCHES,
-    MEASURE_TOLERANCE_INCHES, PILE_IN_INCHES,
+    BASE_CONTACT_INCHES, CHARGE_RANGE_INCHES, CONSOLIDATE_INCHES, MEASURE_TOLERANCE_INCHES,
+    PILE_IN_INCHES,
 };
 use crate::rules::movement::{MoveMode, Moved};
 use crate::rules::phase::{FightStep, Phase, Stage, opponent};
@@ -68,7 +68,8 @@ impl Game {
         let modifier = self.unit_bonus(army, root, &crate::rules::effect::Modifier::ChargeRoll(0));
         // A rule's free re-roll of a Charge roll that cannot reach the closest target.
         let reach = (i32::from(dice[0] + dice[1]) + modifier) as f32;
-        if reach + MEASURE_TOLERANCE_INCHES < closest - self.scene.edition().engagement_range_horizontal_inches
+        if reach + MEASURE_TOLERANCE_INCHES
+            < closest - self.scene.edition().engagement_range_horizontal_inches
             && self.unit_may(army, root, &crate::rules::effect::Modifier::RerollCharge)
         {
             ev.push(GameEvent::RuleRerolled {

@@ -361,7 +361,8 @@ impl Game {
                         v[r.model]
                     })
                     .collect();
-                let remove = coherency::models_to_remove_keeping_in(self.scene.edition(), &solids, &keep);
+                let remove =
+                    coherency::models_to_remove_keeping_in(self.scene.edition(), &solids, &keep);
                 if remove.is_empty() {
                     continue;
                 }

@@ -14,8 +14,8 @@ use crate::geometry::measure::{horizontal_distance, wholly_within};
 use crate::geometry::{ModelSolid, polygon};
 use crate::rules::constants::{
     BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES, DESPERATE_ESCAPE_FAILS_UP_TO, DISEMBARK_RANGE_INCHES,
-    EMBARK_RANGE_INCHES, MEASURE_TOLERANCE_INCHES, RESERVES_ENEMY_DISTANCE_INCHES,
-    RESERVES_FIRST_ROUND, STRATEGIC_RESERVES_EDGE_INCHES, STRATEGIC_RESERVES_NO_ENEMY_ZONE_ROUND,
+    EMBARK_RANGE_INCHES, MEASURE_TOLERANCE_INCHES, RESERVES_FIRST_ROUND,
+    STRATEGIC_RESERVES_EDGE_INCHES, STRATEGIC_RESERVES_NO_ENEMY_ZONE_ROUND,
 };
 use crate::rules::movement::{MoveMode, Moved};
 use crate::rules::phase::{Phase, Stage, opponent};
@@ -252,6 +252,7 @@ impl Game {
         };
         let planned = self.plan_set_up(army, root, placements)?;
         let enemies: Vec<ModelSolid> = self.enemy_solids(army);
+        let apart = self.scene.edition().reserves_enemy_distance_inches;
         let enemy_zone = self
             .scene
             .deployment
@@ -263,12 +264,12 @@ impl Game {
             if let Some(d) = enemies
                 .iter()
                 .map(|e| horizontal_distance(&s, e))
-                .find(|d| *d <= RESERVES_ENEMY_DISTANCE_INCHES)
+                .find(|d| *d <= apart)
             {
                 return reject(
                     Rule::Reserves,
                     format!(
-                        "{name} would be {d:.2}\" from an enemy model; Reserves arrive more than {RESERVES_ENEMY_DISTANCE_INCHES}\" away"
+                        "{name} would be {d:.2}\" from an enemy model; Reserves arrive more than {apart}\" away"
                     ),
                 );
             }
@@ -529,10 +530,14 @@ impl Game {
                     format!("{} would stand on its TRANSPORT", self.model_name(*r)),
                 );
             }
-            if enemies
-                .iter()
-                .any(|e| crate::rules::engagement::within_engagement_range_in(self.scene.edition(), &s, e, &barricades))
-            {
+            if enemies.iter().any(|e| {
+                crate::rules::engagement::within_engagement_range_in(
+                    self.scene.edition(),
+                    &s,
+                    e,
+                    &barricades,
+                )
+            }) {
                 return reject(
                     Rule::EngagementRange,
                     format!(

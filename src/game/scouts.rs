@@ -11,7 +11,7 @@ use super::rejection::{Rejection, Rule, reject};
 use super::state::Game;
 use super::table::MoveKind;
 use crate::geometry::measure::horizontal_distance;
-use crate::rules::constants::{MEASURE_TOLERANCE_INCHES, SCOUTS_ENEMY_DISTANCE_INCHES};
+use crate::rules::constants::MEASURE_TOLERANCE_INCHES;
 use crate::rules::movement::{MoveMode, Moved};
 
 impl Game {
@@ -67,11 +67,12 @@ impl Game {
                 .iter()
                 .map(|e| horizontal_distance(&s, e))
                 .fold(f32::INFINITY, f32::min);
-            if near <= SCOUTS_ENEMY_DISTANCE_INCHES + MEASURE_TOLERANCE_INCHES {
+            let apart = self.scene.edition().scouts_enemy_distance_inches;
+            if near <= apart + MEASURE_TOLERANCE_INCHES {
                 return reject(
                     Rule::Scouts,
                     format!(
-                        "{} would end {near:.2}\" from an enemy model; a Scout move ends more than {SCOUTS_ENEMY_DISTANCE_INCHES}\" away",
+                        "{} would end {near:.2}\" from an enemy model; a Scout move ends more than {apart}\" away",
                         self.model_name(r)
                     ),
                 );

@@ -12,8 +12,7 @@ use super::state::{Game, Location};
 use crate::geometry::measure::{horizontal_distance, outline_distance};
 use crate::rules::CoreAbility;
 use crate::rules::constants::{
-    INFILTRATORS_DISTANCE_INCHES, RESERVES_MAX_POINTS_PERCENT, RESERVES_MAX_UNITS_PERCENT,
-    STRATEGIC_RESERVES_MAX_POINTS_PERCENT,
+    RESERVES_MAX_POINTS_PERCENT, RESERVES_MAX_UNITS_PERCENT, STRATEGIC_RESERVES_MAX_POINTS_PERCENT,
 };
 use crate::rules::phase::{Stage, opponent};
 
@@ -187,25 +186,32 @@ impl Game {
                                 ),
                             );
                         }
-                        // Infiltrators: anywhere more than 9" from the enemy deployment zone
-                        // and from every enemy model (Core Rules: Infiltrators).
+                        // Infiltrators: anywhere more than 9" (11th: 8") from the enemy
+                        // deployment zone and from every enemy model (Core Rules:
+                        // Infiltrators; 11th Core Rules 24.20).
+                        let apart = self.scene.edition().infiltrators_distance_inches;
                         let from_zone = outline_distance(&s.outline(), &enemy_zone);
                         let from_enemy = enemies
                             .iter()
                             .map(|e| horizontal_distance(&s, e))
                             .fold(f32::INFINITY, f32::min);
-                        if from_zone.min(from_enemy) <= INFILTRATORS_DISTANCE_INCHES {
+                        if from_zone.min(from_enemy) <= apart {
                             return reject(
                                 Rule::Infiltrators,
                                 format!(
-                                    "{name} must be set up more than {INFILTRATORS_DISTANCE_INCHES}\" from the enemy deployment zone and every enemy model ({:.2}\")",
+                                    "{name} must be set up more than {apart}\" from the enemy deployment zone and every enemy model ({:.2}\")",
                                     from_zone.min(from_enemy)
                                 ),
                             );
                         }
                     }
                     if enemies.iter().any(|e| {
-                        crate::rules::engagement::within_engagement_range_in(self.scene.edition(), &s, e, &barricades)
+                        crate::rules::engagement::within_engagement_range_in(
+                            self.scene.edition(),
+                            &s,
+                            e,
+                            &barricades,
+                        )
                     }) {
                         return reject(
                             Rule::EngagementRange,

@@ -186,6 +186,10 @@ impl Game {
         let attacker_before = self.attacker_now.replace((army, unit));
         let result = self.attack_with_inner(army, unit, weapons, kind, player, ev);
         self.attacker_now = attacker_before;
+        if result.is_ok() && kind != AttackKind::Melee {
+            let turn = self.turn_index();
+            self.for_combined(army, unit, |s| s.last_ranged_attack_turn = Some(turn));
+        }
         result
     }
 

@@ -178,6 +178,25 @@ fn for_each_entry(
     true
 }
 
+/// Keywords whose models may be Hidden under 11th edition (11th Core Rules 13.09).
+pub const HIDING_KEYWORDS: [&str; 4] = ["INFANTRY", "BEAST", "BEASTS", "SWARM"];
+
+/// For each of `models`, whether its unit's keywords let it be Hidden under 11th edition
+/// ([`HIDING_KEYWORDS`]); what the unit did (a ranged attack) is the game's to add
+/// ([`crate::game::Game::sight`]). All false under 10th.
+pub fn may_hide(scene: &Scene, models: &[ModelRef]) -> Vec<bool> {
+    if scene.edition().sight == crate::rules::ruleset::SightRules::Footprints {
+        return Vec::new();
+    }
+    models
+        .iter()
+        .map(|r| {
+            let d = &scene.armies[r.army].units[r.unit].datasheet;
+            HIDING_KEYWORDS.iter().any(|k| d.has_keyword(k))
+        })
+        .collect()
+}
+
 /// The models of `scene` that `keep` accepts, in army, unit, model order, each with its
 /// sight-index entry ([`for_each_entry`]).
 fn entries(scene: &Scene, keep: impl Fn(ModelRef) -> bool) -> (Vec<ModelRef>, Vec<SightModel>) {
@@ -205,11 +224,9 @@ impl SceneSight {
     /// same layout in use ([`crate::geometry::sight::TerrainSight::shared`]).
     pub fn with_models(scene: &Scene, keep: impl Fn(ModelRef) -> bool) -> Self {
         let (models, entries) = entries(scene, keep);
-        let mut index = SightIndex::new(
-            &scene.layout.pieces,
-            scene.options.ground_floor_windows_closed,
-        );
+        let mut index = SightIndex::new_under(&scene.layout.pieces, &scene.terrain_rules());
         index.set_models(entries);
+        index.set_may_hide(may_hide(scene, &models));
         SceneSight {
             index,
             models: models.into(),
@@ -222,10 +239,11 @@ impl SceneSight {
     /// part is kept unless the layout changed. Returns whether anything changed (when nothing
     /// did, the index is left as it is, still shared with its clones).
     pub fn update(&mut self, scene: &Scene, keep: impl Fn(ModelRef) -> bool) -> bool {
-        if !self.index.terrain().is_for(
-            &scene.layout.pieces,
-            scene.options.ground_floor_windows_closed,
-        ) {
+        if !self
+            .index
+            .terrain()
+            .is_for_under(&scene.layout.pieces, &scene.terrain_rules())
+        {
             *self = Self::with_models(scene, keep);
             return true;
         }
@@ -245,6 +263,7 @@ impl SceneSight {
         }
         let changed = self.index.update_models(entries, |i| previous[i]);
         if *models != *self.models {
+            self.index.set_may_hide(may_hide(scene, &models));
             self.models = models.into();
             return true;
         }
@@ -361,7 +380,13 @@ impl SceneSight {
         xs.iter().any(|&i| {
             let a = model_solid(scene, self.models[i]);
             ys.iter().zip(&solids).any(|(&j, b)| {
-                i != j && crate::rules::engagement::within_engagement_range_in(scene.edition(), &a, b, &barricades)
+                i != j
+                    && crate::rules::engagement::within_engagement_range_in(
+                        scene.edition(),
+                        &a,
+                        b,
+                        &barricades,
+                    )
             })
         })
     }

@@ -52,6 +52,10 @@ pub struct UnitState {
     pub moved: Option<Moved>,
     /// Shot this phase.
     pub shot: bool,
+    /// The turn ([`Game::turn_index`]) in which the unit last made a ranged attack: under
+    /// 11th edition a unit that made one this turn or the previous turn cannot be Hidden
+    /// (11th Core Rules 13.09).
+    pub last_ranged_attack_turn: Option<u32>,
     /// Declared a charge this turn.
     pub declared_charge: bool,
     /// Made a charge move this turn (Fights First).
@@ -275,6 +279,7 @@ impl Game {
                         leading: None,
                         moved: None,
                         shot: false,
+                        last_ranged_attack_turn: None,
                         declared_charge: false,
                         charged: false,
                         no_charge: false,
@@ -465,7 +470,31 @@ impl Game {
     /// shared with the game's clones). The copy returned is cheap and stays as it is when the
     /// game changes afterwards.
     pub fn sight(&self) -> SceneSight {
-        self.sight_cache.get(&self.scene, |r| self.on_table(r))
+        let mut sight = self.sight_cache.get(&self.scene, |r| self.on_table(r));
+        if self.scene.edition().sight != crate::rules::ruleset::SightRules::Footprints {
+            // 11th Hidden: the keywords allow it unless the unit made a ranged attack this
+            // turn or the previous one (11th Core Rules 13.09).
+            let now = self.turn_index();
+            let mut flags = super::sight::may_hide(&self.scene, &sight.models);
+            for (flag, r) in flags.iter_mut().zip(sight.models.iter()) {
+                if let Some(t) = self.units[r.army][r.unit].last_ranged_attack_turn {
+                    *flag &= t + 1 < now;
+                }
+            }
+            sight.index.set_may_hide(flags);
+        }
+        sight
+    }
+
+    /// The number of the current player turn in the battle: 1 for the first player's turn of
+    /// battle round 1, 2 for the second player's, 3 for the first player's turn of round 2,
+    /// and so on (0 before the battle).
+    pub fn turn_index(&self) -> u32 {
+        if self.battle_round == 0 {
+            return 0;
+        }
+        let second = u32::from(self.active_player != self.first_player);
+        (u32::from(self.battle_round) - 1) * 2 + 1 + second
     }
 
     /// The entries of `sight` that are the combined unit's models on the table.

@@ -13,8 +13,7 @@ use crate::geometry::measure::bases_overlap;
 use crate::geometry::{ModelSolid, SolidsBox, TerrainCategory, Vec2, Vec3, polygon};
 use crate::rules::coherency;
 use crate::rules::constants::{
-    BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES,
-    MAX_PATH_POINTS, MAX_TERRAIN_HEIGHT_INCHES,
+    BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES, MAX_PATH_POINTS, MAX_TERRAIN_HEIGHT_INCHES,
     MEASURE_TOLERANCE_INCHES, PATH_SAMPLE_INCHES,
 };
 use crate::rules::effect::Modifier;
@@ -367,10 +366,14 @@ impl Game {
         self.check_final_positions(&unit_solids, &others)?;
         if kind != MoveKind::Engaging {
             for (r, s) in &unit_solids {
-                if let Some(e) = enemies
-                    .iter()
-                    .find(|e| within_engagement_range_in(self.scene.edition(), s, &self.solid(**e), &barricades))
-                {
+                if let Some(e) = enemies.iter().find(|e| {
+                    within_engagement_range_in(
+                        self.scene.edition(),
+                        s,
+                        &self.solid(**e),
+                        &barricades,
+                    )
+                }) {
                     return reject(
                         Rule::EngagementRange,
                         format!(
@@ -659,8 +662,7 @@ impl Game {
             return false;
         };
         // Only the models of `ys` whose bases reach the box round `xs` are paired up.
-        let reach =
-            self.scene.edition().widest_engagement_range_inches() + 1e-3;
+        let reach = self.scene.edition().widest_engagement_range_inches() + 1e-3;
         let theirs: Vec<ModelSolid> = ys
             .iter()
             .map(|r| self.solid(*r))

@@ -303,9 +303,14 @@ impl Game {
                         (&o.base, o.centre, o.facing),
                     )
                 })
-                && !enemies
-                    .iter()
-                    .any(|e| crate::rules::engagement::within_engagement_range_in(self.scene.edition(), &s, e, &barricades))
+                && !enemies.iter().any(|e| {
+                    crate::rules::engagement::within_engagement_range_in(
+                        self.scene.edition(),
+                        &s,
+                        e,
+                        &barricades,
+                    )
+                })
                 && mine.iter().any(|o| {
                     model_distance(&s, o).distance
                         <= COHERENCY_HORIZONTAL_INCHES - MEASURE_TOLERANCE_INCHES

@@ -200,7 +200,12 @@ impl Game {
                         .chain(&placed)
                         .any(|o| overlaps(&s, o))
                     || enemies.iter().any(|e| {
-                        crate::rules::engagement::within_engagement_range_in(self.scene.edition(), &s, e, &barricades)
+                        crate::rules::engagement::within_engagement_range_in(
+                            self.scene.edition(),
+                            &s,
+                            e,
+                            &barricades,
+                        )
                     })
                     || self.wall_crossed(&s).is_some()
                 {

@@ -164,7 +164,7 @@ pub struct SightModel {
 }
 
 /// What stopped a sight line.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Blocker {
     /// A terrain solid (a wall or floor) of the piece.
@@ -198,6 +198,20 @@ pub enum Blocker {
         /// Piece id in the layout.
         piece: String,
     },
+    /// 11th edition Obscuring: the line crosses a terrain area holding a Light or Dense
+    /// feature that neither model is within (11th Core Rules 13.10).
+    Obscuring {
+        /// Area id in the layout (a piece's id for a piece's own footprint).
+        area: String,
+    },
+    /// 11th edition Hidden: the target is Hidden and the observer is beyond its detection range
+    /// (11th Core Rules 13.09).
+    Hidden {
+        /// Closest distance between the two models (inches).
+        distance: f32,
+        /// The detection range (inches).
+        range: f32,
+    },
 }
 
 impl Blocker {
@@ -213,7 +227,8 @@ impl Blocker {
             | Blocker::Footprint { piece, .. }
             | Blocker::Woods { piece }
             | Blocker::WhollyWithinWoods { piece } => Some(piece),
-            Blocker::Model { .. } => None,
+            Blocker::Obscuring { area } => Some(area),
+            Blocker::Model { .. } | Blocker::Hidden { .. } => None,
         }
     }
 }
@@ -232,6 +247,10 @@ impl std::fmt::Display for Blocker {
             Blocker::Model { model, unit } => write!(f, "model {model} of unit {unit}"),
             Blocker::WhollyWithinWoods { piece } => {
                 write!(f, "the target is wholly within the woods {piece}")
+            }
+            Blocker::Obscuring { area } => write!(f, "the Obscuring terrain area {area}"),
+            Blocker::Hidden { distance, range } => {
+                write!(f, "hidden: {distance:.1}\" > {range}\"")
             }
         }
     }
@@ -263,6 +282,8 @@ struct Piece {
     hi: Vec2,
     /// For a convex footprint: each edge's start point and inward normal (Cyrus-Beck clipping).
     convex_edges: Option<Vec<(Vec2, Vec2)>>,
+    /// An 11th edition terrain area that is Obscuring (false for the layout's pieces).
+    obscuring: bool,
 }
 
 impl Piece {
@@ -481,6 +502,62 @@ pub struct Probe {
     standing: Standing,
 }
 
+/// Which edition's terrain sight rules a sight index applies (the geometry side of
+/// [`crate::rules::ruleset::SightRules`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum TerrainRules {
+    /// 10th edition: ruin and low footprints, woods, and the ground-floor-windows-closed
+    /// convention when asked (Core Rules: Ruins, Woods).
+    Tenth {
+        /// Openings below a ruin's first floor are closed.
+        ground_floor_windows_closed: bool,
+    },
+    /// 11th edition (11th Core Rules 06.01, 13.09-13.11): the layout's terrain areas, Obscuring
+    /// when they hold a Light or Dense feature; gaps of Dense features this low are Solid; the
+    /// target's unit never blocks; Hidden models are seen only within the detection range.
+    Eleventh {
+        /// The layout's terrain areas.
+        areas: Vec<super::TerrainArea>,
+        /// Gaps whose bottom is this high or lower are closed in Dense features (inches).
+        solid_gap_inches: f32,
+        /// Detection range of Hidden models (inches).
+        hidden_detection_range_inches: f32,
+    },
+}
+
+impl TerrainRules {
+    /// 10th edition with the window convention given.
+    pub fn tenth(ground_floor_windows_closed: bool) -> Self {
+        TerrainRules::Tenth {
+            ground_floor_windows_closed,
+        }
+    }
+
+    /// The walls' openings closed below this height for `piece` (index `i` in the layout).
+    fn closed_below(&self, piece: &TerrainPiece) -> Option<f32> {
+        match self {
+            TerrainRules::Tenth {
+                ground_floor_windows_closed,
+            } => ground_floor_windows_closed.then(|| piece.first_floor_height()),
+            TerrainRules::Eleventh {
+                areas,
+                solid_gap_inches,
+                ..
+            } => {
+                let dense = areas.iter().any(|a| {
+                    a.category == super::FeatureCategory::Dense && a.pieces.contains(&piece.id)
+                });
+                // An opening stays open only when its bottom is above the Solid height.
+                dense.then_some(solid_gap_inches + SOLID_GAP_EPSILON_INCHES)
+            }
+        }
+    }
+}
+
+/// An opening whose bottom is at the 11th edition Solid height is closed: walls keep openings
+/// whose bottom is at least the closing height, so that height is this much above it.
+const SOLID_GAP_EPSILON_INCHES: f32 = 1e-3;
+
 /// The terrain part of a sight index: the layout's footprints (for the ruin, low-footprint
 /// and woods rules) and its terrain solids in a parry3d BVH. It never changes once built, so
 /// sight indices hold it in an [`Arc`] and share it: cloning an index, or building one for an
@@ -493,8 +570,11 @@ pub struct TerrainSight {
     bvh: Bvh,
     /// The layout it was built from, to recognise an equal layout.
     layout: Vec<TerrainPiece>,
-    /// The window convention it was built with.
-    ground_floor_windows_closed: bool,
+    /// The edition's terrain rules it was built with.
+    rules: TerrainRules,
+    /// How many of `pieces` are the layout's pieces; under 11th the layout's terrain areas
+    /// follow them.
+    features: usize,
 }
 
 impl std::fmt::Debug for TerrainSight {
@@ -502,10 +582,7 @@ impl std::fmt::Debug for TerrainSight {
         f.debug_struct("TerrainSight")
             .field("pieces", &self.pieces.len())
             .field("solids", &self.solids.len())
-            .field(
-                "ground_floor_windows_closed",
-                &self.ground_floor_windows_closed,
-            )
+            .field("rules", &self.rules)
             .finish()
     }
 }
@@ -519,9 +596,17 @@ impl TerrainSight {
     /// `ground_floor_windows_closed`, the tournament convention), floors, the bodies of
     /// wall-less barricades, hills and debris, and the footprints.
     pub fn build(pieces: &[TerrainPiece], ground_floor_windows_closed: bool) -> Self {
+        Self::build_under(pieces, &TerrainRules::tenth(ground_floor_windows_closed))
+    }
+
+    /// Builds the terrain part of a layout under an edition's terrain rules: as [`Self::build`]
+    /// for 10th; for 11th the walls of Dense features closed up to the Solid height, and the
+    /// terrain areas kept beside the pieces' footprints.
+    pub fn build_under(pieces: &[TerrainPiece], rules: &TerrainRules) -> Self {
         let mut solids = Vec::new();
         for (i, p) in pieces.iter().enumerate() {
-            for b in p.wall_solids(ground_floor_windows_closed) {
+            let closed_below = rules.closed_below(p);
+            for b in p.walls.iter().flat_map(|w| w.solid_boxes(closed_below)) {
                 let pose = Pose::new(b.centre, Vec3::new(0.0, 0.0, b.yaw_radians));
                 let shape =
                     SharedShape::cuboid(b.half_extents.x, b.half_extents.y, b.half_extents.z);
@@ -567,27 +652,41 @@ impl TerrainSight {
             .iter()
             .map(|(s, p, _, _)| s.compute_aabb(p))
             .collect();
-        let footprints = pieces
+        let piece = |id: &str, category, footprint: &[Vec2], obscuring| {
+            let (lo, hi) = polygon::bounds(footprint);
+            Piece {
+                id: id.to_string(),
+                category,
+                footprint: footprint.to_vec(),
+                lo,
+                hi,
+                convex_edges: convex_edges(footprint),
+                obscuring,
+            }
+        };
+        let mut footprints: Vec<Piece> = pieces
             .iter()
-            .map(|p| {
-                let (lo, hi) = polygon::bounds(&p.footprint);
-                Piece {
-                    id: p.id.clone(),
-                    category: p.category,
-                    footprint: p.footprint.clone(),
-                    lo,
-                    hi,
-                    convex_edges: convex_edges(&p.footprint),
-                }
-            })
+            .map(|p| piece(&p.id, p.category, &p.footprint, false))
             .collect();
+        if let TerrainRules::Eleventh { areas, .. } = rules {
+            for a in areas.iter().filter(|a| a.outline.len() >= 3) {
+                // An area's own kind is its first piece's (for the reports only).
+                let category = a
+                    .pieces
+                    .first()
+                    .and_then(|id| pieces.iter().find(|p| &p.id == id))
+                    .map_or(TerrainCategory::LowFootprint, |p| p.category);
+                footprints.push(piece(&a.id, category, &a.outline, a.obscuring()));
+            }
+        }
         TerrainSight {
             pieces: footprints,
             bvh: Bvh::from_leaves(BvhBuildStrategy::Binned, &aabbs),
             aabbs,
             solids,
             layout: pieces.to_vec(),
-            ground_floor_windows_closed,
+            rules: rules.clone(),
+            features: pieces.len(),
         }
     }
 
@@ -596,12 +695,17 @@ impl TerrainSight {
     /// game's, the desktop's, the computer player's), that one; otherwise a new one, which
     /// later calls share while it is held.
     pub fn shared(pieces: &[TerrainPiece], ground_floor_windows_closed: bool) -> Arc<Self> {
+        Self::shared_under(pieces, &TerrainRules::tenth(ground_floor_windows_closed))
+    }
+
+    /// [`Self::shared`] under an edition's terrain rules.
+    pub fn shared_under(pieces: &[TerrainPiece], rules: &TerrainRules) -> Arc<Self> {
         let find = |in_use: &mut Vec<Weak<TerrainSight>>| {
             in_use.retain(|t| t.strong_count() > 0);
             in_use
                 .iter()
                 .filter_map(Weak::upgrade)
-                .find(|t| t.is_for(pieces, ground_floor_windows_closed))
+                .find(|t| t.is_for_under(pieces, rules))
         };
         let lock = || {
             TERRAIN_IN_USE
@@ -612,7 +716,7 @@ impl TerrainSight {
             return t;
         }
         // Built outside the lock; another thread may have built the same layout meanwhile.
-        let built = Arc::new(Self::build(pieces, ground_floor_windows_closed));
+        let built = Arc::new(Self::build_under(pieces, rules));
         let mut in_use = lock();
         if let Some(t) = find(&mut in_use) {
             return t;
@@ -623,7 +727,17 @@ impl TerrainSight {
 
     /// True when this terrain part was built from `pieces` with this window convention.
     pub fn is_for(&self, pieces: &[TerrainPiece], ground_floor_windows_closed: bool) -> bool {
-        self.ground_floor_windows_closed == ground_floor_windows_closed && self.layout == pieces
+        self.is_for_under(pieces, &TerrainRules::tenth(ground_floor_windows_closed))
+    }
+
+    /// True when this terrain part was built from `pieces` under these terrain rules.
+    pub fn is_for_under(&self, pieces: &[TerrainPiece], rules: &TerrainRules) -> bool {
+        self.rules == *rules && self.layout == pieces
+    }
+
+    /// The terrain rules it was built with.
+    pub fn rules(&self) -> &TerrainRules {
+        &self.rules
     }
 
     /// Where a model stands relative to each footprint.
@@ -761,6 +875,10 @@ impl ModelVolumes {
 pub struct SightIndex {
     terrain: Arc<TerrainSight>,
     models: Arc<ModelVolumes>,
+    /// Under 11th: which models (by index) may be Hidden (INFANTRY, BEASTS or SWARM whose unit
+    /// made no ranged attack this turn or the previous one); the others, and every model
+    /// beyond the list, may not ([`SightIndex::set_may_hide`]).
+    may_hide: Arc<Vec<bool>>,
 }
 
 /// Sample points with their outward directions: (observer points, target points).
@@ -793,12 +911,66 @@ impl SightIndex {
         Self::on_terrain(TerrainSight::shared(pieces, ground_floor_windows_closed))
     }
 
+    /// The index of a layout under an edition's terrain rules, with no models yet.
+    pub fn new_under(pieces: &[TerrainPiece], rules: &TerrainRules) -> Self {
+        Self::on_terrain(TerrainSight::shared_under(pieces, rules))
+    }
+
     /// An index on this terrain part, with no models yet.
     pub fn on_terrain(terrain: Arc<TerrainSight>) -> Self {
         SightIndex {
             terrain,
             models: Arc::default(),
+            may_hide: Arc::default(),
         }
+    }
+
+    /// Sets which models (by index) may be Hidden under 11th edition (11th Core Rules 13.09:
+    /// INFANTRY, BEASTS or SWARM whose unit made no ranged attack this turn or the previous
+    /// one). No effect under 10th.
+    pub fn set_may_hide(&mut self, may_hide: Vec<bool>) {
+        if *self.may_hide != may_hide {
+            self.may_hide = Arc::new(may_hide);
+        }
+    }
+
+    /// Under 11th edition, why model `target` cannot be seen by model `observer` because it is
+    /// Hidden (11th Core Rules 13.09): it may hide, stands within an Obscuring terrain area,
+    /// and the observer is farther than the detection range. None otherwise.
+    pub fn hidden_from(&self, observer: usize, target: usize) -> Option<Blocker> {
+        let TerrainRules::Eleventh {
+            hidden_detection_range_inches: range,
+            ..
+        } = self.terrain.rules
+        else {
+            return None;
+        };
+        if !self.may_hide.get(target).copied().unwrap_or(false)
+            || !self.within_obscuring_area(target)
+        {
+            return None;
+        }
+        let (o, t) = (
+            &self.models.list[observer].solid,
+            &self.models.list[target].solid,
+        );
+        let distance = super::measure::model_distance(o, t).distance;
+        (distance > range).then_some(Blocker::Hidden { distance, range })
+    }
+
+    /// True when model `index` is (partly) within an 11th edition terrain area holding a Light
+    /// or Dense feature.
+    pub fn within_obscuring_area(&self, index: usize) -> bool {
+        self.models.standing[index]
+            .iter()
+            .any(|(p, _, _)| self.terrain.pieces[*p].obscuring)
+    }
+
+    /// True when model `index` is (partly) within any 11th edition terrain area.
+    pub fn within_area(&self, index: usize) -> bool {
+        self.models.standing[index]
+            .iter()
+            .any(|(p, _, _)| *p >= self.terrain.features)
     }
 
     /// The terrain part (shared by the clones of this index and by indices of equal layouts).
@@ -934,7 +1106,9 @@ impl SightIndex {
 
     /// Index of the terrain piece with this id.
     pub fn piece_by_id(&self, id: &str) -> Option<usize> {
-        self.terrain.pieces.iter().position(|p| p.id == id)
+        self.terrain.pieces[..self.terrain.features]
+            .iter()
+            .position(|p| p.id == id)
     }
 
     /// Category of terrain piece `index`.
@@ -955,13 +1129,20 @@ impl SightIndex {
     pub fn wholly_within_category(&self, index: usize, category: TerrainCategory) -> Option<usize> {
         self.models.standing[index]
             .iter()
-            .find(|(p, _, wholly)| *wholly && self.terrain.pieces[*p].category == category)
+            .find(|(p, _, wholly)| {
+                *wholly
+                    && *p < self.terrain.features
+                    && self.terrain.pieces[*p].category == category
+            })
             .map(|(p, _, _)| *p)
     }
 
     /// The terrain pieces model `index` is (partly) within.
     pub fn pieces_under(&self, index: usize) -> impl Iterator<Item = usize> + '_ {
-        self.models.standing[index].iter().map(|(p, _, _)| *p)
+        self.models.standing[index]
+            .iter()
+            .map(|(p, _, _)| *p)
+            .filter(|p| *p < self.terrain.features)
     }
 
     /// Footprints (ruin and low) that forbid sight between this observer and target, and the
@@ -980,6 +1161,7 @@ impl SightIndex {
         };
         let mut footprints = PieceList::new();
         let mut woods = PieceList::new();
+        let eleventh = matches!(self.terrain.rules, TerrainRules::Eleventh { .. });
         let lo = observer.solid.centre.min(target.solid.centre);
         let hi = observer.solid.centre.max(target.solid.centre);
         let r = observer
@@ -989,6 +1171,15 @@ impl SightIndex {
             .max(target.solid.base.bounding_radius_inches());
         for (i, p) in self.terrain.pieces.iter().enumerate() {
             if p.hi.x < lo.x - r || p.lo.x > hi.x + r || p.hi.y < lo.y - r || p.lo.y > hi.y + r {
+                continue;
+            }
+            if eleventh {
+                // 11th Obscuring: areas only, not those either model is (partly) within; no
+                // TOWERING or AIRCRAFT exception, and woods no longer spoil "fully visible".
+                if p.obscuring && !in_piece(o_standing, i, false) && !in_piece(t_standing, i, false)
+                {
+                    footprints.push(i);
+                }
                 continue;
             }
             match p.category {
@@ -1222,6 +1413,9 @@ impl SightIndex {
     /// Names a blocker for the report.
     fn describe(&self, raw: Raw) -> Blocker {
         match raw {
+            Raw::Footprint(i) if i >= self.terrain.features => Blocker::Obscuring {
+                area: self.terrain.pieces[i].id.clone(),
+            },
             Raw::Footprint(i) => Blocker::Footprint {
                 piece: self.terrain.pieces[i].id.clone(),
                 category: self.terrain.pieces[i].category,
@@ -1319,13 +1513,23 @@ impl SightIndex {
         {
             return false;
         }
+        let eleventh = matches!(self.terrain.rules, TerrainRules::Eleventh { .. });
         let applies = |i: usize| {
-            matches!(
-                self.terrain.pieces[i].category,
-                TerrainCategory::Ruin | TerrainCategory::LowFootprint
-            ) && !targets
-                .iter()
-                .any(|&t| self.models.standing[t].iter().any(|(p, _, _)| *p == i))
+            if eleventh {
+                return self.terrain.pieces[i].obscuring
+                    && !observers
+                        .iter()
+                        .chain(targets)
+                        .any(|&m| self.models.standing[m].iter().any(|(p, _, _)| *p == i));
+            }
+            i < self.terrain.features
+                && matches!(
+                    self.terrain.pieces[i].category,
+                    TerrainCategory::Ruin | TerrainCategory::LowFootprint
+                )
+                && !targets
+                    .iter()
+                    .any(|&t| self.models.standing[t].iter().any(|(p, _, _)| *p == i))
                 && !observers.iter().any(|&o| {
                     self.models.standing[o]
                         .iter()
@@ -1356,6 +1560,17 @@ impl SightIndex {
         see: SeeThrough,
         sampling: &Sampling,
     ) -> ModelVisibility {
+        if let Some(b) = self.hidden_from(observer, target) {
+            return ModelVisibility {
+                visible: false,
+                fully_visible: false,
+                witness: None,
+                not_fully_because: Some(b.clone()),
+                blocked_by: Some(b),
+                rays: 0,
+            };
+        }
+        let see = self.see_under_rules(see);
         let fast = *sampling == Sampling::FAST;
         if fast && let Some(Answer::Full(v, _)) = self.remembered(observer, target, see) {
             return v;
@@ -1371,6 +1586,15 @@ impl SightIndex {
             self.remember(observer, target, see, Answer::Full(v.clone(), terrain_only));
         }
         v
+    }
+
+    /// The models a sight line may pass under the index's rules: 11th edition ignores the
+    /// target's unit as well as the observer's (11th Core Rules 06.01).
+    fn see_under_rules(&self, see: SeeThrough) -> SeeThrough {
+        match (&self.terrain.rules, see) {
+            (TerrainRules::Eleventh { .. }, SeeThrough::OwnUnit) => SeeThrough::OwnAndTargetUnit,
+            _ => see,
+        }
     }
 
     /// The [`Sampling::FAST`] answer already found for this pair, if any.
@@ -1412,6 +1636,10 @@ impl SightIndex {
         see: SeeThrough,
         sampling: &Sampling,
     ) -> bool {
+        if self.hidden_from(observer, target).is_some() {
+            return false;
+        }
+        let see = self.see_under_rules(see);
         let fast = *sampling == Sampling::FAST;
         if fast && let Some(answer) = self.remembered(observer, target, see) {
             return answer.visible();
@@ -1450,6 +1678,7 @@ impl SightIndex {
             None => self.standing_of(&m.solid),
         };
         let (os, ts) = (standing(o, observer_index), standing(t, target_index));
+        let see = self.see_under_rules(see);
         self.inner(
             (o, observer_index, &os),
             (t, target_index, &ts),
@@ -1601,7 +1830,8 @@ impl SightIndex {
             return (v, !model_in_the_way);
         }
         // Fully visible: every facing point seen through a clear, woods-free line.
-        let wholly_in_woods = if o.aircraft || o.towering || t.aircraft || t.towering {
+        let eleventh = matches!(self.terrain.rules, TerrainRules::Eleventh { .. });
+        let wholly_in_woods = if eleventh || o.aircraft || o.towering || t.aircraft || t.towering {
             None
         } else {
             self.terrain.pieces.iter().find(|p| {

@@ -5,10 +5,7 @@
 //! the unit must form one group. At the end of a turn, models are removed until a single
 //! coherent group remains.
 
-use super::constants::{
-    COHERENCY_HORIZONTAL_INCHES, COHERENCY_VERTICAL_INCHES,
-    TENTH,
-};
+use super::constants::{COHERENCY_HORIZONTAL_INCHES, COHERENCY_VERTICAL_INCHES, TENTH};
 use super::ruleset::Edition;
 use crate::geometry::body::ModelSolid;
 use crate::geometry::measure::{horizontal_distance, vertical_distance};

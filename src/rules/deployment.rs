@@ -369,7 +369,8 @@ pub fn grow_unit(
     order: GrowOrder,
 ) -> Result<Vec<(Vec2, f32)>, NoRoom> {
     let candidates = packed_points(zone, table_centre, GROW_GRID_INCHES);
-    let two_neighbours = coherency::neighbours_required_in(obstacles.ruleset.edition(), bases.len()) >= 2;
+    let two_neighbours =
+        coherency::neighbours_required_in(obstacles.ruleset.edition(), bases.len()) >= 2;
     // Edge-to-edge by bounding circles: never less than the true gap, so a neighbour counted
     // here is within range and a gap kept here is kept.
     let gap = |a: &Base, p: Vec2, b: &Base, q: Vec2| {

@@ -145,7 +145,11 @@ mod tests {
         ] {
             assert_eq!(word.parse::<Ruleset>(), Ok(r));
         }
-        assert!("12".parse::<Ruleset>().unwrap_err().contains("not a ruleset"));
+        assert!(
+            "12".parse::<Ruleset>()
+                .unwrap_err()
+                .contains("not a ruleset")
+        );
     }
 
     #[test]
