@@ -249,6 +249,7 @@ fn setup(scene: &Scene, sight: &SceneSight, args: &AttackArgs) -> Result<Setup, 
         ..base
     };
     let facts = json!({
+        "ruleset": scene.ruleset(),
         "attacker": args.attacker.unit,
         "weapon": args.weapon,
         "target": plan.target.name,
@@ -258,6 +259,7 @@ fn setup(scene: &Scene, sight: &SceneSight, args: &AttackArgs) -> Result<Setup, 
             "datasheet_profile": g.profile.name,
             "bearers": g.bearers,
             "within_half_range": g.within_half_range,
+            "benefit_of_cover": g.covered,
         })).collect::<Vec<_>>(),
         "not_attacking": plan.excluded.iter()
             .map(|(m, r)| json!({"model": m, "reason": r}))

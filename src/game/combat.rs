@@ -199,6 +199,8 @@ pub struct AttackPlan {
     pub benefit_of_cover: bool,
     /// Plunging Fire applies for some bearer (each group says whether it does for its own).
     pub plunging_fire: bool,
+    /// The edition whose attack rules apply (the scene's).
+    pub ruleset: crate::rules::Ruleset,
 }
 
 impl AttackPlan {
@@ -207,6 +209,7 @@ impl AttackPlan {
     /// and `groups`. The caller adds charges, re-rolls and stratagems.
     pub fn context(&self) -> AttackContext {
         AttackContext {
+            ruleset: self.ruleset,
             target_visible: self.target_visible,
             big_guns_never_tire: (self.state.engaged && self.state.monster_or_vehicle)
                 || self.state.target_big_and_engaged(),
@@ -384,15 +387,26 @@ pub fn plan_attack(
                 .iter()
                 .any(|&t| index.model_visible(b.entry, t, SeeThrough::OwnUnit, &sampling))
     };
+    // 11th edition: the Benefit of Cover is the whole target unit's, decided per attacking
+    // model (11th Core Rules 13.08).
+    let eleventh = index.eleventh();
+    let covered = |b: &Bearer| {
+        eleventh
+            && measured
+            && !b.profile.is_melee()
+            && index.cover_against(b.entry, targets, &sampling).is_some()
+    };
     let mut groups: Vec<WeaponGroup> = Vec::new();
     let mut group_of = Vec::with_capacity(attacking.len());
     for (b, half) in &attacking {
         let plunge = plunging(b);
+        let cover = covered(b);
         match groups.iter().position(|g| {
             g.profile == b.profile
                 && g.within_half_range == *half
                 && g.bearer_keywords == b.keywords
                 && g.plunging_fire == plunge
+                && g.covered == cover
         }) {
             Some(g) => {
                 groups[g].bearers += 1;
@@ -404,6 +418,7 @@ pub fn plan_attack(
                     within_half_range: *half,
                     bearer_keywords: b.keywords.clone(),
                     plunging_fire: plunge,
+                    covered: cover,
                     ..WeaponGroup::new(b.profile.clone(), 1)
                 });
             }
@@ -420,6 +435,7 @@ pub fn plan_attack(
         target_visible: false,
         benefit_of_cover: false,
         plunging_fire: groups.iter().any(|g| g.plunging_fire),
+        ruleset: scene.ruleset(),
         groups,
     };
     if plan.groups.is_empty() {
@@ -433,6 +449,11 @@ pub fn plan_attack(
     // wholly within cover-granting terrain) saves with it when attacks are allocated to it,
     // and the defender allocates to covered models first. Worked out only for a plan that
     // has attacks.
+    if eleventh {
+        plan.benefit_of_cover = !plan.groups.is_empty() && plan.groups.iter().all(|g| g.covered);
+        plan.target_visible = target_visible();
+        return Ok(plan);
+    }
     if measured && ranged {
         for (m, &t) in plan.target.models.iter_mut().zip(targets) {
             m.has_cover = index

@@ -181,9 +181,10 @@ fn for_each_entry(
 /// Keywords whose models may be Hidden under 11th edition (11th Core Rules 13.09).
 pub const HIDING_KEYWORDS: [&str; 4] = ["INFANTRY", "BEAST", "BEASTS", "SWARM"];
 
-/// For each of `models`, whether its unit's keywords let it be Hidden under 11th edition
-/// ([`HIDING_KEYWORDS`]); what the unit did (a ranged attack) is the game's to add
-/// ([`crate::game::Game::sight`]). All false under 10th.
+/// For each of `models`, whether its unit's keywords let it be Hidden under 11th edition, and
+/// give it the Benefit of Cover within a terrain area ([`HIDING_KEYWORDS`]); what the unit did
+/// (a ranged attack) is the game's to add for Hidden ([`crate::game::Game::sight`]). Empty
+/// under 10th.
 pub fn may_hide(scene: &Scene, models: &[ModelRef]) -> Vec<bool> {
     if scene.edition().sight == crate::rules::ruleset::SightRules::Footprints {
         return Vec::new();
@@ -227,6 +228,7 @@ impl SceneSight {
         let mut index = SightIndex::new_under(&scene.layout.pieces, &scene.terrain_rules());
         index.set_models(entries);
         index.set_may_hide(may_hide(scene, &models));
+        index.set_area_cover(may_hide(scene, &models));
         SceneSight {
             index,
             models: models.into(),
@@ -264,6 +266,7 @@ impl SceneSight {
         let changed = self.index.update_models(entries, |i| previous[i]);
         if *models != *self.models {
             self.index.set_may_hide(may_hide(scene, &models));
+            self.index.set_area_cover(may_hide(scene, &models));
             self.models = models.into();
             return true;
         }

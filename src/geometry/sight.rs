@@ -879,6 +879,9 @@ pub struct SightIndex {
     /// made no ranged attack this turn or the previous one); the others, and every model
     /// beyond the list, may not ([`SightIndex::set_may_hide`]).
     may_hide: Arc<Vec<bool>>,
+    /// Under 11th: which models (by index) are INFANTRY, BEASTS or SWARM, which have the
+    /// Benefit of Cover within any terrain area (11th Core Rules 13.08).
+    area_cover: Arc<Vec<bool>>,
 }
 
 /// Sample points with their outward directions: (observer points, target points).
@@ -922,7 +925,27 @@ impl SightIndex {
             terrain,
             models: Arc::default(),
             may_hide: Arc::default(),
+            area_cover: Arc::default(),
         }
+    }
+
+    /// Sets which models (by index) are INFANTRY, BEASTS or SWARM under 11th edition: within
+    /// any terrain area they have the Benefit of Cover (11th Core Rules 13.08).
+    pub fn set_area_cover(&mut self, area_cover: Vec<bool>) {
+        if *self.area_cover != area_cover {
+            self.area_cover = Arc::new(area_cover);
+        }
+    }
+
+    /// Under 11th edition, true when model `index` has the Benefit of Cover by standing
+    /// within a terrain area ([`Self::set_area_cover`]).
+    pub fn covered_by_area(&self, index: usize) -> bool {
+        self.area_cover.get(index).copied().unwrap_or(false) && self.within_area(index)
+    }
+
+    /// True when the index applies the 11th edition terrain rules.
+    pub fn eleventh(&self) -> bool {
+        matches!(self.terrain.rules, TerrainRules::Eleventh { .. })
     }
 
     /// Sets which models (by index) may be Hidden under 11th edition (11th Core Rules 13.09:

@@ -290,6 +290,12 @@ pub const ELEVENTH_SOLID_GAP_HEIGHT_INCHES: f32 = 3.0;
 /// Hidden (11th Core Rules 13.09): a hidden model is seen only by enemy models within this
 /// detection range (inches).
 pub const ELEVENTH_HIDDEN_DETECTION_RANGE_INCHES: f32 = 15.0;
+/// 11th edition Plunging Fire: the attacker stands on a terrain section at least this high
+/// (inches; 11th Core Rules 22.05).
+pub const ELEVENTH_PLUNGING_FIRE_MIN_HEIGHT_INCHES: f32 = 3.0;
+/// 11th edition Plunging Fire: a TOWERING attacker with the target within this distance
+/// (inches; 11th Core Rules 22.05).
+pub const ELEVENTH_PLUNGING_FIRE_TOWERING_INCHES: f32 = 12.0;
 /// 11th edition Benefit of Cover: the attack's Ballistic Skill worsens by this (11th Core
 /// Rules 13.08; 2 means "3+ becomes 4+" is +1 here).
 pub const ELEVENTH_COVER_BALLISTIC_SKILL_PENALTY: i32 = 1;

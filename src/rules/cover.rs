@@ -87,9 +87,58 @@ impl SightIndex {
         grants.then(|| format!("not fully visible because of {blocker}"))
     }
 
-    /// Plunging Fire for `observer` shooting at the `targets` (model indices).
+    /// 11th edition: why the target unit (its models `targets`) has the Benefit of Cover
+    /// against the attacking model `attacker`, if it does: every target model is INFANTRY,
+    /// BEASTS or SWARM within a terrain area, or is not fully visible to the attacker because of
+    /// terrain (features and Obscuring areas; models taken off the table) (11th Core Rules
+    /// 13.08, decided per attacking model).
+    pub fn cover_against(
+        &self,
+        attacker: usize,
+        targets: &[usize],
+        sampling: &Sampling,
+    ) -> Option<String> {
+        if targets.is_empty() {
+            return None;
+        }
+        let mut hidden_by = None;
+        for &t in targets {
+            if self.covered_by_area(t) {
+                continue;
+            }
+            let v = self.model_visibility(attacker, t, SeeThrough::AllModels, sampling);
+            if v.fully_visible {
+                return None;
+            }
+            hidden_by = hidden_by.or(v.not_fully_because);
+        }
+        Some(match hidden_by {
+            Some(b) => format!("every model within a terrain area or not fully visible ({b})"),
+            None => "every model INFANTRY, BEASTS or SWARM within a terrain area".into(),
+        })
+    }
+
+    /// Plunging Fire for `observer` shooting at the `targets` (model indices): 10th, wholly
+    /// within a ruin 6" or more up at a unit all on the ground; 11th (22.05), standing 3" or
+    /// more up, or TOWERING within 12" of the target, at a unit with a model on the ground,
+    /// AIRCRAFT neither way.
     pub fn plunging_fire(&self, observer: usize, targets: &[usize]) -> bool {
         let o = &self.models()[observer];
+        if self.eleventh() {
+            use super::constants::{
+                ELEVENTH_PLUNGING_FIRE_MIN_HEIGHT_INCHES, ELEVENTH_PLUNGING_FIRE_TOWERING_INCHES,
+            };
+            let ts = || targets.iter().map(|&t| &self.models()[t]);
+            return !o.aircraft
+                && !ts().any(|t| t.aircraft)
+                && ts().any(|t| t.solid.z <= 1e-3)
+                && (o.solid.z >= ELEVENTH_PLUNGING_FIRE_MIN_HEIGHT_INCHES
+                    || (o.towering
+                        && ts().any(|t| {
+                            crate::geometry::measure::model_distance(&o.solid, &t.solid).distance
+                                <= ELEVENTH_PLUNGING_FIRE_TOWERING_INCHES
+                        })));
+        }
         self.wholly_within_category(observer, TerrainCategory::Ruin)
             .is_some()
             && o.solid.z >= PLUNGING_FIRE_MIN_HEIGHT_INCHES
@@ -136,9 +185,21 @@ impl SightIndex {
                 })
             });
         let benefit_of_cover = !visible_targets.is_empty()
-            && visible_targets
-                .iter()
-                .all(|&t| self.benefit_of_cover(t, observers, sampling).is_some());
+            && if self.eleventh() {
+                // Against every observer that sees the unit.
+                observers
+                    .iter()
+                    .filter(|&&o| {
+                        targets
+                            .iter()
+                            .any(|&t| self.model_visible(o, t, SeeThrough::OwnUnit, sampling))
+                    })
+                    .all(|&o| self.cover_against(o, targets, sampling).is_some())
+            } else {
+                visible_targets
+                    .iter()
+                    .all(|&t| self.benefit_of_cover(t, observers, sampling).is_some())
+            };
         let plunging_fire = !visible_targets.is_empty()
             && observers.iter().any(|&o| {
                 self.plunging_fire(o, targets)

@@ -422,3 +422,165 @@ fn the_default_areas_follow_the_pieces_and_their_kinds() {
         FeatureCategory::Light
     );
 }
+
+mod cover {
+    use crate::common::weapon;
+    use wartable::rules::Ruleset;
+    use wartable::rules::attack::exact::distribution;
+    use wartable::rules::attack::{AttackContext, TargetModel, TargetUnit, WeaponGroup};
+    use wartable::rules::weapon::WeaponAbility;
+
+    fn target(stealth: bool) -> TargetUnit {
+        TargetUnit {
+            name: "target".into(),
+            toughness: 4,
+            keywords: vec!["INFANTRY".into()],
+            stealth,
+            models: (0..10)
+                .map(|_| TargetModel {
+                    name: "trooper".into(),
+                    wounds: 1,
+                    wounds_remaining: 1,
+                    save: 3,
+                    invulnerable_save: None,
+                    feel_no_pain: None,
+                    leader: false,
+                    has_cover: false,
+                    allocation_rank: 0,
+                    allocated_this_phase: false,
+                })
+                .collect(),
+        }
+    }
+
+    fn mean(skill: u8, abilities: Vec<WeaponAbility>, ctx: &AttackContext, stealth: bool) -> f64 {
+        distribution(
+            &[WeaponGroup::new(
+                weapon("1", skill, 4, -1, "1", abilities),
+                10,
+            )],
+            &target(stealth),
+            ctx,
+        )
+        .expected_wounds_lost
+    }
+
+    fn close(a: f64, b: f64) {
+        assert!((a - b).abs() < 1e-12, "{a} vs {b}");
+    }
+
+    #[test]
+    fn cover_worsens_the_ballistic_skill_under_eleventh_and_improves_the_save_under_tenth() {
+        // 10 attacks, S4 against T4, AP -1 against Sv 3+, D1.
+        let covered = |ruleset| AttackContext {
+            ruleset,
+            target_has_cover: true,
+            ..AttackContext::default()
+        };
+        // 11th: BS 3+ becomes 4+; the save stays 4+ (3+ worsened by AP -1).
+        let eleventh = mean(3, vec![], &covered(Ruleset::Eleventh), false);
+        close(eleventh, 10.0 * 0.5 * 0.5 * 0.5);
+        // The same as a BS 4+ weapon with no cover, worked out by the distribution itself.
+        close(eleventh, mean(4, vec![], &AttackContext::default(), false));
+        // 10th: hits on 3+, the save improves back to 3+.
+        let tenth = mean(3, vec![], &covered(Ruleset::Tenth), false);
+        close(tenth, 10.0 * (2.0 / 3.0) * 0.5 * (1.0 / 3.0));
+        // IGNORES COVER under 11th: BS 3+.
+        close(
+            mean(
+                3,
+                vec![WeaponAbility::IgnoresCover],
+                &covered(Ruleset::Eleventh),
+                false,
+            ),
+            10.0 * (2.0 / 3.0) * 0.5 * 0.5,
+        );
+    }
+
+    #[test]
+    fn stealth_is_cover_under_eleventh_and_never_doubles_it() {
+        let ctx = |ruleset, target_has_cover| AttackContext {
+            ruleset,
+            target_has_cover,
+            ..AttackContext::default()
+        };
+        let open = 10.0 * (2.0 / 3.0) * 0.5 * 0.5;
+        // 10th Stealth: -1 to hit (3+ becomes 4+), the save unchanged.
+        close(
+            mean(3, vec![], &ctx(Ruleset::Tenth, false), true),
+            open * 0.75,
+        );
+        // 11th Stealth: the Benefit of Cover, BS 4+; with cover as well, still BS 4+.
+        close(
+            mean(3, vec![], &ctx(Ruleset::Eleventh, false), true),
+            open * 0.75,
+        );
+        close(
+            mean(3, vec![], &ctx(Ruleset::Eleventh, true), true),
+            open * 0.75,
+        );
+    }
+
+    #[test]
+    fn plunging_fire_improves_the_ballistic_skill_and_cancels_cover_under_eleventh() {
+        let plunging = |ruleset| AttackContext {
+            ruleset,
+            target_has_cover: true,
+            plunging_fire: true,
+            ..AttackContext::default()
+        };
+        // 11th: BS 3+ becomes 2+ (cover cancelled), AP unchanged: save 4+.
+        close(
+            mean(3, vec![], &plunging(Ruleset::Eleventh), false),
+            10.0 * (5.0 / 6.0) * 0.5 * 0.5,
+        );
+        // 10th: AP -2 against Sv 3+ in cover: 4+.
+        close(
+            mean(3, vec![], &plunging(Ruleset::Tenth), false),
+            10.0 * (2.0 / 3.0) * 0.5 * 0.5,
+        );
+    }
+}
+
+#[test]
+fn infantry_within_a_terrain_area_has_cover_against_every_attacker_under_eleventh() {
+    use wartable::game::WeaponTarget;
+    for ruleset in Ruleset::ALL {
+        let mut scene = open_field();
+        scene.options.ruleset = ruleset;
+        let mut g = deployed_game(scene);
+        core_rules_only(&mut g);
+        isolate(&mut g, &[(1, "hellblasters"), (2, "nobz")]);
+        // The Nobz in a column inside the ruin (x 27..30), the Hellblasters 10" north in the
+        // open, looking down the column under the floor.
+        for m in 0..5 {
+            put(&mut g, 2, "nobz", m, 28.5, 19.0 + 1.5 * m as f32);
+        }
+        put_line(&mut g, 1, "hellblasters", 24.0, 36.0, 1.8);
+        advance_to(&mut g, 1, Phase::Shooting);
+        let shoot = |g: &Game| {
+            g.preview_attacks(
+                1,
+                "hellblasters",
+                &[WeaponTarget {
+                    weapon: "Plasma incinerator".into(),
+                    target: "nobz".into(),
+                    profile: Some("standard".into()),
+                    models: Vec::new(),
+                }],
+                false,
+            )
+            .unwrap()
+        };
+        let within = shoot(&g);
+        // In the open the Nobz have no cover under either edition.
+        for m in 0..5 {
+            put(&mut g, 2, "nobz", m, 40.0, 19.0 + 1.6 * m as f32);
+        }
+        let open = shoot(&g);
+        assert!(!open[0].benefit_of_cover, "{ruleset:?}");
+        // Wholly within a ruin (10th) or within a terrain area (11th): cover either way, but
+        // under 11th it costs the attackers hits, not saves.
+        assert!(within[0].benefit_of_cover, "{ruleset:?}");
+    }
+}

@@ -31,14 +31,15 @@ pub mod roll;
 use serde::{Deserialize, Serialize};
 
 use super::constants::{
-    BIG_GUNS_NEVER_TIRE_HIT_MODIFIER, BLAST_MODELS_PER_EXTRA_ATTACK, COVER_NO_BONUS_SAVE_AT_AP0,
-    COVER_SAVE_BONUS, CRITICAL_ROLL, HAZARDOUS_MORTAL_WOUND_KEYWORDS, HEAVY_HIT_BONUS,
-    INDIRECT_FIRE_FAILS_UP_TO, INDIRECT_FIRE_HIT_MODIFIER, LANCE_WOUND_BONUS, STEALTH_HIT_MODIFIER,
-    WOUND_ROLL_DOUBLE_STRENGTH, WOUND_ROLL_EQUAL, WOUND_ROLL_GREATER_STRENGTH,
-    WOUND_ROLL_HALF_STRENGTH, WOUND_ROLL_LESSER_STRENGTH,
+    BEST_SKILL_OR_SAVE, BIG_GUNS_NEVER_TIRE_HIT_MODIFIER, BLAST_MODELS_PER_EXTRA_ATTACK,
+    COVER_NO_BONUS_SAVE_AT_AP0, COVER_SAVE_BONUS, CRITICAL_ROLL, HAZARDOUS_MORTAL_WOUND_KEYWORDS,
+    HEAVY_HIT_BONUS, INDIRECT_FIRE_FAILS_UP_TO, INDIRECT_FIRE_HIT_MODIFIER, LANCE_WOUND_BONUS,
+    STEALTH_HIT_MODIFIER, WOUND_ROLL_DOUBLE_STRENGTH, WOUND_ROLL_EQUAL,
+    WOUND_ROLL_GREATER_STRENGTH, WOUND_ROLL_HALF_STRENGTH, WOUND_ROLL_LESSER_STRENGTH,
 };
 use super::dice::DiceExpr;
 use super::modifiers::{capped_hit_or_wound_modifier, modified_roll};
+use super::ruleset::CoverEffect;
 use super::weapon::{WeaponAbility, WeaponProfile};
 
 /// Which dice of one kind of roll the attacker re-rolls, before modifiers (Rules Commentary:
@@ -178,6 +179,9 @@ pub struct WeaponGroup {
     /// Plunging Fire applies to these bearers: their AP is improved by 1 (decided per
     /// attacking model; see [`crate::rules::cover`]).
     pub plunging_fire: bool,
+    /// 11th edition: the target unit has the Benefit of Cover against these bearers (decided
+    /// per attacking model, 11th Core Rules 13.08).
+    pub covered: bool,
 }
 
 impl WeaponGroup {
@@ -190,6 +194,7 @@ impl WeaponGroup {
             extra_abilities: Vec::new(),
             bearer_keywords: Vec::new(),
             plunging_fire: false,
+            covered: false,
         }
     }
 }
@@ -226,6 +231,9 @@ pub struct AttackContext {
     /// The defending unit spends a Command Re-roll on its first failed saving throw against
     /// these attacks (Core Stratagems: Command Re-roll).
     pub save_command_reroll: bool,
+    /// The edition whose attack rules apply (11th: cover and Plunging Fire change the
+    /// Ballistic Skill, Stealth is cover).
+    pub ruleset: crate::rules::Ruleset,
 }
 
 impl AttackContext {
@@ -253,6 +261,7 @@ impl Default for AttackContext {
             wound_reroll: Reroll::None,
             command_reroll: CommandReroll::None,
             save_command_reroll: false,
+            ruleset: crate::rules::Ruleset::Tenth,
         }
     }
 }
@@ -589,7 +598,11 @@ impl ResolvedWeapon {
                     .into(),
             );
         }
-        if ranged && target.stealth {
+        let cover_worsens_skill = match ctx.ruleset.edition().cover {
+            CoverEffect::WorsenBallisticSkill(n) => Some(n),
+            CoverEffect::ImproveArmourSave(_) => None,
+        };
+        if ranged && target.stealth && cover_worsens_skill.is_none() {
             hit_total += STEALTH_HIT_MODIFIER;
             notes.push("Stealth: -1 to hit".into());
         }
@@ -629,6 +642,23 @@ impl ResolvedWeapon {
         if ranged && has(&A::IgnoresCover) && (ctx.target_has_cover || indirect_blind) {
             notes.push("IGNORES COVER: no Benefit of Cover".into());
         }
+        // 11th edition: cover (the table's, Stealth's or a rule's) worsens the attack's
+        // Ballistic Skill instead of improving the save, and Plunging Fire improves it and
+        // cancels cover (11th Core Rules 13.08, 22.05, 24.33).
+        let mut skill = p.skill.unwrap_or(1);
+        if let Some(worse) = cover_worsens_skill.filter(|_| ranged) {
+            let plunging = ctx.plunging_fire || group.plunging_fire;
+            let covered =
+                (group.covered || ctx.target_has_cover || indirect_blind || target.stealth)
+                    && !has(&A::IgnoresCover);
+            if plunging {
+                skill = (i32::from(skill) - 1).max(BEST_SKILL_OR_SAVE) as u8;
+                notes.push("Plunging Fire: BS improved by 1 (cover cancelled)".into());
+            } else if covered {
+                skill = (i32::from(skill) + worse) as u8;
+                notes.push(format!("Benefit of Cover: BS worsened by {worse}"));
+            }
+        }
         let mut damage_bonus = 0;
         for a in &abilities {
             if let A::Melta(x) = a
@@ -639,7 +669,7 @@ impl ResolvedWeapon {
             }
         }
         let mut ap = p.ap.min(0);
-        if ranged && (ctx.plunging_fire || group.plunging_fire) {
+        if ranged && cover_worsens_skill.is_none() && (ctx.plunging_fire || group.plunging_fire) {
             ap = ap.saturating_sub(1);
             notes.push("Plunging Fire: AP improved by 1".into());
         }
@@ -654,7 +684,7 @@ impl ResolvedWeapon {
             attacks: p.attacks,
             attack_bonus,
             torrent: has(&A::Torrent),
-            skill: p.skill.unwrap_or(1),
+            skill,
             hit_modifier: capped_hit_or_wound_modifier(hit_total),
             critical_hit_on: CRITICAL_ROLL,
             hit_fails_up_to: if indirect_blind {
@@ -671,8 +701,8 @@ impl ResolvedWeapon {
             wound_reroll,
             devastating_wounds: has(&A::DevastatingWounds),
             ap,
-            cover,
-            cover_possible: ranged && !has(&A::IgnoresCover),
+            cover: cover && cover_worsens_skill.is_none(),
+            cover_possible: ranged && !has(&A::IgnoresCover) && cover_worsens_skill.is_none(),
             damage: p.damage,
             damage_bonus,
             precision: has(&A::Precision),
