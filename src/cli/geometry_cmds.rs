@@ -75,7 +75,7 @@ pub fn los(
     };
     if let Ok(all) = sight.select(&scene, &whole_target) {
         unit.plunging_fire =
-            unit.plunging_fire && all.iter().all(|&t| index.models()[t].solid.z <= 1e-3);
+            unit.plunging_fire && observers.iter().any(|&o| index.plunging_fire(o, &all));
     }
     let single = observers.len() == 1
         && targets.len() == 1
@@ -87,6 +87,12 @@ pub fn los(
     let cover_reason = unit
         .benefit_of_cover
         .then(|| {
+            if index.eleventh() {
+                // 11th: the whole unit's, against each attacking model.
+                return observers
+                    .iter()
+                    .find_map(|&o| index.cover_against(o, &targets, &sampling));
+            }
             targets
                 .iter()
                 .filter(|&&t| {

@@ -502,8 +502,8 @@ pub struct Probe {
     standing: Standing,
 }
 
-/// Which edition's terrain sight rules a sight index applies (the geometry side of
-/// [`crate::rules::ruleset::SightRules`]).
+/// Which edition's terrain sight rules a sight index applies (the rules module's ruleset
+/// chooses one for a scene).
 #[derive(Debug, Clone, PartialEq)]
 pub enum TerrainRules {
     /// 10th edition: ruin and low footprints, woods, and the ground-floor-windows-closed
