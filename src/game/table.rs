@@ -279,8 +279,15 @@ impl Game {
                             .datasheet
                             .has_keyword("TITANIC")
                     };
+                    // 11th: MONSTER and VEHICLE models pass through models that are neither
+                    // on Normal moves and Advances (11th Core Rules 17.01).
+                    let big_over_small = big
+                        && kind == MoveKind::Normal
+                        && self.scene.edition().monster_vehicle_through_other_models
+                        && !other_big();
                     let walks_over = (through_models && !other_titanic())
-                        || (through_big_friends && !enemy && other_big());
+                        || (through_big_friends && !enemy && other_big())
+                        || big_over_small;
                     if !fly
                         && !walks_over
                         && (enemy || (big && other_big()))
@@ -308,6 +315,7 @@ impl Game {
                     }
                     if enemy
                         && kind == MoveKind::Normal
+                        && !self.scene.edition().normal_move_may_cross_engagement_range
                         && !fly
                         && !through_models
                         && within_engagement_range_in(self.scene.edition(), &s, os, &barricades)

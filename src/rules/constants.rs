@@ -311,6 +311,8 @@ pub const TENTH: Edition = Edition {
     reserves_enemy_distance_inches: RESERVES_ENEMY_DISTANCE_INCHES,
     infiltrators_distance_inches: INFILTRATORS_DISTANCE_INCHES,
     scouts_enemy_distance_inches: SCOUTS_ENEMY_DISTANCE_INCHES,
+    normal_move_may_cross_engagement_range: false,
+    monster_vehicle_through_other_models: false,
     sight: SightRules::Footprints,
     cover: CoverEffect::ImproveArmourSave(COVER_SAVE_BONUS),
 };
@@ -326,6 +328,8 @@ pub const ELEVENTH: Edition = Edition {
     reserves_enemy_distance_inches: ELEVENTH_SET_UP_ENEMY_DISTANCE_INCHES,
     infiltrators_distance_inches: ELEVENTH_SET_UP_ENEMY_DISTANCE_INCHES,
     scouts_enemy_distance_inches: ELEVENTH_SET_UP_ENEMY_DISTANCE_INCHES,
+    normal_move_may_cross_engagement_range: true,
+    monster_vehicle_through_other_models: true,
     sight: SightRules::ObscuringAreas {
         solid_gap_inches: ELEVENTH_SOLID_GAP_HEIGHT_INCHES,
         hidden_detection_range_inches: ELEVENTH_HIDDEN_DETECTION_RANGE_INCHES,

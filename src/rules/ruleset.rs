@@ -116,6 +116,12 @@ pub struct Edition {
     pub infiltrators_distance_inches: f32,
     /// A Scout move ends more than this from enemy models.
     pub scouts_enemy_distance_inches: f32,
+    /// A Normal move (or Advance) may cross enemy Engagement Range on the way, ending
+    /// unengaged (11th Core Rules 09.05); 10th forbids entering it at all.
+    pub normal_move_may_cross_engagement_range: bool,
+    /// MONSTER and VEHICLE models move through models that are neither on Normal and Advance
+    /// moves (11th Core Rules 17.01).
+    pub monster_vehicle_through_other_models: bool,
     /// Sight over terrain.
     pub sight: SightRules,
     /// The Benefit of Cover.

@@ -584,3 +584,100 @@ fn infantry_within_a_terrain_area_has_cover_against_every_attacker_under_elevent
         assert!(within[0].benefit_of_cover, "{ruleset:?}");
     }
 }
+
+/// The Move characteristic of every model of a unit set to `inches`.
+fn set_move(g: &mut Game, player: u8, unit: &str, inches: f32) {
+    let (a, u) = unit_ref(g, player, unit);
+    for m in &mut g.scene.armies[a].units[u].models {
+        m.characteristics.movement = inches;
+    }
+}
+
+#[test]
+fn a_normal_move_may_cross_engagement_range_under_eleventh_ending_unengaged() {
+    for ruleset in Ruleset::ALL {
+        let mut scene = open_field();
+        scene.options.ruleset = ruleset;
+        let mut g = deployed_game(scene);
+        isolate(&mut g, &[(1, "eliminators"), (2, "nobz")]);
+        // The Eliminators (40 mm) in a column at x = 23 walk 6" east past a Nob: on the way
+        // 0.7" from it, at the end 2.8" away.
+        for m in 0..3 {
+            put(&mut g, 1, "eliminators", m, 23.0, 10.0 + 1.8 * m as f32);
+        }
+        let (a, u) = unit_ref(&g, 2, "nobz");
+        for m in 1..g.scene.armies[a].units[u].models.len() {
+            put(&mut g, 2, "nobz", m, 50.0 + 1.5 * m as f32, 40.0);
+        }
+        put(&mut g, 2, "nobz", 0, 26.0, 13.6 + 0.79 + 0.63 + 0.7);
+        advance_to(&mut g, 1, Phase::Movement);
+        let c = normal_move(&g, 1, "eliminators", 6.0, 0.0);
+        match ruleset {
+            Ruleset::Tenth => {
+                let r = rejected(&mut g, c);
+                assert!(r.reason.contains("within Engagement Range"), "{r}");
+            }
+            Ruleset::Eleventh => {
+                accepted(&mut g, c);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_vehicle_moves_through_an_infantry_model_under_eleventh_only() {
+    for ruleset in Ruleset::ALL {
+        let mut scene = open_field();
+        scene.options.ruleset = ruleset;
+        let mut g = deployed_game(scene);
+        isolate(&mut g, &[(1, "redemptor"), (2, "nobz")]);
+        set_move(&mut g, 1, "redemptor", 12.0);
+        put(&mut g, 1, "redemptor", 0, 8.0, 30.0);
+        let (a, u) = unit_ref(&g, 2, "nobz");
+        for m in 1..g.scene.armies[a].units[u].models.len() {
+            put(&mut g, 2, "nobz", m, 50.0 + 1.5 * m as f32, 40.0);
+        }
+        // A Nob straight across the Redemptor's path, 6" ahead; the Redemptor ends 6" past it.
+        put(&mut g, 2, "nobz", 0, 14.0, 30.0);
+        advance_to(&mut g, 1, Phase::Movement);
+        let c = normal_move(&g, 1, "redemptor", 12.0, 0.0);
+        match ruleset {
+            Ruleset::Tenth => {
+                // Refused: through the Nob (and within its Engagement Range on the way).
+                let r = rejected(&mut g, c);
+                assert!(
+                    r.reason.contains("through enemy model")
+                        || r.reason.contains("within Engagement Range"),
+                    "{r}"
+                );
+            }
+            Ruleset::Eleventh => {
+                accepted(&mut g, c);
+            }
+        }
+    }
+}
+
+#[test]
+fn turning_a_model_costs_no_distance_under_either_ruleset() {
+    for ruleset in Ruleset::ALL {
+        let mut scene = open_field();
+        scene.options.ruleset = ruleset;
+        let mut g = deployed_game(scene);
+        isolate(&mut g, &[(1, "redemptor")]);
+        set_move(&mut g, 1, "redemptor", 1.0);
+        put(&mut g, 1, "redemptor", 0, 20.0, 20.0);
+        advance_to(&mut g, 1, Phase::Movement);
+        // A 1" move that also turns the model half round: the turn adds nothing to it.
+        let mut c = normal_move(&g, 1, "redemptor", 1.0, 0.0);
+        if let Command::Move { paths, .. } = &mut c {
+            paths[0].facing = Some(180.0);
+        }
+        accepted(&mut g, c);
+        let (a, u) = unit_ref(&g, 1, "redemptor");
+        assert_eq!(
+            g.scene.armies[a].units[u].models[0].facing, 180.0,
+            "{ruleset:?}"
+        );
+    }
+}
