@@ -52,6 +52,14 @@ pub(super) fn los_summary(ui: &mut egui::Ui, hud: &mut Hud, game: &Game) {
                     models.len()
                 ),
             );
+            // Why nothing of it is seen: the first model's blocker or rule (a wall, an
+            // Obscuring area, "hidden: 17.2\" > 15\"").
+            if visible == 0
+                && let Some(reason) = models.iter().find_map(|t| t.reason.as_ref())
+            {
+                let player = game.player_of(enemy);
+                ui.weak(format!("({})", play::readable(game, player, reason)));
+            }
             if cover > 0 {
                 ui.colored_label(AMBER, "[Cover]").on_hover_text(
                     models

@@ -71,6 +71,14 @@ pub(super) fn phase_bar(ui: &mut egui::Ui, hud: &mut Hud) {
             _ => game.describe_now(),
         };
         ui.strong(stage);
+        if !game.scene.ruleset().is_default() {
+            ui.separator();
+            ui.colored_label(
+                egui::Color32::from_rgb(240, 200, 90),
+                format!("{} edition", game.scene.ruleset().label()),
+            )
+            .on_hover_text("The game is played under this edition's core rules (--ruleset)");
+        }
         ui.separator();
         for p in [1u8, 2] {
             ui.colored_label(

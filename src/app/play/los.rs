@@ -59,6 +59,8 @@ pub fn los_report(game: &Game, army: usize, unit: usize) -> LosReport {
     let sampling = Sampling::FAST;
     let index = &sight.index;
     let mut targets = Vec::new();
+    let mut unit_cover: std::collections::HashMap<(usize, usize), Option<String>> =
+        std::collections::HashMap::new();
     for (t, r) in sight.models.iter().enumerate() {
         if r.army == army {
             continue;
@@ -93,9 +95,23 @@ pub fn los_report(game: &Game, army: usize, unit: usize) -> LosReport {
             SightStatus::Visible => not_fully.map(|b| b.to_string()),
             SightStatus::NotVisible => first_block.map(|b| b.to_string()),
         };
-        let cover = (status != SightStatus::NotVisible)
-            .then(|| index.benefit_of_cover(t, &observers, &sampling))
-            .flatten();
+        let cover = if status == SightStatus::NotVisible {
+            None
+        } else if index.eleventh() {
+            // 11th: the whole target unit's cover, against each attacking model.
+            let key = (r.army, game.combined(r.army, r.unit)[0]);
+            unit_cover
+                .entry(key)
+                .or_insert_with(|| {
+                    let theirs = game.entries_of(&sight, key.0, key.1);
+                    observers
+                        .iter()
+                        .find_map(|&o| index.cover_against(o, &theirs, &sampling))
+                })
+                .clone()
+        } else {
+            index.benefit_of_cover(t, &observers, &sampling)
+        };
         targets.push(TargetSight {
             model: *r,
             status,
