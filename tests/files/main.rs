@@ -17,3 +17,4 @@ mod hostile_data;
 mod hostile_files;
 mod hostile_round2;
 mod roster_import;
+mod ruleset_cli;
