@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::data::load_scene_under;
-use crate::design::analysis::{DEFAULT_CELL_INCHES, analyze, work};
+use crate::design::analysis::{DEFAULT_CELL_INCHES, analyze_under, work};
 use crate::design::{input_of, mirror, picture};
 
 /// Smallest heatmap cell `--cell` accepts (inches).
@@ -80,7 +80,7 @@ pub fn run(scene: &Path, args: &AnalyzeArgs) -> ExitCode {
         )
     };
     let mut analysis = std::thread::scope(|s| {
-        let job = s.spawn(|| analyze(&input, args.cell, &done));
+        let job = s.spawn(|| analyze_under(&input, &loaded.terrain_rules(), args.cell, &done));
         while !job.is_finished() {
             bar.set_position(done.load(Ordering::Relaxed) as u64);
             std::thread::sleep(Duration::from_millis(50));
@@ -103,7 +103,9 @@ pub fn run(scene: &Path, args: &AnalyzeArgs) -> ExitCode {
         return ExitCode::FAILURE;
     }
     let out = if args.json {
-        serde_json::to_string_pretty(&analysis).expect("plain data serializes")
+        let mut v = serde_json::to_value(&analysis).expect("plain data serializes");
+        v["ruleset"] = serde_json::json!(loaded.ruleset());
+        serde_json::to_string_pretty(&v).expect("plain data serializes")
     } else {
         let mut lines = vec![format!(
             "{} / {} at {}\" cells",

@@ -146,6 +146,13 @@ pub struct Analysis {
     /// Heatmaps: `[zone][kind]`, kind 0 infantry, 1 vehicle.
     #[serde(skip)]
     pub maps: Vec<[Heatmap; 2]>,
+    /// Under 11th: share of the table's cells where an INFANTRY model may be Hidden (within a
+    /// terrain area holding a Light or Dense feature); absent under 10th.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hidden_share: Option<f32>,
+    /// Under 11th: those cells (`visible` true where a model may be Hidden).
+    #[serde(skip)]
+    pub hidden: Option<Heatmap>,
 }
 
 /// Units of work an analysis of `input` at `cell` reports to its counter (heatmap rows, zone
@@ -161,7 +168,24 @@ pub fn work(input: &AnalysisInput, cell: f32) -> usize {
 
 /// Runs the analysis at `cell` inches, adding to `done` as it goes (see [`work`]).
 pub fn analyze(input: &AnalysisInput, cell: f32, done: &AtomicUsize) -> Analysis {
-    let index = SightIndex::new(&input.pieces, input.ground_floor_windows_closed);
+    analyze_under(
+        input,
+        &crate::geometry::sight::TerrainRules::tenth(input.ground_floor_windows_closed),
+        cell,
+        done,
+    )
+}
+
+/// [`analyze`] under an edition's terrain rules: under 11th the heatmaps, lanes and objectives
+/// follow the Obscuring areas and Solid gaps, and [`Analysis::hidden`] is the layer of cells
+/// where an INFANTRY model may be Hidden (11th Core Rules 13.09-13.11).
+pub fn analyze_under(
+    input: &AnalysisInput,
+    rules: &crate::geometry::sight::TerrainRules,
+    cell: f32,
+    done: &AtomicUsize,
+) -> Analysis {
+    let index = SightIndex::new_under(&input.pieces, rules);
     let kinds = [INFANTRY_PROBE, VEHICLE_PROBE];
     let observers: Vec<[Vec<Probe>; 2]> = input
         .zones
@@ -192,6 +216,25 @@ pub fn analyze(input: &AnalysisInput, cell: f32, done: &AtomicUsize) -> Analysis
             vehicle_visible_share: m[1].fraction,
         })
         .collect();
+    let hidden = index.eleventh().then(|| {
+        let (cols, rows) = grid_size(cell);
+        let mut map = Heatmap {
+            cell,
+            cols,
+            rows,
+            visible: Vec::with_capacity(cols * rows),
+            fraction: 0.0,
+        };
+        for r in 0..rows {
+            for c in 0..cols {
+                let probe = index.probe(INFANTRY_PROBE.model_at(map.centre(c, r)));
+                map.visible.push(index.probe_within_obscuring_area(&probe));
+            }
+        }
+        map.fraction =
+            map.visible.iter().filter(|v| **v).count() as f32 / map.visible.len().max(1) as f32;
+        map
+    });
     let lanes = match input.zones.as_slice() {
         [a, b, ..] => lanes(&index, &input.pieces, &a.2, &b.2, done),
         _ => LaneReport {
@@ -255,6 +298,8 @@ pub fn analyze(input: &AnalysisInput, cell: f32, done: &AtomicUsize) -> Analysis
         asymmetry,
         problems: validate(&input.pieces, &input.objectives),
         maps,
+        hidden_share: hidden.as_ref().map(|h| h.fraction),
+        hidden,
     }
 }
 
@@ -271,7 +316,19 @@ pub fn rotated_difference(a: &Heatmap, b: &Heatmap) -> f32 {
 /// True when the straight line from `a` to `b` at [`LANE_HEIGHT_INCHES`] is open: it hits no
 /// terrain solid (walls, floors, bodies) and crosses no ruin, low ruin footprint or woods
 /// footprint, so nothing along it hides a model or gives cover.
+/// Under 11th edition (an index built with its terrain rules) the footprints that close a lane
+/// are the Obscuring terrain areas instead.
 pub fn line_open(index: &SightIndex, pieces: &[TerrainPiece], a: Vec2, b: Vec2) -> bool {
+    if index.eleventh() {
+        return index
+            .cast_terrain_ray(a.extend(LANE_HEIGHT_INCHES), b.extend(LANE_HEIGHT_INCHES))
+            .is_none()
+            && !index.obscuring_areas().any(|area| {
+                polygon::segment_enters(a, b, area)
+                    || polygon::contains(area, a)
+                    || polygon::contains(area, b)
+            });
+    }
     let blocks_footprint = |c: TerrainCategory| {
         matches!(
             c,

@@ -69,6 +69,25 @@ pub fn render(input: &AnalysisInput, analysis: &Analysis, kind: usize) -> RgbIma
             }
         }
     }
+    // Under 11th: the cells where an INFANTRY model may be Hidden, hatched in green.
+    if let Some(hidden) = &analysis.hidden {
+        for y in 0..h {
+            for x in 0..w {
+                if (x + y) % 6 != 0 {
+                    continue;
+                }
+                let tx = (x as f32 + 0.5) / s as f32;
+                let ty = BOARD_DEPTH_INCHES - (y as f32 + 0.5) / s as f32;
+                let (c, r) = (
+                    ((tx / hidden.cell) as usize).min(hidden.cols - 1),
+                    ((ty / hidden.cell) as usize).min(hidden.rows - 1),
+                );
+                if hidden.visible[r * hidden.cols + c] {
+                    img.put_pixel(x + MARGIN, y + MARGIN, Rgb([90, 220, 120]));
+                }
+            }
+        }
+    }
     for (player, _, area) in &input.zones {
         let colour = if *player == 1 {
             [140, 170, 255]
@@ -160,6 +179,18 @@ pub fn render(input: &AnalysisInput, analysis: &Analysis, kind: usize) -> RgbIma
         ),
         [200, 200, 200],
     );
+    if let Some(h) = analysis.hidden_share {
+        text(
+            &mut img,
+            MARGIN,
+            top + 74,
+            &format!(
+                "11th edition: green hatch: an INFANTRY model may be Hidden ({:.1}% of the table)",
+                h * 100.0
+            ),
+            [90, 220, 120],
+        );
+    }
     img
 }
 

@@ -943,6 +943,24 @@ impl SightIndex {
         self.area_cover.get(index).copied().unwrap_or(false) && self.within_area(index)
     }
 
+    /// True when the probe stands (partly) within an 11th edition terrain area holding a Light
+    /// or Dense feature: where an INFANTRY, BEASTS or SWARM model may be Hidden.
+    pub fn probe_within_obscuring_area(&self, probe: &Probe) -> bool {
+        probe
+            .standing
+            .iter()
+            .any(|(p, _, _)| self.terrain.pieces[*p].obscuring)
+    }
+
+    /// The outlines of the 11th edition Obscuring terrain areas (none under 10th).
+    pub fn obscuring_areas(&self) -> impl Iterator<Item = &[Vec2]> + '_ {
+        self.terrain
+            .pieces
+            .iter()
+            .filter(|p| p.obscuring)
+            .map(|p| p.footprint.as_slice())
+    }
+
     /// True when the index applies the 11th edition terrain rules.
     pub fn eleventh(&self) -> bool {
         matches!(self.terrain.rules, TerrainRules::Eleventh { .. })

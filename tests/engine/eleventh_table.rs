@@ -681,3 +681,36 @@ fn turning_a_model_costs_no_distance_under_either_ruleset() {
         );
     }
 }
+
+#[test]
+fn the_layout_analysis_under_eleventh_has_a_hidden_layer_and_obscuring_lanes() {
+    use std::sync::atomic::AtomicUsize;
+    use wartable::design::analysis::analyze_under;
+    use wartable::design::input_of;
+    let file =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes/eleventh-sight.ron");
+    let eleventh = wartable::data::load_scene(&file).unwrap();
+    let tenth = eleventh.clone().under(Some(Ruleset::Tenth));
+    let run = |scene: &wartable::data::Scene| {
+        analyze_under(
+            &input_of(scene),
+            &scene.terrain_rules(),
+            2.0,
+            &AtomicUsize::new(0),
+        )
+    };
+    let (a11, a10) = (run(&eleventh), run(&tenth));
+    assert_eq!(a10.hidden_share, None);
+    let hidden = a11.hidden.as_ref().unwrap();
+    // The cells within (or touching) the ruin's and the barricades' areas, and only those.
+    let share = a11.hidden_share.unwrap();
+    assert!(share > 0.0 && share < 0.1, "{share}");
+    let centre = |x: f32, y: f32| {
+        let (c, r) = ((x / hidden.cell) as usize, (y / hidden.cell) as usize);
+        hidden.visible[r * hidden.cols + c]
+    };
+    assert!(centre(36.5, 40.0) && centre(30.5, 24.5));
+    assert!(!centre(10.0, 10.0) && !centre(50.0, 10.0));
+    // The barricades (Light) close lines under 11th that 10th leaves open.
+    assert!(a11.lanes.clear_lines <= a10.lanes.clear_lines);
+}
