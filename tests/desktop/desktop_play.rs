@@ -2044,3 +2044,43 @@ fn the_reaction_window_offers_detachment_stratagems_with_their_cp() {
         Some(&Command::Pass { player: 2 })
     );
 }
+
+#[test]
+fn the_menu_starts_a_game_under_the_eleventh_edition_and_it_loads_back_so() {
+    let dir = std::env::temp_dir().join(format!("wartable-menu-11th-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let form = NewGameForm {
+        ruleset: wartable::rules::Ruleset::Eleventh,
+        ..NewGameForm::default()
+    };
+    let mut started = table::start_new_game(&form, &dir, 99).unwrap();
+    assert_eq!(
+        started.game.scene.ruleset(),
+        wartable::rules::Ruleset::Eleventh
+    );
+    // The scene the menu wrote says so, and the game's Engagement Range is 11th's.
+    let scene_file = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().ends_with(".scene.ron"))
+        .unwrap();
+    let text = std::fs::read_to_string(&scene_file).unwrap();
+    assert!(text.contains("ruleset: Eleventh"), "{text}");
+    assert_eq!(
+        started
+            .game
+            .scene
+            .edition()
+            .engagement_range_horizontal_inches,
+        2.0
+    );
+    scenario::deploy_all(&mut started).unwrap();
+    wartable::game::save::write_save(&started.autosave, &started.save).unwrap();
+    let loaded = table::load_game(&started.autosave).unwrap();
+    assert_eq!(
+        loaded.game.scene.ruleset(),
+        wartable::rules::Ruleset::Eleventh
+    );
+    assert_eq!(loaded.game.state_hash(), started.game.state_hash());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -191,6 +191,20 @@ fn menu_body(ui: &mut egui::Ui, hud: &mut Hud) {
                 }
             });
     };
+    ui.horizontal(|ui| {
+        ui.label("Rules:");
+        for r in crate::rules::Ruleset::ALL {
+            ui.selectable_value(&mut form.ruleset, r, format!("{} edition", r.label()))
+                .on_hover_text(match r {
+                    crate::rules::Ruleset::Tenth => "10th edition core rules (the default)",
+                    crate::rules::Ruleset::Eleventh => {
+                        "11th edition core rules: the table (terrain areas, Obscuring, Hidden, \
+                         cover as -1 BS, 2\" engagement, 9\" coherency span, 8\" set-up); \
+                         the phases are still 10th's"
+                    }
+                });
+        }
+    });
     if ui
         .checkbox(&mut form.tournament, "Tournament pairings only")
         .on_hover_text(

@@ -54,6 +54,8 @@ pub struct NewGameForm {
     /// The folder whose `scenes/` holds the player's own files (imported armies, layouts saved
     /// in the editor), listed beside the built-in ones: the working directory by default.
     pub disk: PathBuf,
+    /// The edition of the core rules the game is played under (10th by default).
+    pub ruleset: crate::rules::Ruleset,
 }
 
 impl Default for NewGameForm {
@@ -75,6 +77,7 @@ impl Default for NewGameForm {
             tournament: true,
             secondaries: [SecondaryMode::Tactical, SecondaryMode::Tactical],
             disk: PathBuf::from("."),
+            ruleset: crate::rules::Ruleset::Tenth,
         }
     }
 }

@@ -108,7 +108,7 @@ pub fn start_new_game(
         armies: scene_armies(form.armies.clone().map(|a| rel(&a)), secondaries),
         options: crate::data::scene::SceneOptions {
             ground_floor_windows_closed: true,
-            ruleset: Default::default(),
+            ruleset: form.ruleset,
         },
         objectives: Vec::new(),
     };
