@@ -486,6 +486,40 @@ pub fn layout(file: &Path, data: &LayoutFile) -> Vec<DataError> {
         errors: Vec::new(),
     };
     r.unique("piece", data.pieces.iter().map(|p| p.id.as_str()));
+    // 11th edition terrain areas and category overrides name pieces of the layout.
+    r.unique("area", data.areas.iter().map(|a| a.id.as_str()));
+    let known = |id: &str| data.pieces.iter().any(|p| p.id == id);
+    for (i, a) in data.areas.iter().enumerate() {
+        if a.pieces.is_empty() {
+            r.fail_at(
+                &format!("areas[{i}]"),
+                format!("area '{}' holds no piece", a.id),
+            );
+        }
+        for id in a.pieces.iter().filter(|id| !known(id)) {
+            r.fail_at(
+                &format!("areas[{i}]"),
+                format!(
+                    "area '{}' names piece '{id}', which the layout does not have",
+                    a.id
+                ),
+            );
+        }
+        if let Some(outline) = &a.outline {
+            r.polygon(
+                &format!("area '{}' outline", a.id),
+                &crate::geometry::to_vecs(outline),
+            );
+        }
+    }
+    for (k, (id, _)) in data.categories.iter().enumerate() {
+        if !known(id) {
+            r.fail_at(
+                &format!("categories[{k}]"),
+                format!("categories names piece '{id}', which the layout does not have"),
+            );
+        }
+    }
     for (i, p) in data.pieces.iter().enumerate() {
         if p.id.trim().is_empty() {
             r.fail(format!("pieces[{i}]: a piece needs an id (it is empty)"));

@@ -531,3 +531,119 @@ pub fn with_floor(piece: &PieceSpec, height: Option<f32>) -> PieceSpec {
         .collect();
     out
 }
+
+/// Sets the 11th edition category of piece `id`: the kind's default clears the layout's
+/// override, any other category records one (11th Core Rules 13.02-13.05).
+pub fn with_feature_category(
+    layout: &mut LayoutFile,
+    id: &str,
+    category: crate::geometry::FeatureCategory,
+) {
+    let default = layout
+        .pieces
+        .iter()
+        .find(|p| p.id == id)
+        .map(|p| p.category.default_feature_category());
+    if default == Some(category) {
+        layout.categories.remove(id);
+    } else {
+        layout.categories.insert(id.to_string(), category);
+    }
+}
+
+/// The id of the layout's own terrain area that holds piece `id`, if one does (else the piece
+/// is an area of its own).
+pub fn area_of<'a>(layout: &'a LayoutFile, id: &str) -> Option<&'a str> {
+    layout
+        .areas
+        .iter()
+        .find(|a| a.pieces.iter().any(|p| p == id))
+        .map(|a| a.id.as_str())
+}
+
+/// Puts piece `id` into the layout's terrain area `area` (created, with its outline the hull of
+/// its pieces, when there is none of that id), or with `None` back into an area of its own;
+/// areas left with no piece are removed (11th Core Rules 13.01).
+pub fn into_area(layout: &mut LayoutFile, id: &str, area: Option<&str>) {
+    for a in &mut layout.areas {
+        a.pieces.retain(|p| p != id);
+    }
+    if let Some(area) = area {
+        match layout.areas.iter_mut().find(|a| a.id == area) {
+            Some(a) => a.pieces.push(id.to_string()),
+            None => layout.areas.push(crate::data::layout::AreaSpec {
+                id: area.to_string(),
+                pieces: vec![id.to_string()],
+                outline: None,
+            }),
+        }
+    }
+    layout.areas.retain(|a| !a.pieces.is_empty());
+}
+
+/// An area id not yet used by the layout's areas or pieces: `area-1`, `area-2`...
+pub fn new_area_id(layout: &LayoutFile) -> String {
+    (1..)
+        .map(|n| format!("area-{n}"))
+        .find(|id| {
+            !layout.areas.iter().any(|a| &a.id == id) && !layout.pieces.iter().any(|p| &p.id == id)
+        })
+        .expect("an unused id")
+}
+
+#[cfg(test)]
+mod area_tests {
+    use super::*;
+    use crate::geometry::FeatureCategory;
+
+    fn layout() -> LayoutFile {
+        LayoutFile {
+            name: "t".into(),
+            source: String::new(),
+            pieces: vec![
+                new_piece(TerrainCategory::Ruin, "ruin-1".into(), Point(10.0, 10.0)),
+                new_piece(
+                    TerrainCategory::Barricade,
+                    "barricade-1".into(),
+                    Point(16.0, 10.0),
+                ),
+                new_piece(
+                    TerrainCategory::Crater,
+                    "crater-1".into(),
+                    Point(30.0, 10.0),
+                ),
+            ],
+            objectives: Vec::new(),
+            areas: Vec::new(),
+            categories: Default::default(),
+        }
+    }
+
+    #[test]
+    fn a_category_override_is_kept_only_where_it_differs_from_the_default() {
+        let mut l = layout();
+        with_feature_category(&mut l, "crater-1", FeatureCategory::Light);
+        assert_eq!(l.categories.get("crater-1"), Some(&FeatureCategory::Light));
+        assert_eq!(l.feature_category(&l.pieces[2]), FeatureCategory::Light);
+        with_feature_category(&mut l, "crater-1", FeatureCategory::Exposed);
+        assert!(l.categories.is_empty());
+    }
+
+    #[test]
+    fn pieces_join_and_leave_areas_and_empty_areas_go() {
+        let mut l = layout();
+        let id = new_area_id(&l);
+        into_area(&mut l, "ruin-1", Some(&id));
+        into_area(&mut l, "barricade-1", Some(&id));
+        assert_eq!(area_of(&l, "barricade-1"), Some("area-1"));
+        let areas = l.resolved_areas();
+        // One shared area (Dense: it holds a ruin) and the crater's own.
+        assert_eq!(areas.len(), 2);
+        assert_eq!(areas[0].pieces, vec!["ruin-1", "barricade-1"]);
+        assert_eq!(areas[0].category, FeatureCategory::Dense);
+        into_area(&mut l, "ruin-1", None);
+        into_area(&mut l, "barricade-1", None);
+        assert!(l.areas.is_empty());
+        assert_eq!(l.resolved_areas().len(), 3);
+    }
+}

@@ -148,6 +148,14 @@ fn every_scene_sets_each_model_wholly_within_its_zone_without_overlaps() {
 
 /// (bad file, fragments the error must contain).
 const BAD_FILES: &[(&str, &[&str])] = &[
+    (
+        "area-unknown-piece.ron",
+        &[
+            "area-unknown-piece.ron:5:",
+            "area 'a' names piece 'nope'",
+            "categories names piece 'ghost'",
+        ],
+    ),
     ("missing-comma.ron", &["missing-comma.ron:6:9:", "comma"]),
     (
         "misspelt-field.ron",

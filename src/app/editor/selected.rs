@@ -84,6 +84,7 @@ pub(super) fn selected(ui: &mut egui::Ui, editor: &mut Editor) {
                     put_piece(&mut d.layout, Some(i), q, mirror);
                 });
             }
+            eleventh_controls(ui, editor, &p.id);
             if (p.category == TerrainCategory::Ruin || !p.walls.is_empty())
                 && let Some(c) = ruin_controls(ui, &p)
             {
@@ -129,6 +130,62 @@ pub(super) fn selected(ui: &mut egui::Ui, editor: &mut Editor) {
         None => {
             ui.weak("Click a piece or a marker the layout placed to select it.");
         }
+    }
+}
+
+/// The piece's 11th edition category and terrain area (docs/formats.md, "11th edition terrain
+/// areas and categories").
+fn eleventh_controls(ui: &mut egui::Ui, editor: &mut Editor, id: &str) {
+    use crate::design::edit::{area_of, into_area, new_area_id, with_feature_category};
+    use crate::geometry::FeatureCategory;
+    let layout = &editor.design.layout;
+    let Some(piece) = layout.pieces.iter().find(|p| p.id == id) else {
+        return;
+    };
+    let category = layout.feature_category(piece);
+    let area = area_of(layout, id).map(str::to_string);
+    let areas: Vec<String> = layout.areas.iter().map(|a| a.id.clone()).collect();
+    let mut chosen_category = category;
+    let mut chosen_area = area.clone();
+    egui::Grid::new("eleventh").num_columns(2).show(ui, |ui| {
+        ui.label("11th category")
+            .on_hover_text("Exposed, Light or Dense (11th edition only)");
+        egui::ComboBox::from_id_salt("feature-category")
+            .selected_text(category.label())
+            .show_ui(ui, |ui| {
+                for c in [
+                    FeatureCategory::Exposed,
+                    FeatureCategory::Light,
+                    FeatureCategory::Dense,
+                ] {
+                    ui.selectable_value(&mut chosen_category, c, c.label());
+                }
+            });
+        ui.end_row();
+        ui.label("11th terrain area")
+            .on_hover_text("The area holding this piece (11th edition only): its own footprint, or one shared with other pieces");
+        egui::ComboBox::from_id_salt("terrain-area")
+            .selected_text(area.as_deref().unwrap_or("its own"))
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut chosen_area, None, "its own");
+                for a in &areas {
+                    ui.selectable_value(&mut chosen_area, Some(a.clone()), a.as_str());
+                }
+                ui.selectable_value(&mut chosen_area, Some(String::new()), "a new area");
+            });
+        ui.end_row();
+    });
+    if chosen_category != category {
+        editor.edit(|d| with_feature_category(&mut d.layout, id, chosen_category));
+    }
+    if chosen_area != area {
+        editor.edit(|d| {
+            let target = match chosen_area.as_deref() {
+                Some("") => Some(new_area_id(&d.layout)),
+                other => other.map(str::to_string),
+            };
+            into_area(&mut d.layout, id, target.as_deref());
+        });
     }
 }
 
