@@ -604,11 +604,9 @@ pub(crate) fn needed_on(game: &Game, army: usize, unit: usize) -> Vec<usize> {
     let models = game.live_models(army, unit);
     (0..game.scene.objectives.len())
         .filter(|&i| {
-            let o = &game.scene.objectives[i];
-            let marker = Vec3::new(o.at.0, o.at.1, o.z);
             let own: u32 = models
                 .iter()
-                .filter(|r| crate::rules::engagement::in_objective_range(&game.solid(**r), marker))
+                .filter(|r| game.in_range_of_objective(**r, i))
                 .map(|r| game.objective_control(*r))
                 .sum();
             if own == 0 {

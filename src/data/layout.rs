@@ -137,6 +137,10 @@ pub struct AreaSpec {
     /// Outline in table inches; absent: the convex hull of the pieces' footprints.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outline: Option<Vec<Point>>,
+    /// The objective marker in play (its id) that this area is: under 11th a model within the
+    /// area is in range of it (11th Core Rules 14.01, terrain objectives).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub objective: Option<String>,
 }
 
 impl LayoutFile {
@@ -176,6 +180,7 @@ impl LayoutFile {
                     .map(|p| self.feature_category(p))
                     .max()
                     .unwrap_or(FeatureCategory::Exposed),
+                objective: a.objective.clone(),
             });
         }
         for p in self
@@ -188,6 +193,7 @@ impl LayoutFile {
                 outline: p.resolve().footprint,
                 pieces: vec![p.id.clone()],
                 category: self.feature_category(p),
+                objective: None,
             });
         }
         out

@@ -575,6 +575,7 @@ pub fn into_area(layout: &mut LayoutFile, id: &str, area: Option<&str>) {
                 id: area.to_string(),
                 pieces: vec![id.to_string()],
                 outline: None,
+                objective: None,
             }),
         }
     }

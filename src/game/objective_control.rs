@@ -62,10 +62,8 @@ impl Game {
     /// its modifiers, of their models in range), and who controls it (Core Rules: Objective
     /// Markers). [`Game::update_objectives`](Game) records this at the end of each phase.
     pub fn levels_of_control(&self, i: usize) -> ([u32; 2], Control) {
-        let obj = &self.scene.objectives[i];
-        let marker = Vec3::new(obj.at.0, obj.at.1, obj.z);
         level_of_control(self.all_live_models().into_iter().map(|r| {
-            let in_range = in_objective_range(&self.solid(r), marker);
+            let in_range = self.in_range_of_objective(r, i);
             let oc = if in_range {
                 self.objective_control(r)
             } else {
@@ -73,6 +71,26 @@ impl Game {
             };
             (self.player_of(r.army), oc, in_range)
         }))
+    }
+
+    /// True when model `r` is in range of objective marker `i`: within 3" horizontally and 5"
+    /// vertically of the marker (Core Rules: Objective Markers), or, under 11th edition where
+    /// the layout makes a terrain area that objective, (partly) within the area (11th Core
+    /// Rules 14.01).
+    pub fn in_range_of_objective(&self, r: crate::game::sight::ModelRef, i: usize) -> bool {
+        let obj = &self.scene.objectives[i];
+        let solid = self.solid(r);
+        if self.scene.edition().terrain_area_objectives
+            && let Some(area) = self
+                .scene
+                .layout
+                .areas
+                .iter()
+                .find(|a| a.objective.as_deref() == Some(obj.id.as_str()))
+        {
+            return crate::geometry::measure::within_footprint(&solid, &area.outline);
+        }
+        in_objective_range(&solid, Vec3::new(obj.at.0, obj.at.1, obj.z))
     }
 
     /// True if the combined unit (`army`, `root`) is within Engagement Range of an enemy unit

@@ -118,6 +118,9 @@ pub struct TerrainArea {
     pub pieces: Vec<String>,
     /// The most obstructive category among its features.
     pub category: FeatureCategory,
+    /// The objective marker (its id) this area is, when the layout says so: under 11th a model
+    /// within the area is in range of that objective (11th Core Rules 14.01).
+    pub objective: Option<String>,
 }
 
 impl TerrainArea {

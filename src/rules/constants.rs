@@ -313,6 +313,7 @@ pub const TENTH: Edition = Edition {
     scouts_enemy_distance_inches: SCOUTS_ENEMY_DISTANCE_INCHES,
     normal_move_may_cross_engagement_range: false,
     monster_vehicle_through_other_models: false,
+    terrain_area_objectives: false,
     sight: SightRules::Footprints,
     cover: CoverEffect::ImproveArmourSave(COVER_SAVE_BONUS),
 };
@@ -330,6 +331,7 @@ pub const ELEVENTH: Edition = Edition {
     scouts_enemy_distance_inches: ELEVENTH_SET_UP_ENEMY_DISTANCE_INCHES,
     normal_move_may_cross_engagement_range: true,
     monster_vehicle_through_other_models: true,
+    terrain_area_objectives: true,
     sight: SightRules::ObscuringAreas {
         solid_gap_inches: ELEVENTH_SOLID_GAP_HEIGHT_INCHES,
         hidden_detection_range_inches: ELEVENTH_HIDDEN_DETECTION_RANGE_INCHES,

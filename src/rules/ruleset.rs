@@ -122,6 +122,9 @@ pub struct Edition {
     /// MONSTER and VEHICLE models move through models that are neither on Normal and Advance
     /// moves (11th Core Rules 17.01).
     pub monster_vehicle_through_other_models: bool,
+    /// An objective that a layout's terrain area is (the layout says so) is in range of every
+    /// model within the area (11th Core Rules 14.01); otherwise markers only.
+    pub terrain_area_objectives: bool,
     /// Sight over terrain.
     pub sight: SightRules,
     /// The Benefit of Cover.

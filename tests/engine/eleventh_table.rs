@@ -50,6 +50,7 @@ fn areas_of(pieces: &[TerrainPiece]) -> Vec<TerrainArea> {
             outline: p.footprint.clone(),
             pieces: vec![p.id.clone()],
             category: p.category.default_feature_category(),
+            objective: None,
         })
         .collect()
 }
@@ -713,4 +714,44 @@ fn the_layout_analysis_under_eleventh_has_a_hidden_layer_and_obscuring_lanes() {
     assert!(!centre(10.0, 10.0) && !centre(50.0, 10.0));
     // The barricades (Light) close lines under 11th that 10th leaves open.
     assert!(a11.lanes.clear_lines <= a10.lanes.clear_lines);
+}
+
+#[test]
+fn a_terrain_area_that_is_an_objective_puts_every_model_within_it_in_range_under_eleventh() {
+    for ruleset in Ruleset::ALL {
+        let mut scene = open_field();
+        scene.options.ruleset = ruleset;
+        let mut g = deployed_game(scene);
+        isolate(&mut g, &[(1, "eliminators")]);
+        let marker = 0;
+        let id = g.scene.objectives[marker].id.clone();
+        let at = g.scene.objectives[marker].at;
+        // The layout makes a 12" square round the marker one terrain area that is the objective.
+        let outline = rect(at.0 - 6.0, at.1 - 6.0, at.0 + 6.0, at.1 + 6.0);
+        let layout = std::sync::Arc::make_mut(&mut g.scene.layout);
+        layout.areas.push(TerrainArea {
+            id: "objective-area".into(),
+            outline,
+            pieces: Vec::new(),
+            category: FeatureCategory::Exposed,
+            objective: Some(id),
+        });
+        // An Eliminator 5" from the marker's centre: out of the marker's 3" range, within the
+        // area.
+        put(&mut g, 1, "eliminators", 0, at.0 + 5.0, at.1);
+        let (a, u) = unit_ref(&g, 1, "eliminators");
+        let r = wartable::game::sight::ModelRef {
+            army: a,
+            unit: u,
+            model: 0,
+        };
+        assert_eq!(
+            g.in_range_of_objective(r, marker),
+            ruleset == Ruleset::Eleventh,
+            "{ruleset:?}"
+        );
+        // Farther than the area: out of range under both.
+        put(&mut g, 1, "eliminators", 0, at.0 + 8.0, at.1);
+        assert!(!g.in_range_of_objective(r, marker));
+    }
 }
