@@ -19,6 +19,7 @@ use crate::rules::constants::{
 use crate::rules::effect::Modifier;
 use crate::rules::engagement::within_engagement_range_in;
 use crate::rules::movement::{path_length, sample_path};
+use crate::rules::ruleset::TerrainMovement;
 
 /// How a move treats enemy models and Engagement Range on the way and at the end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,10 +131,55 @@ impl Game {
         allowance: &dyn Fn(ModelRef) -> f32,
         kind: MoveKind,
     ) -> Result<PlannedMove, Rejection> {
-        // FLY: in a Normal, Advance or Fall Back move, models may move over enemy models and
-        // through Engagement Range (not end there); Charge, Pile-in and Consolidation moves
-        // get no such licence (Core Rules: Flying).
-        let fly = self.all_have_keyword(army, unit, "FLY") && kind != MoveKind::Engaging;
+        let has_fly = self.all_have_keyword(army, unit, "FLY");
+        match self.scene.edition().terrain_movement {
+            // FLY: in a Normal, Advance or Fall Back move, models may move over enemy models
+            // and through Engagement Range (not end there); Charge, Pile-in and Consolidation
+            // moves get no such licence (Core Rules: Flying).
+            TerrainMovement::Tenth => self.plan_move_as(
+                army,
+                unit,
+                paths,
+                allowance,
+                kind,
+                has_fly && kind != MoveKind::Engaging,
+            ),
+            // 11th: a FLY unit moves like any other, or takes to the skies, its move that much
+            // shorter (HOVER: not), over every model and all terrain (11th Core Rules 21.03).
+            // The engine takes to the skies only for a move that needs it (the player's best
+            // choice: a move legal on the ground loses nothing).
+            TerrainMovement::Eleventh {
+                take_to_the_skies_inches,
+                ..
+            } => {
+                let ground = self.plan_move_as(army, unit, paths, allowance, kind, false);
+                if ground.is_ok() || !has_fly {
+                    return ground;
+                }
+                let cut = if self.has_keyword(army, unit, "HOVER") {
+                    0.0
+                } else {
+                    take_to_the_skies_inches
+                };
+                let skies = |r: ModelRef| (allowance(r) - cut).max(0.0);
+                self.plan_move_as(army, unit, paths, &skies, kind, true)
+                    .map_err(|_| ground.err().expect("the ground move was refused"))
+            }
+        }
+    }
+
+    /// [`Game::plan_move`] with FLY's licence (`fly`: over models, through walls and
+    /// Engagement Range on the way) given or not.
+    fn plan_move_as(
+        &self,
+        army: usize,
+        unit: usize,
+        paths: &[ModelPath],
+        allowance: &dyn Fn(ModelRef) -> f32,
+        kind: MoveKind,
+        fly: bool,
+    ) -> Result<PlannedMove, Rejection> {
+        let terrain_movement = self.scene.edition().terrain_movement;
         // Walkers (Super-Heavy Walker, Scuttling Walker): through models and terrain in their
         // Normal, Advance and Fall Back moves, as their rules say.
         let walker = kind != MoveKind::Engaging;
@@ -145,6 +191,17 @@ impl Game {
             self.walk_through_height(army, unit)
         } else {
             None
+        };
+        // 11th: models that cannot pass the walls of Dense features still pass through
+        // sections 2" tall or lower (11th Core Rules 13.06).
+        let walk_height = match terrain_movement {
+            TerrainMovement::Eleventh {
+                dense_pass_height_inches,
+                ..
+            } => Some(walk_height.map_or(dense_pass_height_inches, |h| {
+                h.max(dense_pass_height_inches)
+            })),
+            TerrainMovement::Tenth => walk_height,
         };
         let mut crossed_high_terrain = false;
         let mut moves: Vec<(ModelRef, Vec3)> = Vec::new();
@@ -217,8 +274,13 @@ impl Game {
             longest = longest.max(length);
             let me = self.solid(r);
             let datasheet = &self.scene.armies[army].units[r.unit].datasheet;
-            let through_walls =
-                fly || datasheet.has_keyword("INFANTRY") || datasheet.has_keyword("BEAST");
+            let through_walls = fly
+                || datasheet.has_keyword("INFANTRY")
+                || datasheet.has_keyword("BEAST")
+                || (terrain_movement != TerrainMovement::Tenth
+                    && ["BEASTS", "SWARM", "MOBILE"]
+                        .iter()
+                        .any(|k| datasheet.has_keyword(k)));
             let big = datasheet.has_keyword("MONSTER") || datasheet.has_keyword("VEHICLE");
             let mut crossed_enemy = false;
             // Only the models the path passes near can be moved through or come within
@@ -607,12 +669,24 @@ impl Game {
         name: &str,
     ) -> Result<(), Rejection> {
         let d = &self.scene.armies[r.army].units[r.unit].datasheet;
+        let tenth = self.scene.edition().terrain_movement == TerrainMovement::Tenth;
         if at.z > MEASURE_TOLERANCE_INCHES {
-            if !(d.has_keyword("INFANTRY") || d.has_keyword("BEAST") || d.has_keyword("FLY")) {
+            // 11th: also SWARM and MONSTER models end above the ground (11th Core Rules 13.06).
+            let keywords: &[&str] = if tenth {
+                &["INFANTRY", "BEAST", "FLY"]
+            } else {
+                &["INFANTRY", "BEAST", "BEASTS", "SWARM", "FLY", "MONSTER"]
+            };
+            if !keywords.iter().any(|k| d.has_keyword(k)) {
                 return reject(
                     Rule::Terrain,
                     format!(
-                        "{name} cannot end on an upper floor (only INFANTRY, BEAST and FLY models can)"
+                        "{name} cannot end on an upper floor (only {} models can)",
+                        if tenth {
+                            "INFANTRY, BEAST and FLY"
+                        } else {
+                            "INFANTRY, BEASTS, SWARM, FLY and MONSTER"
+                        }
                     ),
                 );
             }
@@ -635,8 +709,11 @@ impl Game {
         }
         let s = self.solid_at(r, at, self.solid(r).facing);
         let outline = s.outline();
+        // 10th: no model ends on battlefield debris; 11th lets every model through Exposed and
+        // Light features.
         if let Some(p) = self.scene.layout.pieces.iter().find(|p| {
-            p.category == TerrainCategory::Debris
+            tenth
+                && p.category == TerrainCategory::Debris
                 && polygon::polygons_intersect(&outline, &p.footprint)
         }) {
             return reject(

@@ -274,7 +274,14 @@ pub const BURN_OBJECTIVE_FROM_ROUND: u8 = 2;
 // is here, and [`ELEVENTH`] / [`TENTH`] gather what the engine consults through
 // [`crate::rules::ruleset::Ruleset`].
 
-use super::ruleset::{CoverEffect, Edition, SightRules};
+use super::ruleset::{CoverEffect, Edition, SightRules, TerrainMovement};
+
+/// 11th edition: non-INFANTRY models move horizontally through sections of Dense features this
+/// tall or lower (inches; 11th Core Rules 13.06).
+pub const ELEVENTH_DENSE_PASS_HEIGHT_INCHES: f32 = 2.0;
+/// 11th edition take to the skies: a FLY unit's move is this much shorter (inches; 11th Core
+/// Rules 21.03; HOVER: no reduction).
+pub const ELEVENTH_TAKE_TO_THE_SKIES_INCHES: f32 = 2.0;
 
 /// 11th edition Engagement Range, horizontal part (11th Core Rules 03.04).
 pub const ELEVENTH_ENGAGEMENT_RANGE_HORIZONTAL_INCHES: f32 = 2.0;
@@ -314,6 +321,7 @@ pub const TENTH: Edition = Edition {
     normal_move_may_cross_engagement_range: false,
     monster_vehicle_through_other_models: false,
     terrain_area_objectives: false,
+    terrain_movement: TerrainMovement::Tenth,
     sight: SightRules::Footprints,
     cover: CoverEffect::ImproveArmourSave(COVER_SAVE_BONUS),
 };
@@ -332,6 +340,10 @@ pub const ELEVENTH: Edition = Edition {
     normal_move_may_cross_engagement_range: true,
     monster_vehicle_through_other_models: true,
     terrain_area_objectives: true,
+    terrain_movement: TerrainMovement::Eleventh {
+        dense_pass_height_inches: ELEVENTH_DENSE_PASS_HEIGHT_INCHES,
+        take_to_the_skies_inches: ELEVENTH_TAKE_TO_THE_SKIES_INCHES,
+    },
     sight: SightRules::ObscuringAreas {
         solid_gap_inches: ELEVENTH_SOLID_GAP_HEIGHT_INCHES,
         hidden_detection_range_inches: ELEVENTH_HIDDEN_DETECTION_RANGE_INCHES,

@@ -82,6 +82,26 @@ pub enum SightRules {
     },
 }
 
+/// How models move through terrain and over models with FLY in an edition.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum TerrainMovement {
+    /// 10th: INFANTRY, BEAST and FLY models through ruin walls, others around; only INFANTRY,
+    /// BEAST and FLY end on upper floors; no model ends on battlefield debris; FLY models move
+    /// over models and Engagement Range freely (Core Rules: Ruins, Battlefield Debris, Flying).
+    Tenth,
+    /// 11th (13.06, 21.03): INFANTRY, BEASTS, SWARM and MOBILE through the walls of Dense
+    /// features, other models only through sections this tall or lower; INFANTRY, BEASTS,
+    /// SWARM, FLY and MONSTER models end above the ground; FLY models move like any other
+    /// unless they take to the skies, which costs this much of the move (HOVER: nothing) and
+    /// lets them pass over every model and all terrain.
+    Eleventh {
+        /// Dense sections a non-INFANTRY model passes through (inches).
+        dense_pass_height_inches: f32,
+        /// Take to the skies: inches off the move.
+        take_to_the_skies_inches: f32,
+    },
+}
+
 /// What the Benefit of Cover does in an edition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CoverEffect {
@@ -125,6 +145,8 @@ pub struct Edition {
     /// An objective that a layout's terrain area is (the layout says so) is in range of every
     /// model within the area (11th Core Rules 14.01); otherwise markers only.
     pub terrain_area_objectives: bool,
+    /// How models move over terrain and FLY.
+    pub terrain_movement: TerrainMovement,
     /// Sight over terrain.
     pub sight: SightRules,
     /// The Benefit of Cover.

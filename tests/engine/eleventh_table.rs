@@ -755,3 +755,90 @@ fn a_terrain_area_that_is_an_objective_puts_every_model_within_it_in_range_under
         assert!(!g.in_range_of_objective(r, marker));
     }
 }
+
+/// A 12"-long wall `height` inches tall standing across the table at x = 20, y 14..26, in a
+/// ruin of its own.
+fn add_wall(g: &mut Game, height: f32) {
+    let mut ruin = piece(
+        "test-wall",
+        TerrainCategory::Ruin,
+        rect(19.5, 14.0, 20.5, 26.0),
+        0.0,
+    );
+    ruin.walls.push(Wall {
+        start: Vec2::new(20.0, 14.0),
+        end: Vec2::new(20.0, 26.0),
+        height,
+        thickness: 0.25,
+        windows: Vec::new(),
+    });
+    let layout = std::sync::Arc::make_mut(&mut g.scene.layout);
+    layout.areas.push(TerrainArea {
+        id: ruin.id.clone(),
+        outline: ruin.footprint.clone(),
+        pieces: vec![ruin.id.clone()],
+        category: FeatureCategory::Dense,
+        objective: None,
+    });
+    layout.pieces.push(ruin);
+}
+
+#[test]
+fn a_vehicle_passes_a_two_inch_dense_section_under_eleventh_but_not_a_three_inch_one() {
+    for (ruleset, height, ok) in [
+        (Ruleset::Tenth, 2.0, false),
+        (Ruleset::Eleventh, 2.0, true),
+        (Ruleset::Eleventh, 3.0, false),
+    ] {
+        let mut scene = open_field();
+        scene.options.ruleset = ruleset;
+        let mut g = deployed_game(scene);
+        isolate(&mut g, &[(1, "redemptor")]);
+        add_wall(&mut g, height);
+        set_move(&mut g, 1, "redemptor", 8.0);
+        put(&mut g, 1, "redemptor", 0, 16.0, 20.0);
+        advance_to(&mut g, 1, Phase::Movement);
+        let c = normal_move(&g, 1, "redemptor", 8.0, 0.0);
+        if ok {
+            accepted(&mut g, c);
+        } else {
+            let r = rejected(&mut g, c);
+            assert!(
+                r.reason.contains("through a wall"),
+                "{ruleset:?} {height}: {r}"
+            );
+        }
+    }
+}
+
+#[test]
+fn fly_takes_to_the_skies_under_eleventh_for_two_inches_of_its_move() {
+    for ruleset in Ruleset::ALL {
+        let mut scene = open_field();
+        scene.options.ruleset = ruleset;
+        let mut g = deployed_game(scene);
+        isolate(&mut g, &[(1, "redemptor")]);
+        // A flying Redemptor (a VEHICLE: no way through a 5" wall on the ground).
+        let (a, u) = unit_ref(&g, 1, "redemptor");
+        std::sync::Arc::make_mut(&mut g.scene.armies[a].units[u].datasheet)
+            .keywords
+            .push("FLY".into());
+        set_move(&mut g, 1, "redemptor", 8.0);
+        add_wall(&mut g, 5.0);
+        put(&mut g, 1, "redemptor", 0, 16.0, 20.0);
+        advance_to(&mut g, 1, Phase::Movement);
+        // Over the wall: 7" is more than the 6" left when taking to the skies under 11th;
+        // 10th's FLY crosses walls at no cost.
+        let far = normal_move(&g, 1, "redemptor", 7.0, 0.0);
+        let near = normal_move(&g, 1, "redemptor", 5.5, 0.0);
+        match ruleset {
+            Ruleset::Tenth => {
+                accepted(&mut g, far);
+            }
+            Ruleset::Eleventh => {
+                rejected(&mut g, far);
+                accepted(&mut g, near);
+            }
+        }
+    }
+}
