@@ -648,3 +648,63 @@ mod area_tests {
         assert_eq!(l.resolved_areas().len(), 3);
     }
 }
+
+#[cfg(test)]
+mod mirror_area_tests {
+    use super::*;
+    use crate::design::mirror::{Half, mirror_layout};
+    use crate::geometry::FeatureCategory;
+
+    #[test]
+    fn a_mirrored_layout_images_its_areas_and_category_overrides() {
+        let mut l = LayoutFile {
+            name: "t".into(),
+            source: String::new(),
+            pieces: vec![
+                new_piece(TerrainCategory::Ruin, "ruin-1".into(), Point(10.0, 10.0)),
+                new_piece(
+                    TerrainCategory::Barricade,
+                    "barricade-1".into(),
+                    Point(16.0, 10.0),
+                ),
+                new_piece(
+                    TerrainCategory::Crater,
+                    "crater-9".into(),
+                    Point(50.0, 30.0),
+                ),
+            ],
+            objectives: Vec::new(),
+            areas: Vec::new(),
+            categories: Default::default(),
+        };
+        into_area(&mut l, "ruin-1", Some("a1"));
+        into_area(&mut l, "barricade-1", Some("a1"));
+        with_feature_category(&mut l, "barricade-1", FeatureCategory::Dense);
+        with_feature_category(&mut l, "crater-9", FeatureCategory::Light);
+        let m = mirror_layout(&l, Half::West);
+        // The east crater is gone with its override; the west pieces' area and override have
+        // images on the images of their pieces.
+        assert!(!m.categories.contains_key("crater-9"));
+        assert_eq!(m.areas.len(), 2);
+        let image = &m.areas[1];
+        assert_eq!(image.pieces.len(), 2);
+        assert!(
+            image
+                .pieces
+                .iter()
+                .all(|id| m.pieces.iter().any(|p| &p.id == id))
+        );
+        let barricade_image = image
+            .pieces
+            .iter()
+            .find(|id| id.starts_with("barricade"))
+            .unwrap();
+        assert_eq!(
+            m.categories.get(barricade_image),
+            Some(&FeatureCategory::Dense)
+        );
+        // It resolves into two areas holding two pieces each.
+        let resolved = m.resolved_areas();
+        assert_eq!(resolved.iter().filter(|a| a.pieces.len() == 2).count(), 2);
+    }
+}

@@ -246,6 +246,8 @@ pub fn mirror_layout(layout: &LayoutFile, keep: Half) -> LayoutFile {
     for p in layout.pieces.iter().filter(|p| keep.holds(p.at.vec())) {
         out.pieces.push(p.clone());
     }
+    // (original id, image id) of each piece imaged.
+    let mut image_of: Vec<(String, String)> = Vec::new();
     for i in 0..out.pieces.len() {
         if !self_symmetric(&out.pieces[i]) {
             let id = unique_id(
@@ -256,10 +258,54 @@ pub fn mirror_layout(layout: &LayoutFile, keep: Half) -> LayoutFile {
                     .chain(&out.pieces)
                     .map(|p| p.id.as_str()),
             );
+            image_of.push((out.pieces[i].id.clone(), id.clone()));
             let copy = mirrored_piece(&out.pieces[i], id);
             out.pieces.push(copy);
         }
     }
+    // 11th edition areas and categories follow their pieces: kept with them, and imaged with
+    // their images (an area keeps only the pieces left in the kept half).
+    let held = |id: &String| out.pieces.iter().any(|p| &p.id == id);
+    out.categories.retain(|id, _| held(id));
+    for (original, image) in &image_of {
+        if let Some(c) = layout.categories.get(original) {
+            out.categories.insert(image.clone(), *c);
+        }
+    }
+    let mut areas = Vec::new();
+    for a in &layout.areas {
+        let pieces: Vec<String> = a.pieces.iter().filter(|id| held(id)).cloned().collect();
+        if pieces.is_empty() {
+            continue;
+        }
+        let images: Vec<String> = pieces
+            .iter()
+            .filter_map(|id| {
+                image_of
+                    .iter()
+                    .find(|(o, _)| o == id)
+                    .map(|(_, m)| m.clone())
+            })
+            .collect();
+        areas.push(crate::data::layout::AreaSpec {
+            pieces,
+            ..a.clone()
+        });
+        if !images.is_empty() {
+            let taken: Vec<&str> = layout.areas.iter().map(|x| x.id.as_str()).collect();
+            areas.push(crate::data::layout::AreaSpec {
+                id: unique_id(&mirror_id(&a.id), taken.into_iter()),
+                pieces: images,
+                outline: a.outline.as_ref().map(|o| {
+                    o.iter()
+                        .map(|p| crate::geometry::Point::from(rotate_point(p.vec())))
+                        .collect()
+                }),
+                objective: None,
+            });
+        }
+    }
+    out.areas = areas;
     for o in layout.objectives.iter().filter(|o| keep.holds(o.at.vec())) {
         out.objectives.push(o.clone());
     }
