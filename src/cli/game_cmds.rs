@@ -244,6 +244,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
     let summary = game.summary();
     if args.json {
         let mut out = json!({
+            "ruleset": game.scene.ruleset(),
             "commands": commands.len(),
             "accepted": commands.len() - rejected,
             "rejected": rejected,
@@ -279,7 +280,9 @@ pub fn replay_cmd(file: &Path, json_out: bool) -> ExitCode {
     match load_save(file) {
         Ok((game, save)) => {
             let out = if json_out {
-                serde_json::to_string_pretty(&game.summary()).expect("json")
+                let mut v = game.summary();
+                v["ruleset"] = json!(game.scene.ruleset());
+                serde_json::to_string_pretty(&v).expect("json")
             } else {
                 format!(
                     "{}: {} commands replayed; now {}; CP {:?}, VP {:?}; state {}",

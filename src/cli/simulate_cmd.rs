@@ -434,7 +434,9 @@ pub fn run(scene_file: &Path, args: &SimulateArgs) -> ExitCode {
         return ExitCode::FAILURE;
     }
     let out = if args.json {
-        serde_json::to_string_pretty(&summary).expect("plain data serializes")
+        let mut v = serde_json::to_value(&summary).expect("plain data serializes");
+        v["ruleset"] = serde_json::json!(scene.ruleset());
+        serde_json::to_string_pretty(&v).expect("plain data serializes")
     } else {
         format!(
             "{}: {} games, {} (A) vs {} (B){}: A wins {:.0}% of decided games [{:.0}-{:.0}%], P1 wins {:.0}%, P2 wins {:.0}%, draws {:.0}%; mean VP {:.1} - {:.1}; mean points lost {:.0} - {:.0}; points destroyed A {:.0}% B {:.0}%; CP spent/gained A {:.0}% B {:.0}%; {} refused commands; {:.1} reactions per game; {:.2} games/s on {} thread(s)",

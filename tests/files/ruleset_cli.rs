@@ -168,5 +168,9 @@ fn run_records_the_ruleset_in_its_save_and_replay_plays_under_it() {
     let (rc, replayed, err) = wartable(&["replay", save.to_str().unwrap(), "--json"]);
     assert_eq!(rc, 0, "{err}");
     assert_eq!(replayed["state_hash"], v["final"]["state_hash"]);
+    assert_eq!(
+        (&v["ruleset"], &replayed["ruleset"]),
+        (&"Tenth".into(), &"Tenth".into())
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
