@@ -600,3 +600,23 @@ fn complete_images_makes_a_layout_its_own_image() {
     assert!(is_symmetric(&d.layout), "{:?}", unmatched(&d.layout));
     assert_eq!(complete_images(&mut d.layout), 0, "nothing left to add");
 }
+
+#[test]
+fn a_design_under_the_eleventh_edition_analyses_with_its_hidden_layer() {
+    use std::sync::atomic::AtomicUsize;
+    use wartable::design::analysis::analyze_under;
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes/eleventh-sight.ron");
+    let mut design = wartable::design::Design::open_scene(&file).unwrap();
+    assert_eq!(design.options.ruleset, wartable::rules::Ruleset::Eleventh);
+    let run = |d: &wartable::design::Design| {
+        analyze_under(
+            &d.analysis_input(),
+            &d.to_scene().terrain_rules(),
+            2.0,
+            &AtomicUsize::new(0),
+        )
+    };
+    assert!(run(&design).hidden_share.is_some_and(|h| h > 0.0));
+    design.options.ruleset = wartable::rules::Ruleset::Tenth;
+    assert_eq!(run(&design).hidden_share, None);
+}

@@ -97,6 +97,13 @@ pub(super) fn analysis_panel(ui: &mut egui::Ui, editor: &mut Editor) {
         "Asymmetry: {:.3} (infantry {:.3}, vehicle {:.3})",
         a.asymmetry.score, a.asymmetry.infantry, a.asymmetry.vehicle
     ));
+    if let Some(h) = a.hidden_share {
+        ui.label(format!(
+            "11th edition: an INFANTRY model may be Hidden on {:.1}% of the table",
+            h * 100.0
+        ))
+        .on_hover_text("Within a terrain area holding a Light or Dense feature");
+    }
     egui::Grid::new("objectives").striped(true).show(ui, |ui| {
         ui.strong("objective");
         ui.strong("seen from");

@@ -34,7 +34,7 @@ use bevy_egui::{EguiPrimaryContextPass, egui};
 
 use super::screens::Screen;
 use crate::design::Design;
-use crate::design::analysis::{Analysis, AnalysisInput, analyze, work};
+use crate::design::analysis::{Analysis, AnalysisInput, analyze_under, work};
 use crate::design::edit::History;
 use crate::design::validate::{Problem, validate};
 use crate::geometry::Vec2;
@@ -180,7 +180,8 @@ impl Editor {
         let done = Arc::new(AtomicUsize::new(0));
         let total = work(&input, self.cell);
         let (job_input, job_done, cell) = (input.clone(), done.clone(), self.cell);
-        let handle = std::thread::spawn(move || analyze(&job_input, cell, &job_done));
+        let rules = self.design.to_scene().terrain_rules();
+        let handle = std::thread::spawn(move || analyze_under(&job_input, &rules, cell, &job_done));
         self.running = Some(RunningAnalysis {
             done,
             total,

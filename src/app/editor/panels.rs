@@ -81,6 +81,22 @@ fn top_bar(ui: &mut egui::Ui, editor: &mut Editor, next: &mut NextState<Screen>)
         if editor.mirror {
             mirror.on_hover_text("The 180° image of every edited piece or marker follows it");
         }
+        let mut eleventh = editor.design.options.ruleset == crate::rules::Ruleset::Eleventh;
+        if ui
+            .checkbox(&mut eleventh, "11th edition")
+            .on_hover_text(
+                "Analyse sight by 11th edition's terrain rules (areas, Obscuring, Solid, the \
+                 Hidden layer), and save the scene to play under 11th",
+            )
+            .changed()
+        {
+            let ruleset = if eleventh {
+                crate::rules::Ruleset::Eleventh
+            } else {
+                crate::rules::Ruleset::Tenth
+            };
+            editor.edit(|d| d.options.ruleset = ruleset);
+        }
         ui.separator();
         if ui.button("Menu").clicked() {
             next.set(Screen::Menu);

@@ -3,7 +3,7 @@
 use std::sync::atomic::AtomicUsize;
 
 use super::{Editor, HeatmapView, Picked};
-use crate::design::analysis::analyze;
+use crate::design::analysis::analyze_under;
 use crate::design::edit::{put_piece, snap_point};
 use crate::design::mirror::unmatched;
 use crate::geometry::Point;
@@ -32,7 +32,8 @@ pub fn scenario(editor: &mut Editor, name: &str) -> Result<(), String> {
     editor.picked = Some(Picked::Piece(0));
     editor.cell = 2.0;
     let input = editor.design.analysis_input();
-    let mut a = analyze(&input, editor.cell, &AtomicUsize::new(0));
+    let rules = editor.design.to_scene().terrain_rules();
+    let mut a = analyze_under(&input, &rules, editor.cell, &AtomicUsize::new(0));
     a.asymmetry.unmatched = unmatched(&editor.design.layout);
     editor.analysis = Some((a, input));
     editor.heatmap = HeatmapView::Infantry;
