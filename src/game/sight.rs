@@ -227,8 +227,9 @@ impl SceneSight {
         let (models, entries) = entries(scene, keep);
         let mut index = SightIndex::new_under(&scene.layout.pieces, &scene.terrain_rules());
         index.set_models(entries);
-        index.set_may_hide(may_hide(scene, &models));
-        index.set_area_cover(may_hide(scene, &models));
+        let hiding = may_hide(scene, &models);
+        index.set_area_cover(hiding.clone());
+        index.set_may_hide(hiding);
         SceneSight {
             index,
             models: models.into(),
@@ -265,8 +266,9 @@ impl SceneSight {
         }
         let changed = self.index.update_models(entries, |i| previous[i]);
         if *models != *self.models {
-            self.index.set_may_hide(may_hide(scene, &models));
-            self.index.set_area_cover(may_hide(scene, &models));
+            let hiding = may_hide(scene, &models);
+            self.index.set_area_cover(hiding.clone());
+            self.index.set_may_hide(hiding);
             self.models = models.into();
             return true;
         }

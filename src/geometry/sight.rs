@@ -273,6 +273,21 @@ pub struct ModelVisibility {
     pub rays: usize,
 }
 
+impl ModelVisibility {
+    /// Not visible because of `blocker` (which also keeps it from being fully visible), after
+    /// `rays` sight lines.
+    fn blocked(blocker: Blocker, rays: usize) -> Self {
+        ModelVisibility {
+            visible: false,
+            fully_visible: false,
+            witness: None,
+            not_fully_because: Some(blocker.clone()),
+            blocked_by: Some(blocker),
+            rays,
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 struct Piece {
     id: String,
@@ -1602,14 +1617,7 @@ impl SightIndex {
         sampling: &Sampling,
     ) -> ModelVisibility {
         if let Some(b) = self.hidden_from(observer, target) {
-            return ModelVisibility {
-                visible: false,
-                fully_visible: false,
-                witness: None,
-                not_fully_because: Some(b.clone()),
-                blocked_by: Some(b),
-                rays: 0,
-            };
+            return ModelVisibility::blocked(b, 0);
         }
         let see = self.see_under_rules(see);
         let fast = *sampling == Sampling::FAST;
@@ -1792,15 +1800,7 @@ impl SightIndex {
             }
         };
         if let Some(i) = self.separating_footprint(&o.solid, &t.solid, &footprints) {
-            let b = self.describe(Raw::Footprint(i));
-            let v = ModelVisibility {
-                visible: false,
-                fully_visible: false,
-                witness: None,
-                not_fully_because: Some(b.clone()),
-                blocked_by: Some(b),
-                rays: 0,
-            };
+            let v = ModelVisibility::blocked(self.describe(Raw::Footprint(i)), 0);
             return (v, true);
         }
         // Models in the index have their FAST points ready.
