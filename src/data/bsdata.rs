@@ -291,6 +291,12 @@ fn keyword_ability(token: &str) -> Option<WeaponAbility> {
     if let Some(x) = lower.strip_prefix("rapid fire ") {
         return x.trim().parse::<u8>().ok().map(A::RapidFire);
     }
+    if let Some(x) = lower.strip_prefix("blast ") {
+        return x.trim().parse::<u8>().ok().map(A::BlastX);
+    }
+    if let Some(x) = lower.strip_prefix("cleave ") {
+        return x.trim().parse::<u8>().ok().map(A::Cleave);
+    }
     if let Some(x) = lower.strip_prefix("melta ") {
         return x.trim().parse::<u8>().ok().map(A::Melta);
     }

@@ -12,9 +12,9 @@ use crate::game::combat::{AttackPlan, AttackerCircumstances, plan_attack};
 use crate::game::sight::{ModelRef, SceneSight};
 use crate::rules::WeaponAbility;
 use crate::rules::attack::roll::{RollOutcome, resolve_weapons};
-use crate::rules::attack::{CommandReroll, CommandRerolls, ResolvedWeapon, TargetUnit};
+use crate::rules::attack::{CommandReroll, CommandRerolls, HazardLoss, ResolvedWeapon, TargetUnit};
 use crate::rules::constants::{
-    FIRE_OVERWATCH_HITS_ON, GO_TO_GROUND_INVULNERABLE_SAVE, HAZARDOUS_MORTAL_WOUNDS,
+    FIRE_OVERWATCH_HITS_ON, GO_TO_GROUND_INVULNERABLE_SAVE,
 };
 use crate::rules::effect::Modifier;
 use crate::rules::movement::{MoveMode, Moved};
@@ -210,7 +210,7 @@ impl Game {
             planned.push(self.prepare_attack(army, unit, wt, kind)?);
         }
         self.check_weapon_use(&planned.iter().collect::<Vec<_>>(), kind)?;
-        let mut hazardous: Vec<(ModelRef, bool)> = Vec::new();
+        let mut hazardous: Vec<(ModelRef, HazardLoss)> = Vec::new();
         // The attacks at one target resolve together, weapon after weapon: the defender's
         // allocation carries from one weapon to the next, and mortal wounds (DEVASTATING
         // WOUNDS) follow all of the unit's normal damage to that target (Rules Commentary:
@@ -298,7 +298,7 @@ impl Game {
                     .find(|r| !taken.contains(r));
                 if let Some(r) = bearer {
                     taken.push(r);
-                    hazardous.push((r, resolved[wi].hazardous_mortal_wounds));
+                    hazardous.push((r, resolved[wi].hazard_loss));
                 }
             }
             ev.push(GameEvent::Attacked {
@@ -463,19 +463,25 @@ impl Game {
         Ok(())
     }
 
-    /// A failed HAZARDOUS test: the bearer is destroyed, or suffers 3 mortal wounds if it is
-    /// a CHARACTER, MONSTER or VEHICLE (Core Rules: Hazardous).
-    fn hazardous_loss(&mut self, r: ModelRef, mortal_wounds: bool, ev: &mut Vec<GameEvent>) {
+    /// A failed HAZARDOUS test: under 10th the bearer is destroyed, or suffers 3 mortal
+    /// wounds if it is a CHARACTER, MONSTER or VEHICLE (Core Rules: Hazardous); under 11th
+    /// the bearer's unit suffers 1 mortal wound, 3 if every model is a MONSTER or VEHICLE
+    /// (11th Core Rules 06.03).
+    fn hazardous_loss(&mut self, r: ModelRef, loss: HazardLoss, ev: &mut Vec<GameEvent>) {
         if !self.on_table(r) {
             return;
         }
         let player = self.player_of(r.army);
-        if mortal_wounds {
+        if let HazardLoss::UnitMortalWounds(n) = loss {
+            self.mortal_wounds(player, (r.army, r.unit), Vec::new(), n, ev);
+            return;
+        }
+        if let HazardLoss::BearerMortalWounds(n) = loss {
             let lost = {
                 let sheet = &self.scene.armies[r.army].units[r.unit].datasheet;
                 let fnp = sheet.feel_no_pain;
                 let mut lost = 0u8;
-                for _ in 0..HAZARDOUS_MORTAL_WOUNDS {
+                for _ in 0..n {
                     let ignored = fnp.is_some_and(|x| self.rng.d6() >= x);
                     lost += u8::from(!ignored);
                 }
@@ -487,7 +493,7 @@ impl Game {
             ev.push(GameEvent::HazardousLoss {
                 player,
                 model: self.model_name(r),
-                mortal_wounds: HAZARDOUS_MORTAL_WOUNDS,
+                mortal_wounds: n,
                 destroyed,
             });
             if destroyed {

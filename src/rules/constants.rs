@@ -274,7 +274,29 @@ pub const BURN_OBJECTIVE_FROM_ROUND: u8 = 2;
 // is here, and [`ELEVENTH`] / [`TENTH`] gather what the engine consults through
 // [`crate::rules::ruleset::Ruleset`].
 
-use super::ruleset::{CoverEffect, Edition, SightRules, TerrainMovement};
+use super::ruleset::{
+    CoverEffect, DevastatingWoundsRule, Edition, HazardRule, HeavyRule, IndirectFireRule,
+    SaveProcedure, SightRules, TerrainMovement,
+};
+
+/// 11th edition hazard roll: unmodified rolls at or below this fail (11th Core Rules 06.03).
+pub const ELEVENTH_HAZARD_FAILS_UP_TO: u8 = 2;
+/// 11th edition: mortal wounds a failed hazard roll inflicts on the unit (one with INFANTRY
+/// and MONSTER or VEHICLE models included: first rules update).
+pub const ELEVENTH_HAZARD_MORTAL_WOUNDS: u32 = 1;
+/// 11th edition: ... on a unit whose every model is a MONSTER or VEHICLE.
+pub const ELEVENTH_HAZARD_MONSTER_VEHICLE_MORTAL_WOUNDS: u32 = 3;
+/// 11th edition HEAVY: +1 to hit if no model of the unit moved more than this (inches; 11th
+/// Core Rules 24.16).
+pub const ELEVENTH_HEAVY_MOVED_AT_MOST_INCHES: f32 = 3.0;
+/// 11th edition INDIRECT FIRE at a unit that is not visible: unmodified Hit rolls up to this
+/// fail (11th Core Rules 10.07).
+pub const ELEVENTH_INDIRECT_FIRE_FAILS_UP_TO: u8 = 5;
+/// ... up to this when the unit Remained Stationary and a friendly unit sees the target.
+pub const ELEVENTH_INDIRECT_FIRE_SPOTTED_FAILS_UP_TO: u8 = 3;
+/// 11th edition: units not arrived from Reserves by the end of this battle round are
+/// destroyed (11th Core Rules 20.03).
+pub const ELEVENTH_RESERVES_DEADLINE_ROUND: u8 = 3;
 
 /// 11th edition: non-INFANTRY models move horizontally through sections of Dense features this
 /// tall or lower (inches; 11th Core Rules 13.06).
@@ -324,6 +346,24 @@ pub const TENTH: Edition = Edition {
     terrain_movement: TerrainMovement::Tenth,
     sight: SightRules::Footprints,
     cover: CoverEffect::ImproveArmourSave(COVER_SAVE_BONUS),
+    save_procedure: SaveProcedure::OneAttackAtATime,
+    devastating_wounds: DevastatingWoundsRule::MortalWoundsCarryOver,
+    lethal_hits_optional: false,
+    hazard: HazardRule::BearerDestroyed {
+        fails_up_to: HAZARDOUS_FAILS_UP_TO,
+        mortal_wounds: HAZARDOUS_MORTAL_WOUNDS,
+    },
+    heavy: HeavyRule::RemainedStationary,
+    indirect_fire: IndirectFireRule {
+        hit_modifier: INDIRECT_FIRE_HIT_MODIFIER,
+        fails_up_to: INDIRECT_FIRE_FAILS_UP_TO,
+        fails_up_to_with_spotter: None,
+        no_hit_rerolls: false,
+    },
+    battle_shock_at_half_strength: false,
+    battle_shock_until_passed: false,
+    reserves_destroyed_after_round: None,
+    one_stratagem_per_unit_per_phase: false,
 };
 
 /// The 11th edition's numbers and mechanics where they differ (shared/RULES-11e.md).
@@ -349,4 +389,23 @@ pub const ELEVENTH: Edition = Edition {
         hidden_detection_range_inches: ELEVENTH_HIDDEN_DETECTION_RANGE_INCHES,
     },
     cover: CoverEffect::WorsenBallisticSkill(ELEVENTH_COVER_BALLISTIC_SKILL_PENALTY),
+    save_procedure: SaveProcedure::AllocationGroupsLowestFirst,
+    devastating_wounds: DevastatingWoundsRule::OneModelPerCriticalWound,
+    lethal_hits_optional: true,
+    hazard: HazardRule::UnitSuffersMortalWounds {
+        fails_up_to: ELEVENTH_HAZARD_FAILS_UP_TO,
+        mortal_wounds: ELEVENTH_HAZARD_MORTAL_WOUNDS,
+        all_monster_vehicle_mortal_wounds: ELEVENTH_HAZARD_MONSTER_VEHICLE_MORTAL_WOUNDS,
+    },
+    heavy: HeavyRule::MovedAtMost(ELEVENTH_HEAVY_MOVED_AT_MOST_INCHES),
+    indirect_fire: IndirectFireRule {
+        hit_modifier: 0,
+        fails_up_to: ELEVENTH_INDIRECT_FIRE_FAILS_UP_TO,
+        fails_up_to_with_spotter: Some(ELEVENTH_INDIRECT_FIRE_SPOTTED_FAILS_UP_TO),
+        no_hit_rerolls: true,
+    },
+    battle_shock_at_half_strength: true,
+    battle_shock_until_passed: true,
+    reserves_destroyed_after_round: Some(ELEVENTH_RESERVES_DEADLINE_ROUND),
+    one_stratagem_per_unit_per_phase: true,
 };

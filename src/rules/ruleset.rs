@@ -113,6 +113,92 @@ pub enum CoverEffect {
     WorsenBallisticSkill(i32),
 }
 
+/// How saving throws are made and damage allocated (Core Rules: Allocate Attack, Saving
+/// Throw; 11th Core Rules 05.03-05.04).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SaveProcedure {
+    /// 10th: one wounding attack at a time is allocated to a model (one that lost wounds or
+    /// already took an attack first; CHARACTERs of an Attached unit after the Bodyguard) and
+    /// its saving throw made, with the Benefit of Cover per model.
+    OneAttackAtATime,
+    /// 11th: the target is sorted into allocation groups (one per CHARACTER model, one per set
+    /// of other models sharing W, Sv and invulnerable save; a group holding a wounded model
+    /// first, CHARACTER groups last); all the saving throws of one weapon's attacks are rolled
+    /// at once and taken lowest first, each against a model of the current group (a wounded
+    /// one first).
+    AllocationGroupsLowestFirst,
+}
+
+/// What a Critical Wound of a DEVASTATING WOUNDS weapon does (Rules Commentary: Mortal
+/// Wounds; 11th Core Rules 24.10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DevastatingWoundsRule {
+    /// 10th: mortal wounds equal to the Damage, applied after all the attacks' normal damage,
+    /// carrying over from model to model.
+    MortalWoundsCarryOver,
+    /// 11th: mortal wounds equal to the Damage, applied after that weapon's normal damage;
+    /// those of one Critical Wound damage one model only and the rest are lost.
+    OneModelPerCriticalWound,
+}
+
+/// What a failed HAZARDOUS test (11th: hazard roll) costs (Core Rules: Hazardous; 11th Core
+/// Rules 06.03).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HazardRule {
+    /// 10th: a roll of `fails_up_to` or less destroys a bearer, or inflicts
+    /// `mortal_wounds` on a CHARACTER, MONSTER or VEHICLE bearer.
+    BearerDestroyed {
+        /// Unmodified rolls at or below this fail.
+        fails_up_to: u8,
+        /// Mortal wounds instead of death for CHARACTER, MONSTER and VEHICLE bearers.
+        mortal_wounds: u32,
+    },
+    /// 11th: a roll of `fails_up_to` or less inflicts `mortal_wounds` on the unit, or
+    /// `all_monster_vehicle_mortal_wounds` when every model is a MONSTER or VEHICLE.
+    UnitSuffersMortalWounds {
+        /// Unmodified rolls at or below this fail.
+        fails_up_to: u8,
+        /// Mortal wounds a failed roll inflicts on the unit.
+        mortal_wounds: u32,
+        /// ... when every model of the unit is a MONSTER or VEHICLE.
+        all_monster_vehicle_mortal_wounds: u32,
+    },
+}
+
+impl HazardRule {
+    /// Unmodified rolls at or below this fail.
+    pub fn fails_up_to(self) -> u8 {
+        match self {
+            HazardRule::BearerDestroyed { fails_up_to, .. }
+            | HazardRule::UnitSuffersMortalWounds { fails_up_to, .. } => fails_up_to,
+        }
+    }
+}
+
+/// When HEAVY's +1 to hit applies (Core Rules: Heavy; 11th Core Rules 24.16).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum HeavyRule {
+    /// 10th: the unit Remained Stationary.
+    RemainedStationary,
+    /// 11th: no model of the unit moved more than this (inches) this turn.
+    MovedAtMost(f32),
+}
+
+/// The penalties of INDIRECT FIRE attacks at a unit that is not visible (Core Rules:
+/// Indirect Fire; 11th Core Rules 10.07).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IndirectFireRule {
+    /// Added to the Hit roll (10th: -1; 11th: none).
+    pub hit_modifier: i32,
+    /// Unmodified Hit rolls at or below this fail.
+    pub fails_up_to: u8,
+    /// ... or at or below this when the attacking unit Remained Stationary and a friendly unit
+    /// sees the target (11th: a spotter); `None`: no such rule.
+    pub fails_up_to_with_spotter: Option<u8>,
+    /// The Hit rolls may not be re-rolled (11th).
+    pub no_hit_rerolls: bool,
+}
+
 /// Every number and mechanic that differs between the editions: the one value the engine
 /// consults. Distances in inches.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -151,6 +237,30 @@ pub struct Edition {
     pub sight: SightRules,
     /// The Benefit of Cover.
     pub cover: CoverEffect,
+    /// How saving throws are made and damage allocated.
+    pub save_procedure: SaveProcedure,
+    /// DEVASTATING WOUNDS.
+    pub devastating_wounds: DevastatingWoundsRule,
+    /// LETHAL HITS is the attacker's choice on each Critical Hit (11th Core Rules 24.23);
+    /// 10th: automatic.
+    pub lethal_hits_optional: bool,
+    /// HAZARDOUS.
+    pub hazard: HazardRule,
+    /// HEAVY.
+    pub heavy: HeavyRule,
+    /// INDIRECT FIRE at a unit that is not visible.
+    pub indirect_fire: IndirectFireRule,
+    /// A unit is Battle-shocked when it tests at or below half strength, not only below it
+    /// (11th Core Rules 08.03).
+    pub battle_shock_at_half_strength: bool,
+    /// Battle-shock lasts until the unit passes a test (11th); 10th: until the owner's next
+    /// Command phase.
+    pub battle_shock_until_passed: bool,
+    /// Units still in Reserves at the end of this battle round are destroyed (11th: round 3;
+    /// 10th: only at the end of the battle).
+    pub reserves_destroyed_after_round: Option<u8>,
+    /// A unit may be the target of only one Stratagem per phase (11th Core Rules 15.01).
+    pub one_stratagem_per_unit_per_phase: bool,
 }
 
 impl Edition {

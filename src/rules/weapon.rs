@@ -11,6 +11,8 @@ use super::dice::DiceExpr;
 pub const MAX_RAPID_FIRE: u8 = 20;
 /// Largest MELTA X a weapon may have (datasheets print 2 to 4).
 pub const MAX_MELTA: u8 = 10;
+/// Most attacks per 5 target models that BLAST X and CLEAVE X may add.
+pub const MAX_BLAST: u8 = 6;
 /// Largest value SUSTAINED HITS X may reach: its dice expression's maximum (datasheets print 1,
 /// 2, 3 and D3).
 pub const MAX_SUSTAINED_HITS: i32 = 6;
@@ -66,6 +68,12 @@ pub enum WeaponAbility {
     OneShot,
     /// PSYCHIC: the attack is a psychic attack.
     Psychic,
+    /// BLAST X (11th Core Rules 24.05): +X attacks per 5 models in the target unit (BLAST is
+    /// BLAST 1).
+    BlastX(u8),
+    /// CLEAVE X (11th Core Rules 24.06, melee): +X attacks per 5 models in the target unit when
+    /// all the weapon's attacks go at that one unit.
+    Cleave(u8),
 }
 
 impl WeaponAbility {
@@ -94,6 +102,11 @@ impl WeaponAbility {
             )),
             WeaponAbility::Anti(k, _) if k.trim().is_empty() => {
                 Err("ANTI-KEYWORD needs a keyword".to_string())
+            }
+            WeaponAbility::BlastX(x) | WeaponAbility::Cleave(x) if *x == 0 || *x > MAX_BLAST => {
+                Err(format!(
+                    "{self} is outside the limits: 1 to {MAX_BLAST} attacks per 5 models"
+                ))
             }
             _ => Ok(()),
         }
@@ -124,6 +137,8 @@ enum WeaponAbilityData {
     Anti(String, u8),
     OneShot,
     Psychic,
+    BlastX(u8),
+    Cleave(u8),
 }
 
 impl TryFrom<WeaponAbilityData> for WeaponAbility {
@@ -153,6 +168,8 @@ impl TryFrom<WeaponAbilityData> for WeaponAbility {
             D::Anti(k, x) => Self::Anti(k, x),
             D::OneShot => Self::OneShot,
             D::Psychic => Self::Psychic,
+            D::BlastX(x) => Self::BlastX(x),
+            D::Cleave(x) => Self::Cleave(x),
         };
         ability.check()?;
         Ok(ability)
@@ -184,6 +201,8 @@ impl std::fmt::Display for WeaponAbility {
             A::Anti(k, x) => write!(f, "ANTI-{} {x}+", k.to_uppercase()),
             A::OneShot => f.write_str("ONE SHOT"),
             A::Psychic => f.write_str("PSYCHIC"),
+            A::BlastX(x) => write!(f, "BLAST {x}"),
+            A::Cleave(x) => write!(f, "CLEAVE {x}"),
         }
     }
 }

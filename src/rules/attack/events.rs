@@ -90,6 +90,12 @@ pub enum AttackEvent {
         /// Mortal wounds added to the pool.
         mortal_wounds: u32,
     },
+    /// 11th edition: the saving throws of one weapon's wounding attacks, rolled at once and
+    /// taken lowest first (11th Core Rules 05.03).
+    SaveDice {
+        /// The dice, lowest first.
+        dice: Vec<u8>,
+    },
     /// A wounding attack was allocated to a model.
     Allocated {
         /// Model index in the target unit.
@@ -301,6 +307,10 @@ impl fmt::Display for AttackEvent {
             } => write!(
                 f,
                 "  hit {hit}: DEVASTATING WOUNDS: {mortal_wounds} mortal wounds (after normal damage)"
+            ),
+            E::SaveDice { dice } => write!(
+                f,
+                "  saving throws rolled at once, taken lowest first: {dice:?}"
             ),
             E::Allocated { name, .. } => write!(f, "  allocated to {name}"),
             E::SavingThrow {

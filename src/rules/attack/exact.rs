@@ -40,6 +40,7 @@ use super::{
     AttackContext, CommandReroll, CommandRerolls, ResolvedWeapon, RollResult, TargetUnit,
     WeaponGroup, save_needed,
 };
+use crate::rules::ruleset::SaveProcedure;
 
 /// Allocation-chain flag: the defender's Command Re-roll of a saving throw is still unused.
 const SAVE_FLAG: usize = 1;
@@ -492,8 +493,8 @@ type ModelLosses = (f64, Vec<f64>, Vec<f64>);
 type Transitions = Vec<(usize, usize, f64)>;
 
 impl Chain {
-    fn new(target: &TargetUnit) -> Self {
-        let [g0, g1] = target.allocation_groups();
+    fn new(target: &TargetUnit, procedure: SaveProcedure) -> Self {
+        let [g0, g1] = target.allocation_tracks(procedure);
         let tracks = [Track::new(target, &g0), Track::new(target, &g1)];
         let states = (tracks[0].total + 1) * (tracks[1].total + 1);
         Self { tracks, states }
@@ -600,6 +601,177 @@ impl Chain {
             }
         }
         t
+    }
+
+    /// 11th edition: transitions of one die or mortal-wound packet that `fails` (given the
+    /// target model) and then inflicts `w`'s Damage on the model it goes to, the excess lost
+    /// (with Feel No Pain): a saving throw die of one face (fails 0 or 1) or a DEVASTATING
+    /// WOUNDS Critical Wound (always fails). The defender's [`SAVE_FLAG`] is left as it is;
+    /// the attacker's [`DAMAGE_FLAG`] is spent on the first random Damage roll.
+    fn damage_transitions(
+        &self,
+        target: &TargetUnit,
+        w: &ResolvedWeapon,
+        blocks: usize,
+        fails: impl Fn(usize) -> bool,
+    ) -> Transitions {
+        let dmg = damage(w);
+        let dmg_rr = damage_rerolled(w);
+        let lost_of = |dmg: &[f64], q: f64| -> Vec<f64> {
+            let mut lost = vec![0.0; dmg.len()];
+            for (d, pd) in dmg.iter().enumerate() {
+                if *pd == 0.0 {
+                    continue;
+                }
+                for (l, pl) in binomial(d, q).into_iter().enumerate() {
+                    lost[l] += pd * pl;
+                }
+            }
+            lost
+        };
+        let mut t = Vec::new();
+        for f in 0..blocks {
+            let damage_unused = f & DAMAGE_FLAG != 0 && !w.damage.is_fixed();
+            let after = if damage_unused { f & !DAMAGE_FLAG } else { f };
+            let base = f * self.states;
+            for s in 0..self.states {
+                let idx = self.split(s);
+                let Some(g) = self.group(idx, w.precision) else {
+                    t.push((base + s, base + s, 1.0));
+                    continue;
+                };
+                let track = &self.tracks[g];
+                let k = track.position_at[idx[g]];
+                let model = track.models[k];
+                if !fails(model) {
+                    t.push((base + s, base + s, 1.0));
+                    continue;
+                }
+                let end = track.offsets[k] + track.lens[k];
+                let q = target.models[model].wound_lost_probability();
+                let lost = lost_of(if damage_unused { &dmg_rr } else { &dmg }, q);
+                for (l, pl) in lost.iter().enumerate() {
+                    if *pl == 0.0 {
+                        continue;
+                    }
+                    let mut to = idx;
+                    to[g] = (idx[g] + l).min(end);
+                    t.push((base + s, after * self.states + self.join(to), *pl));
+                }
+            }
+        }
+        t
+    }
+
+    /// The model (target index) the next die goes to from chain state `s` (flags ignored).
+    fn model_at(&self, s: usize, precision: bool) -> Option<usize> {
+        let idx = self.split(s % self.states);
+        let g = self.group(idx, precision)?;
+        let track = &self.tracks[g];
+        Some(track.models[track.position_at[idx[g]]])
+    }
+
+    /// 11th edition: one weapon's saving throws for every number of wounding attacks at once
+    /// (11th Core Rules 05.03-05.04). `weights[n]` is the probability of `n` wounding attacks
+    /// and `v` the chain's distribution before them. The dice are exchangeable and taken
+    /// lowest first, so they are drawn face by face: of the `m` dice left (all at least
+    /// `face`), Binomial(m, 1/(7 - face)) show `face`, and each is taken by the current model
+    /// ([`Chain::damage_transitions`] for that face). The defender's Command Re-roll (blocks
+    /// with [`SAVE_FLAG`]) re-rolls the lowest die when it fails against the model it goes to:
+    /// a new face at or below it fails alike, a higher one goes back among the dice left.
+    fn batch(
+        &self,
+        target: &TargetUnit,
+        w: &ResolvedWeapon,
+        blocks: usize,
+        weights: &[f64],
+        v: &[f64],
+    ) -> Vec<f64> {
+        let len = v.len();
+        let n_max = weights.len().saturating_sub(1);
+        let mut a: Vec<Option<Vec<f64>>> = weights
+            .iter()
+            .map(|&p| (p != 0.0).then(|| v.iter().map(|x| x * p).collect()))
+            .collect();
+        let flagged = |i: usize| (i / self.states) & SAVE_FLAG != 0;
+        let any_flag = (0..blocks).any(|f| f & SAVE_FLAG != 0);
+        let add = |slot: &mut Option<Vec<f64>>, x: &[f64], p: f64| {
+            let out = slot.get_or_insert_with(|| vec![0.0; len]);
+            for (o, c) in out.iter_mut().zip(x) {
+                *o += p * c;
+            }
+        };
+        for face in 1..=6u8 {
+            let fails = |model: usize| !save_needed(&target.models[model], w.ap, false).saves(face);
+            let steps = self.damage_transitions(target, w, blocks, fails);
+            let p = 1.0 / f64::from(7 - face);
+            let mut b: Vec<Option<Vec<f64>>> = vec![None; n_max + 1];
+            for (m, slot) in a.iter().enumerate() {
+                let Some(am) = slot else { continue };
+                let probs = binomial(m, p);
+                let (mut plain, mut held) = (am.clone(), vec![0.0; len]);
+                if any_flag {
+                    for i in 0..len {
+                        if flagged(i) && am[i] != 0.0 {
+                            held[i] = am[i];
+                            // Failing states take the re-roll; saving ones keep it.
+                            if self
+                                .model_at(i, w.precision)
+                                .is_some_and(|model| fails(model))
+                            {
+                                plain[i] = 0.0;
+                            } else {
+                                held[i] = 0.0;
+                            }
+                        }
+                    }
+                }
+                let mut cur = plain;
+                for (k, pk) in probs.iter().enumerate() {
+                    if *pk != 0.0 {
+                        add(&mut b[m - k], &cur, *pk);
+                    }
+                    if k < m {
+                        cur = step(&steps, &cur);
+                    }
+                }
+                if held.iter().all(|x| *x == 0.0) {
+                    continue;
+                }
+                // No die shows this face: the re-roll waits for the lowest die.
+                add(&mut b[m], &held, probs[0]);
+                // The lowest die shows this face and fails: re-rolled, the flag cleared.
+                let cleared = |x: &[f64]| {
+                    let mut out = vec![0.0; len];
+                    for (i, c) in x.iter().enumerate() {
+                        if *c != 0.0 {
+                            let f = i / self.states;
+                            out[(f & !SAVE_FLAG) * self.states + i % self.states] += c;
+                        }
+                    }
+                    out
+                };
+                let base = cleared(&held);
+                let low = f64::from(face) / 6.0;
+                let mut fail = step(&steps, &base).iter().map(|x| x * low).collect::<Vec<_>>();
+                let mut up: Vec<f64> = base.iter().map(|x| x * (1.0 - low)).collect();
+                for (k, pk) in probs.iter().enumerate().skip(1) {
+                    if *pk != 0.0 {
+                        add(&mut b[m - k], &fail, *pk);
+                        add(&mut b[m - k + 1], &up, *pk);
+                    }
+                    if k < m {
+                        fail = step(&steps, &fail);
+                        up = step(&steps, &up);
+                    }
+                }
+            }
+            a = b;
+        }
+        a.into_iter()
+            .next()
+            .flatten()
+            .unwrap_or_else(|| vec![0.0; len])
     }
 
     /// Transitions of one mortal wound: Feel No Pain, then one wound lost, carrying over (in
@@ -772,6 +944,12 @@ pub fn exact_cost(
     command_rerolls: impl Into<CommandRerolls>,
 ) -> ExactCost {
     let rerolls: CommandRerolls = command_rerolls.into();
+    if weapons
+        .first()
+        .is_some_and(|w| w.save_procedure == SaveProcedure::AllocationGroupsLowestFirst)
+    {
+        return exact_cost_in_groups(weapons, target, rerolls);
+    }
     let [g0, g1] = target.allocation_groups();
     let wounds_of = |g: &[usize]| -> f64 {
         g.iter()
@@ -844,6 +1022,54 @@ pub fn exact_cost(
     }
 }
 
+/// [`exact_cost`] of [`exact_distribution_in_groups`]: the hit and wound stages as under
+/// 10th, then for each number of Critical Wounds a face-by-face batch over every number of
+/// wounding attacks (cubic in them while the defender's Command Re-roll is held).
+fn exact_cost_in_groups(
+    weapons: &[ResolvedWeapon],
+    target: &TargetUnit,
+    rerolls: CommandRerolls,
+) -> ExactCost {
+    let [g0, g1] = target.allocation_tracks(SaveProcedure::AllocationGroupsLowestFirst);
+    let wounds_of = |g: &[usize]| -> f64 {
+        g.iter()
+            .map(|&i| f64::from(target.models[i].wounds_remaining))
+            .sum()
+    };
+    let flags = chain_flags(rerolls);
+    let chain = (flags + 1) as f64 * (wounds_of(&g0) + 1.0) * (wounds_of(&g1) + 1.0);
+    let (mut ops, mut cells) = (0.0f64, chain);
+    for w in weapons {
+        let bearers = f64::from(w.bearers);
+        let per_bearer = f64::from(w.attacks_value(w.attacks.max()));
+        let attacks = bearers * per_bearer;
+        let per_attack = 1.0 + w.sustained_hits.map_or(0.0, |x| f64::from(x.max().max(0)));
+        let lethal = if w.lethal_hits { 1.0 } else { 0.0 };
+        let devastating = if w.devastating_wounds { 1.0 } else { 0.0 };
+        let (hits, automatic) = (attacks * per_attack, attacks * lethal);
+        let wounding = hits + automatic;
+        let crits = hits * devastating;
+        ops += bearers * (attacks + 1.0) * (per_bearer + 1.0);
+        ops += 4.0 * (per_attack + 1.0) * (lethal + 1.0) * sum_of_tables(attacks, per_attack, lethal);
+        ops += 6.0 * sum_of_tables(hits, 1.0, devastating);
+        cells += 4.0 * (hits + 1.0) * (automatic + 1.0) + 4.0 * (wounding + 1.0) * (crits + 1.0);
+        let damage = f64::from(w.damage_value(w.damage.max()));
+        let transitions = chain * (damage + 2.0);
+        let per_batch = 6.0 * (wounding + 1.0) * (wounding + 2.0) / 2.0 * transitions;
+        let held = if flags & SAVE_FLAG != 0 {
+            1.0 + (wounding + 1.0) / 3.0
+        } else {
+            1.0
+        };
+        ops += (crits + 1.0) * (per_batch * held + crits * transitions);
+        cells += (wounding + 2.0) * chain * 2.0 + 7.0 * transitions;
+    }
+    ExactCost {
+        operations: ops,
+        cells,
+    }
+}
+
 /// Dice one rolled attack may roll (an upper estimate), to size the Monte Carlo fallback.
 fn dice_per_trial(weapons: &[ResolvedWeapon], target: &TargetUnit) -> f64 {
     let fnp = target.models.iter().any(|m| m.feel_no_pain.is_some());
@@ -909,8 +1135,15 @@ pub fn estimate_of_weapons(
     let rerolls: CommandRerolls = command_rerolls.into();
     let cost = exact_cost(weapons, target, rerolls);
     if cost.within_limits() {
+        let in_groups = weapons
+            .first()
+            .is_some_and(|w| w.save_procedure == SaveProcedure::AllocationGroupsLowestFirst);
         return AttackEstimate {
-            distribution: exact_distribution(weapons, target, rerolls),
+            distribution: if in_groups {
+                exact_distribution_in_groups(weapons, target, rerolls)
+            } else {
+                exact_distribution(weapons, target, rerolls)
+            },
             method: Method::Exact,
             cost,
         };
@@ -937,6 +1170,81 @@ pub fn estimate_of_weapons(
     }
 }
 
+/// 11th edition ([`SaveProcedure::AllocationGroupsLowestFirst`]): the exact distribution,
+/// however much work it is. Weapon by weapon: P(wounding attacks, DEVASTATING Critical
+/// Wounds) as under 10th; the saving throws of each number of wounding attacks in one
+/// [`Chain::batch`]; then each Critical Wound's mortal wounds on one model.
+fn exact_distribution_in_groups(
+    weapons: &[ResolvedWeapon],
+    target: &TargetUnit,
+    rerolls: CommandRerolls,
+) -> AttackDistribution {
+    let command_reroll = rerolls.attacker;
+    let chain = Chain::new(target, SaveProcedure::AllocationGroupsLowestFirst);
+    let first_flags = chain_flags(rerolls);
+    let blocks = first_flags + 1;
+    let len = blocks * chain.states;
+    let attacks_group = (command_reroll == CommandReroll::AttacksRoll)
+        .then(|| {
+            weapons
+                .iter()
+                .position(|w| !w.attacks.is_fixed() && w.bearers > 0)
+        })
+        .flatten();
+    let mut v = vec![0.0; len];
+    v[first_flags * chain.states] = 1.0;
+    for (gi, w) in weapons.iter().enumerate() {
+        let command = if gi == 0 {
+            command_reroll
+        } else {
+            CommandReroll::None
+        };
+        let crits = wounds_and_crits(w, command, attacks_group == Some(gi));
+        let devastating = chain.damage_transitions(target, w, blocks, |_| true);
+        let mut next = vec![0.0; len];
+        for c in 0..crits.ny {
+            let weights: Vec<f64> = (0..crits.nx).map(|n| crits.get(n, c)).collect();
+            if weights.iter().all(|p| *p == 0.0) {
+                continue;
+            }
+            let mut cur = chain.batch(target, w, blocks, &weights, &v);
+            for _ in 0..c {
+                cur = step(&devastating, &cur);
+            }
+            for (o, x) in next.iter_mut().zip(&cur) {
+                *o += x;
+            }
+        }
+        v = next;
+    }
+    let mut fin = vec![0.0; chain.states];
+    for (k, c) in v.iter().enumerate() {
+        fin[k % chain.states] += c;
+    }
+    chain_outcome(&chain, &fin)
+}
+
+/// The distributions of models destroyed and wounds lost from the chain's final state.
+fn chain_outcome(chain: &Chain, fin: &[f64]) -> AttackDistribution {
+    let total_wounds = chain.tracks[0].total + chain.tracks[1].total;
+    let models_alive = chain.tracks[0].lens.len() + chain.tracks[1].lens.len();
+    let mut models_destroyed = vec![0.0; models_alive + 1];
+    let mut wounds_lost = vec![0.0; total_wounds + 1];
+    for (s, p) in fin.iter().enumerate() {
+        let idx = chain.split(s);
+        let destroyed = chain.tracks[0].destroyed_at(idx[0]) + chain.tracks[1].destroyed_at(idx[1]);
+        models_destroyed[destroyed] += p;
+        wounds_lost[idx[0] + idx[1]] += p;
+    }
+    let mean = |v: &[f64]| v.iter().enumerate().map(|(k, p)| k as f64 * p).sum();
+    AttackDistribution {
+        expected_wounds_lost: mean(&wounds_lost),
+        expected_models_destroyed: mean(&models_destroyed),
+        models_destroyed,
+        wounds_lost,
+    }
+}
+
 /// The exact distribution, however much work it is.
 fn exact_distribution(
     weapons: &[ResolvedWeapon],
@@ -944,7 +1252,7 @@ fn exact_distribution(
     rerolls: CommandRerolls,
 ) -> AttackDistribution {
     let command_reroll = rerolls.attacker;
-    let chain = Chain::new(target);
+    let chain = Chain::new(target, SaveProcedure::OneAttackAtATime);
     let total_wounds = chain.tracks[0].total + chain.tracks[1].total;
     // More mortal wounds than wounds left cannot matter, unless Feel No Pain ignores some.
     let any_fnp = target.models.iter().any(|m| m.feel_no_pain.is_some());
@@ -1070,22 +1378,7 @@ fn exact_distribution(
         }
     }
 
-    let models_alive = chain.tracks[0].lens.len() + chain.tracks[1].lens.len();
-    let mut models_destroyed = vec![0.0; models_alive + 1];
-    let mut wounds_lost = vec![0.0; total_wounds + 1];
-    for (s, p) in fin.iter().enumerate() {
-        let idx = chain.split(s);
-        let destroyed = chain.tracks[0].destroyed_at(idx[0]) + chain.tracks[1].destroyed_at(idx[1]);
-        models_destroyed[destroyed] += p;
-        wounds_lost[idx[0] + idx[1]] += p;
-    }
-    let mean = |v: &[f64]| v.iter().enumerate().map(|(k, p)| k as f64 * p).sum();
-    AttackDistribution {
-        expected_wounds_lost: mean(&wounds_lost),
-        expected_models_destroyed: mean(&models_destroyed),
-        models_destroyed,
-        wounds_lost,
-    }
+    chain_outcome(&chain, &fin)
 }
 
 #[cfg(test)]
@@ -1202,6 +1495,153 @@ mod tests {
             (4.25 + 3.5) * 5.0 / 6.0,
         );
         close(mean(2, CommandReroll::None), 7.0 * 5.0 / 6.0);
+    }
+
+    /// 11th Core Rules 05.03-05.04: the saving throws rolled at once and taken lowest first,
+    /// against its 10th twin (one attack at a time).
+    #[test]
+    fn eleventh_saves_are_taken_lowest_first_by_hand() {
+        // Two TORRENT S8 attacks (wound on 2+) at a 3+ model and a 6+ model, W1 each, AP 0.
+        let mut target = unit(2, 1, 3, None);
+        target.models[1].save = 6;
+        let gun = weapon("2", 8, 0, "1", vec![WeaponAbility::Torrent]);
+        let groups = [WeaponGroup::new(gun, 1)];
+        let (n1, n2) = (10.0 / 36.0, 25.0 / 36.0);
+        // 11th: the dice sorted; the 3+ group takes the lowest. Both die when the lower die
+        // fails the 3+ (is 1-2) and the higher fails the 6+ (is 1-5): 25/36 - 9/36.
+        let eleventh = AttackContext {
+            ruleset: crate::rules::Ruleset::Eleventh,
+            ..AttackContext::default()
+        };
+        let d = distribution(&groups, &target, &eleventh);
+        close(d.models_destroyed[2], n2 * 16.0 / 36.0);
+        close(d.models_destroyed[1], n1 * 2.0 / 6.0 + n2 * 4.0 / 36.0);
+        // 10th: one at a time; a model that took an attack takes the next.
+        let d = distribution(&groups, &target, &AttackContext::default());
+        close(d.models_destroyed[2], n2 * 10.0 / 36.0);
+        close(d.models_destroyed[1], n1 * 2.0 / 6.0 + n2 * 10.0 / 36.0);
+    }
+
+    #[test]
+    fn eleventh_devastating_wounds_damage_one_model_per_critical_wound() {
+        // One TORRENT attack with DEVASTATING WOUNDS and Damage 3 at three W1 models: a
+        // Critical Wound (1/6) kills one model under 11th (the rest is lost), three under 10th.
+        let gun = weapon("1", 4, 0, "3", vec![WeaponAbility::Torrent, WeaponAbility::DevastatingWounds]);
+        let groups = [WeaponGroup::new(gun, 1)];
+        let target = unit(3, 1, 7, None);
+        let eleventh = AttackContext {
+            ruleset: crate::rules::Ruleset::Eleventh,
+            ..AttackContext::default()
+        };
+        let d = distribution(&groups, &target, &eleventh);
+        // A normal wound (4-5: 2/6) kills one, a Critical Wound (6: 1/6) kills one.
+        close(d.models_destroyed[1], 3.0 / 6.0);
+        close(d.models_destroyed[3], 0.0);
+        let d = distribution(&groups, &target, &AttackContext::default());
+        close(d.models_destroyed[3], 1.0 / 6.0);
+    }
+
+    #[test]
+    fn eleventh_agrees_with_monte_carlo() {
+        use WeaponAbility as A;
+        use crate::rules::Ruleset::Eleventh;
+        let eleventh = |attacker: CommandReroll, save: bool| AttackContext {
+            ruleset: Eleventh,
+            ..ctx(attacker, save)
+        };
+        // Mixed allocation groups: two Sv 3+ W2, three Sv 5+ W1, one CHARACTER (Leader).
+        let mut mixed = unit(6, 2, 3, None);
+        for m in &mut mixed.models[2..5] {
+            m.wounds = 1;
+            m.wounds_remaining = 1;
+            m.save = 5;
+        }
+        mixed.models[5].leader = true;
+        mixed.models[5].wounds = 4;
+        mixed.models[5].wounds_remaining = 4;
+        mixed.models[5].invulnerable_save = Some(4);
+        mixed.models[1].wounds_remaining = 1;
+        let cases: Vec<(&str, Vec<WeaponGroup>, TargetUnit, AttackContext)> = vec![
+            (
+                "mixed groups, two weapons",
+                vec![
+                    WeaponGroup::new(weapon("3", 4, -1, "1", vec![]), 3),
+                    WeaponGroup::new(weapon("2", 8, -2, "D3", vec![]), 2),
+                ],
+                mixed.clone(),
+                eleventh(CommandReroll::None, false),
+            ),
+            (
+                "devastating and precision with Feel No Pain",
+                vec![WeaponGroup::new(
+                    weapon(
+                        "2",
+                        5,
+                        -1,
+                        "2",
+                        vec![A::DevastatingWounds, A::Precision, A::LethalHits],
+                    ),
+                    3,
+                )],
+                {
+                    let mut m = mixed.clone();
+                    m.models[0].feel_no_pain = Some(5);
+                    m
+                },
+                eleventh(CommandReroll::None, false),
+            ),
+            (
+                "damage and saving throw re-rolls",
+                vec![
+                    WeaponGroup::new(weapon("2", 4, 0, "D3", vec![]), 3),
+                    WeaponGroup::new(weapon("1", 6, -1, "D6", vec![A::DevastatingWounds]), 2),
+                ],
+                mixed.clone(),
+                eleventh(CommandReroll::DamageRoll, true),
+            ),
+            (
+                "saving throw re-roll, one group",
+                vec![WeaponGroup::new(weapon("3", 4, 0, "1", vec![]), 4)],
+                unit(5, 1, 4, None),
+                eleventh(CommandReroll::HitRoll, true),
+            ),
+            (
+                "lethal hits declined",
+                vec![WeaponGroup::new(
+                    weapon("4", 4, -1, "1", vec![A::LethalHits, A::DevastatingWounds]),
+                    2,
+                )],
+                unit(5, 1, 3, None),
+                AttackContext {
+                    decline_lethal_hits: true,
+                    ..eleventh(CommandReroll::None, false)
+                },
+            ),
+        ];
+        let trials = 100_000;
+        for (i, (name, groups, target, c)) in cases.into_iter().enumerate() {
+            let est = estimate(&groups, &target, &c);
+            assert!(est.is_exact(), "{name}: exact");
+            let exact = est.distribution;
+            let total: f64 = exact.wounds_lost.iter().sum();
+            close(total, 1.0);
+            let mc = monte_carlo(&groups, &target, &c, trials, 177 + i as u64);
+            let se = mc.sd_wounds_lost / f64::from(trials).sqrt();
+            assert!(
+                (exact.expected_wounds_lost - mc.mean_wounds_lost).abs() <= 4.0 * se + 1e-12,
+                "{name}: {} vs {} (se {se})",
+                exact.expected_wounds_lost,
+                mc.mean_wounds_lost
+            );
+            for (k, p) in exact.models_destroyed.iter().enumerate() {
+                let q = mc.models_destroyed.get(k).copied().unwrap_or(0.0);
+                let se = (p * (1.0 - p) / f64::from(trials)).sqrt();
+                assert!(
+                    (p - q).abs() <= 4.5 * se + 1e-3,
+                    "{name}: P({k} models destroyed) {p} vs {q}"
+                );
+            }
+        }
     }
 
     /// The exact distribution agrees with the rolled attack (Monte Carlo) for every new kind

@@ -33,13 +33,12 @@ use serde::{Deserialize, Serialize};
 use super::constants::{
     BEST_SKILL_OR_SAVE, BIG_GUNS_NEVER_TIRE_HIT_MODIFIER, BLAST_MODELS_PER_EXTRA_ATTACK,
     COVER_NO_BONUS_SAVE_AT_AP0, COVER_SAVE_BONUS, CRITICAL_ROLL, HAZARDOUS_MORTAL_WOUND_KEYWORDS,
-    HEAVY_HIT_BONUS, INDIRECT_FIRE_FAILS_UP_TO, INDIRECT_FIRE_HIT_MODIFIER, LANCE_WOUND_BONUS,
-    STEALTH_HIT_MODIFIER, WOUND_ROLL_DOUBLE_STRENGTH, WOUND_ROLL_EQUAL,
+    HEAVY_HIT_BONUS, LANCE_WOUND_BONUS, STEALTH_HIT_MODIFIER, WOUND_ROLL_DOUBLE_STRENGTH, WOUND_ROLL_EQUAL,
     WOUND_ROLL_GREATER_STRENGTH, WOUND_ROLL_HALF_STRENGTH, WOUND_ROLL_LESSER_STRENGTH,
 };
 use super::dice::DiceExpr;
 use super::modifiers::{capped_hit_or_wound_modifier, modified_roll};
-use super::ruleset::CoverEffect;
+use super::ruleset::{CoverEffect, DevastatingWoundsRule, HazardRule, HeavyRule, SaveProcedure};
 use super::weapon::{WeaponAbility, WeaponProfile};
 
 /// Which dice of one kind of roll the attacker re-rolls, before modifiers (Rules Commentary:
@@ -232,8 +231,19 @@ pub struct AttackContext {
     /// these attacks (Core Stratagems: Command Re-roll).
     pub save_command_reroll: bool,
     /// The edition whose attack rules apply (11th: cover and Plunging Fire change the
-    /// Ballistic Skill, Stealth is cover).
+    /// Ballistic Skill, Stealth is cover, saves in allocation groups, ...).
     pub ruleset: crate::rules::Ruleset,
+    /// The farthest any model of the attacking unit moved this turn (inches), where known:
+    /// 11th edition HEAVY applies at 3" or less (11th Core Rules 24.16). `None`: unknown, so
+    /// only [`AttackContext::remained_stationary`] counts.
+    pub moved_inches: Option<f32>,
+    /// 11th edition INDIRECT FIRE: the attacking unit Remained Stationary and a friendly unit
+    /// sees the target, so only unmodified 1-3 fail (11th Core Rules 10.07).
+    pub spotted: bool,
+    /// 11th edition: the attacker declines LETHAL HITS (its Critical Hits then roll to wound,
+    /// keeping the chance of a Critical Wound; 11th Core Rules 24.23). Ignored under 10th,
+    /// where LETHAL HITS is automatic.
+    pub decline_lethal_hits: bool,
 }
 
 impl AttackContext {
@@ -262,6 +272,9 @@ impl Default for AttackContext {
             command_reroll: CommandReroll::None,
             save_command_reroll: false,
             ruleset: crate::rules::Ruleset::Tenth,
+            moved_inches: None,
+            spotted: false,
+            decline_lethal_hits: false,
         }
     }
 }
@@ -386,6 +399,112 @@ impl TargetUnit {
             });
         }
         groups
+    }
+
+    /// The order attacks and mortal wounds take the target's models under `procedure`, as two
+    /// tracks of model indices: the first is taken before the second (the second first for
+    /// PRECISION), and within a track each model takes everything until it is destroyed.
+    ///
+    /// 10th ([`SaveProcedure::OneAttackAtATime`]): [`TargetUnit::allocation_groups`].
+    /// 11th ([`SaveProcedure::AllocationGroupsLowestFirst`], 11th Core Rules 05.03): the
+    /// non-CHARACTER models in allocation groups (models sharing W, Sv and invulnerable save),
+    /// a group holding a wounded model first, then the defender's order (`allocation_rank`,
+    /// then list order); then the CHARACTER models (Leaders), wounded ones first. Within a
+    /// group a wounded model first. The same order serves mortal wounds (11th Core Rules
+    /// 06.02: wounded non-CHARACTER, any non-CHARACTER, wounded CHARACTER, any CHARACTER).
+    pub fn allocation_tracks(&self, procedure: SaveProcedure) -> [Vec<usize>; 2] {
+        if procedure == SaveProcedure::OneAttackAtATime {
+            return self.allocation_groups();
+        }
+        let alive: Vec<usize> = (0..self.models.len())
+            .filter(|&i| self.models[i].wounds_remaining > 0)
+            .collect();
+        let model_key = |i: usize| {
+            let m = &self.models[i];
+            (!m.is_damaged(), m.allocation_rank, i)
+        };
+        // Non-CHARACTER allocation groups, keyed by (W, Sv, invulnerable save).
+        let mut groups: Vec<((u8, u8, Option<u8>), Vec<usize>)> = Vec::new();
+        for &i in alive.iter().filter(|&&i| !self.models[i].leader) {
+            let m = &self.models[i];
+            let key = (m.wounds, m.save, m.invulnerable_save);
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, g)) => g.push(i),
+                None => groups.push((key, vec![i])),
+            }
+        }
+        for (_, g) in &mut groups {
+            g.sort_by_key(|&i| model_key(i));
+        }
+        groups.sort_by_key(|(_, g)| {
+            let wounded = g.iter().any(|&i| self.models[i].is_damaged());
+            (
+                !wounded,
+                g.iter().map(|&i| self.models[i].allocation_rank).min(),
+                g.first().copied(),
+            )
+        });
+        let first: Vec<usize> = groups.into_iter().flat_map(|(_, g)| g).collect();
+        let mut characters: Vec<usize> = alive
+            .iter()
+            .copied()
+            .filter(|&i| self.models[i].leader)
+            .collect();
+        characters.sort_by_key(|&i| model_key(i));
+        if first.is_empty() {
+            // No Bodyguard: the CHARACTERs are the unit (a lone CHARACTER unit).
+            return [characters, Vec::new()];
+        }
+        [first, characters]
+    }
+}
+
+/// What one failed HAZARDOUS test costs the attacking unit (Core Rules: Hazardous; 11th Core
+/// Rules 06.03).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HazardLoss {
+    /// 10th: one bearer is destroyed.
+    BearerDestroyed,
+    /// 10th: the bearer (a CHARACTER, MONSTER or VEHICLE) suffers this many mortal wounds.
+    BearerMortalWounds(u32),
+    /// 11th: the unit suffers this many mortal wounds (allocated as mortal wounds are).
+    UnitMortalWounds(u32),
+}
+
+impl HazardLoss {
+    /// The loss in words, for the log.
+    pub fn describe(self) -> String {
+        match self {
+            HazardLoss::BearerDestroyed => "one bearer is destroyed".to_string(),
+            HazardLoss::BearerMortalWounds(n) => format!("the bearer suffers {n} mortal wounds"),
+            HazardLoss::UnitMortalWounds(n) => format!("the unit suffers {n} mortal wound(s)"),
+        }
+    }
+
+    /// The loss under `rule` for bearers with `keywords`.
+    pub fn of(rule: HazardRule, keywords: &[String]) -> Self {
+        let has = |k: &str| keywords.iter().any(|x| x.eq_ignore_ascii_case(k));
+        match rule {
+            HazardRule::BearerDestroyed { mortal_wounds, .. } => {
+                if HAZARDOUS_MORTAL_WOUND_KEYWORDS.iter().any(|k| has(k)) {
+                    HazardLoss::BearerMortalWounds(mortal_wounds)
+                } else {
+                    HazardLoss::BearerDestroyed
+                }
+            }
+            HazardRule::UnitSuffersMortalWounds {
+                mortal_wounds,
+                all_monster_vehicle_mortal_wounds,
+                ..
+            } => {
+                if (has("MONSTER") || has("VEHICLE")) && !has("INFANTRY") {
+                    HazardLoss::UnitMortalWounds(all_monster_vehicle_mortal_wounds)
+                } else {
+                    HazardLoss::UnitMortalWounds(mortal_wounds)
+                }
+            }
+        }
     }
 }
 
@@ -544,9 +663,14 @@ pub struct ResolvedWeapon {
     pub precision: bool,
     /// HAZARDOUS: one test per bearer after attacking.
     pub hazardous: bool,
-    /// A failed HAZARDOUS test inflicts mortal wounds on the bearer (CHARACTER, MONSTER or
-    /// VEHICLE) instead of destroying it.
-    pub hazardous_mortal_wounds: bool,
+    /// What a failed HAZARDOUS test costs (the edition's rule for these bearers).
+    pub hazard_loss: HazardLoss,
+    /// Unmodified HAZARDOUS test rolls at or below this fail.
+    pub hazard_fails_up_to: u8,
+    /// How the saving throws are made and damage allocated (the edition's procedure).
+    pub save_procedure: SaveProcedure,
+    /// What a DEVASTATING WOUNDS Critical Wound does (the edition's rule).
+    pub devastating_rule: DevastatingWoundsRule,
     /// What the abilities and circumstances did, in words, for the log.
     pub notes: Vec<String>,
 }
@@ -574,29 +698,66 @@ impl ResolvedWeapon {
                     attack_bonus += u32::from(*x);
                     notes.push(format!("RAPID FIRE {x}: +{x} attacks within half range"));
                 }
-                A::Blast if !extra_attacks => {
-                    let extra = (target.models_alive() / BLAST_MODELS_PER_EXTRA_ATTACK) as u32;
+                A::Blast | A::BlastX(_) | A::Cleave(_) if !extra_attacks => {
+                    let (per_five, melee_only) = match a {
+                        A::BlastX(x) => (u32::from(*x), false),
+                        A::Cleave(x) => (u32::from(*x), true),
+                        _ => (1, false),
+                    };
+                    if melee_only && ranged {
+                        continue;
+                    }
+                    let extra = (target.models_alive() / BLAST_MODELS_PER_EXTRA_ATTACK) as u32
+                        * per_five;
                     if extra > 0 {
                         attack_bonus += extra;
-                        notes.push(format!("BLAST: +{extra} attacks"));
+                        notes.push(format!("{a}: +{extra} attacks"));
                     }
                 }
                 _ => {}
             }
         }
 
+        let edition = ctx.ruleset.edition();
         let mut hit_total = ctx.hit_modifier;
-        if has(&A::Heavy) && ctx.remained_stationary {
+        let heavy = match edition.heavy {
+            HeavyRule::RemainedStationary => ctx.remained_stationary,
+            HeavyRule::MovedAtMost(most) => {
+                ctx.remained_stationary || ctx.moved_inches.is_some_and(|d| d <= most)
+            }
+        };
+        if has(&A::Heavy) && heavy {
             hit_total += HEAVY_HIT_BONUS;
-            notes.push("HEAVY: +1 to hit (Remained Stationary)".into());
+            notes.push(match edition.heavy {
+                HeavyRule::RemainedStationary => "HEAVY: +1 to hit (Remained Stationary)".into(),
+                HeavyRule::MovedAtMost(most) => format!("HEAVY: +1 to hit (moved {most}\" or less)"),
+            });
         }
+        let indirect = edition.indirect_fire;
+        let indirect_fails_up_to = match indirect.fails_up_to_with_spotter {
+            Some(spotted) if ctx.spotted => spotted,
+            _ => indirect.fails_up_to,
+        };
+        let mut hit_reroll = ctx.hit_reroll;
         if indirect_blind {
-            hit_total += INDIRECT_FIRE_HIT_MODIFIER;
-            notes.push(
-                "INDIRECT FIRE at a unit that is not visible: -1 to hit, unmodified 1-3 fail, \
-                 target has cover"
-                    .into(),
-            );
+            hit_total += indirect.hit_modifier;
+            if indirect.no_hit_rerolls {
+                hit_reroll = Reroll::None;
+            }
+            notes.push(format!(
+                "INDIRECT FIRE at a unit that is not visible: {}unmodified 1-{indirect_fails_up_to} \
+                 fail{}, target has cover",
+                if indirect.hit_modifier != 0 {
+                    format!("{:+} to hit, ", indirect.hit_modifier)
+                } else {
+                    String::new()
+                },
+                if indirect.no_hit_rerolls {
+                    ", no Hit re-rolls"
+                } else {
+                    ""
+                }
+            ));
         }
         let cover_worsens_skill = match ctx.ruleset.edition().cover {
             CoverEffect::WorsenBallisticSkill(n) => Some(n),
@@ -673,6 +834,11 @@ impl ResolvedWeapon {
             ap = ap.saturating_sub(1);
             notes.push("Plunging Fire: AP improved by 1".into());
         }
+        let lethal_hits =
+            has(&A::LethalHits) && !(edition.lethal_hits_optional && ctx.decline_lethal_hits);
+        if has(&A::LethalHits) && !lethal_hits {
+            notes.push("LETHAL HITS declined: Critical Hits roll to wound".into());
+        }
         let sustained_hits = abilities.iter().find_map(|a| match a {
             A::SustainedHits(x) => Some(*x),
             _ => None,
@@ -688,13 +854,13 @@ impl ResolvedWeapon {
             hit_modifier: capped_hit_or_wound_modifier(hit_total),
             critical_hit_on: CRITICAL_ROLL,
             hit_fails_up_to: if indirect_blind {
-                INDIRECT_FIRE_FAILS_UP_TO
+                indirect_fails_up_to
             } else {
                 1
             },
-            hit_reroll: ctx.hit_reroll,
+            hit_reroll,
             sustained_hits,
-            lethal_hits: has(&A::LethalHits),
+            lethal_hits,
             wound_needed: wound_roll_needed(p.strength, target.toughness),
             wound_modifier: capped_hit_or_wound_modifier(wound_total),
             critical_wound_on,
@@ -707,11 +873,10 @@ impl ResolvedWeapon {
             damage_bonus,
             precision: has(&A::Precision),
             hazardous: has(&A::Hazardous),
-            hazardous_mortal_wounds: group.bearer_keywords.iter().any(|k| {
-                HAZARDOUS_MORTAL_WOUND_KEYWORDS
-                    .iter()
-                    .any(|h| h.eq_ignore_ascii_case(k))
-            }),
+            hazard_loss: HazardLoss::of(edition.hazard, &group.bearer_keywords),
+            hazard_fails_up_to: edition.hazard.fails_up_to(),
+            save_procedure: edition.save_procedure,
+            devastating_rule: edition.devastating_wounds,
             notes,
         }
     }

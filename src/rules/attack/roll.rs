@@ -9,7 +9,7 @@ use super::{
     WeaponGroup, save_needed,
 };
 use crate::rules::DiceExpr;
-use crate::rules::constants::{HAZARDOUS_FAILS_UP_TO, HAZARDOUS_MORTAL_WOUNDS};
+use crate::rules::ruleset::{DevastatingWoundsRule, SaveProcedure};
 use crate::rules::rng::DiceRoll;
 use crate::rules::rng::GameRng;
 
@@ -47,11 +47,14 @@ struct Defender<'a> {
     remaining: Vec<u8>,
     allocated: Vec<bool>,
     groups: [Vec<usize>; 2],
+    /// 11th: the tracks are fixed orders; each model takes everything until destroyed.
+    tracks: bool,
 }
 
 impl<'a> Defender<'a> {
-    fn new(target: &'a TargetUnit) -> Self {
+    fn new(target: &'a TargetUnit, procedure: SaveProcedure) -> Self {
         Self {
+            tracks: procedure == SaveProcedure::AllocationGroupsLowestFirst,
             target,
             remaining: target.models.iter().map(|m| m.wounds_remaining).collect(),
             allocated: target
@@ -59,7 +62,7 @@ impl<'a> Defender<'a> {
                 .iter()
                 .map(|m| m.allocated_this_phase)
                 .collect(),
-            groups: target.allocation_groups(),
+            groups: target.allocation_tracks(procedure),
         }
     }
 
@@ -68,6 +71,11 @@ impl<'a> Defender<'a> {
     /// already had an attack allocated, else the first in order.
     fn pick(&self, precision: bool) -> Option<usize> {
         let order = if precision { [1, 0] } else { [0, 1] };
+        if self.tracks {
+            return order
+                .into_iter()
+                .find_map(|g| self.groups[g].iter().copied().find(|&i| self.remaining[i] > 0));
+        }
         for g in order {
             let mut first = None;
             for &i in &self.groups[g] {
@@ -236,7 +244,10 @@ pub fn resolve_weapons<S: EventSink>(
 ) -> RollOutcome {
     let rerolls: CommandRerolls = command_rerolls.into();
     let command_reroll = rerolls.attacker;
-    let mut def = Defender::new(target);
+    let procedure = weapons
+        .first()
+        .map_or(SaveProcedure::OneAttackAtATime, |w| w.save_procedure);
+    let mut def = Defender::new(target, procedure);
     // Mortal wound pools: [normal, from PRECISION attacks].
     let mut pools = [0u32; 2];
     // Command Re-rolls not tied to the first weapon group, still held.
@@ -329,6 +340,7 @@ pub fn resolve_weapons<S: EventSink>(
 
         // Wound rolls.
         let mut wounds = automatic_wounds;
+        let mut crits = 0u32;
         let policy_name = if w.wound_reroll == super::Reroll::Failed {
             "TWIN-LINKED or re-roll"
         } else {
@@ -356,6 +368,13 @@ pub fn resolve_weapons<S: EventSink>(
             );
             match r.result {
                 RollResult::Fail => {}
+                RollResult::Critical
+                    if w.devastating_wounds
+                        && w.devastating_rule == DevastatingWoundsRule::OneModelPerCriticalWound =>
+                {
+                    // 11th: the Damage is rolled after the weapon's normal damage.
+                    crits += 1;
+                }
                 RollResult::Critical if w.devastating_wounds => {
                     let d = roll_with_command_reroll(w.damage, "Damage", &mut damage_cr, rng, sink);
                     let mortal_wounds = w.damage_value(d.value);
@@ -371,6 +390,33 @@ pub fn resolve_weapons<S: EventSink>(
                 }
                 _ => wounds += 1,
             }
+        }
+
+        if procedure == SaveProcedure::AllocationGroupsLowestFirst {
+            save_in_groups(w, wounds, &mut def, &mut save_cr, &mut damage_cr, rng, sink);
+            // DEVASTATING WOUNDS: each Critical Wound's mortal wounds damage one model only.
+            for hit in 1..=crits {
+                let d = roll_with_command_reroll(w.damage, "Damage", &mut damage_cr, rng, sink);
+                let mortal_wounds = w.damage_value(d.value);
+                log!(
+                    sink,
+                    AttackEvent::DevastatingWounds {
+                        hit,
+                        dice: d.dice.to_vec(),
+                        mortal_wounds,
+                    }
+                );
+                let Some(i) = def.pick(w.precision) else {
+                    continue;
+                };
+                def.allocated[i] = true;
+                for _ in 0..mortal_wounds {
+                    if !def.lose_wound(i, true, rng, sink) {
+                        break;
+                    }
+                }
+            }
+            continue;
         }
 
         // Allocation, saving throws, damage: one attack at a time.
@@ -459,7 +505,7 @@ pub fn resolve_weapons<S: EventSink>(
     for (wi, w) in weapons.iter().enumerate().filter(|(_, w)| w.hazardous) {
         for _ in 0..w.bearers {
             let mut roll = rng.d6();
-            if roll <= HAZARDOUS_FAILS_UP_TO && hazardous_cr {
+            if roll <= w.hazard_fails_up_to && hazardous_cr {
                 hazardous_cr = false;
                 log!(
                     sink,
@@ -470,7 +516,7 @@ pub fn resolve_weapons<S: EventSink>(
                 );
                 roll = rng.d6();
             }
-            let failed = roll <= HAZARDOUS_FAILS_UP_TO;
+            let failed = roll <= w.hazard_fails_up_to;
             if failed {
                 hazardous_failed.push(wi);
             }
@@ -479,19 +525,88 @@ pub fn resolve_weapons<S: EventSink>(
                 AttackEvent::Hazardous {
                     weapon: w.name.clone(),
                     roll,
-                    failure: failed.then(|| {
-                        if w.hazardous_mortal_wounds {
-                            format!("the bearer suffers {HAZARDOUS_MORTAL_WOUNDS} mortal wounds")
-                        } else {
-                            "one bearer is destroyed".to_string()
-                        }
-                    }),
+                    failure: failed.then(|| w.hazard_loss.describe()),
                 }
             );
         }
     }
 
     def.outcome(hazardous_failed)
+}
+
+/// 11th edition saving throws for one weapon's `wounds` wounding attacks (11th Core Rules
+/// 05.03-05.04): every die rolled at once, then taken lowest first, each against a model of
+/// the current allocation group (the defender's Command Re-roll, if held, re-rolls the lowest
+/// die when it fails against the model it goes to); a failed one (an unmodified 1 always
+/// fails) inflicts the weapon's Damage on that model, the excess lost.
+fn save_in_groups<S: EventSink>(
+    w: &ResolvedWeapon,
+    wounds: u32,
+    def: &mut Defender<'_>,
+    save_cr: &mut bool,
+    damage_cr: &mut bool,
+    rng: &mut GameRng,
+    sink: &mut S,
+) {
+    if wounds == 0 {
+        return;
+    }
+    let mut dice: Vec<u8> = (0..wounds).map(|_| rng.d6()).collect();
+    dice.sort_unstable();
+    if *save_cr
+        && let Some(i) = def.pick(w.precision)
+        && !save_needed(&def.target.models[i], w.ap, false).saves(dice[0])
+    {
+        *save_cr = false;
+        log!(
+            sink,
+            AttackEvent::CommandReroll {
+                of: "saving throw".into(),
+                replaced: vec![dice[0]],
+            }
+        );
+        dice[0] = rng.d6();
+        dice.sort_unstable();
+    }
+    log!(sink, AttackEvent::SaveDice { dice: dice.clone() });
+    for roll in dice {
+        let Some(i) = def.pick(w.precision) else {
+            break;
+        };
+        def.allocated[i] = true;
+        let model = &def.target.models[i];
+        let need = save_needed(model, w.ap, false);
+        let saved = need.saves(roll);
+        log!(
+            sink,
+            AttackEvent::SavingThrow {
+                model: i,
+                kind: need.kind,
+                roll,
+                modifier: need.modifier,
+                characteristic: need.characteristic,
+                saved,
+            }
+        );
+        if saved {
+            continue;
+        }
+        let d = roll_with_command_reroll(w.damage, "Damage", damage_cr, rng, sink);
+        let damage = w.damage_value(d.value);
+        log!(
+            sink,
+            AttackEvent::Damage {
+                model: i,
+                dice: d.dice.to_vec(),
+                damage,
+            }
+        );
+        for _ in 0..damage {
+            if !def.lose_wound(i, false, rng, sink) {
+                break;
+            }
+        }
+    }
 }
 
 impl Defender<'_> {
@@ -529,7 +644,7 @@ pub fn inflict_mortal_wounds<S: EventSink>(
     rng: &mut GameRng,
     sink: &mut S,
 ) -> RollOutcome {
-    let mut def = Defender::new(target);
+    let mut def = Defender::new(target, SaveProcedure::OneAttackAtATime);
     if mortal_wounds > 0 {
         log!(
             sink,
