@@ -1016,10 +1016,16 @@ impl Ai {
             if let Some((p, t)) = best
                 && p >= CHARGE_ODDS_THRESHOLD
             {
+                // 11th: declared without targets; they are chosen after the roll.
+                let targets = if game.scene.edition().charge_targets_after_roll {
+                    Vec::new()
+                } else {
+                    vec![t]
+                };
                 let c = Command::DeclareCharge {
                     player,
                     unit: id,
-                    targets: vec![t],
+                    targets,
                 };
                 if legal(game, &c) {
                     return c;
@@ -1040,11 +1046,28 @@ impl Ai {
         let army = game.army_of(player).expect("player has an army");
         let earmy = game.army_of(opponent(player)).expect("two armies");
         let id = game.unit_id(army, u).to_string();
-        let roll = f32::from(dice[0] + dice[1]);
+        let roll = game.charge.as_ref().map_or(f32::from(dice[0] + dice[1]), |c| c.distance());
+        // 11th: the targets are chosen after the roll: the nearest enemy unit it reaches
+        // (or, before a re-roll, the nearest within 12").
+        let after_roll = game.scene.edition().charge_targets_after_roll;
+        let chosen: Vec<usize> = if after_roll {
+            let in_reach = game.charge_targets_in_reach(army, u, roll);
+            let pick = in_reach
+                .first()
+                .cloned()
+                .or_else(|| game.charge_targets(army, u).first().map(|t| t.unit.clone()));
+            pick.and_then(|t| game.enemy_unit(player, &t).ok().map(|(_, x)| x))
+                .into_iter()
+                .collect()
+        } else {
+            targets.to_vec()
+        };
+        let targets = &chosen[..];
         let names: Vec<String> = targets
             .iter()
             .map(|&t| game.unit_id(earmy, t).to_string())
             .collect();
+        let move_targets = if after_roll { names.clone() } else { Vec::new() };
         let needed = game
             .charge_odds(player, &id, &names)
             .map_or(13, |o| o.needed);
@@ -1063,6 +1086,7 @@ impl Ai {
                     player,
                     unit: id.clone(),
                     paths,
+                    targets: move_targets.clone(),
                 }
             })
         {
@@ -1086,6 +1110,7 @@ impl Ai {
                     player,
                     unit: id.clone(),
                     paths: shifted(game, army, u, v),
+                    targets: move_targets.clone(),
                 });
                 if legal(game, &c) {
                     return c;
@@ -1096,6 +1121,7 @@ impl Ai {
             player,
             unit: id,
             paths: Vec::new(),
+            targets: Vec::new(),
         }
     }
 }
@@ -1332,6 +1358,7 @@ impl Brain for RandomPlayer {
                         player,
                         unit: game.unit_id(army, pending.unit).to_string(),
                         paths: Vec::new(),
+                        targets: Vec::new(),
                     };
                 }
                 Command::EndPhase { player }

@@ -251,7 +251,7 @@ pub fn heroic_intervention(game: &Game, player: u8) -> Option<Command> {
                 return None;
             }
             let odds = crate::rules::movement::charge_roll_probability(
-                crate::rules::movement::charge_roll_needed(d),
+                game.scene.edition().charge_roll_needed(d),
             );
             let dealt = rough_unit_points(game, au, target, true, None);
             let taken = rough_unit_points(game, target, au, true, None);

@@ -86,6 +86,19 @@ pub struct AttackArgs {
     /// With --distance: treat the target as not visible (INDIRECT FIRE penalties).
     #[arg(long, requires = "distance")]
     pub not_visible: bool,
+    /// 11th edition: the farthest any model of the attacking unit moved this turn, in inches
+    /// (HEAVY gives +1 to hit at 3" or less; --remained-stationary counts as 0).
+    #[arg(long, value_parser = super::finite_f32_in(0.0, MAX_DISTANCE_INCHES),
+          conflicts_with = "remained_stationary")]
+    pub moved: Option<f32>,
+    /// 11th edition INDIRECT FIRE: the attacking unit Remained Stationary and a friendly unit
+    /// sees the target (a spotter), so only unmodified Hit rolls of 1-3 fail, not 1-5.
+    #[arg(long)]
+    pub spotted: bool,
+    /// 11th edition: decline LETHAL HITS (Critical Hits roll to wound instead, keeping the
+    /// chance of a Critical Wound). Under 10th LETHAL HITS is automatic and this is refused.
+    #[arg(long)]
+    pub decline_lethal_hits: bool,
     /// The target has the Benefit of Cover (without it, the scene decides when measured).
     #[arg(long)]
     pub cover: bool,
@@ -246,8 +259,18 @@ fn setup(scene: &Scene, sight: &SceneSight, args: &AttackArgs) -> Result<Setup, 
             Some(CommandRerollArg::Hit) => CommandReroll::HitRoll,
             Some(CommandRerollArg::Wound) => CommandReroll::WoundRoll,
         },
+        moved_inches: args.moved.or(base.moved_inches),
+        spotted: args.spotted || base.spotted,
+        decline_lethal_hits: args.decline_lethal_hits,
         ..base
     };
+    if args.decline_lethal_hits && !scene.edition().lethal_hits_optional {
+        return Err(format!(
+            "--decline-lethal-hits: under {} edition LETHAL HITS is not optional (play under \
+             --ruleset 11)",
+            scene.ruleset()
+        ));
+    }
     let facts = json!({
         "ruleset": scene.ruleset(),
         "attacker": args.attacker.unit,

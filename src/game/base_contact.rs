@@ -49,7 +49,8 @@ impl Game {
                 player,
                 unit,
                 paths,
-            } => self.charge_move(*player, unit, paths, &mut ev),
+                targets,
+            } => self.charge_move(*player, unit, paths, targets, &mut ev),
             Command::PileIn {
                 player,
                 unit,
@@ -75,6 +76,7 @@ impl Game {
                 player,
                 unit,
                 paths,
+                ..
             }
             | Command::PileIn {
                 player,
@@ -92,10 +94,24 @@ impl Game {
             return None;
         }
         let (army, root) = self.own_root(player, unit).ok()?;
+        let edition = self.scene.edition();
+        let mut contact = edition.fight_move_contact_inches;
         let (allowance, targets, every_model) = match command {
-            Command::ChargeMove { .. } => {
+            Command::ChargeMove { targets, .. } => {
                 let charge = self.charge.as_ref()?;
-                (charge.distance(), Some(charge.targets.clone()), true)
+                contact = edition.charge_contact_inches;
+                // 11th: the targets the charge move names (chosen after the roll).
+                let chosen = if targets.is_empty() {
+                    charge.targets.clone()
+                } else {
+                    let mut chosen = Vec::new();
+                    for t in targets {
+                        let (tarmy, tunit) = self.enemy_unit(player, t).ok()?;
+                        chosen.push(self.combined(tarmy, tunit)[0]);
+                    }
+                    chosen
+                };
+                (charge.distance(), Some(chosen), true)
             }
             Command::PileIn { .. } => (
                 self.fight_move_inches(army, root, PILE_IN_INCHES),
@@ -138,7 +154,7 @@ impl Game {
             let end = after.solid(r);
             let touching = enemies_after
                 .iter()
-                .any(|e| horizontal_distance(&end, e) <= BASE_CONTACT_INCHES);
+                .any(|e| horizontal_distance(&end, e) <= contact.max(BASE_CONTACT_INCHES));
             if touching {
                 continue;
             }

@@ -228,13 +228,16 @@ pub enum Command {
         /// Weapon assignments.
         weapons: Vec<WeaponTarget>,
     },
-    /// Charge phase: declare a charge against enemy units within 12" and roll 2D6.
+    /// Charge phase: declare a charge and roll 2D6. 10th: against `targets`, enemy units
+    /// within 12". 11th: with no targets (they are chosen after the roll, in the
+    /// [`Command::ChargeMove`]).
     DeclareCharge {
         /// Player giving the command.
         player: u8,
         /// The unit.
         unit: String,
-        /// Target unit ids.
+        /// Target unit ids (10th); empty under 11th.
+        #[serde(default)]
         targets: Vec<String>,
     },
     /// Charge phase: the charge move of the unit that declared a charge; no paths means the
@@ -247,6 +250,10 @@ pub enum Command {
         /// Each moving model's path.
         #[serde(default)]
         paths: Vec<ModelPath>,
+        /// 11th: the targets chosen after the roll, enemy units within 12" and within the
+        /// Charge roll (11th Core Rules 11.03); empty under 10th, whose targets were declared.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        targets: Vec<String>,
     },
     /// Fight phase: select the unit to fight and Pile In (no paths: no model moves).
     PileIn {

@@ -1896,12 +1896,16 @@ impl Game {
         if let Err(why) = self.rule_stratagem_target_ok(army, root, s) {
             return reject(Rule::Stratagems, why);
         }
+        if let Err(why) = self.stratagem_target_free(army, root) {
+            return reject(Rule::Stratagems, why);
+        }
         self.cp[usize::from(player - 1)] -= s.cp;
         self.effects.tokens[usize::from(player - 1)] -= s.tokens;
         if s.tokens > 0 {
             self.effects.acted.push((army, root));
         }
         self.effects.stratagems_used.push((player, s.name.clone()));
+        self.stratagem_targets.push((army, root));
         self.effects.active.push(ActiveEffect {
             army,
             unit: root,

@@ -41,11 +41,29 @@ impl Game {
         }
         let (army, root) = self.own_root(player, id)?;
         self.check_can_charge(army, root)?;
-        if targets.is_empty() {
+        let after_roll = self.scene.edition().charge_targets_after_roll;
+        if after_roll && !targets.is_empty() {
+            return reject(
+                Rule::ChargePhase,
+                "under 11th edition a charge is declared without targets: they are chosen after \
+                 the roll, in the charge move (11th Core Rules 11.02-11.03)",
+            );
+        }
+        if !after_roll && targets.is_empty() {
             return reject(Rule::ChargePhase, "a charge needs at least one target");
         }
-        let mut target_units = Vec::new();
         let mut closest = f32::INFINITY;
+        if after_roll {
+            let targets = self.charge_targets(army, root);
+            if targets.is_empty() {
+                return reject(
+                    Rule::ChargePhase,
+                    format!("no enemy unit is within {CHARGE_RANGE_INCHES}\" of '{id}'"),
+                );
+            }
+            closest = targets[0].distance;
+        }
+        let mut target_units = Vec::new();
         for t in targets {
             let (tarmy, tunit) = self.enemy_unit(player, t)?;
             let troot = self.combined(tarmy, tunit)[0];
@@ -67,9 +85,8 @@ impl Game {
         self.for_combined(army, root, |s| s.declared_charge = true);
         let modifier = self.unit_bonus(army, root, &crate::rules::effect::Modifier::ChargeRoll(0));
         // A rule's free re-roll of a Charge roll that cannot reach the closest target.
-        let reach = (i32::from(dice[0] + dice[1]) + modifier) as f32;
-        if reach + MEASURE_TOLERANCE_INCHES
-            < closest - self.scene.edition().engagement_range_horizontal_inches
+        let reach = i32::from(dice[0] + dice[1]) + modifier;
+        if reach < self.scene.edition().charge_roll_needed(closest) as i32
             && self.unit_may(army, root, &crate::rules::effect::Modifier::RerollCharge)
         {
             ev.push(GameEvent::RuleRerolled {
@@ -95,6 +112,127 @@ impl Game {
             dice,
         });
         Ok(())
+    }
+
+    /// 11th edition: the targets a charge move names after the roll, as unit indices: at
+    /// least one, each an enemy unit within 12" and within the Charge roll (11th Core Rules
+    /// 11.03: the roll must reach it).
+    fn chosen_charge_targets(
+        &self,
+        player: u8,
+        army: usize,
+        root: usize,
+        charge: &PendingCharge,
+        chosen: &[String],
+    ) -> Result<Vec<usize>, Rejection> {
+        if chosen.is_empty() {
+            return reject(
+                Rule::ChargePhase,
+                "name the charge's targets: enemy units within 12\" and within the Charge roll",
+            );
+        }
+        let roll = charge.distance();
+        let mut out = Vec::new();
+        for t in chosen {
+            let (tarmy, tunit) = self.enemy_unit(player, t)?;
+            let troot = self.combined(tarmy, tunit)[0];
+            let d = self.unit_distance((army, root), (tarmy, troot));
+            if d > CHARGE_RANGE_INCHES + MEASURE_TOLERANCE_INCHES {
+                return reject(
+                    Rule::ChargePhase,
+                    format!(
+                        "'{t}' is {d:.2}\" away; charge targets must be within {CHARGE_RANGE_INCHES}\""
+                    ),
+                );
+            }
+            let needed = self.scene.edition().charge_roll_needed(d);
+            if (roll as u32) < needed {
+                return reject(
+                    Rule::ChargePhase,
+                    format!(
+                        "'{t}' is {d:.2}\" away: the Charge roll of {roll}\" does not reach it \
+                         ({needed} needed)"
+                    ),
+                );
+            }
+            if !out.contains(&troot) {
+                out.push(troot);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The enemy units a charge that rolled `roll` may choose under 11th edition, with their
+    /// distances, nearest first: those of [`Game::charge_targets`] the roll reaches (11th Core
+    /// Rules 11.03). Under 10th every declared target.
+    pub fn charge_targets_in_reach(&self, army: usize, unit: usize, roll: f32) -> Vec<String> {
+        let root = self.combined(army, unit)[0];
+        let edition = self.scene.edition();
+        let Some(enemy) = self.army_of(opponent(self.player_of(army))) else {
+            return Vec::new();
+        };
+        let mut out: Vec<(f32, String)> = self
+            .unit_roots(enemy)
+            .into_iter()
+            .filter(|&u| !self.live_models(enemy, u).is_empty())
+            .filter_map(|u| {
+                let d = self.unit_distance((army, root), (enemy, u));
+                (d <= CHARGE_RANGE_INCHES + MEASURE_TOLERANCE_INCHES
+                    && roll as u32 >= edition.charge_roll_needed(d))
+                .then(|| (d, self.unit_id(enemy, u).to_string()))
+            })
+            .collect();
+        out.sort_by(|a, b| a.0.total_cmp(&b.0));
+        out.into_iter().map(|(_, t)| t).collect()
+    }
+
+    /// 11th edition: the targets a charge move along `paths` chooses, read from where its
+    /// models end: every enemy unit the pending Charge roll reaches with a model within
+    /// Engagement Range of a model's end (nearest first). Empty under 10th, whose targets were
+    /// declared, and when no charge of this unit is pending.
+    pub fn charge_targets_engaged_by(
+        &self,
+        army: usize,
+        root: usize,
+        paths: &[ModelPath],
+    ) -> Vec<String> {
+        let edition = self.scene.edition();
+        let Some(charge) = self
+            .charge
+            .as_ref()
+            .filter(|c| c.army == army && c.unit == root && edition.charge_targets_after_roll)
+        else {
+            return Vec::new();
+        };
+        let Some(enemy) = self.army_of(opponent(self.player_of(army))) else {
+            return Vec::new();
+        };
+        let ends: Vec<ModelSolid> = paths
+            .iter()
+            .filter_map(|p| {
+                let r = self.model_of(army, root, p.unit.as_deref(), p.model).ok()?;
+                let &(x, y, z) = p.path.last()?;
+                let facing = p
+                    .facing
+                    .unwrap_or(self.scene.armies[r.army].units[r.unit].models[r.model].facing);
+                Some(self.solid_at(r, Vec3::new(x, y, z), facing))
+            })
+            .collect();
+        self.charge_targets_in_reach(army, root, charge.distance())
+            .into_iter()
+            .filter(|t| {
+                self.enemy_unit(self.player_of(army), t).is_ok_and(|(_, u)| {
+                    self.live_models(enemy, u).into_iter().any(|e| {
+                        let theirs = self.solid(e);
+                        ends.iter().any(|m| {
+                            crate::rules::engagement::within_engagement_range_in(
+                                edition, m, &theirs, &[],
+                            )
+                        })
+                    })
+                })
+            })
+            .collect()
     }
 
     /// Rejects a unit that cannot declare a charge (Core Rules: Charge phase eligibility).
@@ -159,6 +297,7 @@ impl Game {
         player: u8,
         id: &str,
         paths: &[ModelPath],
+        chosen: &[String],
         ev: &mut Vec<GameEvent>,
     ) -> Result<(), Rejection> {
         let heroic = self
@@ -179,6 +318,18 @@ impl Game {
                 format!("'{id}' has not declared a charge"),
             );
         };
+        let mut charge = charge;
+        let after_roll = self.scene.edition().charge_targets_after_roll;
+        if !after_roll && !chosen.is_empty() {
+            return reject(
+                Rule::ChargePhase,
+                "the charge's targets were declared with it: the charge move names none",
+            );
+        }
+        // A Heroic Intervention's targets come with the Stratagem.
+        if after_roll && !paths.is_empty() && !(chosen.is_empty() && charge.heroic) {
+            charge.targets = self.chosen_charge_targets(player, army, root, &charge, chosen)?;
+        }
         self.charge = None;
         if paths.is_empty() {
             ev.push(GameEvent::ChargeFailed {

@@ -190,6 +190,7 @@ impl Game {
             }
         }
         self.stratagems_used.clear();
+        self.stratagem_targets.clear();
         self.effects_phase_begins(ev);
         self.reinforcements_step = false;
         self.charge = None;
@@ -213,8 +214,10 @@ impl Game {
                     });
                 }
                 let army = self.army_of(self.active_player).expect("two armies");
+                // 10th: Battle-shock ends now; 11th: only a passed test ends it.
+                let ends_now = !self.scene.edition().battle_shock_until_passed;
                 for u in 0..self.units[army].len() {
-                    if self.units[army][u].battle_shocked {
+                    if ends_now && self.units[army][u].battle_shocked {
                         self.units[army][u].battle_shocked = false;
                         ev.push(GameEvent::BattleShockEnded {
                             player: self.active_player,
@@ -284,7 +287,7 @@ impl Game {
         use crate::rules::effect::Modifier;
         for u in self.unit_roots(army) {
             if self.live_models(army, u).is_empty()
-                || !(self.below_half_strength(army, u)
+                || !(self.must_test_battle_shock(army, u)
                     || self.unit_may(army, u, &Modifier::MustTakeBattleShockTest))
             {
                 continue;
@@ -316,6 +319,14 @@ impl Game {
                 passed,
             });
             if passed {
+                if self.units[army][u].battle_shocked {
+                    // 11th: a passed test ends Battle-shock (11th Core Rules 08.03).
+                    self.for_combined(army, u, |s| s.battle_shocked = false);
+                    ev.push(GameEvent::BattleShockEnded {
+                        player,
+                        unit: self.unit_id(army, u).to_string(),
+                    });
+                }
                 for amount in self.restore_on_passed_test_amounts(army, u) {
                     let n = amount.roll(&mut self.rng).value.max(0) as u32;
                     self.restore_on_passed_test(army, u, "Daemonic Manifestation", n, ev);
@@ -381,6 +392,7 @@ impl Game {
         for army in &mut self.units {
             for u in army.iter_mut() {
                 u.moved = None;
+                u.moved_inches = 0.0;
                 u.declared_charge = false;
                 u.charged = false;
                 u.no_charge = false;

@@ -173,7 +173,12 @@ impl Game {
             Command::DeclareCharge { unit, targets, .. } => {
                 self.declare_charge(player, unit, targets, ev)?
             }
-            Command::ChargeMove { unit, paths, .. } => self.charge_move(player, unit, paths, ev)?,
+            Command::ChargeMove {
+                unit,
+                paths,
+                targets,
+                ..
+            } => self.charge_move(player, unit, paths, targets, ev)?,
             Command::PileIn { unit, paths, .. } => self.pile_in(player, unit, paths, ev)?,
             Command::Fight { unit, weapons, .. } => self.fight(player, unit, weapons, ev)?,
             Command::Consolidate { unit, paths, .. } => {

@@ -164,7 +164,11 @@ impl Game {
             planned.facings.retain(|(r, _)| alive(r));
         }
         self.apply_planned(&planned);
-        self.for_combined(army, unit, |s| s.moved = Some(Moved::Moved(mode)));
+        let longest = planned.longest;
+        self.for_combined(army, unit, |s| {
+            s.moved = Some(Moved::Moved(mode));
+            s.moved_inches = s.moved_inches.max(longest);
+        });
         if planned.crossed_high_terrain {
             // Super-Heavy Walker: through a section higher than it passes freely, a D6 after
             // the move; on a 1 the unit is Battle-shocked.

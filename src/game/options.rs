@@ -615,10 +615,13 @@ impl Game {
                     .as_ref()
                     .is_some_and(|c| c.army == army && c.unit == root) =>
             {
+                let paths = model_paths();
+                let targets = self.charge_targets_engaged_by(army, root, &paths);
                 Ok(Command::ChargeMove {
                     player,
                     unit: id,
-                    paths: model_paths(),
+                    paths,
+                    targets,
                 })
             }
             (Stage::Battle, Phase::Fight) => Ok(

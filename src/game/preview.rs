@@ -9,7 +9,7 @@ use super::event::Rejection;
 use super::shooting::{AttackKind, PreparedAttack};
 use super::state::Game;
 use crate::rules::attack::exact::{AttackDistribution, distribution_of_weapons};
-use crate::rules::movement::{charge_roll_needed, charge_roll_probability};
+use crate::rules::movement::charge_roll_probability;
 
 /// Weapon assignments measured on the table by earlier previews of one game (see
 /// [`Game::preview_attacks_memo`]), by attacking army, unit, kind of attack and assignment.
@@ -278,7 +278,7 @@ impl Game {
             let troot = self.combined(tarmy, tunit)[0];
             distance = distance.max(self.unit_distance((army, root), (tarmy, troot)));
         }
-        let needed = charge_roll_needed(distance);
+        let needed = self.scene.edition().charge_roll_needed(distance);
         Ok(ChargeOdds {
             distance,
             needed,

@@ -649,6 +649,32 @@ impl Game {
         let mut target = plan.target.clone();
         self.set_wounds(&sight, &theirs, &mut target);
         ctx.remained_stationary = me.moved == Some(Moved::Stationary);
+        // Set up this turn (Reserves, disembarking): HEAVY's "moved 3\" or less" does not
+        // hold (11th Core Rules 24.16).
+        ctx.moved_inches = (me.moved != Some(Moved::SetUp)).then_some(me.moved_inches);
+        // 11th INDIRECT FIRE with a spotter: the unit Remained Stationary and another unit of
+        // its army sees the target (11th Core Rules 10.07).
+        if kind != AttackKind::Melee
+            && !ctx.target_visible
+            && ctx.remained_stationary
+            && self.scene.edition().indirect_fire.fails_up_to_with_spotter.is_some()
+        {
+            let sampling = crate::geometry::sight::Sampling::FAST;
+            ctx.spotted = (0..self.units[army].len())
+                .filter(|&u| u != unit && self.units[army][u].leading != Some(unit))
+                .any(|u| {
+                    self.entries_of(&sight, army, u).into_iter().any(|o| {
+                        theirs.iter().any(|&x| {
+                            sight.index.model_visible(
+                                o,
+                                x,
+                                crate::geometry::sight::SeeThrough::OwnUnit,
+                                &sampling,
+                            )
+                        })
+                    })
+                });
+        }
         ctx.charged = me.charged;
         ctx.command_reroll =
             RerollRoll::attacker_command_reroll(self.command_reroll_ready(army, unit));

@@ -50,6 +50,9 @@ pub struct UnitState {
     pub leading: Option<usize>,
     /// What it did in this turn's Movement phase.
     pub moved: Option<Moved>,
+    /// The farthest any of its models moved this turn (inches; 0 when it Remained
+    /// Stationary or has not moved): 11th edition HEAVY (11th Core Rules 24.16).
+    pub moved_inches: f32,
     /// Shot this phase.
     pub shot: bool,
     /// The turn ([`Game::turn_index`]) in which the unit last made a ranged attack: under
@@ -67,7 +70,8 @@ pub struct UnitState {
     pub embarked_this_phase: bool,
     /// Fought this phase.
     pub fought: bool,
-    /// Battle-shocked (until the start of its player's next Command phase).
+    /// Battle-shocked: under 10th until the start of its player's next Command phase, under
+    /// 11th until it passes a Battle-shock test (11th Core Rules 08.03).
     pub battle_shocked: bool,
     /// The ONE SHOT weapons fired this battle: (model index, weapon name). Each is fired
     /// once per battle by each model (Core Rules: One Shot).
@@ -215,6 +219,10 @@ pub struct Game {
     pub objectives: Vec<Option<u8>>,
     /// Stratagems used this phase: (player, stratagem).
     pub stratagems_used: Vec<(u8, Stratagem)>,
+    /// The units (army, first unit of the combined unit) targeted by a Stratagem this phase,
+    /// Core and army ones alike: under 11th a unit takes only one per phase (11th Core Rules
+    /// 15.01).
+    pub stratagem_targets: Vec<(usize, usize)>,
     /// Movement phase: the Reinforcements step has begun (no more moves).
     pub reinforcements_step: bool,
     /// The charge in progress.
@@ -280,6 +288,7 @@ impl Game {
                         moved: None,
                         shot: false,
                         last_ranged_attack_turn: None,
+                        moved_inches: 0.0,
                         declared_charge: false,
                         charged: false,
                         no_charge: false,
@@ -320,6 +329,7 @@ impl Game {
             units,
             objectives,
             stratagems_used: Vec::new(),
+            stratagem_targets: Vec::new(),
             reinforcements_step: false,
             charge: None,
             rapid_ingress: None,
@@ -556,6 +566,50 @@ impl Game {
             return u32::from(self.units[army][r.unit].models[r.model].wounds) * 2 < u32::from(w);
         }
         live.len() * 2 < start
+    }
+
+    /// True when the unit (`army`, `unit`, its Attached unit included) is at or below half
+    /// strength: at most half its Starting Strength in models, or for a unit of one model
+    /// at most half its Wounds left (11th Core Rules 08.03, 01.07).
+    pub fn at_or_below_half_strength(&self, army: usize, unit: usize) -> bool {
+        let start = self.starting_strength(army, unit);
+        let live = self.live_models(army, unit);
+        if start == 1 {
+            let Some(r) = live.first() else { return true };
+            let w = self.scene.armies[army].units[r.unit].models[r.model]
+                .characteristics
+                .wounds;
+            return u32::from(self.units[army][r.unit].models[r.model].wounds) * 2 <= u32::from(w);
+        }
+        live.len() * 2 <= start
+    }
+
+    /// True when the unit takes a Battle-shock test in its Command phase by the strength
+    /// rule of the game's edition: below half strength (Core Rules: Battle-shock step), or
+    /// under 11th at or below half strength or still Battle-shocked (11th Core Rules 08.03).
+    pub fn must_test_battle_shock(&self, army: usize, unit: usize) -> bool {
+        let edition = self.scene.edition();
+        (edition.battle_shock_until_passed && self.units[army][unit].battle_shocked)
+            || if edition.battle_shock_at_half_strength {
+                self.at_or_below_half_strength(army, unit)
+            } else {
+                self.below_half_strength(army, unit)
+            }
+    }
+
+    /// Err with the rule's words when the combined unit (`army`, `root`) may not be the target
+    /// of another Stratagem this phase: under 11th it already was (11th Core Rules 15.01).
+    pub(super) fn stratagem_target_free(&self, army: usize, root: usize) -> Result<(), String> {
+        if self.scene.edition().one_stratagem_per_unit_per_phase
+            && self.stratagem_targets.contains(&(army, root))
+        {
+            return Err(format!(
+                "'{}' was already the target of a Stratagem this phase (11th edition: one per \
+                 unit per phase)",
+                self.unit_id(army, root)
+            ));
+        }
+        Ok(())
     }
 
     /// The player's CP.

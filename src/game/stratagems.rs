@@ -49,6 +49,7 @@ impl Game {
         self.cp[i] = self.cp[i].saturating_sub(cost);
         self.stratagems_used.push((player, stratagem));
         let root = self.combined(army, unit)[0];
+        self.stratagem_targets.push((army, root));
         ev.push(GameEvent::StratagemUsed {
             player,
             stratagem,
@@ -176,6 +177,9 @@ impl Game {
                     "'{id}' is Battle-shocked and cannot be affected by its player's Stratagems"
                 ),
             );
+        }
+        if let Err(why) = self.stratagem_target_free(army, root) {
+            return reject(rule, why);
         }
         let i = usize::from(player - 1);
         // Most Stratagems are used (and paid) now. Insane Bravery and a Command Re-roll of a

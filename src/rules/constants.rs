@@ -279,6 +279,9 @@ use super::ruleset::{
     SaveProcedure, SightRules, TerrainMovement,
 };
 
+/// 11th edition: a charging model that can end within this of a target must (inches; 11th
+/// Core Rules 11.04).
+pub const ELEVENTH_CHARGE_CONTACT_INCHES: f32 = 1.0;
 /// 11th edition hazard roll: unmodified rolls at or below this fail (11th Core Rules 06.03).
 pub const ELEVENTH_HAZARD_FAILS_UP_TO: u8 = 2;
 /// 11th edition: mortal wounds a failed hazard roll inflicts on the unit (one with INFANTRY
@@ -294,9 +297,7 @@ pub const ELEVENTH_HEAVY_MOVED_AT_MOST_INCHES: f32 = 3.0;
 pub const ELEVENTH_INDIRECT_FIRE_FAILS_UP_TO: u8 = 5;
 /// ... up to this when the unit Remained Stationary and a friendly unit sees the target.
 pub const ELEVENTH_INDIRECT_FIRE_SPOTTED_FAILS_UP_TO: u8 = 3;
-/// 11th edition: units not arrived from Reserves by the end of this battle round are
-/// destroyed (11th Core Rules 20.03).
-pub const ELEVENTH_RESERVES_DEADLINE_ROUND: u8 = 3;
+
 
 /// 11th edition: non-INFANTRY models move horizontally through sections of Dense features this
 /// tall or lower (inches; 11th Core Rules 13.06).
@@ -362,8 +363,10 @@ pub const TENTH: Edition = Edition {
     },
     battle_shock_at_half_strength: false,
     battle_shock_until_passed: false,
-    reserves_destroyed_after_round: None,
     one_stratagem_per_unit_per_phase: false,
+    charge_targets_after_roll: false,
+    charge_contact_inches: BASE_CONTACT_INCHES,
+    fight_move_contact_inches: BASE_CONTACT_INCHES,
 };
 
 /// The 11th edition's numbers and mechanics where they differ (shared/RULES-11e.md).
@@ -406,6 +409,8 @@ pub const ELEVENTH: Edition = Edition {
     },
     battle_shock_at_half_strength: true,
     battle_shock_until_passed: true,
-    reserves_destroyed_after_round: Some(ELEVENTH_RESERVES_DEADLINE_ROUND),
     one_stratagem_per_unit_per_phase: true,
+    charge_targets_after_roll: true,
+    charge_contact_inches: ELEVENTH_CHARGE_CONTACT_INCHES,
+    fight_move_contact_inches: ELEVENTH_ENGAGEMENT_RANGE_HORIZONTAL_INCHES,
 };

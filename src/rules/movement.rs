@@ -85,10 +85,16 @@ mod tests {
 /// up, and never below the smallest 2D6 roll. Core Rules: Charge phase (charge roll, charge
 /// move ends within Engagement Range).
 pub fn charge_roll_needed(distance: f32) -> u32 {
-    use crate::rules::constants::{
-        CHARGE_DICE, ENGAGEMENT_RANGE_HORIZONTAL_INCHES, MEASURE_TOLERANCE_INCHES,
-    };
-    let gap = distance - ENGAGEMENT_RANGE_HORIZONTAL_INCHES - MEASURE_TOLERANCE_INCHES;
+    use crate::rules::constants::ENGAGEMENT_RANGE_HORIZONTAL_INCHES;
+    charge_roll_needed_for_gap(distance - ENGAGEMENT_RANGE_HORIZONTAL_INCHES)
+}
+
+/// The smallest Charge roll that covers a `gap` in inches: rounded up (a measuring
+/// tolerance allowed), never below the smallest 2D6 roll (11th Core Rules 11.04: the roll
+/// must reach the target).
+pub fn charge_roll_needed_for_gap(gap: f32) -> u32 {
+    use crate::rules::constants::{CHARGE_DICE, MEASURE_TOLERANCE_INCHES};
+    let gap = gap - MEASURE_TOLERANCE_INCHES;
     (gap.max(0.0).ceil() as u32).max(CHARGE_DICE)
 }
 

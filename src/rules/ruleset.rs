@@ -256,11 +256,33 @@ pub struct Edition {
     /// Battle-shock lasts until the unit passes a test (11th); 10th: until the owner's next
     /// Command phase.
     pub battle_shock_until_passed: bool,
-    /// Units still in Reserves at the end of this battle round are destroyed (11th: round 3;
-    /// 10th: only at the end of the battle).
-    pub reserves_destroyed_after_round: Option<u8>,
     /// A unit may be the target of only one Stratagem per phase (11th Core Rules 15.01).
     pub one_stratagem_per_unit_per_phase: bool,
+    /// Charges are declared without targets, the 2D6 rolled, and then the targets chosen:
+    /// enemy units within 12" and within the roll, which must reach them, not only their
+    /// Engagement Range (11th Core Rules 11.02-11.04). 10th: targets declared before the roll,
+    /// which must bring the unit within Engagement Range.
+    pub charge_targets_after_roll: bool,
+    /// A charging model that can end this close (inches, base to base) to a target must
+    /// (10th: base-to-base contact; 11th: within 1", 11th Core Rules 11.04).
+    pub charge_contact_inches: f32,
+    /// A model making a Pile-in or Consolidation move that can end this close (inches) to an
+    /// enemy model must (10th: base-to-base contact; 11th: engaged, 12.03, 12.07).
+    pub fight_move_contact_inches: f32,
+}
+
+impl Edition {
+    /// The smallest Charge roll that reaches a target `distance` inches away (closest base
+    /// to base) under this edition: 10th the distance less Engagement Range (Core Rules:
+    /// Charge phase), 11th the whole distance (11th Core Rules 11.04); rounded up, never
+    /// below the smallest 2D6 roll.
+    pub fn charge_roll_needed(&self, distance: f32) -> u32 {
+        if self.charge_targets_after_roll {
+            crate::rules::movement::charge_roll_needed_for_gap(distance)
+        } else {
+            crate::rules::movement::charge_roll_needed(distance)
+        }
+    }
 }
 
 impl Edition {

@@ -17,6 +17,10 @@ pub(super) fn charge_panel(
     id: &str,
 ) {
     let player = game.player_of(army);
+    if game.scene.edition().charge_targets_after_roll {
+        charge_panel_roll_first(ui, hud, game, army, root, id);
+        return;
+    }
     if let Some(c) = game
         .charge
         .as_ref()
@@ -58,6 +62,7 @@ pub(super) fn charge_panel(
                 player,
                 unit: id.to_string(),
                 paths: Vec::new(),
+                targets: Vec::new(),
             };
             play::issue(&mut hud.writer, &mut hud.drafting, cmd);
         }
@@ -118,6 +123,90 @@ pub(super) fn charge_panel(
             player,
             unit: id.to_string(),
             targets,
+        };
+        play::issue(&mut hud.writer, &mut hud.drafting, c);
+        hud.orders.charge_targets.clear();
+    }
+}
+
+/// The 11th edition charge panel (11th Core Rules 11.02-11.04): Declare rolls the 2D6 first,
+/// listing the enemy units within 12" with the roll each needs; then the units the roll
+/// reaches, from the engine, to drag the models into (the charge's targets are the units they
+/// end engaged with).
+fn charge_panel_roll_first(
+    ui: &mut egui::Ui,
+    hud: &mut Hud,
+    game: &Game,
+    army: usize,
+    root: usize,
+    id: &str,
+) {
+    let player = game.player_of(army);
+    let enemy = crate::rules::phase::opponent(player);
+    let edition = game.scene.edition();
+    if let Some(c) = game
+        .charge
+        .as_ref()
+        .filter(|c| c.army == army && c.unit == root)
+    {
+        let rolled = c.distance();
+        let reach = game.charge_targets_in_reach(army, root, rolled);
+        ui.strong(format!("Charge roll {rolled}\""));
+        if reach.is_empty() {
+            ui.colored_label(
+                RED,
+                "The roll reaches no enemy unit: the charge fails and no model moves.",
+            );
+        } else {
+            ui.label("Choose the targets: the enemy units the roll reaches:");
+            for t in &reach {
+                ui.label(format!("  - {}", play::unit_name(game, enemy, t)));
+            }
+            ui.weak(
+                "Drag the models into Engagement Range of the units you choose (a model that \
+                 can end within 1\" of a target must), then Confirm. The charge's targets are \
+                 the units the models end engaged with.",
+            );
+        }
+        let give_up = if reach.is_empty() {
+            "End the failed charge"
+        } else {
+            "Make no charge move (the charge fails)"
+        };
+        if ui.button(give_up).clicked() {
+            let cmd = Command::ChargeMove {
+                player,
+                unit: id.to_string(),
+                paths: Vec::new(),
+                targets: Vec::new(),
+            };
+            play::issue(&mut hud.writer, &mut hud.drafting, cmd);
+        }
+        return;
+    }
+    let reachable = game.charge_targets(army, root);
+    if reachable.is_empty() {
+        ui.weak(format!(
+            "No enemy unit within {}\".",
+            game.charge_range_inches()
+        ));
+        return;
+    }
+    ui.label("11th edition: roll first, then choose targets the roll reaches.");
+    for t in &reachable {
+        let needed = edition.charge_roll_needed(t.distance);
+        ui.label(format!(
+            "{} ({:.1}\"): needs {needed}+ ({:.0}%)",
+            play::unit_name(game, enemy, &t.unit),
+            t.distance,
+            crate::rules::movement::charge_roll_probability(needed) * 100.0
+        ));
+    }
+    if ui.button("Declare charge (roll 2D6)").clicked() {
+        let c = Command::DeclareCharge {
+            player,
+            unit: id.to_string(),
+            targets: Vec::new(),
         };
         play::issue(&mut hud.writer, &mut hud.drafting, c);
         hud.orders.charge_targets.clear();
