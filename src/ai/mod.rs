@@ -467,13 +467,15 @@ fn fight_step(
         && let Some(army) = game.army_of(picker)
         && let Some(unit) = game.find_unit(army, id)
     {
-        return three_inch_move(game, army, unit, (keep_objectives, per_model), |paths| {
-            Command::PileIn {
-                player: picker,
-                unit: id.clone(),
-                paths,
-            }
-        });
+        let pile_in = |paths| Command::PileIn {
+            player: picker,
+            unit: id.clone(),
+            paths,
+        };
+        if !game.fight_selection_moves(army, unit) {
+            return pile_in(Vec::new());
+        }
+        return three_inch_move(game, army, unit, (keep_objectives, per_model), pile_in);
     }
     Command::EndPhase {
         player: game.active_player,

@@ -222,15 +222,21 @@ impl Game {
         let Some(miss) = self.missed_base_contact(command) else {
             return Ok(());
         };
-        let rule = match command {
-            Command::ChargeMove { .. } => Rule::ChargePhase,
-            Command::PileIn { .. } => Rule::PileIn,
-            _ => Rule::Consolidate,
+        let edition = self.scene.edition();
+        let (rule, contact) = match command {
+            Command::ChargeMove { .. } => (Rule::ChargePhase, edition.charge_contact_inches),
+            Command::PileIn { .. } => (Rule::PileIn, edition.fight_move_contact_inches),
+            _ => (Rule::Consolidate, edition.fight_move_contact_inches),
+        };
+        let how = if contact > BASE_CONTACT_INCHES {
+            format!("within {contact}\" of")
+        } else {
+            "in base-to-base contact with".to_string()
         };
         reject(
             rule,
             format!(
-                "{} could end in base-to-base contact with {} (at {:.1}, {:.1}) while the rest of the move stays legal, so it must",
+                "{} could end {how} {} (at {:.1}, {:.1}) while the rest of the move stays legal, so it must",
                 self.model_name(miss.model),
                 self.model_name(miss.enemy),
                 miss.at.x,

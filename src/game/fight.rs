@@ -392,7 +392,7 @@ impl Game {
     /// select (None outside the Fight phase, or while a unit is fighting).
     pub fn next_to_fight(&self) -> Option<(u8, Vec<String>)> {
         let f = self.fight.as_ref()?;
-        if f.current.is_some() {
+        if f.current.is_some() || f.step == FightStep::Consolidate {
             return None;
         }
         if let Some((a, u)) = f.counter_offensive {
@@ -407,8 +407,70 @@ impl Game {
         (!ids.is_empty()).then_some((f.picker, ids))
     }
 
+    /// 11th Consolidate step: the picker's next unit to consolidate (army, unit), if any.
+    pub(super) fn next_to_consolidate(&self) -> Option<(usize, usize)> {
+        let f = self.fight.as_ref()?;
+        let army = self.army_of(f.picker)?;
+        let u = *self.fight_candidates(f.picker, FightStep::Consolidate).first()?;
+        Some((army, u))
+    }
+
+    /// True when selecting the combined unit (`army`, `unit`) with [`Command::PileIn`] now
+    /// moves it: always under 10th (selecting a unit to fight is its Pile In), in the 11th
+    /// Pile In step, and in the 11th Fight step only for an unengaged unit (an Overrun); an
+    /// engaged unit is then selected with no paths (11th Core Rules 12.05-12.06).
+    ///
+    /// [`Command::PileIn`]: super::command::Command::PileIn
+    pub fn fight_selection_moves(&self, army: usize, unit: usize) -> bool {
+        let root = self.combined(army, unit)[0];
+        !self.scene.edition().shared_pile_in_and_consolidate_steps
+            || self
+                .fight
+                .as_ref()
+                .is_some_and(|f| f.step == FightStep::PileIn)
+            || !self.engaged(army, root)
+    }
+
+    /// The player who selects first in each step of the Fight phase: the active player's
+    /// opponent under 10th, the active player under 11th (11th Core Rules 12.04).
+    pub(super) fn fight_first_picker(&self) -> u8 {
+        if self.scene.edition().fight_active_player_first {
+            self.active_player
+        } else {
+            opponent(self.active_player)
+        }
+    }
+
+    /// The units of `player` that may act in `step`: fight (Fights First, Remaining
+    /// Combats), or under 11th make their Pile In step move (eligible to fight, not yet piled
+    /// in) or their Consolidate step move (fought, not yet consolidated).
     fn fight_candidates(&self, player: u8, step: FightStep) -> Vec<usize> {
         let army = self.army_of(player).expect("two armies");
+        let f = self.fight.as_ref();
+        match step {
+            FightStep::PileIn => {
+                return self
+                    .unit_roots(army)
+                    .into_iter()
+                    .filter(|&u| {
+                        self.can_fight(army, u)
+                            && !f.is_some_and(|f| f.piled_in.contains(&(army, u)))
+                    })
+                    .collect();
+            }
+            FightStep::Consolidate => {
+                return self
+                    .unit_roots(army)
+                    .into_iter()
+                    .filter(|&u| {
+                        self.units[army][u].fought
+                            && !self.live_models(army, u).is_empty()
+                            && !f.is_some_and(|f| f.consolidated.contains(&(army, u)))
+                    })
+                    .collect();
+            }
+            _ => {}
+        }
         self.unit_roots(army)
             .into_iter()
             .filter(|&u| {
@@ -443,12 +505,19 @@ impl Game {
                 f.picker = opponent(f.picker);
                 break;
             }
-            if f.step == FightStep::FightsFirst {
-                f.step = FightStep::RemainingCombats;
-                f.picker = opponent(self.active_player);
-                ev.push(GameEvent::FightStepStarted {
-                    step: FightStep::RemainingCombats,
-                });
+            let shared = self.scene.edition().shared_pile_in_and_consolidate_steps;
+            let next = match f.step {
+                FightStep::PileIn => Some(FightStep::FightsFirst),
+                FightStep::FightsFirst => Some(FightStep::RemainingCombats),
+                FightStep::RemainingCombats if shared => Some(FightStep::Consolidate),
+                _ => None,
+            };
+            if let Some(step) = next {
+                f.step = step;
+                f.picker = self.fight_first_picker();
+                ev.push(GameEvent::FightStepStarted { step });
+                // The candidates of the next step are read with its progress so far.
+                self.fight = Some(f.clone());
                 continue;
             }
             break;
@@ -463,6 +532,12 @@ impl Game {
             return Some(format!(
                 "'{}' is fighting and must Consolidate",
                 self.unit_id(a, u)
+            ));
+        }
+        if f.step == FightStep::PileIn {
+            return Some(format!(
+                "the Pile In step comes first: player {} has units to pile in, and they must fight",
+                f.picker
             ));
         }
         for p in [1, 2] {
@@ -506,6 +581,29 @@ impl Game {
             return reject(
                 Rule::FightPhase,
                 format!("'{}' is fighting; it must finish first", self.unit_id(a, u)),
+            );
+        }
+        if f.step == FightStep::PileIn {
+            return self.pile_in_step(player, army, root, paths, &f, ev);
+        }
+        if f.step == FightStep::Consolidate {
+            return reject(
+                Rule::FightPhase,
+                "every unit has fought: this is the Consolidate step",
+            );
+        }
+        // 11th: a unit engaged now piled in during the Pile In step; only an unengaged one
+        // (an Overrun) moves when it is selected (11th Core Rules 12.05-12.06).
+        if self.scene.edition().shared_pile_in_and_consolidate_steps
+            && !paths.is_empty()
+            && self.engaged(army, root)
+        {
+            return reject(
+                Rule::PileIn,
+                format!(
+                    "'{id}' is engaged: it piled in during the Pile In step, so it is selected \
+                     to fight with no move (only an unengaged unit makes an Overrun pile-in)"
+                ),
             );
         }
         if let Some(co) = f.counter_offensive {
@@ -572,7 +670,119 @@ impl Game {
         if !weapons.is_empty() {
             self.attack_with(army, root, weapons, AttackKind::Melee, ev)?;
         }
+        if self.scene.edition().shared_pile_in_and_consolidate_steps {
+            // 11th: the unit consolidates in the Consolidate step, after all fighting.
+            self.finish_fighting(player, army, root);
+            self.settle_fight_picker(ev);
+            return Ok(());
+        }
         self.fight.as_mut().expect("fight").current = Some((army, root, true));
+        Ok(())
+    }
+
+    /// The unit (`army`, `root`) of `player` has finished fighting: marked, and the other
+    /// player selects next.
+    fn finish_fighting(&mut self, player: u8, army: usize, root: usize) {
+        self.for_combined(army, root, |s| s.fought = true);
+        let fs = self.fight.as_mut().expect("fight");
+        fs.current = None;
+        fs.last_fought = Some(player);
+        if fs.counter_offensive == Some((army, root)) {
+            fs.counter_offensive = None;
+        }
+        fs.picker = opponent(player);
+    }
+
+    /// 11th edition Pile In step (11th Core Rules 12.02-12.03): the picker's unit that may
+    /// fight makes its pile-in move (no paths: it stays), once; the active player's units
+    /// first, then the opponent's.
+    fn pile_in_step(
+        &mut self,
+        player: u8,
+        army: usize,
+        root: usize,
+        paths: &[ModelPath],
+        f: &FightState,
+        ev: &mut Vec<GameEvent>,
+    ) -> Result<(), Rejection> {
+        let id = self.unit_id(army, root).to_string();
+        if f.picker != player {
+            return reject(
+                Rule::PileIn,
+                format!("player {} piles in first (the active player's units first)", f.picker),
+            );
+        }
+        if !self.fight_candidates(player, FightStep::PileIn).contains(&root) {
+            return reject(
+                Rule::PileIn,
+                format!(
+                    "'{id}' may not pile in: it must be engaged or have charged, and it piles in once"
+                ),
+            );
+        }
+        let moved = self.closer_move(
+            army,
+            root,
+            paths,
+            self.fight_move_inches(army, root, PILE_IN_INCHES),
+            false,
+        )?;
+        self.fight
+            .as_mut()
+            .expect("fight")
+            .piled_in
+            .push((army, root));
+        ev.push(GameEvent::PiledIn {
+            player,
+            unit: id,
+            models_moved: moved,
+        });
+        self.settle_fight_picker(ev);
+        Ok(())
+    }
+
+    /// 11th edition Consolidate step (11th Core Rules 12.07): the picker's unit that fought
+    /// makes its consolidation move (no paths: it stays), once.
+    fn consolidate_step(
+        &mut self,
+        player: u8,
+        army: usize,
+        root: usize,
+        paths: &[ModelPath],
+        f: &FightState,
+        ev: &mut Vec<GameEvent>,
+    ) -> Result<(), Rejection> {
+        let id = self.unit_id(army, root).to_string();
+        if f.picker != player {
+            return reject(
+                Rule::Consolidate,
+                format!("player {} consolidates first (the active player's units first)", f.picker),
+            );
+        }
+        if !self.fight_candidates(player, FightStep::Consolidate).contains(&root) {
+            return reject(
+                Rule::Consolidate,
+                format!("'{id}' did not fight this phase, or has consolidated already"),
+            );
+        }
+        let moved = self.closer_move(
+            army,
+            root,
+            paths,
+            self.fight_move_inches(army, root, CONSOLIDATE_INCHES),
+            true,
+        )?;
+        self.fight
+            .as_mut()
+            .expect("fight")
+            .consolidated
+            .push((army, root));
+        ev.push(GameEvent::Consolidated {
+            player,
+            unit: id,
+            models_moved: moved,
+        });
+        self.settle_fight_picker(ev);
         Ok(())
     }
 
@@ -585,6 +795,9 @@ impl Game {
     ) -> Result<(), Rejection> {
         let f = self.require_fight()?;
         let (army, root) = self.own_root(player, id)?;
+        if f.step == FightStep::Consolidate {
+            return self.consolidate_step(player, army, root, paths, &f, ev);
+        }
         if f.current != Some((army, root, true)) {
             return reject(
                 Rule::FightPhase,
@@ -602,16 +815,7 @@ impl Game {
                 true,
             )?
         };
-        self.for_combined(army, root, |s| s.fought = true);
-        {
-            let fs = self.fight.as_mut().expect("fight");
-            fs.current = None;
-            fs.last_fought = Some(player);
-            if fs.counter_offensive == Some((army, root)) {
-                fs.counter_offensive = None;
-            }
-            fs.picker = opponent(player);
-        }
+        self.finish_fighting(player, army, root);
         ev.push(GameEvent::Consolidated {
             player,
             unit: self.unit_id(army, root).to_string(),

@@ -228,16 +228,22 @@ impl Game {
                 self.mission_turn_begins(ev);
             }
             Phase::Fight => {
+                let edition = self.scene.edition();
+                let step = if edition.shared_pile_in_and_consolidate_steps {
+                    FightStep::PileIn
+                } else {
+                    FightStep::FightsFirst
+                };
                 self.fight = Some(FightState {
-                    step: FightStep::FightsFirst,
-                    picker: opponent(self.active_player),
+                    step,
+                    picker: self.fight_first_picker(),
                     current: None,
                     counter_offensive: None,
                     last_fought: None,
+                    piled_in: Vec::new(),
+                    consolidated: Vec::new(),
                 });
-                ev.push(GameEvent::FightStepStarted {
-                    step: FightStep::FightsFirst,
-                });
+                ev.push(GameEvent::FightStepStarted { step });
                 self.settle_fight_picker(ev);
             }
             _ => {}

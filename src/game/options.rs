@@ -152,7 +152,17 @@ impl Game {
     /// The unit fighting now and what it does next, or None outside the Fight phase or
     /// between activations. Core Rules: Fight phase.
     pub fn fighting_now(&self) -> Option<FightingNow> {
-        let (army, unit, attacked) = self.fight.as_ref()?.current?;
+        let f = self.fight.as_ref()?;
+        if f.step == FightStep::Consolidate && f.current.is_none() {
+            // 11th Consolidate step: the picker's next unit that fought.
+            let (army, unit) = self.next_to_consolidate()?;
+            return Some(FightingNow {
+                army,
+                unit,
+                next: FightActivation::Consolidate,
+            });
+        }
+        let (army, unit, attacked) = f.current?;
         Some(FightingNow {
             army,
             unit,

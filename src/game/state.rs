@@ -184,6 +184,10 @@ pub struct FightState {
     pub counter_offensive: Option<(usize, usize)>,
     /// The player whose unit was the last to finish fighting this phase.
     pub last_fought: Option<u8>,
+    /// 11th edition: the units (army, unit) that made (or passed) their Pile In step move.
+    pub piled_in: Vec<(usize, usize)>,
+    /// 11th edition: the units (army, unit) that made (or passed) their Consolidate step move.
+    pub consolidated: Vec<(usize, usize)>,
 }
 
 /// A battle in progress. Change it only through [`Game::apply`](super::Game::apply).

@@ -367,6 +367,8 @@ pub const TENTH: Edition = Edition {
     charge_targets_after_roll: false,
     charge_contact_inches: BASE_CONTACT_INCHES,
     fight_move_contact_inches: BASE_CONTACT_INCHES,
+    shared_pile_in_and_consolidate_steps: false,
+    fight_active_player_first: false,
 };
 
 /// The 11th edition's numbers and mechanics where they differ (shared/RULES-11e.md).
@@ -413,4 +415,6 @@ pub const ELEVENTH: Edition = Edition {
     charge_targets_after_roll: true,
     charge_contact_inches: ELEVENTH_CHARGE_CONTACT_INCHES,
     fight_move_contact_inches: ELEVENTH_ENGAGEMENT_RANGE_HORIZONTAL_INCHES,
+    shared_pile_in_and_consolidate_steps: true,
+    fight_active_player_first: true,
 };

@@ -72,14 +72,23 @@ pub enum FightStep {
     FightsFirst,
     /// Then every other eligible unit.
     RemainingCombats,
+    /// 11th edition: before any unit fights, every eligible unit may Pile In, the active
+    /// player's first (11th Core Rules 12.02).
+    PileIn,
+    /// 11th edition: after all fighting, every unit that fought Consolidates, the active
+    /// player's first (11th Core Rules 12.07).
+    Consolidate,
 }
 
 impl FightStep {
-    /// The step's name as the Core Rules write it: "Fights First" or "Remaining Combats".
+    /// The step's name as the Core Rules write it: "Fights First", "Remaining Combats", or
+    /// under 11th "Pile In" and "Consolidate".
     pub fn name(self) -> &'static str {
         match self {
             FightStep::FightsFirst => "Fights First",
             FightStep::RemainingCombats => "Remaining Combats",
+            FightStep::PileIn => "Pile In",
+            FightStep::Consolidate => "Consolidate",
         }
     }
 }

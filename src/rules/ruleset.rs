@@ -269,6 +269,14 @@ pub struct Edition {
     /// A model making a Pile-in or Consolidation move that can end this close (inches) to an
     /// enemy model must (10th: base-to-base contact; 11th: engaged, 12.03, 12.07).
     pub fight_move_contact_inches: f32,
+    /// The Fight phase has a shared Pile In step before any unit fights and a shared
+    /// Consolidate step after all fighting, and a unit selected to fight while unengaged
+    /// makes an Overrun pile-in first (11th Core Rules 12.02-12.07); 10th: each unit piles in
+    /// and consolidates when it fights.
+    pub shared_pile_in_and_consolidate_steps: bool,
+    /// The active player selects first in each step of the Fight phase (11th Core Rules
+    /// 12.04); 10th: the non-active player.
+    pub fight_active_player_first: bool,
 }
 
 impl Edition {

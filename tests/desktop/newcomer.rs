@@ -95,6 +95,7 @@ fn offered(game: &wartable::game::Game) -> Vec<Command> {
             player: game.player_of(c.army),
             unit: game.unit_id(c.army, c.unit).to_string(),
             paths: Vec::new(),
+            targets: vec![],
         });
     }
     out

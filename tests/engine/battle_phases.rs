@@ -736,7 +736,8 @@ fn charge_needs_a_target_within_12_inches_and_must_reach_every_target() {
         Command::ChargeMove {
             player: 1,
             unit: "eliminators".into(),
-            paths: shift(&g, 1, "eliminators", 0.0, 0.5)
+            paths: shift(&g, 1, "eliminators", 0.0, 0.5),
+            targets: vec![],
         }
     );
     assert!(
@@ -762,6 +763,7 @@ fn charge_needs_a_target_within_12_inches_and_must_reach_every_target() {
             player: 1,
             unit: "eliminators".into(),
             paths: shift(&g, 1, "eliminators", 0.0, gap),
+            targets: vec![],
         };
         let r = rejected!(g, short.clone());
         assert!(r.reason.contains("base-to-base contact"), "{r}");
@@ -820,7 +822,8 @@ fn charge_needs_a_target_within_12_inches_and_must_reach_every_target() {
             Command::ChargeMove {
                 player: 1,
                 unit: "eliminators".into(),
-                paths: vec![]
+                paths: vec![],
+                targets: vec![],
             }
         );
         assert!(matches!(ev[0], GameEvent::ChargeFailed { .. }));

@@ -131,6 +131,7 @@ fn command_for(g: &Game, p: &Pick) -> Command {
             player,
             unit,
             paths,
+            targets: vec![],
         },
         9 => match g.next_to_fight() {
             Some((picker, ids)) => Command::PileIn {

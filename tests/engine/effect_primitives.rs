@@ -863,6 +863,7 @@ fn prioritised_efficiency_runs_on_yield_points_hostile_acquisition_then_fortify_
             player: 1,
             unit: "hearthkyn".into(),
             paths: Vec::new(),
+            targets: vec![],
         },
     );
     // 7 Yield points: Fortify Takeover from the end of the next Command phase; the

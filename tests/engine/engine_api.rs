@@ -291,6 +291,7 @@ fn command_unit_names_the_unit_the_command_acts_for() {
             player: 2,
             unit: unit(),
             paths: vec![],
+            targets: vec![],
         },
         Command::PileIn {
             player: 2,

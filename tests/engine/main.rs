@@ -14,6 +14,7 @@ mod battle_saves;
 #[path = "../common/mod.rs"]
 mod common;
 mod effect_primitives;
+mod eleventh_game;
 mod eleventh_table;
 mod engine_api;
 mod engine_options;

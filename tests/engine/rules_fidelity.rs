@@ -1755,6 +1755,7 @@ fn a_charging_model_ends_in_base_contact_if_it_can() {
         player: 1,
         unit: "eliminators".into(),
         paths: shift(g, 1, "eliminators", 0.0, gap - by),
+        targets: vec![],
     };
     // A 12" charge: ending 0.5" short (in Engagement Range) is refused; touching is accepted.
     let mut t = g.clone();
