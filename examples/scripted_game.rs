@@ -288,6 +288,7 @@ impl Driver {
                         player,
                         unit: id.clone(),
                         paths,
+                        targets: vec![],
                     });
                     if self.try_apply(c).is_some() {
                         done = true;
@@ -300,6 +301,7 @@ impl Driver {
                     player,
                     unit: id,
                     paths: vec![],
+                    targets: vec![],
                 });
             }
         }
