@@ -997,7 +997,7 @@ impl Ai {
         if (a, b) != (army, u) || (na, nb) != (a, b) || roll >= need || self.level != Level::Hard {
             return None;
         }
-        if game.cp_of(player) < Stratagem::CommandReroll.cost() + 1 {
+        if game.cp_of(player) < Stratagem::CommandReroll.cost_in(game.scene.edition()) + 1 {
             return None;
         }
         let c = tactics::command_reroll(
@@ -1601,7 +1601,12 @@ impl Ai {
                         Command::DeclareCharge {
                             player,
                             unit: id.clone(),
-                            targets: vec![t],
+                            // 11th: declared without targets, chosen after the roll.
+                            targets: if game.scene.edition().charge_targets_after_roll {
+                                Vec::new()
+                            } else {
+                                vec![t]
+                            },
                         },
                     ));
                 }
@@ -1659,7 +1664,7 @@ impl Ai {
     /// only then may the unit arrive in the opponent's turn (Core Rules: Rapid Ingress).
     fn rapid_ingress(&mut self, game: &Game, player: u8, army: usize) -> Option<Command> {
         if game.battle_round < RESERVES_FIRST_ROUND
-            || game.cp_of(player) < Stratagem::RapidIngress.cost()
+            || game.cp_of(player) < Stratagem::RapidIngress.cost_in(game.scene.edition())
             || game.rapid_ingress.is_some()
         {
             return None;

@@ -207,7 +207,7 @@ fn best_legal(game: &Game, mut options: Vec<(f64, Command)>, min: f64) -> Option
 /// a charge, with the unit that would destroy the most points of it hitting on 6s only, when
 /// that is at least [`OVERWATCH_MIN_POINTS`].
 pub fn overwatch(game: &Game, player: u8) -> Option<Command> {
-    if game.fire_overwatch_used || game.cp_of(player) < Stratagem::FireOverwatch.cost() {
+    if game.fire_overwatch_used || game.cp_of(player) < Stratagem::FireOverwatch.cost_in(game.scene.edition()) {
         return None;
     }
     let target = enemy_trigger(
@@ -239,7 +239,7 @@ pub fn overwatch(game: &Game, player: u8) -> Option<Command> {
 /// charger times its chance to reach it, when at least [`HEROIC_MIN_POINTS`] and the unit
 /// would deal more than it is expected to take back.
 pub fn heroic_intervention(game: &Game, player: u8) -> Option<Command> {
-    if game.phase != Phase::Charge || game.cp_of(player) < Stratagem::HeroicIntervention.cost() {
+    if game.phase != Phase::Charge || game.cp_of(player) < Stratagem::HeroicIntervention.cost_in(game.scene.edition()) {
         return None;
     }
     let target = enemy_trigger(game, player, &[TriggerKind::EndedChargeMove])?;
@@ -277,7 +277,7 @@ pub fn heroic_intervention(game: &Game, player: u8) -> Option<Command> {
 /// with, when at least [`COUNTER_OFFENSIVE_MIN_POINTS`].
 pub fn counter_offensive(game: &Game, player: u8) -> Option<Command> {
     if !game.counter_offensive_window(player)
-        || game.cp_of(player) < Stratagem::CounterOffensive.cost()
+        || game.cp_of(player) < Stratagem::CounterOffensive.cost_in(game.scene.edition())
     {
         return None;
     }
@@ -304,7 +304,7 @@ pub fn counter_offensive(game: &Game, player: u8) -> Option<Command> {
 /// unit within 8" where six D6 of mortal wounds on 4+ destroy the most points, with that
 /// expected value; None when no enemy is in reach or CP are short.
 pub fn grenade(game: &Game, player: u8, (army, unit): (usize, usize)) -> Option<(f64, Command)> {
-    if game.cp_of(player) < Stratagem::Grenade.cost()
+    if game.cp_of(player) < Stratagem::Grenade.cost_in(game.scene.edition())
         || !game.has_keyword(army, unit, "GRENADES")
         || game.stratagems_used.contains(&(player, Stratagem::Grenade))
     {
@@ -342,7 +342,7 @@ pub fn tank_shock(game: &Game, player: u8) -> Option<Command> {
     let t = game.trigger?;
     if t.kind != TriggerKind::EndedChargeMove
         || game.player_of(t.army) != player
-        || game.cp_of(player) < Stratagem::TankShock.cost()
+        || game.cp_of(player) < Stratagem::TankShock.cost_in(game.scene.edition())
         || !game.has_keyword(t.army, t.unit, "VEHICLE")
     {
         return None;
@@ -376,7 +376,7 @@ pub fn insane_bravery(game: &Game, player: u8) -> Option<Command> {
     if game.phase != Phase::Command
         || game.active_player != player
         || game.insane_bravery_used[i]
-        || game.cp_of(player) < Stratagem::InsaneBravery.cost()
+        || game.cp_of(player) < Stratagem::InsaneBravery.cost_in(game.scene.edition())
         || own_units(game, player)
             .into_iter()
             .any(|(a, u)| game.units[a][u].insane_bravery)
@@ -408,7 +408,7 @@ pub fn insane_bravery(game: &Game, player: u8) -> Option<Command> {
 /// Attached unit: its first CHARACTER model's melee attacks gain PRECISION and reach the
 /// Leader.
 pub fn epic_challenge(game: &Game, player: u8, (army, unit): (usize, usize)) -> Option<Command> {
-    if game.cp_of(player) < Stratagem::EpicChallenge.cost() {
+    if game.cp_of(player) < Stratagem::EpicChallenge.cost_in(game.scene.edition()) {
         return None;
     }
     let champion = *game.character_models(army, unit).first()?;

@@ -40,9 +40,9 @@ pub fn reaction_choices(game: &Game) -> Vec<(String, Command)> {
             } => Some((
                 format!(
                     "{} on {} ({} CP)",
-                    stratagem.name(),
+                    stratagem.name_in(game.scene.edition()),
                     play::unit_name(game, player, unit),
-                    stratagem.cost()
+                    stratagem.cost_in(game.scene.edition())
                 ),
                 c.clone(),
             )),

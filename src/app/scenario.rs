@@ -25,6 +25,13 @@
 //! - `strip`: round 1's Movement phase, the unit furthest from the table's centre selected
 //!   with its card folded to a strip and its Move ring on (the camera brings it into view).
 //!
+//! - `charge-roll`: the computer (`hard`) plays both sides until a charge has been declared
+//!   and rolled: the charge panel of that unit (under 11th edition: the roll first, then the
+//!   targets it reaches).
+//! - `pile-in`: the computer plays both sides to the first Fight phase with a unit to Pile In:
+//!   that unit's fight panel (under 11th edition: the shared Pile In step).
+//! - `round2`: the computer plays both sides to the end of battle round 2.
+//!
 //! - `newcomer-deploy`, `newcomer-round1`, `newcomer-round2`: the newcomer's game
 //!   ([`super::newcomer`]): two imported sample lists, deployment with one unit placed by hand,
 //!   round 1's Movement phase, the end of round 2.
@@ -72,7 +79,10 @@ pub(super) fn repository_file(path: &str) -> std::path::PathBuf {
 pub const MENU_IMPORT: &str = "import";
 
 /// The scenario names `play --scenario` accepts.
-pub const SCENARIOS: [&str; 14] = [
+pub const SCENARIOS: [&str; 17] = [
+    "charge-roll",
+    "pile-in",
+    "round2",
     "overview",
     "legend",
     "los",
@@ -188,6 +198,29 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
     };
     let mut select = None;
     match name {
+        "charge-roll" => {
+            computer_plays_until(started, |g| {
+                g.charge.as_ref().is_some_and(|c| !c.heroic)
+            })?;
+            let game = &started.game;
+            let c = game.charge.as_ref().ok_or("no charge was declared")?;
+            select = Some(selector(game, c.army, c.unit));
+        }
+        "pile-in" => {
+            computer_plays_until(started, |g| {
+                g.phase == Phase::Fight && g.next_to_fight().is_some()
+            })?;
+            let game = &started.game;
+            let (player, ids) = game.next_to_fight().ok_or("no unit to fight")?;
+            let army = game.army_of(player).ok_or("no army")?;
+            let unit = game.find_unit(army, &ids[0]).ok_or("no unit")?;
+            select = Some(selector(game, army, unit));
+        }
+        "round2" => {
+            computer_plays_until(started, |g| {
+                g.stage == Stage::GameOver || g.battle_round > 2
+            })?;
+        }
         "overview" => {}
         "los" | "eye" => {
             advance_to(started, Phase::Shooting)?;
@@ -439,6 +472,52 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
         }
     }
     Ok(ScenarioView { select, play })
+}
+
+/// Most commands [`computer_plays_until`] gives before it gives up.
+const MAX_SCENARIO_COMMANDS: usize = 4000;
+
+/// Deploys as placed, then lets the computer (`hard`, reactions included) play both sides
+/// until `done` holds. A command the engine refuses ends the phase instead
+/// ([`crate::ai::unstick`]).
+///
+/// # Errors
+/// `done` never held within [`MAX_SCENARIO_COMMANDS`] commands, or the game ended first.
+fn computer_plays_until(
+    started: &mut StartedGame,
+    done: impl Fn(&Game) -> bool,
+) -> Result<(), String> {
+    use crate::ai::{Ai, Brain, Level};
+    deploy_all(started)?;
+    let mut brains = [Ai::with_level(Level::Hard), Ai::with_level(Level::Hard)];
+    let mut refused: Vec<String> = Vec::new();
+    for _ in 0..MAX_SCENARIO_COMMANDS {
+        if done(&started.game) {
+            return Ok(());
+        }
+        let Some(player) = started.game.acting_player() else {
+            return Err(format!(
+                "the game ended first ({}, {} commands played; refused: {})",
+                started.game.describe_now(),
+                started.save.commands.len(),
+                refused.first().map_or("none", String::as_str)
+            ));
+        };
+        let other = crate::rules::phase::opponent(player);
+        if let Some(r) = brains[usize::from(other - 1)].react(&started.game, other)
+            && push(started, r).is_ok()
+        {
+            continue;
+        }
+        let c = brains[usize::from(player - 1)].next(&started.game, player);
+        if let Err(e) = push(started, c) {
+            refused.push(e);
+            push(started, crate::ai::unstick(&started.game))?;
+        }
+    }
+    Err(format!(
+        "not reached within {MAX_SCENARIO_COMMANDS} commands"
+    ))
 }
 
 /// The model of the unit that sees `target` best (fully, else at all), else the first.

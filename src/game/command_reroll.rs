@@ -33,7 +33,7 @@ impl Game {
     fn stratagem_affordable(&self, army: usize, unit: usize, stratagem: Stratagem) -> bool {
         let player = self.player_of(army);
         !self.stratagems_used.contains(&(player, stratagem))
-            && self.cp_of(player) >= stratagem.cost()
+            && self.cp_of(player) >= stratagem.cost_in(self.scene.edition())
             && !self.units[army][unit].battle_shocked
     }
 

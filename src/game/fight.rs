@@ -498,6 +498,21 @@ impl Game {
                 f.picker = self.player_of(a);
                 break;
             }
+            // 11th: a consolidation that engaged an enemy unit makes it fight at once (and
+            // any other unit that can fight), the consolidating player's opponent first
+            // (11th Core Rules 12.07, Engaging).
+            if f.step == FightStep::Consolidate
+                && let Some(p) = [opponent(f.picker), f.picker].into_iter().find(|&p| {
+                    !self
+                        .fight_candidates(p, FightStep::RemainingCombats)
+                        .is_empty()
+                })
+            {
+                f.step = FightStep::RemainingCombats;
+                f.picker = p;
+                ev.push(GameEvent::FightStepStarted { step: f.step });
+                break;
+            }
             if !self.fight_candidates(f.picker, f.step).is_empty() {
                 break;
             }

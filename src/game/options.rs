@@ -364,7 +364,12 @@ impl Game {
             .unwrap_or_default();
         let mut out = Vec::new();
         for stratagem in Stratagem::ALL {
-            if !stratagem.usable_in(self.phase, player, self.active_player) {
+            if !stratagem.usable_in_edition(
+                self.scene.edition(),
+                self.phase,
+                player,
+                self.active_player,
+            ) {
                 continue;
             }
             let make = |target: Option<String>, reroll: Option<RerollRoll>| Command::UseStratagem {

@@ -44,7 +44,7 @@ impl Game {
         ev: &mut Vec<GameEvent>,
     ) {
         let player = self.player_of(army);
-        let cost = stratagem.cost();
+        let cost = stratagem.cost_in(self.scene.edition());
         let i = usize::from(player - 1);
         self.cp[i] = self.cp[i].saturating_sub(cost);
         self.stratagems_used.push((player, stratagem));
@@ -128,7 +128,18 @@ impl Game {
         if self.stage != Stage::Battle {
             return reject(rule, "Stratagems are used during the battle");
         }
-        if !stratagem.usable_in(self.phase, player, self.active_player) {
+        let edition = self.scene.edition();
+        let Some(terms) = stratagem.terms_in(edition) else {
+            return reject(
+                rule,
+                format!(
+                    "{} is not a Core Stratagem under {} edition",
+                    stratagem.name(),
+                    edition.name
+                ),
+            );
+        };
+        if !stratagem.usable_in_edition(edition, self.phase, player, self.active_player) {
             return reject(
                 rule,
                 format!(
@@ -140,7 +151,7 @@ impl Game {
         if self.stratagems_used.contains(&(player, stratagem)) {
             return reject(rule, "each Stratagem can be used once per phase");
         }
-        let cost = stratagem.cost();
+        let cost = terms.cost;
         if self.cp_of(player) < cost {
             return reject(
                 rule,
@@ -350,8 +361,11 @@ impl Game {
                 self.settle_fight_picker(ev);
             }
             Stratagem::Grenade => {
-                if !self.has_keyword(army, root, "GRENADES") {
-                    return reject(rule, format!("'{id}' is not a GRENADES unit"));
+                if !terms.keywords.iter().any(|k| self.has_keyword(army, root, k)) {
+                    return reject(
+                        rule,
+                        format!("'{id}' is not a {} unit", terms.keywords.join(" or ")),
+                    );
                 }
                 if self.units[army][root].shot || self.engaged(army, root) {
                     return reject(
@@ -382,17 +396,23 @@ impl Game {
                         ),
                     );
                 }
-                self.check_in_sight(army, root, t, GRENADE_RANGE_INCHES, rule)?;
+                let range = terms.range_inches.unwrap_or(GRENADE_RANGE_INCHES);
+                self.check_in_sight(army, root, t, range, rule)?;
                 let dice: Vec<u8> = (0..GRENADE_DICE).map(|_| self.rng.d6()).collect();
                 let wounds = dice.iter().filter(|d| **d >= GRENADE_WOUNDS_ON).count() as u32;
                 self.mortal_wounds(player, t, dice, wounds, ev);
                 // The unit has not been selected to shoot: it may still shoot this phase.
             }
             Stratagem::TankShock => {
-                if !self.has_keyword(army, root, "VEHICLE") || !self.units[army][root].charged {
+                if !terms.keywords.iter().any(|k| self.has_keyword(army, root, k))
+                    || !self.units[army][root].charged
+                {
                     return reject(
                         rule,
-                        format!("'{id}' must be a VEHICLE that made a charge move this phase"),
+                        format!(
+                            "'{id}' must be a {} unit that made a charge move this phase",
+                            terms.keywords.join(" or ")
+                        ),
                     );
                 }
                 if self.trigger
@@ -418,7 +438,16 @@ impl Game {
                 let dice: Vec<u8> = (0..toughness).map(|_| self.rng.d6()).collect();
                 let wounds = (dice.iter().filter(|d| **d >= TANK_SHOCK_WOUNDS_ON).count() as u32)
                     .min(TANK_SHOCK_MAX_MORTAL_WOUNDS);
-                self.mortal_wounds(player, t, dice, wounds, ev);
+                // Crushing Impact: each low die costs the user's unit a mortal wound too,
+                // within the same cap (shared/RULES-11e.md, open question 11).
+                let own = terms.own_mortal_wound_up_to.map_or(0, |up_to| {
+                    (dice.iter().filter(|d| **d <= up_to).count() as u32)
+                        .min(TANK_SHOCK_MAX_MORTAL_WOUNDS)
+                });
+                self.mortal_wounds(player, t, dice.clone(), wounds, ev);
+                if own > 0 {
+                    self.mortal_wounds(crate::rules::phase::opponent(player), (army, root), dice, own, ev);
+                }
             }
             Stratagem::RapidIngress => {
                 if self.battle_round < crate::rules::constants::RESERVES_FIRST_ROUND {
@@ -474,7 +503,8 @@ impl Game {
                     );
                 }
                 self.fire_overwatch_used = true;
-                self.check_in_sight(army, root, t, FIRE_OVERWATCH_RANGE_INCHES, rule)?;
+                let range = terms.range_inches.unwrap_or(FIRE_OVERWATCH_RANGE_INCHES);
+                self.check_in_sight(army, root, t, range, rule)?;
                 // The unit fires one legal loadout (each model's guns, or its Pistols; a
                 // weapon with profiles on its first), every weapon that can reach the target,
                 // resolved together like any shooting.
@@ -541,12 +571,13 @@ impl Game {
                 }
                 self.check_can_charge(army, root)?;
                 let d = self.unit_distance((army, root), t);
-                if d > HEROIC_INTERVENTION_RANGE_INCHES + MEASURE_TOLERANCE_INCHES {
+                let range = terms
+                    .range_inches
+                    .unwrap_or(HEROIC_INTERVENTION_RANGE_INCHES);
+                if d > range + MEASURE_TOLERANCE_INCHES {
                     return reject(
                         rule,
-                        format!(
-                            "the charging unit is {d:.2}\" away; it must be within {HEROIC_INTERVENTION_RANGE_INCHES}\""
-                        ),
+                        format!("the charging unit is {d:.2}\" away; it must be within {range}\""),
                     );
                 }
                 let dice = [self.rng.d6(), self.rng.d6()];

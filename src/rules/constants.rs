@@ -369,6 +369,7 @@ pub const TENTH: Edition = Edition {
     fight_move_contact_inches: BASE_CONTACT_INCHES,
     shared_pile_in_and_consolidate_steps: false,
     fight_active_player_first: false,
+    core_stratagems: super::stratagem::TENTH_CORE_STRATAGEMS,
 };
 
 /// The 11th edition's numbers and mechanics where they differ (shared/RULES-11e.md).
@@ -417,4 +418,5 @@ pub const ELEVENTH: Edition = Edition {
     fight_move_contact_inches: ELEVENTH_ENGAGEMENT_RANGE_HORIZONTAL_INCHES,
     shared_pile_in_and_consolidate_steps: true,
     fight_active_player_first: true,
+    core_stratagems: super::stratagem::ELEVENTH_CORE_STRATAGEMS,
 };

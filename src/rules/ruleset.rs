@@ -277,6 +277,8 @@ pub struct Edition {
     /// The active player selects first in each step of the Fight phase (11th Core Rules
     /// 12.04); 10th: the non-active player.
     pub fight_active_player_first: bool,
+    /// The Core Stratagems and their terms (cost, timing, reach).
+    pub core_stratagems: &'static [crate::rules::stratagem::CoreStratagemTerms],
 }
 
 impl Edition {

@@ -458,3 +458,37 @@ fn no_reaction_without_command_points_for_its_own_attacks_or_for_vehicles() {
     g.apply(&at_trukk).unwrap();
     assert_eq!(g.pending_shot, None);
 }
+
+/// 11th edition: the computer plays whole games on two layouts with no refused command, and
+/// the games have charges (declared before their targets are chosen) and fights (the shared
+/// Pile In step first).
+#[test]
+fn the_computer_plays_eleventh_edition_games_with_charges_and_fights() {
+    let records: Vec<GameRecord> = [("default.ron", 3u64), ("layout-3.ron", 4)]
+        .into_par_iter()
+        .map(|(name, seed)| {
+            let s = wartable::data::load_scene_under(
+                &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                    .join("scenes")
+                    .join(name),
+                Some(wartable::rules::Ruleset::Eleventh),
+            )
+            .unwrap();
+            let (mut a, mut b) = (
+                Ai::with_level(Level::Hard),
+                Ai::with_level(Level::Normal),
+            );
+            play_game(s, seed, [&mut a, &mut b]).1
+        })
+        .collect();
+    for r in &records {
+        assert!(r.rejected.is_empty(), "seed {}: {:?}", r.seed, r.rejected);
+    }
+    // Both levels charge (the `hard` player 1 and the `normal` player 2).
+    for p in 0..2 {
+        let declared: u32 = records.iter().map(|r| r.stats.charges_declared[p]).sum();
+        let made: u32 = records.iter().map(|r| r.stats.charges_made[p]).sum();
+        eprintln!("11th, player {}: {declared} charges declared, {made} made", p + 1);
+        assert!(declared > 0 && made > 0, "player {}: {declared} declared, {made} made", p + 1);
+    }
+}

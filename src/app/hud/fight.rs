@@ -1,4 +1,6 @@
-//! The fight panel: Pile In, then the attacks, then Consolidate.
+//! The fight panel: Pile In, then the attacks, then Consolidate (under 11th: the shared Pile
+//! In step, selecting to fight with an Overrun pile-in for unengaged units, then the shared
+//! Consolidate step).
 
 use bevy_egui::egui;
 
@@ -6,6 +8,7 @@ use super::{Hud, attack};
 use crate::app::play;
 use crate::game::{Command, FightActivation, Game};
 use crate::rules::movement::MoveMode;
+use crate::rules::phase::FightStep;
 
 /// Draws the fight panel of the unit (`army`, `root`).
 pub(super) fn fight_panel(
@@ -24,10 +27,30 @@ pub(super) fn fight_panel(
         .unwrap_or(0.0);
     match game.fight_activation(army, root) {
         None => {}
+        Some(FightActivation::PileIn) if !game.fight_selection_moves(army, root) => {
+            // 11th: an engaged unit piled in during the Pile In step; selecting it to fight
+            // moves nothing (11th Core Rules 12.05).
+            ui.label("Piled in during the Pile In step: select it to fight.");
+            if ui.button("Select to fight").clicked() {
+                let c = Command::PileIn {
+                    player,
+                    unit: id.to_string(),
+                    paths: Vec::new(),
+                };
+                play::issue(&mut hud.writer, &mut hud.drafting, c);
+            }
+        }
         Some(FightActivation::PileIn) => {
-            ui.label(format!(
-                "Select this unit: drag to Pile In ({inches}\"), then Confirm; or:"
-            ));
+            let step = game.fight_step().map(|(s, _)| s);
+            ui.label(match step {
+                Some(FightStep::PileIn) => format!(
+                    "Pile In step: drag to pile in ({inches}\"), then Confirm; it fights later. Or:"
+                ),
+                _ if game.scene.edition().shared_pile_in_and_consolidate_steps => format!(
+                    "Overrun (unengaged): drag to pile in ({inches}\"), then Confirm, then fight; or:"
+                ),
+                _ => format!("Select this unit: drag to Pile In ({inches}\"), then Confirm; or:"),
+            });
             if ui.button("Pile In without moving").clicked() {
                 let c = Command::PileIn {
                     player,
@@ -39,9 +62,15 @@ pub(super) fn fight_panel(
         }
         Some(FightActivation::Attacks) => attack::attack_panel(ui, hud, game, player, id, true),
         Some(FightActivation::Consolidate) => {
-            ui.label(format!(
-                "Drag to Consolidate ({inches}\"), then Confirm; or:"
-            ));
+            let step = game.fight_step().map(|(s, _)| s);
+            ui.label(if step == Some(FightStep::Consolidate) {
+                format!(
+                    "Consolidate step: drag to consolidate ({inches}\"): towards the units it \
+                     is engaged with, else an enemy within 3\", else an objective; then Confirm; or:"
+                )
+            } else {
+                format!("Drag to Consolidate ({inches}\"), then Confirm; or:")
+            });
             if ui.button("Consolidate without moving").clicked() {
                 let c = Command::Consolidate {
                     player,

@@ -192,11 +192,24 @@ pub(super) fn orders(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, army: usize,
         && game.phase == Phase::Fight
         && let Some((picker, ids)) = game.next_to_fight()
     {
+        let what = match game.fight_step() {
+            Some((crate::rules::phase::FightStep::PileIn, _)) => "Pile In step: player {p} piles in",
+            _ => "Player {p} selects a unit to fight",
+        };
+        ui.colored_label(
+            AMBER,
+            format!("{}: {}", what.replace("{p}", &picker.to_string()), ids.join(", ")),
+        );
+    } else if game.stage == Stage::Battle
+        && game.phase == Phase::Fight
+        && let Some((crate::rules::phase::FightStep::Consolidate, picker)) = game.fight_step()
+        && let Some(now) = game.fighting_now()
+    {
         ui.colored_label(
             AMBER,
             format!(
-                "Player {picker} selects a unit to fight: {}",
-                ids.join(", ")
+                "Consolidate step: player {picker} consolidates {}",
+                game.unit_id(now.army, now.unit)
             ),
         );
     }

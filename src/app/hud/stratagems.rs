@@ -59,7 +59,8 @@ pub(super) fn stratagems(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, army: us
                 .filter(|_| !any)
                 .map(|r| r.reason.clone());
             ui.horizontal(|ui| {
-                let label = format!("{} ({} CP)", s.name(), s.cost());
+                let edition = game.scene.edition();
+                let label = format!("{} ({} CP)", s.name_in(edition), s.cost_in(edition));
                 if uses.len() == 1 && uses[0].target().is_none() && uses[0].reroll().is_none() {
                     if ui.add_enabled(any, egui::Button::new(label)).clicked() {
                         let c = uses[0].command.clone();

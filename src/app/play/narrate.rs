@@ -591,12 +591,21 @@ fn headline(game: &Game, e: &GameEvent, phase: Option<Phase>) -> (Option<u8>, St
             dice,
         } => (
             Some(*player),
-            format!(
-                "{} declares a charge at {}: {}\" rolled",
-                n(player, unit),
-                names(game, opponent(*player), targets),
-                u32::from(dice[0]) + u32::from(dice[1])
-            ),
+            if targets.is_empty() {
+                // 11th: the targets are chosen after the roll.
+                format!(
+                    "{} declares a charge: {}\" rolled (targets chosen next, within the roll)",
+                    n(player, unit),
+                    u32::from(dice[0]) + u32::from(dice[1])
+                )
+            } else {
+                format!(
+                    "{} declares a charge at {}: {}\" rolled",
+                    n(player, unit),
+                    names(game, opponent(*player), targets),
+                    u32::from(dice[0]) + u32::from(dice[1])
+                )
+            },
         ),
         G::ChargeMoved { player, unit } => (
             Some(*player),
@@ -653,7 +662,7 @@ fn headline(game: &Game, e: &GameEvent, phase: Option<Phase>) -> (Option<u8>, St
             Some(*player),
             format!(
                 "Player {player} uses {} on {} ({cost} CP, {cp_left} left)",
-                stratagem.name(),
+                stratagem.name_in(game.scene.edition()),
                 n(player, unit)
             ),
         ),
@@ -667,13 +676,13 @@ fn headline(game: &Game, e: &GameEvent, phase: Option<Phase>) -> (Option<u8>, St
             match roll {
                 Some(r) => format!(
                     "Player {player} sets {} for {}'s {} (paid if it is used)",
-                    stratagem.name(),
+                    stratagem.name_in(game.scene.edition()),
                     n(player, unit),
                     r.name()
                 ),
                 None => format!(
                     "Player {player} sets {} for {} (paid if it is used)",
-                    stratagem.name(),
+                    stratagem.name_in(game.scene.edition()),
                     n(player, unit)
                 ),
             },
