@@ -1048,7 +1048,10 @@ impl Ai {
         let army = game.army_of(player).expect("player has an army");
         let earmy = game.army_of(opponent(player)).expect("two armies");
         let id = game.unit_id(army, u).to_string();
-        let roll = game.charge.as_ref().map_or(f32::from(dice[0] + dice[1]), |c| c.distance());
+        let roll = game
+            .charge
+            .as_ref()
+            .map_or(f32::from(dice[0] + dice[1]), |c| c.distance());
         // 11th: the targets are chosen after the roll: the nearest enemy unit it reaches
         // (or, before a re-roll, the nearest within 12").
         let after_roll = game.scene.edition().charge_targets_after_roll;
@@ -1069,7 +1072,11 @@ impl Ai {
             .iter()
             .map(|&t| game.unit_id(earmy, t).to_string())
             .collect();
-        let move_targets = if after_roll { names.clone() } else { Vec::new() };
+        let move_targets = if after_roll {
+            names.clone()
+        } else {
+            Vec::new()
+        };
         let needed = game
             .charge_odds(player, &id, &names)
             .map_or(13, |o| o.needed);

@@ -207,7 +207,9 @@ fn best_legal(game: &Game, mut options: Vec<(f64, Command)>, min: f64) -> Option
 /// a charge, with the unit that would destroy the most points of it hitting on 6s only, when
 /// that is at least [`OVERWATCH_MIN_POINTS`].
 pub fn overwatch(game: &Game, player: u8) -> Option<Command> {
-    if game.fire_overwatch_used || game.cp_of(player) < Stratagem::FireOverwatch.cost_in(game.scene.edition()) {
+    if game.fire_overwatch_used
+        || game.cp_of(player) < Stratagem::FireOverwatch.cost_in(game.scene.edition())
+    {
         return None;
     }
     let target = enemy_trigger(
@@ -239,7 +241,9 @@ pub fn overwatch(game: &Game, player: u8) -> Option<Command> {
 /// charger times its chance to reach it, when at least [`HEROIC_MIN_POINTS`] and the unit
 /// would deal more than it is expected to take back.
 pub fn heroic_intervention(game: &Game, player: u8) -> Option<Command> {
-    if game.phase != Phase::Charge || game.cp_of(player) < Stratagem::HeroicIntervention.cost_in(game.scene.edition()) {
+    if game.phase != Phase::Charge
+        || game.cp_of(player) < Stratagem::HeroicIntervention.cost_in(game.scene.edition())
+    {
         return None;
     }
     let target = enemy_trigger(game, player, &[TriggerKind::EndedChargeMove])?;

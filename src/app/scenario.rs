@@ -199,9 +199,7 @@ pub fn prepare(name: &str, started: &mut StartedGame) -> Result<ScenarioView, St
     let mut select = None;
     match name {
         "charge-roll" => {
-            computer_plays_until(started, |g| {
-                g.charge.as_ref().is_some_and(|c| !c.heroic)
-            })?;
+            computer_plays_until(started, |g| g.charge.as_ref().is_some_and(|c| !c.heroic))?;
             let game = &started.game;
             let c = game.charge.as_ref().ok_or("no charge was declared")?;
             select = Some(selector(game, c.army, c.unit));

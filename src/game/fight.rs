@@ -221,16 +221,20 @@ impl Game {
         self.charge_targets_in_reach(army, root, charge.distance())
             .into_iter()
             .filter(|t| {
-                self.enemy_unit(self.player_of(army), t).is_ok_and(|(_, u)| {
-                    self.live_models(enemy, u).into_iter().any(|e| {
-                        let theirs = self.solid(e);
-                        ends.iter().any(|m| {
-                            crate::rules::engagement::within_engagement_range_in(
-                                edition, m, &theirs, &[],
-                            )
+                self.enemy_unit(self.player_of(army), t)
+                    .is_ok_and(|(_, u)| {
+                        self.live_models(enemy, u).into_iter().any(|e| {
+                            let theirs = self.solid(e);
+                            ends.iter().any(|m| {
+                                crate::rules::engagement::within_engagement_range_in(
+                                    edition,
+                                    m,
+                                    &theirs,
+                                    &[],
+                                )
+                            })
                         })
                     })
-                })
             })
             .collect()
     }
@@ -411,7 +415,9 @@ impl Game {
     pub(super) fn next_to_consolidate(&self) -> Option<(usize, usize)> {
         let f = self.fight.as_ref()?;
         let army = self.army_of(f.picker)?;
-        let u = *self.fight_candidates(f.picker, FightStep::Consolidate).first()?;
+        let u = *self
+            .fight_candidates(f.picker, FightStep::Consolidate)
+            .first()?;
         Some((army, u))
     }
 
@@ -724,10 +730,16 @@ impl Game {
         if f.picker != player {
             return reject(
                 Rule::PileIn,
-                format!("player {} piles in first (the active player's units first)", f.picker),
+                format!(
+                    "player {} piles in first (the active player's units first)",
+                    f.picker
+                ),
             );
         }
-        if !self.fight_candidates(player, FightStep::PileIn).contains(&root) {
+        if !self
+            .fight_candidates(player, FightStep::PileIn)
+            .contains(&root)
+        {
             return reject(
                 Rule::PileIn,
                 format!(
@@ -771,10 +783,16 @@ impl Game {
         if f.picker != player {
             return reject(
                 Rule::Consolidate,
-                format!("player {} consolidates first (the active player's units first)", f.picker),
+                format!(
+                    "player {} consolidates first (the active player's units first)",
+                    f.picker
+                ),
             );
         }
-        if !self.fight_candidates(player, FightStep::Consolidate).contains(&root) {
+        if !self
+            .fight_candidates(player, FightStep::Consolidate)
+            .contains(&root)
+        {
             return reject(
                 Rule::Consolidate,
                 format!("'{id}' did not fight this phase, or has consolidated already"),

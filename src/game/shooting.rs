@@ -13,9 +13,7 @@ use crate::game::sight::{ModelRef, SceneSight};
 use crate::rules::WeaponAbility;
 use crate::rules::attack::roll::{RollOutcome, resolve_weapons};
 use crate::rules::attack::{CommandReroll, CommandRerolls, HazardLoss, ResolvedWeapon, TargetUnit};
-use crate::rules::constants::{
-    FIRE_OVERWATCH_HITS_ON, GO_TO_GROUND_INVULNERABLE_SAVE,
-};
+use crate::rules::constants::{FIRE_OVERWATCH_HITS_ON, GO_TO_GROUND_INVULNERABLE_SAVE};
 use crate::rules::effect::Modifier;
 use crate::rules::movement::{MoveMode, Moved};
 use crate::rules::phase::Phase;
@@ -657,7 +655,12 @@ impl Game {
         if kind != AttackKind::Melee
             && !ctx.target_visible
             && ctx.remained_stationary
-            && self.scene.edition().indirect_fire.fails_up_to_with_spotter.is_some()
+            && self
+                .scene
+                .edition()
+                .indirect_fire
+                .fails_up_to_with_spotter
+                .is_some()
         {
             let sampling = crate::geometry::sight::Sampling::FAST;
             ctx.spotted = (0..self.units[army].len())

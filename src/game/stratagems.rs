@@ -361,7 +361,11 @@ impl Game {
                 self.settle_fight_picker(ev);
             }
             Stratagem::Grenade => {
-                if !terms.keywords.iter().any(|k| self.has_keyword(army, root, k)) {
+                if !terms
+                    .keywords
+                    .iter()
+                    .any(|k| self.has_keyword(army, root, k))
+                {
                     return reject(
                         rule,
                         format!("'{id}' is not a {} unit", terms.keywords.join(" or ")),
@@ -404,7 +408,10 @@ impl Game {
                 // The unit has not been selected to shoot: it may still shoot this phase.
             }
             Stratagem::TankShock => {
-                if !terms.keywords.iter().any(|k| self.has_keyword(army, root, k))
+                if !terms
+                    .keywords
+                    .iter()
+                    .any(|k| self.has_keyword(army, root, k))
                     || !self.units[army][root].charged
                 {
                     return reject(
@@ -446,7 +453,13 @@ impl Game {
                 });
                 self.mortal_wounds(player, t, dice.clone(), wounds, ev);
                 if own > 0 {
-                    self.mortal_wounds(crate::rules::phase::opponent(player), (army, root), dice, own, ev);
+                    self.mortal_wounds(
+                        crate::rules::phase::opponent(player),
+                        (army, root),
+                        dice,
+                        own,
+                        ev,
+                    );
                 }
             }
             Stratagem::RapidIngress => {

@@ -298,7 +298,6 @@ pub const ELEVENTH_INDIRECT_FIRE_FAILS_UP_TO: u8 = 5;
 /// ... up to this when the unit Remained Stationary and a friendly unit sees the target.
 pub const ELEVENTH_INDIRECT_FIRE_SPOTTED_FAILS_UP_TO: u8 = 3;
 
-
 /// 11th edition: non-INFANTRY models move horizontally through sections of Dense features this
 /// tall or lower (inches; 11th Core Rules 13.06).
 pub const ELEVENTH_DENSE_PASS_HEIGHT_INCHES: f32 = 2.0;

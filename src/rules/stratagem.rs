@@ -100,10 +100,34 @@ const fn terms(
 
 /// The 10th edition Core Stratagems (Core Rules: Core Stratagems).
 pub const TENTH_CORE_STRATAGEMS: &[CoreStratagemTerms] = &[
-    terms(Stratagem::CommandReroll, "Command Re-roll", 1, ALL_PHASES, Turn::Either),
-    terms(Stratagem::CounterOffensive, "Counter-offensive", 2, &[Fight], Turn::Either),
-    terms(Stratagem::EpicChallenge, "Epic Challenge", 1, &[Fight], Turn::Either),
-    terms(Stratagem::InsaneBravery, "Insane Bravery", 1, &[Command], Turn::Own),
+    terms(
+        Stratagem::CommandReroll,
+        "Command Re-roll",
+        1,
+        ALL_PHASES,
+        Turn::Either,
+    ),
+    terms(
+        Stratagem::CounterOffensive,
+        "Counter-offensive",
+        2,
+        &[Fight],
+        Turn::Either,
+    ),
+    terms(
+        Stratagem::EpicChallenge,
+        "Epic Challenge",
+        1,
+        &[Fight],
+        Turn::Either,
+    ),
+    terms(
+        Stratagem::InsaneBravery,
+        "Insane Bravery",
+        1,
+        &[Command],
+        Turn::Own,
+    ),
     CoreStratagemTerms {
         range_inches: Some(GRENADE_RANGE_INCHES),
         keywords: &["GRENADES"],
@@ -113,22 +137,52 @@ pub const TENTH_CORE_STRATAGEMS: &[CoreStratagemTerms] = &[
         keywords: &["VEHICLE"],
         ..terms(Stratagem::TankShock, "Tank Shock", 1, &[Charge], Turn::Own)
     },
-    terms(Stratagem::RapidIngress, "Rapid Ingress", 1, &[Movement], Turn::Opponent),
+    terms(
+        Stratagem::RapidIngress,
+        "Rapid Ingress",
+        1,
+        &[Movement],
+        Turn::Opponent,
+    ),
     CoreStratagemTerms {
         range_inches: Some(FIRE_OVERWATCH_RANGE_INCHES),
-        ..terms(Stratagem::FireOverwatch, "Fire Overwatch", 1, &[Movement, Charge], Turn::Opponent)
+        ..terms(
+            Stratagem::FireOverwatch,
+            "Fire Overwatch",
+            1,
+            &[Movement, Charge],
+            Turn::Opponent,
+        )
     },
     CoreStratagemTerms {
         keywords: &["INFANTRY"],
-        ..terms(Stratagem::GoToGround, "Go to Ground", 1, &[Shooting], Turn::Opponent)
+        ..terms(
+            Stratagem::GoToGround,
+            "Go to Ground",
+            1,
+            &[Shooting],
+            Turn::Opponent,
+        )
     },
     CoreStratagemTerms {
         keywords: &["SMOKE"],
-        ..terms(Stratagem::Smokescreen, "Smokescreen", 1, &[Shooting], Turn::Opponent)
+        ..terms(
+            Stratagem::Smokescreen,
+            "Smokescreen",
+            1,
+            &[Shooting],
+            Turn::Opponent,
+        )
     },
     CoreStratagemTerms {
         range_inches: Some(HEROIC_INTERVENTION_RANGE_INCHES),
-        ..terms(Stratagem::HeroicIntervention, "Heroic Intervention", 2, &[Charge], Turn::Opponent)
+        ..terms(
+            Stratagem::HeroicIntervention,
+            "Heroic Intervention",
+            2,
+            &[Charge],
+            Turn::Opponent,
+        )
     },
 ];
 
@@ -138,10 +192,34 @@ pub const TENTH_CORE_STRATAGEMS: &[CoreStratagemTerms] = &[
 /// opponent's Movement phase, Heroic Intervention 1CP within 12", and no Go to Ground (Hidden
 /// replaces it).
 pub const ELEVENTH_CORE_STRATAGEMS: &[CoreStratagemTerms] = &[
-    terms(Stratagem::CommandReroll, "Command Re-roll", 1, ALL_PHASES, Turn::Either),
-    terms(Stratagem::CounterOffensive, "Counteroffensive", 2, &[Fight], Turn::Opponent),
-    terms(Stratagem::EpicChallenge, "Epic Challenge", 1, &[Fight], Turn::Either),
-    terms(Stratagem::InsaneBravery, "Insane Bravery", 1, &[Command], Turn::Own),
+    terms(
+        Stratagem::CommandReroll,
+        "Command Re-roll",
+        1,
+        ALL_PHASES,
+        Turn::Either,
+    ),
+    terms(
+        Stratagem::CounterOffensive,
+        "Counteroffensive",
+        2,
+        &[Fight],
+        Turn::Opponent,
+    ),
+    terms(
+        Stratagem::EpicChallenge,
+        "Epic Challenge",
+        1,
+        &[Fight],
+        Turn::Either,
+    ),
+    terms(
+        Stratagem::InsaneBravery,
+        "Insane Bravery",
+        1,
+        &[Command],
+        Turn::Own,
+    ),
     CoreStratagemTerms {
         range_inches: Some(GRENADE_RANGE_INCHES),
         keywords: &["EXPLOSIVES", "GRENADES"],
@@ -150,20 +228,50 @@ pub const ELEVENTH_CORE_STRATAGEMS: &[CoreStratagemTerms] = &[
     CoreStratagemTerms {
         keywords: &["MONSTER", "VEHICLE"],
         own_mortal_wound_up_to: Some(1),
-        ..terms(Stratagem::TankShock, "Crushing Impact", 1, &[Charge], Turn::Own)
+        ..terms(
+            Stratagem::TankShock,
+            "Crushing Impact",
+            1,
+            &[Charge],
+            Turn::Own,
+        )
     },
-    terms(Stratagem::RapidIngress, "Rapid Ingress", 1, &[Movement], Turn::Opponent),
+    terms(
+        Stratagem::RapidIngress,
+        "Rapid Ingress",
+        1,
+        &[Movement],
+        Turn::Opponent,
+    ),
     CoreStratagemTerms {
         range_inches: Some(FIRE_OVERWATCH_RANGE_INCHES),
-        ..terms(Stratagem::FireOverwatch, "Fire Overwatch", 1, &[Movement], Turn::Opponent)
+        ..terms(
+            Stratagem::FireOverwatch,
+            "Fire Overwatch",
+            1,
+            &[Movement],
+            Turn::Opponent,
+        )
     },
     CoreStratagemTerms {
         keywords: &["SMOKE"],
-        ..terms(Stratagem::Smokescreen, "Smokescreen", 1, &[Shooting], Turn::Opponent)
+        ..terms(
+            Stratagem::Smokescreen,
+            "Smokescreen",
+            1,
+            &[Shooting],
+            Turn::Opponent,
+        )
     },
     CoreStratagemTerms {
         range_inches: Some(ELEVENTH_HEROIC_INTERVENTION_RANGE_INCHES),
-        ..terms(Stratagem::HeroicIntervention, "Heroic Intervention", 1, &[Charge], Turn::Opponent)
+        ..terms(
+            Stratagem::HeroicIntervention,
+            "Heroic Intervention",
+            1,
+            &[Charge],
+            Turn::Opponent,
+        )
     },
 ];
 

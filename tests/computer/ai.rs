@@ -474,10 +474,7 @@ fn the_computer_plays_eleventh_edition_games_with_charges_and_fights() {
                 Some(wartable::rules::Ruleset::Eleventh),
             )
             .unwrap();
-            let (mut a, mut b) = (
-                Ai::with_level(Level::Hard),
-                Ai::with_level(Level::Normal),
-            );
+            let (mut a, mut b) = (Ai::with_level(Level::Hard), Ai::with_level(Level::Normal));
             play_game(s, seed, [&mut a, &mut b]).1
         })
         .collect();
@@ -488,7 +485,14 @@ fn the_computer_plays_eleventh_edition_games_with_charges_and_fights() {
     for p in 0..2 {
         let declared: u32 = records.iter().map(|r| r.stats.charges_declared[p]).sum();
         let made: u32 = records.iter().map(|r| r.stats.charges_made[p]).sum();
-        eprintln!("11th, player {}: {declared} charges declared, {made} made", p + 1);
-        assert!(declared > 0 && made > 0, "player {}: {declared} declared, {made} made", p + 1);
+        eprintln!(
+            "11th, player {}: {declared} charges declared, {made} made",
+            p + 1
+        );
+        assert!(
+            declared > 0 && made > 0,
+            "player {}: {declared} declared, {made} made",
+            p + 1
+        );
     }
 }

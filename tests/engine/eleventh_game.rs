@@ -68,9 +68,9 @@ fn battle_shock_lasts_until_a_test_is_passed_under_eleventh() {
         advance_to(&mut g, 2, Phase::Command);
         let mut ev = advance_to(&mut g, 1, Phase::Command);
         ev.extend(accepted(&mut g, Command::EndPhase { player: 1 }));
-        let ended = ev.iter().any(|e| {
-            matches!(e, GameEvent::BattleShockEnded { unit, .. } if unit == "hellblasters")
-        });
+        let ended = ev.iter().any(
+            |e| matches!(e, GameEvent::BattleShockEnded { unit, .. } if unit == "hellblasters"),
+        );
         match ruleset {
             Ruleset::Tenth => {
                 // Over at the start of its player's Command phase, with no test.
@@ -131,7 +131,11 @@ fn charges_roll_first_and_choose_targets_within_the_roll_under_eleventh() {
         roll >= lootas_d.ceil(),
         "roll {roll}, Lootas {lootas_d:.2}\" away: {reach:?}"
     );
-    assert_eq!(reach.contains(&"nobz".to_string()), roll >= 4.0, "{reach:?}");
+    assert_eq!(
+        reach.contains(&"nobz".to_string()),
+        roll >= 4.0,
+        "{reach:?}"
+    );
     if !reach.contains(&"lootas".to_string()) {
         // Naming a unit the roll does not reach is refused.
         let c = Command::ChargeMove {
@@ -190,8 +194,7 @@ fn charges_roll_first_and_choose_targets_within_the_roll_under_eleventh() {
 }
 
 #[test]
-fn the_fight_phase_has_shared_pile_in_and_consolidate_steps_active_player_first_under_eleventh()
-{
+fn the_fight_phase_has_shared_pile_in_and_consolidate_steps_active_player_first_under_eleventh() {
     for ruleset in Ruleset::ALL {
         let mut g = game_under(ruleset);
         isolate(&mut g, &[(1, "eliminators"), (2, "nobz")]);

@@ -174,3 +174,56 @@ fn run_records_the_ruleset_in_its_save_and_replay_plays_under_it() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `attack --json --ruleset 11` follows the 11th attack sequence (saving throws in allocation
+/// groups, taken lowest first; LETHAL HITS the attacker's choice): its exact distribution
+/// agrees with the rolled attacks it cross-checks itself against, and declining LETHAL HITS
+/// (refused under 10th) changes it.
+#[test]
+fn attack_under_eleventh_is_exact_against_its_rolled_attacks_and_lethal_hits_are_optional() {
+    let attack = |ruleset: &str, extra: &[&str]| {
+        let mut args = vec![
+            "attack",
+            "default",
+            "--attacker",
+            "assault-intercessors",
+            "--weapon",
+            "astartes chainsword",
+            "--target",
+            "boyz-mob",
+            "--distance",
+            "1",
+            "--json",
+            "--ruleset",
+            ruleset,
+        ];
+        args.extend_from_slice(extra);
+        wartable(&args)
+    };
+    let (rc, v, err) = attack("11", &["--monte-carlo", "100000", "--seed", "5"]);
+    assert_eq!(rc, 0, "{err}");
+    assert_eq!(v["method"], "exact");
+    let exact = v["expected_wounds_lost"].as_f64().unwrap();
+    let mc = &v["monte_carlo"];
+    let se = mc["sd_wounds_lost"].as_f64().unwrap() / 100_000f64.sqrt();
+    let rolled = mc["mean_wounds_lost"].as_f64().unwrap();
+    assert!(
+        (exact - rolled).abs() < 4.0 * se,
+        "{exact} vs {rolled} (se {se})"
+    );
+    let total: f64 = v["wounds_lost"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_f64().unwrap())
+        .sum();
+    assert!((total - 1.0).abs() < 1e-9);
+    // The Lieutenant's Tactical Precision gives the unit LETHAL HITS: under 11th it may be
+    // declined (fewer automatic wounds against T5 Boyz: fewer wounds lost), under 10th not.
+    let (rc, declined, err) = attack("11", &["--decline-lethal-hits"]);
+    assert_eq!(rc, 0, "{err}");
+    assert!(declined["expected_wounds_lost"].as_f64().unwrap() < exact - 0.1);
+    let (rc, _, err) = attack("10", &["--decline-lethal-hits"]);
+    assert_ne!(rc, 0);
+    assert!(err.contains("not optional"), "{err}");
+}

@@ -193,12 +193,18 @@ pub(super) fn orders(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, army: usize,
         && let Some((picker, ids)) = game.next_to_fight()
     {
         let what = match game.fight_step() {
-            Some((crate::rules::phase::FightStep::PileIn, _)) => "Pile In step: player {p} piles in",
+            Some((crate::rules::phase::FightStep::PileIn, _)) => {
+                "Pile In step: player {p} piles in"
+            }
             _ => "Player {p} selects a unit to fight",
         };
         ui.colored_label(
             AMBER,
-            format!("{}: {}", what.replace("{p}", &picker.to_string()), ids.join(", ")),
+            format!(
+                "{}: {}",
+                what.replace("{p}", &picker.to_string()),
+                ids.join(", ")
+            ),
         );
     } else if game.stage == Stage::Battle
         && game.phase == Phase::Fight

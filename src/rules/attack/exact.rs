@@ -753,7 +753,10 @@ impl Chain {
                 };
                 let base = cleared(&held);
                 let low = f64::from(face) / 6.0;
-                let mut fail = step(&steps, &base).iter().map(|x| x * low).collect::<Vec<_>>();
+                let mut fail = step(&steps, &base)
+                    .iter()
+                    .map(|x| x * low)
+                    .collect::<Vec<_>>();
                 let mut up: Vec<f64> = base.iter().map(|x| x * (1.0 - low)).collect();
                 for (k, pk) in probs.iter().enumerate().skip(1) {
                     if *pk != 0.0 {
@@ -1050,7 +1053,8 @@ fn exact_cost_in_groups(
         let wounding = hits + automatic;
         let crits = hits * devastating;
         ops += bearers * (attacks + 1.0) * (per_bearer + 1.0);
-        ops += 4.0 * (per_attack + 1.0) * (lethal + 1.0) * sum_of_tables(attacks, per_attack, lethal);
+        ops +=
+            4.0 * (per_attack + 1.0) * (lethal + 1.0) * sum_of_tables(attacks, per_attack, lethal);
         ops += 6.0 * sum_of_tables(hits, 1.0, devastating);
         cells += 4.0 * (hits + 1.0) * (automatic + 1.0) + 4.0 * (wounding + 1.0) * (crits + 1.0);
         let damage = f64::from(w.damage_value(w.damage.max()));
@@ -1526,7 +1530,13 @@ mod tests {
     fn eleventh_devastating_wounds_damage_one_model_per_critical_wound() {
         // One TORRENT attack with DEVASTATING WOUNDS and Damage 3 at three W1 models: a
         // Critical Wound (1/6) kills one model under 11th (the rest is lost), three under 10th.
-        let gun = weapon("1", 4, 0, "3", vec![WeaponAbility::Torrent, WeaponAbility::DevastatingWounds]);
+        let gun = weapon(
+            "1",
+            4,
+            0,
+            "3",
+            vec![WeaponAbility::Torrent, WeaponAbility::DevastatingWounds],
+        );
         let groups = [WeaponGroup::new(gun, 1)];
         let target = unit(3, 1, 7, None);
         let eleventh = AttackContext {
@@ -1543,8 +1553,8 @@ mod tests {
 
     #[test]
     fn eleventh_agrees_with_monte_carlo() {
-        use WeaponAbility as A;
         use crate::rules::Ruleset::Eleventh;
+        use WeaponAbility as A;
         let eleventh = |attacker: CommandReroll, save: bool| AttackContext {
             ruleset: Eleventh,
             ..ctx(attacker, save)

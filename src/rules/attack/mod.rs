@@ -33,8 +33,9 @@ use serde::{Deserialize, Serialize};
 use super::constants::{
     BEST_SKILL_OR_SAVE, BIG_GUNS_NEVER_TIRE_HIT_MODIFIER, BLAST_MODELS_PER_EXTRA_ATTACK,
     COVER_NO_BONUS_SAVE_AT_AP0, COVER_SAVE_BONUS, CRITICAL_ROLL, HAZARDOUS_MORTAL_WOUND_KEYWORDS,
-    HEAVY_HIT_BONUS, LANCE_WOUND_BONUS, STEALTH_HIT_MODIFIER, WOUND_ROLL_DOUBLE_STRENGTH, WOUND_ROLL_EQUAL,
-    WOUND_ROLL_GREATER_STRENGTH, WOUND_ROLL_HALF_STRENGTH, WOUND_ROLL_LESSER_STRENGTH,
+    HEAVY_HIT_BONUS, LANCE_WOUND_BONUS, STEALTH_HIT_MODIFIER, WOUND_ROLL_DOUBLE_STRENGTH,
+    WOUND_ROLL_EQUAL, WOUND_ROLL_GREATER_STRENGTH, WOUND_ROLL_HALF_STRENGTH,
+    WOUND_ROLL_LESSER_STRENGTH,
 };
 use super::dice::DiceExpr;
 use super::modifiers::{capped_hit_or_wound_modifier, modified_roll};
@@ -707,8 +708,8 @@ impl ResolvedWeapon {
                     if melee_only && ranged {
                         continue;
                     }
-                    let extra = (target.models_alive() / BLAST_MODELS_PER_EXTRA_ATTACK) as u32
-                        * per_five;
+                    let extra =
+                        (target.models_alive() / BLAST_MODELS_PER_EXTRA_ATTACK) as u32 * per_five;
                     if extra > 0 {
                         attack_bonus += extra;
                         notes.push(format!("{a}: +{extra} attacks"));
@@ -730,7 +731,9 @@ impl ResolvedWeapon {
             hit_total += HEAVY_HIT_BONUS;
             notes.push(match edition.heavy {
                 HeavyRule::RemainedStationary => "HEAVY: +1 to hit (Remained Stationary)".into(),
-                HeavyRule::MovedAtMost(most) => format!("HEAVY: +1 to hit (moved {most}\" or less)"),
+                HeavyRule::MovedAtMost(most) => {
+                    format!("HEAVY: +1 to hit (moved {most}\" or less)")
+                }
             });
         }
         let indirect = edition.indirect_fire;
@@ -982,6 +985,145 @@ mod tests {
             damage: DiceExpr::fixed(1),
             abilities: vec![],
         }
+    }
+
+    fn with(abilities: Vec<WeaponAbility>, range: Option<f32>) -> WeaponGroup {
+        let mut p = profile(range, 0);
+        p.abilities = abilities;
+        WeaponGroup::new(p, 1)
+    }
+
+    fn under(ruleset: crate::rules::Ruleset) -> AttackContext {
+        AttackContext {
+            ruleset,
+            ..Default::default()
+        }
+    }
+
+    /// 11th Core Rules 24.16: HEAVY after moving 3" or less; 10th: only after Remaining
+    /// Stationary.
+    #[test]
+    fn heavy_by_the_distance_moved_under_eleventh() {
+        use crate::rules::Ruleset::{Eleventh, Tenth};
+        let target = unit_of(vec![model(4, None)]);
+        let g = with(vec![WeaponAbility::Heavy], Some(24.0));
+        let hit = |ruleset, moved: Option<f32>| {
+            let ctx = AttackContext {
+                moved_inches: moved,
+                ..under(ruleset)
+            };
+            ResolvedWeapon::new(&g, &target, &ctx).hit_modifier
+        };
+        assert_eq!(hit(Eleventh, Some(2.5)), 1);
+        assert_eq!(hit(Eleventh, Some(3.5)), 0);
+        assert_eq!(hit(Tenth, Some(2.5)), 0);
+        assert_eq!(hit(Eleventh, None), 0);
+    }
+
+    /// 11th Core Rules 10.07: INDIRECT FIRE at an unseen unit fails on 1-5 (1-3 spotted), no
+    /// Hit re-rolls, no -1; 10th: 1-3 and -1 to hit.
+    #[test]
+    fn indirect_fire_fails_on_one_to_five_under_eleventh_one_to_three_spotted() {
+        use crate::rules::Ruleset::{Eleventh, Tenth};
+        let target = unit_of(vec![model(4, None)]);
+        let g = with(vec![WeaponAbility::IndirectFire], Some(48.0));
+        let resolve = |ruleset, spotted| {
+            let ctx = AttackContext {
+                target_visible: false,
+                spotted,
+                hit_reroll: Reroll::Ones,
+                ..under(ruleset)
+            };
+            ResolvedWeapon::new(&g, &target, &ctx)
+        };
+        let t = resolve(Tenth, false);
+        assert_eq!((t.hit_fails_up_to, t.hit_modifier), (3, -1));
+        assert_eq!(t.hit_reroll, Reroll::Ones);
+        let e = resolve(Eleventh, false);
+        assert_eq!((e.hit_fails_up_to, e.hit_modifier), (5, 0));
+        assert_eq!(e.hit_reroll, Reroll::None);
+        assert_eq!(resolve(Eleventh, true).hit_fails_up_to, 3);
+        // 11th's cover from the unseen target worsens the BS (3+ to 4+).
+        assert_eq!(e.skill, 4);
+    }
+
+    /// 11th Core Rules 24.05-24.06: BLAST X adds X per 5 models, CLEAVE X likewise for melee
+    /// weapons only.
+    #[test]
+    fn blast_x_and_cleave_x_add_attacks_per_five_models() {
+        let ten = unit_of((0..10).map(|_| model(4, None)).collect());
+        let ctx = AttackContext::default();
+        let bonus = |g: WeaponGroup| ResolvedWeapon::new(&g, &ten, &ctx).attack_bonus;
+        assert_eq!(bonus(with(vec![WeaponAbility::Blast], Some(24.0))), 2);
+        assert_eq!(bonus(with(vec![WeaponAbility::BlastX(2)], Some(24.0))), 4);
+        assert_eq!(bonus(with(vec![WeaponAbility::Cleave(1)], None)), 2);
+        assert_eq!(bonus(with(vec![WeaponAbility::Cleave(1)], Some(24.0))), 0);
+    }
+
+    /// 11th Core Rules 06.03: a failed hazard roll (1-2) costs the unit 1 mortal wound (3 for
+    /// a MONSTER or VEHICLE unit); 10th: a 1 destroys a bearer (3 mortal wounds for a
+    /// CHARACTER, MONSTER or VEHICLE).
+    #[test]
+    fn hazard_rolls_fail_on_one_or_two_under_eleventh() {
+        use crate::rules::Ruleset::{Eleventh, Tenth};
+        let target = unit_of(vec![model(4, None)]);
+        let mut g = with(vec![WeaponAbility::Hazardous], Some(24.0));
+        let r = |g: &WeaponGroup, ruleset| ResolvedWeapon::new(g, &target, &under(ruleset));
+        let (t, e) = (r(&g, Tenth), r(&g, Eleventh));
+        assert_eq!(
+            (t.hazard_fails_up_to, t.hazard_loss),
+            (1, HazardLoss::BearerDestroyed)
+        );
+        assert_eq!(
+            (e.hazard_fails_up_to, e.hazard_loss),
+            (2, HazardLoss::UnitMortalWounds(1))
+        );
+        g.bearer_keywords = vec!["VEHICLE".into()];
+        assert_eq!(r(&g, Tenth).hazard_loss, HazardLoss::BearerMortalWounds(3));
+        assert_eq!(r(&g, Eleventh).hazard_loss, HazardLoss::UnitMortalWounds(3));
+    }
+
+    /// 11th Core Rules 24.23: LETHAL HITS may be declined under 11th, never under 10th.
+    #[test]
+    fn lethal_hits_may_be_declined_under_eleventh_only() {
+        use crate::rules::Ruleset::{Eleventh, Tenth};
+        let target = unit_of(vec![model(4, None)]);
+        let g = with(vec![WeaponAbility::LethalHits], Some(24.0));
+        let lethal = |ruleset| {
+            let ctx = AttackContext {
+                decline_lethal_hits: true,
+                ..under(ruleset)
+            };
+            ResolvedWeapon::new(&g, &target, &ctx).lethal_hits
+        };
+        assert!(lethal(Tenth));
+        assert!(!lethal(Eleventh));
+    }
+
+    /// 11th Core Rules 05.03: allocation groups by (W, Sv, invulnerable save), a group with a
+    /// wounded model first, CHARACTERs last, wounded ones first.
+    #[test]
+    fn eleventh_allocation_groups_put_wounded_groups_first_and_characters_last() {
+        use crate::rules::ruleset::SaveProcedure;
+        let mut leader = model(3, Some(4));
+        leader.leader = true;
+        leader.wounds = 4;
+        leader.wounds_remaining = 4;
+        let mut heavy = model(3, None);
+        heavy.wounds = 2;
+        heavy.wounds_remaining = 1;
+        // 0: leader, 1-2: Sv 5+ W1, 3: Sv 3+ W2 wounded, 4: Sv 5+ W1.
+        let unit = unit_of(vec![
+            leader,
+            model(5, None),
+            model(5, None),
+            heavy,
+            model(5, None),
+        ]);
+        assert_eq!(
+            unit.allocation_tracks(SaveProcedure::AllocationGroupsLowestFirst),
+            [vec![3, 1, 2, 4], vec![0]]
+        );
     }
 
     #[test]

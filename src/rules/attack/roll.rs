@@ -9,9 +9,9 @@ use super::{
     WeaponGroup, save_needed,
 };
 use crate::rules::DiceExpr;
-use crate::rules::ruleset::{DevastatingWoundsRule, SaveProcedure};
 use crate::rules::rng::DiceRoll;
 use crate::rules::rng::GameRng;
+use crate::rules::ruleset::{DevastatingWoundsRule, SaveProcedure};
 
 macro_rules! log {
     ($sink:expr, $event:expr) => {
@@ -72,9 +72,12 @@ impl<'a> Defender<'a> {
     fn pick(&self, precision: bool) -> Option<usize> {
         let order = if precision { [1, 0] } else { [0, 1] };
         if self.tracks {
-            return order
-                .into_iter()
-                .find_map(|g| self.groups[g].iter().copied().find(|&i| self.remaining[i] > 0));
+            return order.into_iter().find_map(|g| {
+                self.groups[g]
+                    .iter()
+                    .copied()
+                    .find(|&i| self.remaining[i] > 0)
+            });
         }
         for g in order {
             let mut first = None;
@@ -370,7 +373,8 @@ pub fn resolve_weapons<S: EventSink>(
                 RollResult::Fail => {}
                 RollResult::Critical
                     if w.devastating_wounds
-                        && w.devastating_rule == DevastatingWoundsRule::OneModelPerCriticalWound =>
+                        && w.devastating_rule
+                            == DevastatingWoundsRule::OneModelPerCriticalWound =>
                 {
                     // 11th: the Damage is rolled after the weapon's normal damage.
                     crits += 1;
