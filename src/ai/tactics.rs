@@ -390,7 +390,7 @@ pub fn insane_bravery(game: &Game, player: u8) -> Option<Command> {
     let range = crate::rules::constants::OBJECTIVE_RANGE_HORIZONTAL_INCHES;
     let options = own_units(game, player)
         .into_iter()
-        .filter(|&(a, u)| game.below_half_strength(a, u) && !game.units[a][u].battle_shocked)
+        .filter(|&(a, u)| game.must_test_battle_shock(a, u) && !game.units[a][u].battle_shocked)
         .filter(|&(a, u)| {
             let c = super::centre(game, a, u).truncate();
             game.scene

@@ -287,6 +287,22 @@ impl Game {
         }
     }
 
+    /// The roll a Battle-shock test of the combined unit (`army`, `u`) needs: the best
+    /// Leadership among its models with the rules' modifiers (Core Rules: Battle-shock).
+    pub(super) fn battle_shock_leadership(&self, army: usize, u: usize) -> u8 {
+        let combined = self.combined(army, u);
+        let ld = unit_leadership(
+            combined
+                .iter()
+                .flat_map(|&x| &self.scene.armies[army].units[x].models)
+                .map(|m| m.characteristics.leadership),
+        )
+        .unwrap_or(7);
+        // A rule's Leadership modifier (a negative one improves the roll needed).
+        let bonus = self.unit_bonus(army, u, &crate::rules::effect::Modifier::Leadership(0));
+        (i32::from(ld) + bonus).clamp(2, 12) as u8
+    }
+
     fn battle_shock_step(&mut self, ev: &mut Vec<GameEvent>) {
         let player = self.active_player;
         let army = self.army_of(player).expect("two armies");
@@ -298,17 +314,7 @@ impl Game {
             {
                 continue;
             }
-            let combined = self.combined(army, u);
-            let ld = unit_leadership(
-                combined
-                    .iter()
-                    .flat_map(|&x| &self.scene.armies[army].units[x].models)
-                    .map(|m| m.characteristics.leadership),
-            )
-            .unwrap_or(7);
-            // A rule's Leadership modifier (a negative one improves the roll needed).
-            let bonus = self.unit_bonus(army, u, &crate::rules::effect::Modifier::Leadership(0));
-            let ld = (i32::from(ld) + bonus).clamp(2, 12) as u8;
+            let ld = self.battle_shock_leadership(army, u);
             // Synapse and the like: the test on 3D6.
             let dice = self.battle_shock_dice(army, u);
             let test = crate::rules::rng::leadership_test_on(&mut self.rng, ld, dice);

@@ -19,8 +19,54 @@ use crate::rules::constants::{
 };
 use crate::rules::movement::{MoveMode, Moved};
 use crate::rules::phase::{Phase, Stage, opponent};
+use crate::rules::ruleset::DesperateEscapeRule;
 
 impl Game {
+    /// 11th edition Desperate Escape (11th Core Rules 09.07, 06.03): a hazard roll for every
+    /// model of the combined unit, each failure costing the unit the hazard's mortal wounds;
+    /// then, if the unit was not Battle-shocked, a Battle-shock test.
+    fn desperate_escape_hazards(
+        &mut self,
+        player: u8,
+        army: usize,
+        unit: usize,
+        ev: &mut Vec<GameEvent>,
+    ) {
+        let hazard = self.scene.edition().hazard;
+        let models = self.live_models(army, unit);
+        let dice: Vec<u8> = models.iter().map(|_| self.rng.d6()).collect();
+        let keywords: Vec<String> = self
+            .combined(army, unit)
+            .iter()
+            .flat_map(|&x| self.scene.armies[army].units[x].datasheet.keywords.clone())
+            .collect();
+        let per_failure = match crate::rules::attack::HazardLoss::of(hazard, &keywords) {
+            crate::rules::attack::HazardLoss::UnitMortalWounds(n)
+            | crate::rules::attack::HazardLoss::BearerMortalWounds(n) => n,
+            crate::rules::attack::HazardLoss::BearerDestroyed => 1,
+        };
+        let failed = dice.iter().filter(|&&d| d <= hazard.fails_up_to()).count() as u32;
+        // The hazard dice, and the mortal wounds they cost the unit itself.
+        self.mortal_wounds(player, (army, unit), dice, failed * per_failure, ev);
+        if self.units[army][unit].battle_shocked || self.live_models(army, unit).is_empty() {
+            return;
+        }
+        let ld = self.battle_shock_leadership(army, unit);
+        let dice = self.battle_shock_dice(army, unit);
+        let test = crate::rules::rng::leadership_test_on(&mut self.rng, ld, dice);
+        ev.push(GameEvent::BattleShockTest {
+            player,
+            unit: self.unit_id(army, unit).to_string(),
+            dice: test.dice,
+            third: test.third,
+            leadership: ld,
+            passed: test.passed,
+        });
+        if !test.passed {
+            self.for_combined(army, unit, |s| s.battle_shocked = true);
+        }
+    }
+
     /// The combined unit `id` of `player`, on the table, that has not yet acted in this
     /// Movement phase.
     fn unit_to_move(&self, player: u8, id: &str) -> Result<(usize, usize), Rejection> {
@@ -143,6 +189,21 @@ impl Game {
                 self.live_models(army, unit)
             } else {
                 planned.crossed_enemies.clone()
+            };
+            let rule = self.scene.edition().desperate_escape;
+            if rule == DesperateEscapeRule::HazardRollsThenBattleShock && !testing.is_empty() {
+                // 11th: Desperate Escape is a hazard roll for every model, then a Battle-shock
+                // test if the unit was not Battle-shocked (11th Core Rules 09.07).
+                self.desperate_escape_hazards(player, army, unit, ev);
+                let units = &self.units;
+                let alive = |r: &ModelRef| units[r.army][r.unit].models[r.model].alive;
+                planned.moves.retain(|(r, _)| alive(r));
+                planned.facings.retain(|(r, _)| alive(r));
+            }
+            let testing = if rule == DesperateEscapeRule::HazardRollsThenBattleShock {
+                Vec::new()
+            } else {
+                testing
             };
             for r in testing {
                 let roll = self.rng.d6();

@@ -296,10 +296,13 @@ impl Game {
                 if self.insane_bravery_used[i] {
                     return reject(rule, "it can be used once per battle");
                 }
-                if !self.below_half_strength(army, root) {
+                if !self.must_test_battle_shock(army, root) {
                     return reject(
                         rule,
-                        format!("'{id}' is not Below Half-strength and takes no Battle-shock test"),
+                        format!(
+                            "'{id}' is not Below Half-strength (11th: at or below half strength, \
+                             or Battle-shocked) and takes no Battle-shock test"
+                        ),
                     );
                 }
                 if self.units[army][root].insane_bravery {

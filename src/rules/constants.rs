@@ -275,8 +275,8 @@ pub const BURN_OBJECTIVE_FROM_ROUND: u8 = 2;
 // [`crate::rules::ruleset::Ruleset`].
 
 use super::ruleset::{
-    CoverEffect, DevastatingWoundsRule, Edition, HazardRule, HeavyRule, IndirectFireRule,
-    SaveProcedure, SightRules, TerrainMovement,
+    CoverEffect, DesperateEscapeRule, DevastatingWoundsRule, Edition, HazardRule, HeavyRule,
+    IndirectFireRule, SaveProcedure, SightRules, TerrainMovement,
 };
 
 /// 11th edition: a charging model that can end within this of a target must (inches; 11th
@@ -369,6 +369,10 @@ pub const TENTH: Edition = Edition {
     shared_pile_in_and_consolidate_steps: false,
     fight_active_player_first: false,
     core_stratagems: super::stratagem::TENTH_CORE_STRATAGEMS,
+    desperate_escape: DesperateEscapeRule::ModelDestroyed {
+        fails_up_to: DESPERATE_ESCAPE_FAILS_UP_TO,
+    },
+    psychic_ignores_hit_penalties: false,
 };
 
 /// The 11th edition's numbers and mechanics where they differ (shared/RULES-11e.md).
@@ -418,4 +422,6 @@ pub const ELEVENTH: Edition = Edition {
     shared_pile_in_and_consolidate_steps: true,
     fight_active_player_first: true,
     core_stratagems: super::stratagem::ELEVENTH_CORE_STRATAGEMS,
+    desperate_escape: DesperateEscapeRule::HazardRollsThenBattleShock,
+    psychic_ignores_hit_penalties: true,
 };

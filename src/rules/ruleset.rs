@@ -279,6 +279,27 @@ pub struct Edition {
     pub fight_active_player_first: bool,
     /// The Core Stratagems and their terms (cost, timing, reach).
     pub core_stratagems: &'static [crate::rules::stratagem::CoreStratagemTerms],
+    /// What a Desperate Escape costs.
+    pub desperate_escape: DesperateEscapeRule,
+    /// PSYCHIC attacks ignore penalties to their Ballistic or Weapon Skill and Hit roll (11th
+    /// Core Rules 24.29); 10th: PSYCHIC is only a tag.
+    pub psychic_ignores_hit_penalties: bool,
+}
+
+/// What a Desperate Escape costs a unit Falling Back (Core Rules: Fall Back moves; 11th Core
+/// Rules 09.07).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DesperateEscapeRule {
+    /// 10th: a D6 for each model crossing enemy models (every model when Battle-shocked);
+    /// a roll this low destroys it.
+    ModelDestroyed {
+        /// Unmodified rolls at or below this destroy the model.
+        fails_up_to: u8,
+    },
+    /// 11th: a hazard roll for every model (the edition's [`HazardRule`]: each failure a
+    /// mortal wound to the unit), then a unit that was not Battle-shocked takes a Battle-shock
+    /// test. Forced when Battle-shocked, chosen when the move crosses enemy models.
+    HazardRollsThenBattleShock,
 }
 
 impl Edition {

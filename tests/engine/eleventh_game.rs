@@ -349,3 +349,57 @@ fn a_unit_is_the_target_of_one_stratagem_per_phase_under_eleventh() {
         }
     }
 }
+
+/// 11th Core Rules 09.07: a Battle-shocked unit Falling Back makes a Desperate Escape: a
+/// hazard roll for every model (a failure costs the unit a mortal wound), where 10th rolls a
+/// D6 per model and destroys it on 1-2.
+#[test]
+fn desperate_escape_is_a_hazard_roll_per_model_under_eleventh() {
+    for ruleset in Ruleset::ALL {
+        let mut g = game_under(ruleset);
+        isolate(&mut g, &[(1, "intercessors"), (2, "nobz")]);
+        // Two rows of five (within 11th's 9" span), the front row 0.4" from the Nobz.
+        put_rows(&mut g, 1, "intercessors", (10.0, 16.2), 1.8, 5);
+        put(&mut g, 1, "captain", 0, 10.0, 14.4);
+        put_line(&mut g, 2, "nobz", 10.0, 19.9, 1.8);
+        advance_to(&mut g, 1, Phase::Movement);
+        let (a, u) = unit_ref(&g, 1, "intercessors");
+        assert!(g.engaged(a, u));
+        for x in g.combined(a, u) {
+            g.units[a][x].battle_shocked = true;
+        }
+        let models = g.live_models(a, u).len();
+        let c = Command::Move {
+            player: 1,
+            unit: "intercessors".into(),
+            mode: wartable::rules::movement::MoveMode::FallBack,
+            paths: shift(&g, 1, "intercessors", 0.0, -4.0),
+        };
+        let ev = accepted(&mut g, c);
+        let per_model = ev
+            .iter()
+            .filter(|e| matches!(e, GameEvent::DesperateEscape { .. }))
+            .count();
+        let hazard = ev.iter().find_map(|e| match e {
+            GameEvent::MortalWoundsRolled {
+                target,
+                dice,
+                mortal_wounds,
+                ..
+            } if target == "intercessors" => Some((dice.clone(), *mortal_wounds)),
+            _ => None,
+        });
+        match ruleset {
+            Ruleset::Tenth => {
+                assert_eq!(per_model, models);
+                assert!(hazard.is_none());
+            }
+            Ruleset::Eleventh => {
+                assert_eq!(per_model, 0);
+                let (dice, wounds) = hazard.expect("the hazard rolls");
+                assert_eq!(dice.len(), models);
+                assert_eq!(wounds as usize, dice.iter().filter(|&&d| d <= 2).count());
+            }
+        }
+    }
+}

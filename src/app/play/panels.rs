@@ -135,6 +135,11 @@ pub fn unit_status(game: &Game, army: usize, unit: usize) -> Vec<&'static str> {
     }
     if s.location == crate::game::Location::OnTable && game.below_half_strength(army, root) {
         out.push("Below Half-strength");
+    } else if s.location == crate::game::Location::OnTable
+        && game.scene.edition().battle_shock_at_half_strength
+        && game.at_or_below_half_strength(army, root)
+    {
+        out.push("At Half-strength");
     }
     out
 }

@@ -775,6 +775,13 @@ impl ResolvedWeapon {
             notes.push("Big Guns Never Tire: -1 to hit".into());
         }
 
+        // 11th: a PSYCHIC attack ignores the penalties to its skill and Hit roll (the
+        // attacker's choice: the bonuses stay; 11th Core Rules 24.29).
+        let psychic = has(&A::Psychic) && edition.psychic_ignores_hit_penalties;
+        if psychic && hit_total < 0 {
+            hit_total = 0;
+            notes.push("PSYCHIC: penalties to the Hit roll ignored".into());
+        }
         let mut wound_total = ctx.wound_modifier;
         if has(&A::Lance) && ctx.charged {
             wound_total += LANCE_WOUND_BONUS;
@@ -818,6 +825,8 @@ impl ResolvedWeapon {
             if plunging {
                 skill = (i32::from(skill) - 1).max(BEST_SKILL_OR_SAVE) as u8;
                 notes.push("Plunging Fire: BS improved by 1 (cover cancelled)".into());
+            } else if covered && psychic {
+                notes.push("PSYCHIC: the Benefit of Cover's worse BS ignored".into());
             } else if covered {
                 skill = (i32::from(skill) + worse) as u8;
                 notes.push(format!("Benefit of Cover: BS worsened by {worse}"));
@@ -1081,6 +1090,28 @@ mod tests {
         g.bearer_keywords = vec!["VEHICLE".into()];
         assert_eq!(r(&g, Tenth).hazard_loss, HazardLoss::BearerMortalWounds(3));
         assert_eq!(r(&g, Eleventh).hazard_loss, HazardLoss::UnitMortalWounds(3));
+    }
+
+    /// 11th Core Rules 24.29: a PSYCHIC attack ignores penalties to its BS and Hit roll (the
+    /// Benefit of Cover's worse BS included); under 10th PSYCHIC changes nothing.
+    #[test]
+    fn psychic_attacks_ignore_hit_penalties_under_eleventh() {
+        use crate::rules::Ruleset::{Eleventh, Tenth};
+        let target = unit_of(vec![model(4, None)]);
+        let g = with(vec![WeaponAbility::Psychic], Some(24.0));
+        let resolve = |ruleset| {
+            let ctx = AttackContext {
+                hit_modifier: -1,
+                target_has_cover: true,
+                ..under(ruleset)
+            };
+            ResolvedWeapon::new(&g, &target, &ctx)
+        };
+        let e = resolve(Eleventh);
+        assert_eq!((e.hit_modifier, e.skill), (0, 3));
+        let t = resolve(Tenth);
+        assert_eq!((t.hit_modifier, t.skill), (-1, 3));
+        assert!(t.cover);
     }
 
     /// 11th Core Rules 24.23: LETHAL HITS may be declined under 11th, never under 10th.
