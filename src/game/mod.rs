@@ -47,7 +47,7 @@ pub use rejection::{Rejection, Rule};
 pub use state::{Game, Location};
 
 use crate::data::Scene;
-use crate::rules::phase::Stage;
+use crate::rules::phase::{Phase, Stage};
 use rejection::reject;
 
 impl Game {
@@ -225,6 +225,11 @@ impl Game {
             Command::Referee { action, note, .. } => self.referee(player, action, note, ev)?,
         }
         self.resolve_last_shots(ev);
+        // Models that shot as they were destroyed are gone now: the Fight phase's next picker
+        // is settled again (a unit that was to fight may have gone with them).
+        if self.fight.as_ref().is_some_and(|f| f.current.is_none()) && self.phase == Phase::Fight {
+            self.settle_fight_picker(ev);
+        }
         self.open_trigger(command);
         self.check_army_destroyed(&was_destroyed, ev);
         Ok(())
