@@ -308,7 +308,8 @@ pub fn plan_attack(
 
     // Which models fight (Core Rules: Fight phase): besides those within Engagement Range of
     // the target, a model in base-to-base contact with a model of its own unit that is itself
-    // in base-to-base contact with a model of the target (the second rank).
+    // in base-to-base contact with a model of the target (the second rank; 11th edition has
+    // none: every engaged model fights, 11th Core Rules 04.02).
     let contact =
         |i: usize, j: usize| model_distance(&solid(i), &solid(j)).distance <= BASE_CONTACT_INCHES;
     let second_rank = |i: usize| {
@@ -366,7 +367,10 @@ pub fn plan_attack(
                 Ok(()) => attacking.push((b, distance <= range / 2.0 + MEASURE_TOLERANCE_INCHES)),
                 Err(e) => exclude(e.to_string()),
             },
-            None if measured && !engaged_pair(&[b.entry], targets) && !second_rank(b.entry) => {
+            None if measured
+                && !engaged_pair(&[b.entry], targets)
+                && !(scene.edition().second_rank_fights && second_rank(b.entry)) =>
+            {
                 exclude(
                     "not within Engagement Range of the target, nor in base-to-base contact \
                      with a model of its unit that is in base-to-base contact with it"

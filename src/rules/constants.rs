@@ -373,6 +373,7 @@ pub const TENTH: Edition = Edition {
         fails_up_to: DESPERATE_ESCAPE_FAILS_UP_TO,
     },
     psychic_ignores_hit_penalties: false,
+    second_rank_fights: true,
 };
 
 /// The 11th edition's numbers and mechanics where they differ (shared/RULES-11e.md).
@@ -424,4 +425,5 @@ pub const ELEVENTH: Edition = Edition {
     core_stratagems: super::stratagem::ELEVENTH_CORE_STRATAGEMS,
     desperate_escape: DesperateEscapeRule::HazardRollsThenBattleShock,
     psychic_ignores_hit_penalties: true,
+    second_rank_fights: false,
 };

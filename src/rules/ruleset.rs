@@ -281,6 +281,10 @@ pub struct Edition {
     pub core_stratagems: &'static [crate::rules::stratagem::CoreStratagemTerms],
     /// What a Desperate Escape costs.
     pub desperate_escape: DesperateEscapeRule,
+    /// A model in base contact with a model of its unit that is in base contact with the
+    /// target fights too (10th's second rank); 11th: only engaged models fight (11th Core Rules
+    /// 04.02, with its 2" Engagement Range).
+    pub second_rank_fights: bool,
     /// PSYCHIC attacks ignore penalties to their Ballistic or Weapon Skill and Hit roll (11th
     /// Core Rules 24.29); 10th: PSYCHIC is only a tag.
     pub psychic_ignores_hit_penalties: bool,

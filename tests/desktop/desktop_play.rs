@@ -479,6 +479,25 @@ fn screenshot_scenarios_reach_their_moment() {
                 let n = g.units[army][unit].models.len();
                 assert!(strip.contains(&format!("{n}/{n} models")), "{strip}");
             }
+            "charge-roll" => {
+                let c = g.charge.as_ref().unwrap();
+                assert_eq!(g.phase, Phase::Charge);
+                // 10th: the targets were declared with the charge.
+                assert!(!c.targets.is_empty());
+                let sel = view.select.as_ref().unwrap();
+                assert_eq!(sel.unit, g.unit_id(c.army, c.unit));
+            }
+            "pile-in" => {
+                assert_eq!(g.phase, Phase::Fight);
+                let sel = view.select.as_ref().unwrap();
+                let army = g.army_of(sel.player.unwrap()).unwrap();
+                let unit = g.find_unit(army, &sel.unit).unwrap();
+                assert_eq!(
+                    g.fight_activation(army, unit),
+                    Some(wartable::game::FightActivation::PileIn)
+                );
+            }
+            "round2" => assert!(g.battle_round > 2 || g.stage == Stage::GameOver),
             _ => unreachable!(),
         }
         // What the scenario played is in the save: it replays to the same game.
@@ -491,6 +510,41 @@ fn screenshot_scenarios_reach_their_moment() {
             &mut table::start_on_scene(&default, &dir, 7).unwrap()
         )
         .is_err()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Under 11th edition the charge scenario stops after the roll with no targets chosen yet
+/// (the panel offers those the roll reaches) and the Fight phase starts with the Pile In step.
+#[test]
+fn eleventh_edition_scenarios_roll_the_charge_first_and_pile_in_together() {
+    let dir = std::env::temp_dir().join(format!("wartable-scenarios11-{}", std::process::id()));
+    let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/default.ron");
+    let start = || {
+        table::start_on_scene_under(
+            &default,
+            &dir,
+            (3, Some(wartable::rules::Ruleset::Eleventh)),
+        )
+        .unwrap()
+    };
+    let mut started = start();
+    scenario::prepare("charge-roll", &mut started).unwrap();
+    let g = &started.game;
+    let c = g.charge.as_ref().unwrap();
+    assert!(c.targets.is_empty(), "targets are chosen after the roll");
+    let reach = g.charge_targets_in_reach(c.army, c.unit, c.distance());
+    for t in &reach {
+        let (ta, tu) = g.enemy_unit(g.player_of(c.army), t).unwrap();
+        let d = g.unit_distance((c.army, c.unit), (ta, tu));
+        assert!(d <= c.distance() + 0.01, "{t} at {d} within the roll");
+    }
+    let mut started = start();
+    scenario::prepare("pile-in", &mut started).unwrap();
+    let g = &started.game;
+    assert_eq!(
+        g.fight_step().map(|(s, p)| (s, p)),
+        Some((wartable::rules::phase::FightStep::PileIn, g.active_player))
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
