@@ -79,7 +79,7 @@ impl GameStats {
                     let i = usize::from(player - 1);
                     self.cp_spent[i] += cost;
                     self.stratagems
-                        .entry(stratagem.name().to_string())
+                        .entry(stratagem.name_in(game.scene.edition()).to_string())
                         .or_default()[i] += 1;
                 }
                 // Detachment Stratagems and army rule actions paid in tokens (Battle Focus).
