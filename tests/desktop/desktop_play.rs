@@ -543,7 +543,7 @@ fn eleventh_edition_scenarios_roll_the_charge_first_and_pile_in_together() {
     scenario::prepare("pile-in", &mut started).unwrap();
     let g = &started.game;
     assert_eq!(
-        g.fight_step().map(|(s, p)| (s, p)),
+        g.fight_step(),
         Some((wartable::rules::phase::FightStep::PileIn, g.active_player))
     );
     let _ = std::fs::remove_dir_all(&dir);

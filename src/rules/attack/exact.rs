@@ -715,10 +715,7 @@ impl Chain {
                         if flagged(i) && am[i] != 0.0 {
                             held[i] = am[i];
                             // Failing states take the re-roll; saving ones keep it.
-                            if self
-                                .model_at(i, w.precision)
-                                .is_some_and(|model| fails(model))
-                            {
+                            if self.model_at(i, w.precision).is_some_and(&fails) {
                                 plain[i] = 0.0;
                             } else {
                                 held[i] = 0.0;

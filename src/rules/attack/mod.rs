@@ -425,7 +425,8 @@ impl TargetUnit {
             (!m.is_damaged(), m.allocation_rank, i)
         };
         // Non-CHARACTER allocation groups, keyed by (W, Sv, invulnerable save).
-        let mut groups: Vec<((u8, u8, Option<u8>), Vec<usize>)> = Vec::new();
+        type Profile = (u8, u8, Option<u8>);
+        let mut groups: Vec<(Profile, Vec<usize>)> = Vec::new();
         for &i in alive.iter().filter(|&&i| !self.models[i].leader) {
             let m = &self.models[i];
             let key = (m.wounds, m.save, m.invulnerable_save);
