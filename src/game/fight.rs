@@ -605,7 +605,7 @@ impl Game {
             );
         }
         if f.step == FightStep::PileIn {
-            return self.pile_in_step(player, army, root, paths, &f, ev);
+            return self.shared_step_move((player, army, root), paths, &f, ev);
         }
         if f.step == FightStep::Consolidate {
             return reject(
@@ -714,106 +714,70 @@ impl Game {
         fs.picker = opponent(player);
     }
 
-    /// 11th edition Pile In step (11th Core Rules 12.02-12.03): the picker's unit that may
-    /// fight makes its pile-in move (no paths: it stays), once; the active player's units
-    /// first, then the opponent's.
-    fn pile_in_step(
+    /// 11th edition Pile In step (11th Core Rules 12.02-12.03: each unit that may fight) or
+    /// Consolidate step (12.07: each unit that fought): the picker's unit makes its move (no
+    /// paths: it stays), once; the active player's units first, then the opponent's.
+    fn shared_step_move(
         &mut self,
-        player: u8,
-        army: usize,
-        root: usize,
+        (player, army, root): (u8, usize, usize),
         paths: &[ModelPath],
         f: &FightState,
         ev: &mut Vec<GameEvent>,
     ) -> Result<(), Rejection> {
         let id = self.unit_id(army, root).to_string();
+        let consolidating = f.step == FightStep::Consolidate;
+        let (rule, verb, inches) = if consolidating {
+            (Rule::Consolidate, "consolidates", CONSOLIDATE_INCHES)
+        } else {
+            (Rule::PileIn, "piles in", PILE_IN_INCHES)
+        };
         if f.picker != player {
             return reject(
-                Rule::PileIn,
+                rule,
                 format!(
-                    "player {} piles in first (the active player's units first)",
+                    "player {} {verb} first (the active player's units first)",
                     f.picker
                 ),
             );
         }
-        if !self
-            .fight_candidates(player, FightStep::PileIn)
-            .contains(&root)
-        {
+        if !self.fight_candidates(player, f.step).contains(&root) {
             return reject(
-                Rule::PileIn,
-                format!(
-                    "'{id}' may not pile in: it must be engaged or have charged, and it piles in once"
-                ),
+                rule,
+                if consolidating {
+                    format!("'{id}' did not fight this phase, or has consolidated already")
+                } else {
+                    format!(
+                        "'{id}' may not pile in: it must be engaged or have charged, and it piles in once"
+                    )
+                },
             );
         }
-        let moved = self.closer_move(
-            army,
-            root,
-            paths,
-            self.fight_move_inches(army, root, PILE_IN_INCHES),
-            false,
-        )?;
-        self.fight
-            .as_mut()
-            .expect("fight")
-            .piled_in
-            .push((army, root));
-        ev.push(GameEvent::PiledIn {
-            player,
-            unit: id,
-            models_moved: moved,
-        });
-        self.settle_fight_picker(ev);
-        Ok(())
-    }
-
-    /// 11th edition Consolidate step (11th Core Rules 12.07): the picker's unit that fought
-    /// makes its consolidation move (no paths: it stays), once.
-    fn consolidate_step(
-        &mut self,
-        player: u8,
-        army: usize,
-        root: usize,
-        paths: &[ModelPath],
-        f: &FightState,
-        ev: &mut Vec<GameEvent>,
-    ) -> Result<(), Rejection> {
-        let id = self.unit_id(army, root).to_string();
-        if f.picker != player {
-            return reject(
-                Rule::Consolidate,
-                format!(
-                    "player {} consolidates first (the active player's units first)",
-                    f.picker
-                ),
-            );
-        }
-        if !self
-            .fight_candidates(player, FightStep::Consolidate)
-            .contains(&root)
-        {
-            return reject(
-                Rule::Consolidate,
-                format!("'{id}' did not fight this phase, or has consolidated already"),
-            );
-        }
-        let moved = self.closer_move(
-            army,
-            root,
-            paths,
-            self.fight_move_inches(army, root, CONSOLIDATE_INCHES),
-            true,
-        )?;
-        self.fight
-            .as_mut()
-            .expect("fight")
-            .consolidated
-            .push((army, root));
-        ev.push(GameEvent::Consolidated {
-            player,
-            unit: id,
-            models_moved: moved,
+        let moved = if self.live_models(army, root).is_empty() {
+            0
+        } else {
+            let inches = self.fight_move_inches(army, root, inches);
+            self.closer_move(army, root, paths, inches, consolidating)?
+        };
+        let fs = self.fight.as_mut().expect("fight");
+        let done = if consolidating {
+            &mut fs.consolidated
+        } else {
+            &mut fs.piled_in
+        };
+        done.push((army, root));
+        let unit = id;
+        ev.push(if consolidating {
+            GameEvent::Consolidated {
+                player,
+                unit,
+                models_moved: moved,
+            }
+        } else {
+            GameEvent::PiledIn {
+                player,
+                unit,
+                models_moved: moved,
+            }
         });
         self.settle_fight_picker(ev);
         Ok(())
@@ -829,7 +793,7 @@ impl Game {
         let f = self.require_fight()?;
         let (army, root) = self.own_root(player, id)?;
         if f.step == FightStep::Consolidate {
-            return self.consolidate_step(player, army, root, paths, &f, ev);
+            return self.shared_step_move((player, army, root), paths, &f, ev);
         }
         if f.current != Some((army, root, true)) {
             return reject(

@@ -560,32 +560,33 @@ impl Game {
     /// Below Half-strength: fewer than half the Starting Strength models remain, or a single
     /// model has fewer than half its Wounds left (Core Rules: Starting Strength).
     pub fn below_half_strength(&self, army: usize, unit: usize) -> bool {
+        self.strength_against_half(army, unit) == std::cmp::Ordering::Less
+    }
+
+    /// The unit's strength against half its Starting Strength: models left against half the
+    /// models it started with, or for a unit of one model its wounds left against half its
+    /// Wounds (a unit with no model left is Less).
+    fn strength_against_half(&self, army: usize, unit: usize) -> std::cmp::Ordering {
         let start = self.starting_strength(army, unit);
         let live = self.live_models(army, unit);
         if start == 1 {
-            let Some(r) = live.first() else { return true };
+            let Some(r) = live.first() else {
+                return std::cmp::Ordering::Less;
+            };
             let w = self.scene.armies[army].units[r.unit].models[r.model]
                 .characteristics
                 .wounds;
-            return u32::from(self.units[army][r.unit].models[r.model].wounds) * 2 < u32::from(w);
+            return (u32::from(self.units[army][r.unit].models[r.model].wounds) * 2)
+                .cmp(&u32::from(w));
         }
-        live.len() * 2 < start
+        (live.len() * 2).cmp(&start)
     }
 
     /// True when the unit (`army`, `unit`, its Attached unit included) is at or below half
     /// strength: at most half its Starting Strength in models, or for a unit of one model
     /// at most half its Wounds left (11th Core Rules 08.03, 01.07).
     pub fn at_or_below_half_strength(&self, army: usize, unit: usize) -> bool {
-        let start = self.starting_strength(army, unit);
-        let live = self.live_models(army, unit);
-        if start == 1 {
-            let Some(r) = live.first() else { return true };
-            let w = self.scene.armies[army].units[r.unit].models[r.model]
-                .characteristics
-                .wounds;
-            return u32::from(self.units[army][r.unit].models[r.model].wounds) * 2 <= u32::from(w);
-        }
-        live.len() * 2 <= start
+        self.strength_against_half(army, unit) != std::cmp::Ordering::Greater
     }
 
     /// True when the unit takes a Battle-shock test in its Command phase by the strength

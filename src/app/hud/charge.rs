@@ -52,20 +52,7 @@ pub(super) fn charge_panel(
                 "Charge roll {rolled} - drag the models into Engagement Range of every target, then Confirm."
             ));
         }
-        let give_up = if short {
-            "End the failed charge"
-        } else {
-            "Make no charge move (the charge fails)"
-        };
-        if ui.button(give_up).clicked() {
-            let cmd = Command::ChargeMove {
-                player,
-                unit: id.to_string(),
-                paths: Vec::new(),
-                targets: Vec::new(),
-            };
-            play::issue(&mut hud.writer, &mut hud.drafting, cmd);
-        }
+        give_up_button(ui, hud, player, id, short);
         return;
     }
     // The enemy units the engine lets this unit charge (within charge range, nearest first).
@@ -168,20 +155,7 @@ fn charge_panel_roll_first(
                  the units the models end engaged with.",
             );
         }
-        let give_up = if reach.is_empty() {
-            "End the failed charge"
-        } else {
-            "Make no charge move (the charge fails)"
-        };
-        if ui.button(give_up).clicked() {
-            let cmd = Command::ChargeMove {
-                player,
-                unit: id.to_string(),
-                paths: Vec::new(),
-                targets: Vec::new(),
-            };
-            play::issue(&mut hud.writer, &mut hud.drafting, cmd);
-        }
+        give_up_button(ui, hud, player, id, reach.is_empty());
         return;
     }
     let reachable = game.charge_targets(army, root);
@@ -210,5 +184,24 @@ fn charge_panel_roll_first(
         };
         play::issue(&mut hud.writer, &mut hud.drafting, c);
         hud.orders.charge_targets.clear();
+    }
+}
+
+/// The button that ends a pending charge with no move: "End the failed charge" when the roll
+/// falls short, else "Make no charge move".
+fn give_up_button(ui: &mut egui::Ui, hud: &mut Hud, player: u8, id: &str, failed: bool) {
+    let give_up = if failed {
+        "End the failed charge"
+    } else {
+        "Make no charge move (the charge fails)"
+    };
+    if ui.button(give_up).clicked() {
+        let cmd = Command::ChargeMove {
+            player,
+            unit: id.to_string(),
+            paths: Vec::new(),
+            targets: Vec::new(),
+        };
+        play::issue(&mut hud.writer, &mut hud.drafting, cmd);
     }
 }

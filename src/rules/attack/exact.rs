@@ -526,18 +526,7 @@ impl Chain {
     ) -> Transitions {
         let dmg = damage(w);
         let dmg_rr = damage_rerolled(w);
-        let lost_of = |dmg: &[f64], q: f64| -> Vec<f64> {
-            let mut lost = vec![0.0; dmg.len()];
-            for (d, pd) in dmg.iter().enumerate() {
-                if *pd == 0.0 {
-                    continue;
-                }
-                for (l, pl) in binomial(d, q).into_iter().enumerate() {
-                    lost[l] += pd * pl;
-                }
-            }
-            lost
-        };
+        let lost_of = wounds_lost_of;
         // Per target model: (probability one saving throw fails, distribution of wounds
         // lost, the same with the Damage roll Command Re-rolled).
         let per_model = |i: usize| -> ModelLosses {
@@ -617,18 +606,7 @@ impl Chain {
     ) -> Transitions {
         let dmg = damage(w);
         let dmg_rr = damage_rerolled(w);
-        let lost_of = |dmg: &[f64], q: f64| -> Vec<f64> {
-            let mut lost = vec![0.0; dmg.len()];
-            for (d, pd) in dmg.iter().enumerate() {
-                if *pd == 0.0 {
-                    continue;
-                }
-                for (l, pl) in binomial(d, q).into_iter().enumerate() {
-                    lost[l] += pd * pl;
-                }
-            }
-            lost
-        };
+        let lost_of = wounds_lost_of;
         let mut t = Vec::new();
         for f in 0..blocks {
             let damage_unused = f & DAMAGE_FLAG != 0 && !w.damage.is_fixed();
@@ -804,6 +782,21 @@ impl Chain {
         }
         t
     }
+}
+
+/// The distribution of wounds a model loses to Damage distributed as `dmg` when each wound
+/// is lost with probability `q` (Feel No Pain), indexed by wounds lost.
+fn wounds_lost_of(dmg: &[f64], q: f64) -> Vec<f64> {
+    let mut lost = vec![0.0; dmg.len()];
+    for (d, pd) in dmg.iter().enumerate() {
+        if *pd == 0.0 {
+            continue;
+        }
+        for (l, pl) in binomial(d, q).into_iter().enumerate() {
+            lost[l] += pd * pl;
+        }
+    }
+    lost
 }
 
 fn step(t: &Transitions, v: &[f64]) -> Vec<f64> {

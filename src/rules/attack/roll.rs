@@ -465,21 +465,7 @@ pub fn resolve_weapons<S: EventSink>(
             if saved {
                 continue;
             }
-            let d = roll_with_command_reroll(w.damage, "Damage", &mut damage_cr, rng, sink);
-            let damage = w.damage_value(d.value);
-            log!(
-                sink,
-                AttackEvent::Damage {
-                    model: i,
-                    dice: d.dice.to_vec(),
-                    damage,
-                }
-            );
-            for _ in 0..damage {
-                if !def.lose_wound(i, false, rng, sink) {
-                    break;
-                }
-            }
+            inflict_damage(w, i, &mut def, &mut damage_cr, rng, sink);
         }
     }
 
@@ -595,20 +581,33 @@ fn save_in_groups<S: EventSink>(
         if saved {
             continue;
         }
-        let d = roll_with_command_reroll(w.damage, "Damage", damage_cr, rng, sink);
-        let damage = w.damage_value(d.value);
-        log!(
-            sink,
-            AttackEvent::Damage {
-                model: i,
-                dice: d.dice.to_vec(),
-                damage,
-            }
-        );
-        for _ in 0..damage {
-            if !def.lose_wound(i, false, rng, sink) {
-                break;
-            }
+        inflict_damage(w, i, def, damage_cr, rng, sink);
+    }
+}
+
+/// An unsaved attack of `w` on model `i`: the Damage roll (a Command Re-roll still held may
+/// be spent on it), then the wounds lost one at a time with Feel No Pain; the excess is lost.
+fn inflict_damage<S: EventSink>(
+    w: &ResolvedWeapon,
+    i: usize,
+    def: &mut Defender<'_>,
+    damage_cr: &mut bool,
+    rng: &mut GameRng,
+    sink: &mut S,
+) {
+    let d = roll_with_command_reroll(w.damage, "Damage", damage_cr, rng, sink);
+    let damage = w.damage_value(d.value);
+    log!(
+        sink,
+        AttackEvent::Damage {
+            model: i,
+            dice: d.dice.to_vec(),
+            damage,
+        }
+    );
+    for _ in 0..damage {
+        if !def.lose_wound(i, false, rng, sink) {
+            break;
         }
     }
 }
