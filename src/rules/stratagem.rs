@@ -330,29 +330,23 @@ impl Stratagem {
         Stratagem::HeroicIntervention,
     ];
 
-    /// Command points the Stratagem costs (10th edition Core Stratagems).
-    pub fn cost(self) -> u32 {
-        match self {
-            Stratagem::CounterOffensive | Stratagem::HeroicIntervention => 2,
-            _ => 1,
-        }
+    /// Its 10th edition terms ([`TENTH_CORE_STRATAGEMS`], which holds every Core Stratagem).
+    fn tenth_terms(self) -> &'static CoreStratagemTerms {
+        TENTH_CORE_STRATAGEMS
+            .iter()
+            .find(|t| t.stratagem == self)
+            .expect("every Core Stratagem is in the 10th edition table")
     }
 
-    /// The phases it can be used in and in whose turn.
+    /// Command points the Stratagem costs (10th edition Core Stratagems).
+    pub fn cost(self) -> u32 {
+        self.tenth_terms().cost
+    }
+
+    /// The phases it can be used in and in whose turn (10th edition).
     pub fn timing(self) -> (&'static [Phase], Turn) {
-        match self {
-            Stratagem::CommandReroll => {
-                (&[Command, Movement, Shooting, Charge, Fight], Turn::Either)
-            }
-            Stratagem::CounterOffensive | Stratagem::EpicChallenge => (&[Fight], Turn::Either),
-            Stratagem::InsaneBravery => (&[Command], Turn::Own),
-            Stratagem::Grenade => (&[Shooting], Turn::Own),
-            Stratagem::TankShock => (&[Charge], Turn::Own),
-            Stratagem::RapidIngress => (&[Movement], Turn::Opponent),
-            Stratagem::FireOverwatch => (&[Movement, Charge], Turn::Opponent),
-            Stratagem::GoToGround | Stratagem::Smokescreen => (&[Shooting], Turn::Opponent),
-            Stratagem::HeroicIntervention => (&[Charge], Turn::Opponent),
-        }
+        let t = self.tenth_terms();
+        (t.phases, t.turn)
     }
 
     /// Whether it is aimed at an enemy unit (Grenade, Tank Shock, Fire Overwatch, Heroic
@@ -367,33 +361,15 @@ impl Stratagem {
         )
     }
 
-    /// The Stratagem's name as printed ("Command Re-roll").
+    /// The Stratagem's name as printed ("Command Re-roll"; 10th edition's name).
     pub fn name(self) -> &'static str {
-        match self {
-            Stratagem::CommandReroll => "Command Re-roll",
-            Stratagem::CounterOffensive => "Counter-offensive",
-            Stratagem::EpicChallenge => "Epic Challenge",
-            Stratagem::InsaneBravery => "Insane Bravery",
-            Stratagem::Grenade => "Grenade",
-            Stratagem::TankShock => "Tank Shock",
-            Stratagem::RapidIngress => "Rapid Ingress",
-            Stratagem::FireOverwatch => "Fire Overwatch",
-            Stratagem::GoToGround => "Go to Ground",
-            Stratagem::Smokescreen => "Smokescreen",
-            Stratagem::HeroicIntervention => "Heroic Intervention",
-        }
+        self.tenth_terms().name
     }
 
     /// Whether the Stratagem may be used in `phase` by `player` when `active` is the player
     /// whose turn it is.
     pub fn usable_in(self, phase: Phase, player: u8, active: u8) -> bool {
-        let (phases, turn) = self.timing();
-        phases.contains(&phase)
-            && match turn {
-                Turn::Own => player == active,
-                Turn::Opponent => player != active,
-                Turn::Either => true,
-            }
+        self.usable_in_edition(&super::constants::TENTH, phase, player, active)
     }
 }
 

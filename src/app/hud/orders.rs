@@ -194,18 +194,11 @@ pub(super) fn orders(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, army: usize,
     {
         let what = match game.fight_step() {
             Some((crate::rules::phase::FightStep::PileIn, _)) => {
-                "Pile In step: player {p} piles in"
+                format!("Pile In step: player {picker} piles in")
             }
-            _ => "Player {p} selects a unit to fight",
+            _ => format!("Player {picker} selects a unit to fight"),
         };
-        ui.colored_label(
-            AMBER,
-            format!(
-                "{}: {}",
-                what.replace("{p}", &picker.to_string()),
-                ids.join(", ")
-            ),
-        );
+        ui.colored_label(AMBER, format!("{what}: {}", ids.join(", ")));
     } else if game.stage == Stage::Battle
         && game.phase == Phase::Fight
         && let Some((crate::rules::phase::FightStep::Consolidate, picker)) = game.fight_step()
