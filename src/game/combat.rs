@@ -320,19 +320,9 @@ pub fn plan_attack(
     // Lone Operative: a unit (not part of an Attached unit) whose models all have it is
     // shot only from within 12" (Core Rules: Lone Operative).
     let lone_operative = !targets.is_empty()
-        && targets.iter().all(|&t| {
-            let u = unit_of(scene, sight.models[t]);
-            u.datasheet.has_core(&CoreAbility::LoneOperative)
-        })
-        && !targets.iter().any(|&t| {
-            let r = sight.models[t];
-            let u = unit_of(scene, r);
-            u.attached_to.is_some()
-                || scene.armies[r.army]
-                    .units
-                    .iter()
-                    .any(|o| o.attached_to.as_deref() == Some(u.id.as_str()))
-        });
+        && targets
+            .iter()
+            .all(|&t| crate::game::sight::lone_operative(scene, sight.models[t]));
     let mut attacking: Vec<(&Bearer, bool)> = Vec::new();
     let mut excluded = Vec::new();
     for b in &all {

@@ -85,8 +85,12 @@ pub enum SetUpHow {
     DisembarkAfterMove,
     /// Disembarked because its TRANSPORT was destroyed.
     DestroyedTransport,
-    /// Emergency Disembarkation from a destroyed TRANSPORT (no room within 3").
+    /// Emergency Disembarkation from a destroyed TRANSPORT (10th: no room within 3"; 11th:
+    /// always, wholly within 6", 11th Core Rules 18.05).
     EmergencyDisembarkation,
+    /// 11th edition Combat Disembark: wholly within 6" of a TRANSPORT it could not fit within
+    /// 3" of; hazard rolls, Battle-shocked, no further move or charge (11th Core Rules 18.04).
+    CombatDisembark,
 }
 
 impl SetUpHow {
@@ -100,6 +104,7 @@ impl SetUpHow {
             SetUpHow::DisembarkAfterMove => "disembark after its TRANSPORT's Normal move",
             SetUpHow::DestroyedTransport => "disembark from a destroyed TRANSPORT",
             SetUpHow::EmergencyDisembarkation => "emergency disembarkation",
+            SetUpHow::CombatDisembark => "Combat Disembark",
         }
     }
 

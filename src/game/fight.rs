@@ -20,6 +20,7 @@ use crate::rules::constants::{
 };
 use crate::rules::movement::{MoveMode, Moved};
 use crate::rules::phase::{FightStep, Phase, Stage, opponent};
+use crate::rules::ruleset::ConsolidationRule;
 
 impl Game {
     pub(super) fn declare_charge(
@@ -854,24 +855,46 @@ impl Game {
             .iter()
             .map(|r| self.solid(*r))
             .collect();
-        // An enemy unit can be reached when some model of the unit is within the move plus
-        // Engagement Range of an enemy model.
-        let reach = inches
-            + self.scene.edition().engagement_range_horizontal_inches
+        let modes = match self.scene.edition().consolidation {
+            ConsolidationRule::Modes { within_inches } => Some(within_inches),
+            ConsolidationRule::TowardsEnemyElseObjective => None,
+        };
+        // 11th: the enemy units it starts engaged with, which it must stay engaged with.
+        let engaged_at_start = if modes.is_some() {
+            self.enemy_units_engaged_with(army, root)
+        } else {
+            Vec::new()
+        };
+        // 10th: an enemy unit can be reached when some model of the unit is within the move
+        // plus Engagement Range of an enemy model. 11th: the Ongoing mode (engaged) or the
+        // Engaging mode (an enemy unit within 3").
+        let reach = modes
+            .unwrap_or(inches + self.scene.edition().engagement_range_horizontal_inches)
             + MEASURE_TOLERANCE_INCHES;
-        let enemy_reachable = own.iter().any(|m| {
-            enemies
-                .iter()
-                .any(|e| model_distance(m, e).distance <= reach)
-        });
+        let enemy_reachable = !engaged_at_start.is_empty()
+            || own.iter().any(|m| {
+                enemies
+                    .iter()
+                    .any(|e| model_distance(m, e).distance <= reach)
+            });
         let towards_enemy = !consolidating || enemy_reachable;
-        let objective = (!towards_enemy)
-            .then(|| self.closest_objective_to(&own))
-            .flatten();
+        let objective = if towards_enemy {
+            None
+        } else if modes.is_some() {
+            // 11th Objective mode: an objective marker within 3" (objective range).
+            self.closest_objective_to(&own)
+                .filter(|&(i, _)| self.unit_in_objective_range(army, root, i))
+        } else {
+            self.closest_objective_to(&own)
+        };
         if !towards_enemy && objective.is_none() {
             return reject(
                 what,
-                "no enemy unit can be reached and there is no objective marker to move towards; the unit cannot Consolidate",
+                if modes.is_some() {
+                    "no consolidation mode applies (not engaged, no enemy unit and no objective marker within 3\"): the unit makes no Consolidation move"
+                } else {
+                    "no enemy unit can be reached and there is no objective marker to move towards; the unit cannot Consolidate"
+                },
             );
         }
         // A model already in base-to-base contact with an enemy model is not moved (Rules
@@ -958,6 +981,24 @@ impl Game {
             return reject(
                 what,
                 "consolidating towards an objective marker, the unit must end within range of it",
+            );
+        }
+        if objective.is_some() && modes.is_some() && self.engaged(army, root) {
+            return reject(
+                what,
+                "an Objective consolidation must end with the unit unengaged (11th Core Rules 12.07)",
+            );
+        }
+        if let Some(&(a, u)) = engaged_at_start
+            .iter()
+            .find(|&&(a, u)| !self.units_engaged((army, root), (a, u)))
+        {
+            return reject(
+                what,
+                format!(
+                    "the unit must stay engaged with '{}', which it started the move engaged with",
+                    self.unit_id(a, u)
+                ),
             );
         }
         Ok(planned.moves.len())

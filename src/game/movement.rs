@@ -19,7 +19,7 @@ use crate::rules::constants::{
 };
 use crate::rules::movement::{MoveMode, Moved};
 use crate::rules::phase::{Phase, Stage, opponent};
-use crate::rules::ruleset::DesperateEscapeRule;
+use crate::rules::ruleset::{DesperateEscapeRule, DisembarkRule};
 
 impl Game {
     /// 11th edition Desperate Escape (11th Core Rules 09.07, 06.03): a hazard roll for every
@@ -32,22 +32,9 @@ impl Game {
         unit: usize,
         ev: &mut Vec<GameEvent>,
     ) {
-        let hazard = self.scene.edition().hazard;
-        let models = self.live_models(army, unit);
-        let dice: Vec<u8> = models.iter().map(|_| self.rng.d6()).collect();
-        let keywords: Vec<String> = self
-            .combined(army, unit)
-            .iter()
-            .flat_map(|&x| self.scene.armies[army].units[x].datasheet.keywords.clone())
-            .collect();
-        let per_failure = match crate::rules::attack::HazardLoss::of(hazard, &keywords) {
-            crate::rules::attack::HazardLoss::UnitMortalWounds(n)
-            | crate::rules::attack::HazardLoss::BearerMortalWounds(n) => n,
-            crate::rules::attack::HazardLoss::BearerDestroyed => 1,
-        };
-        let failed = dice.iter().filter(|&&d| d <= hazard.fails_up_to()).count() as u32;
         // The hazard dice, and the mortal wounds they cost the unit itself.
-        self.mortal_wounds(player, (army, unit), dice, failed * per_failure, ev);
+        let (dice, mortal_wounds) = self.hazard_dice(army, unit);
+        self.mortal_wounds(player, (army, unit), dice, mortal_wounds, ev);
         if self.units[army][unit].battle_shocked || self.live_models(army, unit).is_empty() {
             return;
         }
@@ -65,6 +52,27 @@ impl Game {
         if !test.passed {
             self.for_combined(army, unit, |s| s.battle_shocked = true);
         }
+    }
+
+    /// Hazard rolls (11th Core Rules 06.03) for every live model of the combined unit (`army`,
+    /// `unit`): the dice, and the mortal wounds their failures cost the unit under the
+    /// edition's [`HazardRule`](crate::rules::ruleset::HazardRule) (not yet inflicted).
+    pub(super) fn hazard_dice(&mut self, army: usize, unit: usize) -> (Vec<u8>, u32) {
+        let hazard = self.scene.edition().hazard;
+        let models = self.live_models(army, unit);
+        let dice: Vec<u8> = models.iter().map(|_| self.rng.d6()).collect();
+        let keywords: Vec<String> = self
+            .combined(army, unit)
+            .iter()
+            .flat_map(|&x| self.scene.armies[army].units[x].datasheet.keywords.clone())
+            .collect();
+        let per_failure = match crate::rules::attack::HazardLoss::of(hazard, &keywords) {
+            crate::rules::attack::HazardLoss::UnitMortalWounds(n)
+            | crate::rules::attack::HazardLoss::BearerMortalWounds(n) => n,
+            crate::rules::attack::HazardLoss::BearerDestroyed => 1,
+        };
+        let failed = dice.iter().filter(|&&d| d <= hazard.fails_up_to()).count() as u32;
+        (dice, failed * per_failure)
     }
 
     /// The combined unit `id` of `player`, on the table, that has not yet acted in this
@@ -538,9 +546,34 @@ impl Game {
             .iter()
             .map(|r| self.solid(*r))
             .collect();
-        let planned = self.plan_disembark(army, root, placements, &hull, DISEMBARK_RANGE_INCHES)?;
+        let (planned, combat) =
+            match self.plan_disembark(army, root, placements, &hull, DISEMBARK_RANGE_INCHES, &[]) {
+                Ok(planned) => (planned, false),
+                Err(within_3) => (
+                    self.plan_combat_disembark(army, root, t, placements, &hull, after_normal_move)
+                        .map_err(|e| e.unwrap_or(within_3))?,
+                    true,
+                ),
+            };
         self.place(&planned);
         self.for_combined(army, root, |s| s.location = Location::OnTable);
+        if combat {
+            // 11th Combat Disembark: a hazard roll per model; the unit is Battle-shocked, has
+            // moved (no further move this phase) and cannot charge (11th Core Rules 18.04).
+            self.for_combined(army, root, |s| {
+                s.moved = Some(Moved::Moved(MoveMode::Normal));
+                s.no_charge = true;
+                s.battle_shocked = true;
+            });
+            ev.push(GameEvent::SetUp {
+                player,
+                unit: self.unit_id(army, root).to_string(),
+                how: SetUpHow::CombatDisembark,
+            });
+            let (dice, mortal_wounds) = self.hazard_dice(army, root);
+            self.mortal_wounds(player, (army, root), dice, mortal_wounds, ev);
+            return Ok(());
+        }
         if after_normal_move {
             self.for_combined(army, root, |s| {
                 s.moved = Some(Moved::Moved(MoveMode::Normal));
@@ -559,9 +592,59 @@ impl Game {
         Ok(())
     }
 
+    /// Under 11th, checks a Combat Disembark of the combined unit `root` from the TRANSPORT
+    /// `t` (whose models are `hull`), whose placements are not a legal disembark within 3":
+    /// allowed only when the TRANSPORT has not made a Normal or ingress move (a Rapid
+    /// Disembark is forced then) and the unit cannot fit within 3"; the models wholly within
+    /// 6", and within Engagement Range only of units the TRANSPORT is engaged with (11th Core
+    /// Rules 18.04).
+    ///
+    /// # Errors
+    /// `Err(None)` when the edition has no Combat Disembark or the rule does not apply (the
+    /// caller's 3" refusal stands); `Err(Some(_))` for a Combat Disembark that breaks a rule.
+    fn plan_combat_disembark(
+        &self,
+        army: usize,
+        root: usize,
+        t: usize,
+        placements: &[Placement],
+        hull: &[ModelSolid],
+        after_normal_move: bool,
+    ) -> Result<Vec<(ModelRef, crate::geometry::Vec3, f32)>, Option<Rejection>> {
+        let DisembarkRule::Modes {
+            combat_range_inches,
+        } = self.scene.edition().disembark
+        else {
+            return Err(None);
+        };
+        if after_normal_move || self.fits_around_hull(army, root, hull, DISEMBARK_RANGE_INCHES) {
+            return Err(None);
+        }
+        let engaged_with = self.enemy_units_engaged_with(army, t);
+        self.plan_disembark(
+            army,
+            root,
+            placements,
+            hull,
+            combat_range_inches,
+            &engaged_with,
+        )
+        .map_err(|e| {
+            Some(Rejection {
+                reason: format!(
+                    "{} (a Combat Disembark, as the unit cannot fit within {DISEMBARK_RANGE_INCHES}\" of its TRANSPORT)",
+                    e.reason
+                ),
+                ..e
+            })
+        })
+    }
+
     /// Checks the set-up of an embarked unit disembarking: every model placed legally, wholly
     /// within `range` inches of the TRANSPORT's `hull`, not overlapping it, and not within
-    /// Engagement Range of an enemy model (Core Rules: Transports, Disembark).
+    /// Engagement Range of an enemy model, except those of the (army, unit) combined units in
+    /// `may_engage` (Core Rules: Transports, Disembark; 11th Core Rules 18.04, Combat
+    /// Disembark).
     pub(super) fn plan_disembark(
         &self,
         army: usize,
@@ -569,9 +652,19 @@ impl Game {
         placements: &[Placement],
         hull: &[ModelSolid],
         range: f32,
+        may_engage: &[(usize, usize)],
     ) -> Result<Vec<(ModelRef, crate::geometry::Vec3, f32)>, Rejection> {
         let planned = self.plan_set_up(army, root, placements)?;
-        let enemies: Vec<ModelSolid> = self.enemy_solids(army);
+        let enemies: Vec<ModelSolid> = self
+            .enemy_models(army)
+            .into_iter()
+            .filter(|r| {
+                !may_engage
+                    .iter()
+                    .any(|&(a, u)| a == r.army && self.combined(a, u).contains(&r.unit))
+            })
+            .map(|r| self.solid(r))
+            .collect();
         let barricades = self.scene.barricade_footprints();
         for (r, at, facing) in &planned {
             let s = self.solid_at(*r, *at, *facing);

@@ -178,6 +178,35 @@ fn for_each_entry(
     true
 }
 
+/// True when the unit of model `r` counts as a Lone Operative: it has the ability and is not
+/// part of an Attached unit (Core Rules: Lone Operative; 11th Core Rules 24.24).
+pub fn lone_operative(scene: &Scene, r: ModelRef) -> bool {
+    let army = &scene.armies[r.army];
+    let u = &army.units[r.unit];
+    u.datasheet
+        .has_core(&crate::rules::abilities::CoreAbility::LoneOperative)
+        && u.attached_to.is_none()
+        && !army
+            .units
+            .iter()
+            .any(|o| o.attached_to.as_deref() == Some(u.id.as_str()))
+}
+
+/// For each of `models`, under an edition where a Lone Operative is not visible beyond its
+/// range (11th Core Rules 24.24), that range (inches) for the models of Lone Operative units;
+/// empty under 10th, whose rule only limits targeting.
+pub fn lone_operative_ranges(scene: &Scene, models: &[ModelRef]) -> Vec<Option<f32>> {
+    if !scene.edition().lone_operative_unseen_beyond_range {
+        return Vec::new();
+    }
+    models
+        .iter()
+        .map(|&r| {
+            lone_operative(scene, r).then_some(crate::rules::constants::LONE_OPERATIVE_RANGE_INCHES)
+        })
+        .collect()
+}
+
 /// Keywords whose models may be Hidden under 11th edition (11th Core Rules 13.09).
 pub const HIDING_KEYWORDS: [&str; 4] = ["INFANTRY", "BEAST", "BEASTS", "SWARM"];
 

@@ -498,6 +498,12 @@ impl Game {
             sight.index.set_may_hide(flags);
         }
         sight
+            .index
+            .set_lone_operatives(super::sight::lone_operative_ranges(
+                &self.scene,
+                &sight.models,
+            ));
+        sight
     }
 
     /// The number of the current player turn in the battle: 1 for the first player's turn of

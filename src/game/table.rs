@@ -775,6 +775,21 @@ impl Game {
         self.any_engaged(&self.live_models(army, unit), &self.enemy_models(army))
     }
 
+    /// The enemy combined units (army, root) with a model within Engagement Range of a model
+    /// of the combined unit (`army`, `unit`).
+    pub fn enemy_units_engaged_with(&self, army: usize, unit: usize) -> Vec<(usize, usize)> {
+        let Some(enemy) = self.army_of(crate::rules::phase::opponent(self.player_of(army))) else {
+            return Vec::new();
+        };
+        (0..self.units[enemy].len())
+            .filter(|&u| {
+                self.units[enemy][u].leading.is_none()
+                    && self.units_engaged((army, unit), (enemy, u))
+            })
+            .map(|u| (enemy, u))
+            .collect()
+    }
+
     /// Distance between two combined units: their closest models (inches).
     pub fn unit_distance(&self, a: (usize, usize), b: (usize, usize)) -> f32 {
         let theirs: Vec<ModelSolid> = self

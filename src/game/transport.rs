@@ -4,8 +4,12 @@
 //! emergency disembarkation) inflicts 1 mortal wound on that unit, allocated as any mortal
 //! wound is; a unit that cannot be set up at all is destroyed.
 //!
+//! Under 11th every passenger makes an Emergency Disembark instead: wholly within 6" as close
+//! as it fits, a hazard roll per model, models with no room destroyed, the unit Battle-shocked.
+//!
 //! Core Rules: Transports (Destroyed Transport, Emergency Disembarkation), Deadly Demise;
-//! shared/RULES.md (whose "losing a model" per failure is read as 1 mortal wound per failure).
+//! shared/RULES.md (whose "losing a model" per failure is read as 1 mortal wound per failure);
+//! 11th Core Rules 18.05.
 
 use super::command::Placement;
 use super::event::{GameEvent, SetUpHow};
@@ -15,9 +19,9 @@ use crate::geometry::measure::{model_distance, wholly_within};
 use crate::geometry::{ModelSolid, Vec2, bases_overlap};
 use crate::rules::constants::{
     BASE_CONTACT_INCHES, COHERENCY_HORIZONTAL_INCHES, COHERENCY_TWO_NEIGHBOURS_FROM_MODELS,
-    DESTROYED_TRANSPORT_FAILS_UP_TO, DISEMBARK_RANGE_INCHES, EMERGENCY_DISEMBARK_FAILS_UP_TO,
-    EMERGENCY_DISEMBARK_RANGE_INCHES,
+    DISEMBARK_RANGE_INCHES,
 };
+use crate::rules::ruleset::DisembarkRule;
 
 /// Spacing of the candidate positions tried around a destroyed TRANSPORT (inches).
 const PLACEMENT_GRID_INCHES: f32 = 0.5;
@@ -56,23 +60,32 @@ impl Game {
             })
             .collect();
         let player = self.player_of(army);
+        if let DisembarkRule::Modes {
+            combat_range_inches,
+        } = self.scene.edition().disembark
+        {
+            for root in passengers {
+                self.emergency_disembark(army, root, &hull, combat_range_inches, ev);
+            }
+            return;
+        }
+        let DisembarkRule::Tenth {
+            destroyed_fails_up_to,
+            emergency_range_inches,
+            emergency_fails_up_to,
+        } = self.scene.edition().disembark
+        else {
+            return;
+        };
         for root in passengers {
             let tries = [
-                (
-                    DISEMBARK_RANGE_INCHES,
-                    DESTROYED_TRANSPORT_FAILS_UP_TO,
-                    false,
-                ),
-                (
-                    EMERGENCY_DISEMBARK_RANGE_INCHES,
-                    EMERGENCY_DISEMBARK_FAILS_UP_TO,
-                    true,
-                ),
+                (DISEMBARK_RANGE_INCHES, destroyed_fails_up_to, false),
+                (emergency_range_inches, emergency_fails_up_to, true),
             ];
             let placed = tries.iter().find_map(|&(range, fails, emergency)| {
-                let placements = self.around_hull(army, root, &hull, range)?;
+                let placements = self.around_hull(army, root, &hull, range, false)?;
                 let planned = self
-                    .plan_disembark(army, root, &placements, &hull, range)
+                    .plan_disembark(army, root, &placements, &hull, range, &[])
                     .ok()?;
                 Some((planned, fails, emergency))
             });
@@ -124,16 +137,109 @@ impl Game {
         }
     }
 
+    /// 11th edition Emergency Disembark (11th Core Rules 18.05) of the combined unit `root`
+    /// from a destroyed TRANSPORT whose models are `hull`: its models set up wholly within
+    /// `range` inches, as close as they fit; a model with no room is destroyed; then a hazard
+    /// roll per model set up, each failure costing the unit mortal wounds; the unit is
+    /// Battle-shocked and cannot charge this turn.
+    fn emergency_disembark(
+        &mut self,
+        army: usize,
+        root: usize,
+        hull: &[ModelSolid],
+        range: f32,
+        ev: &mut Vec<GameEvent>,
+    ) {
+        let player = self.player_of(army);
+        let id = self.unit_id(army, root).to_string();
+        let placements = self
+            .around_hull(army, root, hull, range, true)
+            .unwrap_or_default();
+        let models = self.live_models_anywhere(army, root);
+        self.for_combined(army, root, |s| s.location = Location::OnTable);
+        // The models with no room are destroyed before the others are set up.
+        let unplaced: Vec<_> = models
+            .iter()
+            .filter(|r| {
+                !placements.iter().any(|p| {
+                    p.model == r.model && p.unit.as_deref() == Some(self.unit_id(army, r.unit))
+                })
+            })
+            .copied()
+            .collect();
+        let planned = if unplaced.len() == models.len() {
+            None
+        } else {
+            for r in &unplaced {
+                self.destroy_model(*r, ev);
+            }
+            self.plan_disembark(army, root, &placements, hull, range, &[])
+                .ok()
+        };
+        let Some(planned) = planned else {
+            ev.push(GameEvent::TransportPassengersLost {
+                player,
+                unit: id,
+                reason: "no room to disembark around the destroyed TRANSPORT".into(),
+            });
+            for r in self.live_models_anywhere(army, root) {
+                self.destroy_model(r, ev);
+            }
+            return;
+        };
+        self.place(&planned);
+        ev.push(GameEvent::SetUp {
+            player,
+            unit: id.clone(),
+            how: SetUpHow::EmergencyDisembarkation,
+        });
+        let before = self.live_models(army, root).len();
+        let (dice, mortal_wounds) = self.hazard_dice(army, root);
+        let mut after = Vec::new();
+        if mortal_wounds > 0 {
+            self.mortal_wounds(player, (army, root), Vec::new(), mortal_wounds, &mut after);
+        }
+        let models_lost = before.saturating_sub(self.live_models_anywhere(army, root).len());
+        ev.push(GameEvent::DestroyedTransportRolls {
+            player,
+            unit: id,
+            dice,
+            fails_up_to: self.scene.edition().hazard.fails_up_to(),
+            mortal_wounds,
+            models_lost: models_lost as u32,
+        });
+        ev.extend(after);
+        self.for_combined(army, root, |s| {
+            s.battle_shocked = true;
+            s.no_charge = true;
+        });
+    }
+
+    /// True when every model of the combined unit `root` finds a spot wholly within `range`
+    /// inches of the `hull` ([`Self::around_hull`]): under 11th, a unit that fits within 3"
+    /// may not make a Combat Disembark (11th Core Rules 18.04).
+    pub(super) fn fits_around_hull(
+        &self,
+        army: usize,
+        root: usize,
+        hull: &[ModelSolid],
+        range: f32,
+    ) -> bool {
+        self.around_hull(army, root, hull, range, false).is_some()
+    }
+
     /// Placements for every model of the combined unit `root` wholly within `range` inches of
     /// the `hull`, clear of it, of other models, walls and enemies' Engagement Range, each
     /// model next to one already placed: the closest free spot to the hull first. None when
-    /// some model finds no spot.
+    /// some model finds no spot, unless `partial`: then the models that find none are left
+    /// out.
     fn around_hull(
         &self,
         army: usize,
         root: usize,
         hull: &[ModelSolid],
         range: f32,
+        partial: bool,
     ) -> Option<Vec<Placement>> {
         let models = self.live_models_anywhere(army, root);
         let others: Vec<ModelSolid> = self
@@ -213,7 +319,12 @@ impl Game {
                 }
                 best = Some((gap, s));
             }
-            let (_, s) = best?;
+            let Some((_, s)) = best else {
+                if partial {
+                    continue;
+                }
+                return None;
+            };
             out.push(Placement {
                 model: r.model,
                 unit: Some(self.unit_id(army, r.unit).to_string()),

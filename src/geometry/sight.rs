@@ -212,6 +212,14 @@ pub enum Blocker {
         /// The detection range (inches).
         range: f32,
     },
+    /// 11th edition Lone Operative: the target is a Lone Operative and the observer is
+    /// farther away than its range (11th Core Rules 24.24).
+    LoneOperative {
+        /// Closest distance between the two models (inches).
+        distance: f32,
+        /// The Lone Operative range (inches).
+        range: f32,
+    },
 }
 
 impl Blocker {
@@ -228,7 +236,7 @@ impl Blocker {
             | Blocker::Woods { piece }
             | Blocker::WhollyWithinWoods { piece } => Some(piece),
             Blocker::Obscuring { area } => Some(area),
-            Blocker::Model { .. } | Blocker::Hidden { .. } => None,
+            Blocker::Model { .. } | Blocker::Hidden { .. } | Blocker::LoneOperative { .. } => None,
         }
     }
 }
@@ -251,6 +259,9 @@ impl std::fmt::Display for Blocker {
             Blocker::Obscuring { area } => write!(f, "the Obscuring terrain area {area}"),
             Blocker::Hidden { distance, range } => {
                 write!(f, "hidden: {distance:.1}\" > {range}\"")
+            }
+            Blocker::LoneOperative { distance, range } => {
+                write!(f, "a Lone Operative: {distance:.1}\" > {range}\"")
             }
         }
     }
@@ -897,6 +908,10 @@ pub struct SightIndex {
     /// Under 11th: which models (by index) are INFANTRY, BEASTS or SWARM, which have the
     /// Benefit of Cover within any terrain area (11th Core Rules 13.08).
     area_cover: Arc<Vec<bool>>,
+    /// Under 11th: the range beyond which each model (by index) is not visible to any other
+    /// model, for the models of Lone Operative units; None for the others and every model
+    /// beyond the list ([`SightIndex::set_lone_operatives`]).
+    lone_operatives: Arc<Vec<Option<f32>>>,
 }
 
 /// Sample points with their outward directions: (observer points, target points).
@@ -941,6 +956,7 @@ impl SightIndex {
             models: Arc::default(),
             may_hide: Arc::default(),
             area_cover: Arc::default(),
+            lone_operatives: Arc::default(),
         }
     }
 
@@ -990,10 +1006,32 @@ impl SightIndex {
         }
     }
 
+    /// Sets the range beyond which each model (by index) is not visible: the 11th edition
+    /// Lone Operative rule (11th Core Rules 24.24). None for a model without it.
+    pub fn set_lone_operatives(&mut self, ranges: Vec<Option<f32>>) {
+        if *self.lone_operatives != ranges {
+            self.lone_operatives = Arc::new(ranges);
+        }
+    }
+
     /// Under 11th edition, why model `target` cannot be seen by model `observer` because it is
-    /// Hidden (11th Core Rules 13.09): it may hide, stands within an Obscuring terrain area,
-    /// and the observer is farther than the detection range. None otherwise.
+    /// a Lone Operative farther away than its range ([`Self::set_lone_operatives`]), or Hidden
+    /// (11th Core Rules 13.09): it may hide, stands within an Obscuring terrain area, and the
+    /// observer is farther than the detection range. None otherwise.
     pub fn hidden_from(&self, observer: usize, target: usize) -> Option<Blocker> {
+        let distance = || {
+            super::measure::model_distance(
+                &self.models.list[observer].solid,
+                &self.models.list[target].solid,
+            )
+            .distance
+        };
+        if let Some(range) = self.lone_operatives.get(target).copied().flatten() {
+            let distance = distance();
+            if distance > range {
+                return Some(Blocker::LoneOperative { distance, range });
+            }
+        }
         let TerrainRules::Eleventh {
             hidden_detection_range_inches: range,
             ..
@@ -1006,11 +1044,7 @@ impl SightIndex {
         {
             return None;
         }
-        let (o, t) = (
-            &self.models.list[observer].solid,
-            &self.models.list[target].solid,
-        );
-        let distance = super::measure::model_distance(o, t).distance;
+        let distance = distance();
         (distance > range).then_some(Blocker::Hidden { distance, range })
     }
 

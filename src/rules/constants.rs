@@ -275,8 +275,8 @@ pub const BURN_OBJECTIVE_FROM_ROUND: u8 = 2;
 // [`crate::rules::ruleset::Ruleset`].
 
 use super::ruleset::{
-    CoverEffect, DesperateEscapeRule, DevastatingWoundsRule, Edition, HazardRule, HeavyRule,
-    IndirectFireRule, SaveProcedure, SightRules, TerrainMovement,
+    ConsolidationRule, CoverEffect, DesperateEscapeRule, DevastatingWoundsRule, DisembarkRule,
+    Edition, HazardRule, HeavyRule, IndirectFireRule, SaveProcedure, SightRules, TerrainMovement,
 };
 
 /// 11th edition: a charging model that can end within this of a target must (inches; 11th
@@ -284,6 +284,15 @@ use super::ruleset::{
 pub const ELEVENTH_CHARGE_CONTACT_INCHES: f32 = 1.0;
 /// 11th edition hazard roll: unmodified rolls at or below this fail (11th Core Rules 06.03).
 pub const ELEVENTH_HAZARD_FAILS_UP_TO: u8 = 2;
+
+/// 11th edition Combat and Emergency Disembark: models set up wholly within this distance of
+/// their TRANSPORT (inches; 11th Core Rules 18.04-18.05).
+pub const ELEVENTH_COMBAT_DISEMBARK_RANGE_INCHES: f32 = 6.0;
+
+/// 11th edition Consolidate step: the Engaging mode applies with an enemy unit within this
+/// distance, the Objective mode with an objective marker within it (inches; 11th Core Rules
+/// 12.07).
+pub const ELEVENTH_CONSOLIDATION_MODE_INCHES: f32 = 3.0;
 /// 11th edition: mortal wounds a failed hazard roll inflicts on the unit (one with INFANTRY
 /// and MONSTER or VEHICLE models included: first rules update).
 pub const ELEVENTH_HAZARD_MORTAL_WOUNDS: u32 = 1;
@@ -373,6 +382,13 @@ pub const TENTH: Edition = Edition {
         fails_up_to: DESPERATE_ESCAPE_FAILS_UP_TO,
     },
     psychic_ignores_hit_penalties: false,
+    disembark: DisembarkRule::Tenth {
+        destroyed_fails_up_to: DESTROYED_TRANSPORT_FAILS_UP_TO,
+        emergency_range_inches: EMERGENCY_DISEMBARK_RANGE_INCHES,
+        emergency_fails_up_to: EMERGENCY_DISEMBARK_FAILS_UP_TO,
+    },
+    lone_operative_unseen_beyond_range: false,
+    consolidation: ConsolidationRule::TowardsEnemyElseObjective,
     second_rank_fights: true,
 };
 
@@ -426,4 +442,11 @@ pub const ELEVENTH: Edition = Edition {
     desperate_escape: DesperateEscapeRule::HazardRollsThenBattleShock,
     psychic_ignores_hit_penalties: true,
     second_rank_fights: false,
+    disembark: DisembarkRule::Modes {
+        combat_range_inches: ELEVENTH_COMBAT_DISEMBARK_RANGE_INCHES,
+    },
+    lone_operative_unseen_beyond_range: true,
+    consolidation: ConsolidationRule::Modes {
+        within_inches: ELEVENTH_CONSOLIDATION_MODE_INCHES,
+    },
 };

@@ -288,6 +288,64 @@ pub struct Edition {
     /// PSYCHIC attacks ignore penalties to their Ballistic or Weapon Skill and Hit roll (11th
     /// Core Rules 24.29); 10th: PSYCHIC is only a tag.
     pub psychic_ignores_hit_penalties: bool,
+    /// How units disembark, and what a destroyed TRANSPORT's passengers suffer.
+    pub disembark: DisembarkRule,
+    /// A Lone Operative unit (not part of an Attached unit) is not visible to enemy models
+    /// farther away than its range (11th Core Rules 24.24); 10th: it only cannot be targeted
+    /// by ranged attacks from farther away.
+    pub lone_operative_unseen_beyond_range: bool,
+    /// Which way a Consolidation move goes.
+    pub consolidation: ConsolidationRule,
+}
+
+/// Which way a Consolidation move goes, and what a Pile-in or Consolidation move must keep
+/// (Core Rules: Fight phase, Consolidate; 11th Core Rules 12.03, 12.07). Distances in inches.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ConsolidationRule {
+    /// 10th: towards the closest enemy model, ending within Engagement Range, when an enemy
+    /// unit is within the move plus Engagement Range; else towards the closest objective
+    /// marker, ending within range of it.
+    TowardsEnemyElseObjective,
+    /// 11th: the first mode that applies. Ongoing (the unit is engaged) and Engaging (an enemy
+    /// unit within `within_inches`): end closer and engaged. Objective (an objective marker
+    /// within `within_inches`, measured as objective range is): end within range of it and
+    /// unengaged. None applies: no move. A unit making a Pile-in or Consolidation move stays
+    /// engaged with every enemy unit it started engaged with.
+    Modes {
+        /// How close an enemy unit or objective marker must be for its mode (inches).
+        within_inches: f32,
+    },
+}
+
+/// How an embarked unit disembarks and what becomes of a destroyed TRANSPORT's passengers
+/// (Core Rules: Transports; 11th Core Rules 18.04-18.05). Distances in inches.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum DisembarkRule {
+    /// 10th: wholly within 3", before the TRANSPORT moves or after its Normal move. A
+    /// destroyed TRANSPORT's passengers disembark wholly within 3" and roll a D6 per model,
+    /// each roll up to `destroyed_fails_up_to` a mortal wound; with no room, an Emergency
+    /// Disembarkation wholly within `emergency_range_inches`, failing up to
+    /// `emergency_fails_up_to`; with no room there either, the unit is destroyed.
+    Tenth {
+        /// Destroyed Transport: a D6 this low is a mortal wound.
+        destroyed_fails_up_to: u8,
+        /// Emergency Disembarkation: how far from the hull (inches).
+        emergency_range_inches: f32,
+        /// Emergency Disembarkation: a D6 this low is a mortal wound.
+        emergency_fails_up_to: u8,
+    },
+    /// 11th: a Rapid Disembark (after the TRANSPORT's Normal or ingress move) or a Tactical
+    /// Disembark (before it moves) wholly within 3" as under 10th; a unit that cannot fit
+    /// within 3" of a TRANSPORT that has not moved makes a Combat Disembark: wholly within
+    /// `combat_range_inches`, possibly engaged with units the TRANSPORT is engaged with, a
+    /// hazard roll per model, then Battle-shocked and unable to move further or charge. A
+    /// destroyed TRANSPORT's passengers make an Emergency Disembark: hazard rolls, wholly
+    /// within `combat_range_inches` as close as they fit, models with no room destroyed,
+    /// Battle-shocked and unable to charge.
+    Modes {
+        /// Combat and Emergency Disembark: how far from the hull (inches).
+        combat_range_inches: f32,
+    },
 }
 
 /// What a Desperate Escape costs a unit Falling Back (Core Rules: Fall Back moves; 11th Core

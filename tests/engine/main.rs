@@ -16,6 +16,7 @@ mod common;
 mod effect_primitives;
 mod eleventh_game;
 mod eleventh_table;
+mod eleventh_units;
 mod engine_api;
 mod engine_options;
 mod fidelity3_allocation;

@@ -550,6 +550,10 @@ fn headline(game: &Game, e: &GameEvent, phase: Option<Phase>) -> (Option<u8>, St
                     "{} makes an Emergency Disembarkation from its destroyed TRANSPORT",
                     n(player, unit)
                 ),
+                SetUpHow::CombatDisembark => format!(
+                    "{} makes a Combat Disembark (wholly within 6\"; hazard rolls, Battle-shocked)",
+                    n(player, unit)
+                ),
                 SetUpHow::DeepStrike | SetUpHow::StrategicReserves | SetUpHow::RapidIngress => {
                     format!("{} arrives from {}", n(player, unit), how.name())
                 }
