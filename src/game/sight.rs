@@ -259,6 +259,7 @@ impl SceneSight {
         let hiding = may_hide(scene, &models);
         index.set_area_cover(hiding.clone());
         index.set_may_hide(hiding);
+        index.set_lone_operatives(lone_operative_ranges(scene, &models));
         SceneSight {
             index,
             models: models.into(),

@@ -435,3 +435,107 @@ fn consolidation_follows_the_eleventh_modes_engaging_within_three_inches_objecti
         }
     }
 }
+
+#[test]
+fn a_failed_hazardous_roll_in_a_game_costs_the_unit_a_mortal_wound_under_eleventh() {
+    for ruleset in Ruleset::ALL {
+        let mut g = game_under(ruleset);
+        isolate(&mut g, &[(1, "hellblasters"), (2, "lootas")]);
+        put_line(&mut g, 1, "hellblasters", 10.0, 12.0, 1.5);
+        put_line(&mut g, 2, "lootas", 8.0, 26.0, 1.3);
+        advance_to(&mut g, 1, Phase::Shooting);
+        let (a, u) = unit_ref(&g, 1, "hellblasters");
+        let mut seen = 0;
+        for seed in 0..200 {
+            let mut t = g.clone();
+            t.rng = GameRng::seeded(seed);
+            let plasma =
+                WeaponTarget::new("Plasma incinerator", "lootas").with_profile("supercharge");
+            let ev = shot(
+                &mut t,
+                Command::Shoot {
+                    player: 1,
+                    unit: "hellblasters".into(),
+                    weapons: vec![plasma],
+                },
+            );
+            let bearers_lost = ev
+                .iter()
+                .filter(|e| {
+                    matches!(
+                        e,
+                        GameEvent::HazardousLoss {
+                            destroyed: true,
+                            ..
+                        }
+                    )
+                })
+                .count();
+            let unit_mortal_wounds: u32 = ev
+                .iter()
+                .filter_map(|e| match e {
+                    GameEvent::MortalWoundsRolled {
+                        target,
+                        mortal_wounds,
+                        ..
+                    } if target == "hellblasters" => Some(*mortal_wounds),
+                    _ => None,
+                })
+                .sum();
+            let models = &t.units[a][u].models;
+            let wounds_lost: u32 = models
+                .iter()
+                .map(|m| if m.alive { 2 - u32::from(m.wounds) } else { 2 })
+                .sum();
+            match ruleset {
+                // A failure destroys its bearer (a W2 Hellblaster, not a CHARACTER).
+                Ruleset::Tenth => {
+                    assert_eq!(unit_mortal_wounds, 0);
+                    assert_eq!(wounds_lost as usize, 2 * bearers_lost);
+                    seen += usize::from(bearers_lost > 0);
+                }
+                // A failure (1-2) is 1 mortal wound on the unit: a W2 model survives one.
+                Ruleset::Eleventh => {
+                    assert_eq!(bearers_lost, 0);
+                    assert_eq!(wounds_lost, unit_mortal_wounds);
+                    seen += usize::from(unit_mortal_wounds == 1);
+                }
+            }
+        }
+        assert!(
+            seen > 10,
+            "{ruleset:?}: failed hazardous rolls in {seen} games of 200"
+        );
+    }
+}
+
+#[test]
+fn heavy_needs_no_more_than_three_inches_moved_under_eleventh() {
+    for ruleset in Ruleset::ALL {
+        let mut g = game_under(ruleset);
+        isolate(&mut g, &[(1, "eliminators"), (2, "lootas")]);
+        put_line(&mut g, 1, "eliminators", 10.0, 8.0, 2.0);
+        put_line(&mut g, 2, "lootas", 8.0, 30.0, 1.3);
+        advance_to(&mut g, 1, Phase::Movement);
+        let expected_after = |dy: f32| {
+            let mut t = g.clone();
+            let c = normal_move(&t, 1, "eliminators", 0.0, dy);
+            accepted(&mut t, c);
+            advance_to(&mut t, 1, Phase::Shooting);
+            t.preview_attacks(
+                1,
+                "eliminators",
+                &[WeaponTarget::new("Bolt sniper rifle", "lootas")],
+                false,
+            )
+            .unwrap()[0]
+                .distribution
+                .expected_wounds_lost
+        };
+        let (two, five) = (expected_after(2.0), expected_after(5.0));
+        match ruleset {
+            Ruleset::Tenth => assert!((two - five).abs() < 1e-9, "{two} {five}"),
+            Ruleset::Eleventh => assert!(two > five + 1e-3, "{two} {five}"),
+        }
+    }
+}

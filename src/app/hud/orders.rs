@@ -113,13 +113,29 @@ pub(super) fn orders(ui: &mut egui::Ui, hud: &mut Hud, game: &Game, army: usize,
         } else {
             "Disembark"
         });
+        let edition = game.scene.edition();
         ui.label(if p.arrive {
-            "Click the table where the unit arrives (more than 9\" from enemy models; Strategic \
-             Reserves wholly within 6\" of an edge): the block follows the cursor, a click drops it, then \
-             Enter / Confirm."
+            format!(
+                "Click the table where the unit arrives (more than {}\" from enemy models; \
+                 Strategic Reserves wholly within 6\" of an edge): the block follows the cursor, a \
+                 click drops it, then Enter / Confirm.",
+                edition.reserves_enemy_distance_inches
+            )
         } else {
-            "Click the table where the unit disembarks (wholly within 3\" of its TRANSPORT): \
-             the block follows the cursor, a click drops it, then Enter / Confirm."
+            let combat = match edition.disembark {
+                crate::rules::ruleset::DisembarkRule::Modes {
+                    combat_range_inches,
+                } => format!(
+                    "; if it cannot fit there, a Combat Disembark wholly within \
+                     {combat_range_inches}\": hazard rolls, Battle-shocked, no further move"
+                ),
+                crate::rules::ruleset::DisembarkRule::Tenth { .. } => String::new(),
+            };
+            format!(
+                "Click the table where the unit disembarks (wholly within 3\" of its \
+                 TRANSPORT{combat}): the block follows the cursor, a click drops it, then Enter / \
+                 Confirm."
+            )
         });
         let placing = hud.drafting.placing == Some((army, root));
         ui.horizontal(|ui| {
