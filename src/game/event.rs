@@ -434,6 +434,10 @@ pub enum GameEvent {
         player: u8,
         /// Unit id.
         unit: String,
+        /// Under 11th, the targets chosen after the roll (ids); empty under 10th, whose
+        /// targets came with the declaration ([`GameEvent::ChargeDeclared`]).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        targets: Vec<String>,
     },
     /// The charge failed: no model moved.
     ChargeFailed {

@@ -115,6 +115,25 @@ impl Game {
         Ok(())
     }
 
+    /// Under 11th, only a unit that can FLY may charge an AIRCRAFT (11th Core Rules 23): the
+    /// refusal's words when the combined unit (`army`, `root`) may not charge the enemy unit
+    /// (`tarmy`, `troot`).
+    pub(super) fn aircraft_charge_refusal(
+        &self,
+        (army, root): (usize, usize),
+        (tarmy, troot): (usize, usize),
+    ) -> Option<String> {
+        (self.scene.edition().aircraft_from_reserves
+            && self.has_keyword(tarmy, troot, "AIRCRAFT")
+            && !self.all_have_keyword(army, root, "FLY"))
+        .then(|| {
+            format!(
+                "'{}' is an AIRCRAFT: only units that can FLY charge it",
+                self.unit_id(tarmy, troot)
+            )
+        })
+    }
+
     /// 11th edition: the targets a charge move names after the roll, as unit indices: at
     /// least one, each an enemy unit within 12" and within the Charge roll (11th Core Rules
     /// 11.03: the roll must reach it).
@@ -146,6 +165,9 @@ impl Game {
                     ),
                 );
             }
+            if let Some(why) = self.aircraft_charge_refusal((army, root), (tarmy, troot)) {
+                return reject(Rule::ChargePhase, why);
+            }
             let needed = self.scene.edition().charge_roll_needed(d);
             if (roll as u32) < needed {
                 return reject(
@@ -175,7 +197,12 @@ impl Game {
         let mut out: Vec<(f32, String)> = self
             .unit_roots(enemy)
             .into_iter()
-            .filter(|&u| !self.live_models(enemy, u).is_empty())
+            .filter(|&u| {
+                !self.live_models(enemy, u).is_empty()
+                    && self
+                        .aircraft_charge_refusal((army, root), (enemy, u))
+                        .is_none()
+            })
             .filter_map(|u| {
                 let d = self.unit_distance((army, root), (enemy, u));
                 (d <= CHARGE_RANGE_INCHES + MEASURE_TOLERANCE_INCHES
@@ -377,9 +404,19 @@ impl Game {
         if !charge.heroic {
             self.for_combined(army, root, |s| s.charged = true);
         }
+        let targets = if after_roll {
+            charge
+                .targets
+                .iter()
+                .map(|&t| self.unit_id(tarmy, t).to_string())
+                .collect()
+        } else {
+            Vec::new()
+        };
         ev.push(GameEvent::ChargeMoved {
             player,
             unit: self.unit_id(army, root).to_string(),
+            targets,
         });
         Ok(())
     }

@@ -401,6 +401,7 @@ impl Game {
         }
         self.update_objectives(ev);
         self.mission_turn_ends(ev);
+        self.aircraft_return_to_reserves(ev);
         for army in &mut self.units {
             for u in army.iter_mut() {
                 u.moved = None;
@@ -416,7 +417,7 @@ impl Game {
         } else {
             self.score_primary(ScoringTiming::EndOfBattleRound, ev);
             if self.battle_round == RESERVES_LAST_ROUND {
-                self.destroy_reserves(ev);
+                self.destroy_reserves(false, ev);
             }
             if self.battle_round >= self.scene.mission.battle_rounds {
                 self.game_over("the last battle round ended", ev);
@@ -473,15 +474,47 @@ impl Game {
         }
     }
 
+    /// Under 11th, at the end of a turn, the AIRCRAFT on the table of the player whose
+    /// opponent's turn it was return to Strategic Reserves, as repositioned units (11th Core
+    /// Rules 23, 20.02).
+    fn aircraft_return_to_reserves(&mut self, ev: &mut Vec<GameEvent>) {
+        if !self.scene.edition().aircraft_from_reserves {
+            return;
+        }
+        let Some(army) = self.army_of(opponent(self.active_player)) else {
+            return;
+        };
+        for root in self.unit_roots(army) {
+            if self.units[army][root].location == Location::OnTable
+                && !self.live_models(army, root).is_empty()
+                && self.has_keyword(army, root, "AIRCRAFT")
+            {
+                let kind = crate::game::ReserveKind::StrategicReserves;
+                self.for_combined(army, root, |s| {
+                    s.location = Location::Reserves(kind);
+                    s.repositioned = true;
+                });
+                ev.push(GameEvent::ReservesDeclared {
+                    player: self.player_of(army),
+                    unit: self.unit_id(army, root).to_string(),
+                    kind,
+                });
+            }
+        }
+    }
+
     /// Every unit still in Reserves counts as destroyed: at the end of battle round
     /// [`RESERVES_LAST_ROUND`] (Chapter Approved 2025-26: Declare Battle Formations, Reserves)
     /// and at the end of a shorter battle (Core Rules: Strategic Reserves). Its models are
     /// removed from play; no "when destroyed" rule is triggered and no secondary card counts
-    /// it, since no enemy destroyed it.
-    pub(super) fn destroy_reserves(&mut self, ev: &mut Vec<GameEvent>) {
+    /// it, since no enemy destroyed it. A repositioned unit (an 11th AIRCRAFT sent back) is
+    /// spared at the round's deadline, not `at_battle_end` (11th Core Rules 20.03).
+    pub(super) fn destroy_reserves(&mut self, at_battle_end: bool, ev: &mut Vec<GameEvent>) {
         for army in 0..self.units.len() {
             for u in 0..self.units[army].len() {
-                if matches!(self.units[army][u].location, Location::Reserves(_)) {
+                if matches!(self.units[army][u].location, Location::Reserves(_))
+                    && (at_battle_end || !self.units[army][u].repositioned)
+                {
                     let unit = &mut self.units[army][u];
                     unit.location = Location::Destroyed;
                     for m in &mut unit.models {
@@ -500,7 +533,7 @@ impl Game {
     /// Ends the battle: Reserves units that never arrived count as destroyed, and the player
     /// with more VP wins.
     pub(super) fn game_over(&mut self, reason: &str, ev: &mut Vec<GameEvent>) {
-        self.destroy_reserves(ev);
+        self.destroy_reserves(true, ev);
         self.mission_battle_ends(ev);
         self.stage = Stage::GameOver;
         self.winner = match self.vp[0].cmp(&self.vp[1]) {

@@ -57,6 +57,7 @@ impl Game {
     pub fn start(scene: Scene, seed: u64) -> (Game, Vec<GameEvent>) {
         let mut game = Game::blank(scene, seed);
         let mut events = Vec::new();
+        game.aircraft_to_reserves(&mut events);
         game.roll_off(&mut events);
         (game, events)
     }

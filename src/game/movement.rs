@@ -75,6 +75,22 @@ impl Game {
         (dice, failed * per_failure)
     }
 
+    /// Under 11th, an AIRCRAFT on the table makes no Normal, Advance or Fall Back move: it
+    /// arrives by ingress moves only (11th Core Rules 23).
+    fn aircraft_do_not_move(&self, army: usize, unit: usize) -> Result<(), Rejection> {
+        if self.scene.edition().aircraft_from_reserves && self.has_keyword(army, unit, "AIRCRAFT") {
+            return reject(
+                Rule::MovementPhase,
+                format!(
+                    "'{}' is an AIRCRAFT: under 11th it makes only ingress moves from Strategic \
+                     Reserves, and returns there at the end of the opponent's turn",
+                    self.unit_id(army, unit)
+                ),
+            );
+        }
+        Ok(())
+    }
+
     /// The combined unit `id` of `player`, on the table, that has not yet acted in this
     /// Movement phase.
     fn unit_to_move(&self, player: u8, id: &str) -> Result<(usize, usize), Rejection> {
@@ -112,6 +128,7 @@ impl Game {
         // While a roll waits, `execute` lets only that unit's Move through, so no second
         // roll comes here.
         let (army, unit) = self.unit_to_move(player, id)?;
+        self.aircraft_do_not_move(army, unit)?;
         if self.engaged(army, unit) {
             return only_fall_back(id);
         }
@@ -149,6 +166,7 @@ impl Game {
         ev: &mut Vec<GameEvent>,
     ) -> Result<(), Rejection> {
         let (army, unit) = self.unit_to_move(player, id)?;
+        self.aircraft_do_not_move(army, unit)?;
         let engaged = self.engaged(army, unit);
         match mode {
             MoveMode::FallBack if !engaged => {

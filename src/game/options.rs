@@ -324,7 +324,12 @@ impl Game {
         let mut out: Vec<ChargeTarget> = self
             .unit_roots(enemy)
             .into_iter()
-            .filter(|&u| !self.live_models(enemy, u).is_empty())
+            .filter(|&u| {
+                !self.live_models(enemy, u).is_empty()
+                    && self
+                        .aircraft_charge_refusal((army, root), (enemy, u))
+                        .is_none()
+            })
             .filter_map(|u| {
                 let distance = self.unit_distance((army, root), (enemy, u));
                 (distance <= CHARGE_RANGE_INCHES + MEASURE_TOLERANCE_INCHES).then(|| ChargeTarget {

@@ -17,6 +17,38 @@ use crate::rules::constants::{
 use crate::rules::phase::{Stage, opponent};
 
 impl Game {
+    /// Under an edition whose AIRCRAFT start in Strategic Reserves (11th Core Rules 23), puts
+    /// every AIRCRAFT unit there before deployment, as its owner must.
+    pub(super) fn aircraft_to_reserves(&mut self, ev: &mut Vec<GameEvent>) {
+        if !self.scene.edition().aircraft_from_reserves {
+            return;
+        }
+        for army in 0..self.units.len() {
+            for root in self.unit_roots(army) {
+                if self.units[army][root].location == Location::NotDeployed
+                    && self.has_keyword(army, root, "AIRCRAFT")
+                {
+                    let kind = ReserveKind::StrategicReserves;
+                    self.for_combined(army, root, |s| s.location = Location::Reserves(kind));
+                    ev.push(GameEvent::ReservesDeclared {
+                        player: self.player_of(army),
+                        unit: self.unit_id(army, root).to_string(),
+                        kind,
+                    });
+                }
+            }
+        }
+    }
+
+    /// True when unit `u` of `army` is an AIRCRAFT that the edition puts in Strategic
+    /// Reserves itself: it does not count against the Reserves limits.
+    fn reserves_by_rule(&self, army: usize, u: usize) -> bool {
+        self.scene.edition().aircraft_from_reserves
+            && self.scene.armies[army].units[u]
+                .datasheet
+                .has_keyword("AIRCRAFT")
+    }
+
     pub(super) fn declare_reserves(
         &mut self,
         player: u8,
@@ -52,7 +84,9 @@ impl Game {
         let waiting = |k: Option<ReserveKind>| -> Vec<usize> {
             (0..self.units[army].len())
                 .filter(|&u| match self.units[army][u].location {
-                    Location::Reserves(r) => k.is_none_or(|k| k == r),
+                    Location::Reserves(r) => {
+                        k.is_none_or(|k| k == r) && !self.reserves_by_rule(army, u)
+                    }
                     _ => false,
                 })
                 .collect()

@@ -65,6 +65,10 @@ pub struct UnitState {
     pub charged: bool,
     /// Cannot declare a charge this turn (it disembarked after its TRANSPORT's Normal move).
     pub no_charge: bool,
+    /// Sent back to Strategic Reserves after arriving (an 11th edition AIRCRAFT at the end of
+    /// the opponent's turn): not destroyed at the Reserves deadline (11th Core Rules 20.02,
+    /// 20.03, 23).
+    pub repositioned: bool,
     /// Embarked in a TRANSPORT this phase: it did not start the phase embarked, so it cannot
     /// disembark until a later phase (Core Rules: Transports, Disembark).
     pub embarked_this_phase: bool,
@@ -296,6 +300,7 @@ impl Game {
                         declared_charge: false,
                         charged: false,
                         no_charge: false,
+                        repositioned: false,
                         embarked_this_phase: false,
                         fought: false,
                         battle_shocked: false,

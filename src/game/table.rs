@@ -781,11 +781,9 @@ impl Game {
         let Some(enemy) = self.army_of(crate::rules::phase::opponent(self.player_of(army))) else {
             return Vec::new();
         };
-        (0..self.units[enemy].len())
-            .filter(|&u| {
-                self.units[enemy][u].leading.is_none()
-                    && self.units_engaged((army, unit), (enemy, u))
-            })
+        self.unit_roots(enemy)
+            .into_iter()
+            .filter(|&u| self.units_engaged((army, unit), (enemy, u)))
             .map(|u| (enemy, u))
             .collect()
     }

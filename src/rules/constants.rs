@@ -389,6 +389,7 @@ pub const TENTH: Edition = Edition {
     },
     lone_operative_unseen_beyond_range: false,
     consolidation: ConsolidationRule::TowardsEnemyElseObjective,
+    aircraft_from_reserves: false,
     second_rank_fights: true,
 };
 
@@ -449,4 +450,5 @@ pub const ELEVENTH: Edition = Edition {
     consolidation: ConsolidationRule::Modes {
         within_inches: ELEVENTH_CONSOLIDATION_MODE_INCHES,
     },
+    aircraft_from_reserves: true,
 };

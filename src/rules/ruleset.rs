@@ -296,6 +296,11 @@ pub struct Edition {
     pub lone_operative_unseen_beyond_range: bool,
     /// Which way a Consolidation move goes.
     pub consolidation: ConsolidationRule,
+    /// AIRCRAFT start the battle in Strategic Reserves, make only ingress moves, cannot be
+    /// charged but by FLY units, and return to Strategic Reserves at the end of the opponent's
+    /// turn, after which they are not destroyed at the Reserves deadline (11th Core Rules 23,
+    /// 20.02); 10th (shared/RULES.md): they deploy and move like other units.
+    pub aircraft_from_reserves: bool,
 }
 
 /// Which way a Consolidation move goes, and what a Pile-in or Consolidation move must keep

@@ -184,8 +184,13 @@ fn charges_roll_first_and_choose_targets_within_the_roll_under_eleventh() {
         assert!(r.reason.contains("within 1\" of"), "{r}");
         // Ending 0.5" short, within 1" though not in base contact: accepted.
         let c = toward(&g, 0.5);
-        accepted(&mut g, c);
+        let ev = accepted(&mut g, c);
         assert!(g.units[a][u].charged);
+        // The charge move's event names the targets chosen after the roll.
+        assert!(ev.iter().any(|e| matches!(
+            e,
+            GameEvent::ChargeMoved { targets, .. } if targets == &["nobz".to_string()]
+        )));
     } else {
         let c = toward(&g, 0.5);
         let r = rejected(&mut g, c);

@@ -539,3 +539,75 @@ fn heavy_needs_no_more_than_three_inches_moved_under_eleventh() {
         }
     }
 }
+
+/// The open field with player 2's first Deff Dread made an AIRCRAFT that can FLY, deployed;
+/// battle round 1, player 1's Command phase.
+fn with_aircraft(ruleset: Ruleset) -> Game {
+    let mut scene = open_field();
+    scene.options.ruleset = ruleset;
+    let a = scene.armies.iter().position(|a| a.player == 2).unwrap();
+    let u = scene.armies[a]
+        .units
+        .iter()
+        .position(|u| u.id == "deff-dread-1")
+        .unwrap();
+    let sheet = std::sync::Arc::make_mut(&mut scene.armies[a].units[u].datasheet);
+    sheet.keywords.push("AIRCRAFT".into());
+    sheet.keywords.push("FLY".into());
+    let mut g = deployed_game(scene);
+    core_rules_only(&mut g);
+    g
+}
+
+#[test]
+fn aircraft_start_in_reserves_move_only_by_ingress_and_return_at_the_end_of_the_opponents_turn_under_eleventh()
+ {
+    for ruleset in Ruleset::ALL {
+        let mut g = with_aircraft(ruleset);
+        let (a, u) = unit_ref(&g, 2, "deff-dread-1");
+        if ruleset == Ruleset::Tenth {
+            // 10th deploys it like any unit, and it moves.
+            assert_eq!(g.units[a][u].location, Location::OnTable);
+            advance_to(&mut g, 2, Phase::Movement);
+            let c = normal_move(&g, 2, "deff-dread-1", 0.0, 1.0);
+            accepted(&mut g, c);
+            continue;
+        }
+        assert!(matches!(g.units[a][u].location, Location::Reserves(_)));
+        isolate(
+            &mut g,
+            &[(1, "intercessors"), (2, "deff-dread-1"), (2, "lootas")],
+        );
+        put_line(&mut g, 1, "intercessors", 4.0, 4.0, 1.4);
+        put_line(&mut g, 2, "lootas", 40.0, 42.0, 1.4);
+        // Arrived (set up here by hand) in player 2's Movement phase.
+        advance_to(&mut g, 2, Phase::Movement);
+        g.units[a][u].location = Location::OnTable;
+        put(&mut g, 2, "deff-dread-1", 0, 40.0, 30.0);
+        let c = normal_move(&g, 2, "deff-dread-1", 0.0, 1.0);
+        let r = rejected(&mut g, c);
+        assert!(r.reason.contains("only ingress moves"), "{r}");
+        // Not a charge target for units that cannot FLY.
+        advance_to(&mut g, 1, Phase::Charge);
+        let (pa, intercessors) = unit_ref(&g, 1, "intercessors");
+        put_line(&mut g, 1, "intercessors", 34.0, 26.0, 1.4);
+        assert!(
+            !g.charge_targets(pa, intercessors)
+                .iter()
+                .any(|t| t.unit == "deff-dread-1")
+        );
+        // Back to Strategic Reserves at the end of player 1's turn, and not destroyed at the
+        // end of battle round 3 as a unit that never arrived is.
+        advance_to(&mut g, 2, Phase::Command);
+        assert!(matches!(g.units[a][u].location, Location::Reserves(_)));
+        let (_, lootas) = unit_ref(&g, 2, "lootas");
+        g.units[a][lootas].location =
+            Location::Reserves(wartable::game::ReserveKind::StrategicReserves);
+        while g.battle_round <= 3 {
+            let p = g.active_player;
+            g.apply(&Command::EndPhase { player: p }).unwrap();
+        }
+        assert!(matches!(g.units[a][u].location, Location::Reserves(_)));
+        assert_eq!(g.units[a][lootas].location, Location::Destroyed);
+    }
+}

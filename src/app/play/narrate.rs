@@ -611,9 +611,21 @@ fn headline(game: &Game, e: &GameEvent, phase: Option<Phase>) -> (Option<u8>, St
                 )
             },
         ),
-        G::ChargeMoved { player, unit } => (
+        G::ChargeMoved {
+            player,
+            unit,
+            targets,
+        } => (
             Some(*player),
-            format!("{} makes its charge move", n(player, unit)),
+            if targets.is_empty() {
+                format!("{} makes its charge move", n(player, unit))
+            } else {
+                format!(
+                    "{} makes its charge move into {}",
+                    n(player, unit),
+                    names(game, opponent(*player), targets)
+                )
+            },
         ),
         G::ChargeFailed { player, unit } => {
             (Some(*player), format!("{}'s charge fails", n(player, unit)))
