@@ -735,6 +735,11 @@ pub const MAX_LEADERS_PER_BODYGUARD: usize = 2;
 ///
 /// Core Rules: Leader; Rules Commentary: Attached Units with Multiple Characters.
 pub fn second_leader_refused(first: &Datasheet, second: &Datasheet) -> Option<String> {
+    // 11th edition: one Leader and one Support (11th Core Rules 19.01, 24.34).
+    let support = |d: &Datasheet| d.has_core(&crate::rules::CoreAbility::Support);
+    if support(first) != support(second) {
+        return None;
+    }
     let joins = |a: &Datasheet, b: &Datasheet| {
         a.joins_leaders
             .iter()
@@ -757,6 +762,50 @@ pub fn second_leader_refused(first: &Datasheet, second: &Datasheet) -> Option<St
     Some(format!(
         "a Bodyguard unit can have only one Leader attached, and {why} (Core Rules: Leader)"
     ))
+}
+
+/// The attachments of `army` that 11th edition refuses (11th Core Rules 19.01, 24.34): a
+/// Bodyguard unit takes one Leader and one Support unit, so two Leaders (whatever rule let
+/// 10th join them) and a Support with no Leader are refused. One message per Bodyguard unit.
+pub fn eleventh_attachments_refused(army: &Army) -> Vec<String> {
+    let mut out = Vec::new();
+    for bodyguard in &army.units {
+        let attached: Vec<&Unit> = army
+            .units
+            .iter()
+            .filter(|u| u.attached_to.as_deref() == Some(bodyguard.id.as_str()))
+            .collect();
+        let supports = attached
+            .iter()
+            .filter(|u| u.datasheet.has_core(&crate::rules::CoreAbility::Support))
+            .count();
+        let leaders = attached.len() - supports;
+        let names = || {
+            attached
+                .iter()
+                .map(|u| format!("'{}'", u.id))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if leaders > 1 || supports > 1 {
+            out.push(format!(
+                "army '{}': unit '{}' has {} attached; under 11th edition a Bodyguard unit takes \
+                 one Leader and one Support unit (11th Core Rules 19.01)",
+                army.name,
+                bodyguard.id,
+                names()
+            ));
+        } else if supports == 1 && leaders == 0 {
+            out.push(format!(
+                "army '{}': unit '{}' has a Support unit ({}) but no Leader; under 11th edition \
+                 a Support unit joins a unit a Leader leads (11th Core Rules 24.34)",
+                army.name,
+                bodyguard.id,
+                names()
+            ));
+        }
+    }
+    out
 }
 
 /// Each Bodyguard unit id with the ids of the units attached to it, in list order.
@@ -1143,6 +1192,13 @@ pub fn load_scene_set_up_under(
                 file,
                 format!("a scene needs exactly one army for player {player}, found {n}"),
             ));
+        }
+    }
+    if data.options.ruleset == crate::rules::Ruleset::Eleventh {
+        for army in &armies {
+            for why in eleventh_attachments_refused(army) {
+                errors.push(DataError::semantic(file, why));
+            }
         }
     }
     fail_if(errors)?;

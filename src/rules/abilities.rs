@@ -47,6 +47,10 @@ pub enum CoreAbility {
     Scouts(f32),
     /// Stealth: ranged attacks against a unit whose models all have it get -1 to hit.
     Stealth,
+    /// Support (11th edition): can be attached, beside a Leader, to a Bodyguard unit (the
+    /// datasheet's `leader_of`); one Leader and one Support make an Attached unit (11th Core
+    /// Rules 19.01, 24.34). No 10th datasheet has it.
+    Support,
 }
 
 /// [`CoreAbility`] as data writes it, before [`CoreAbility::check`].
@@ -63,6 +67,7 @@ enum CoreAbilityData {
     LoneOperative,
     Scouts(f32),
     Stealth,
+    Support,
 }
 
 impl TryFrom<CoreAbilityData> for CoreAbility {
@@ -82,6 +87,7 @@ impl TryFrom<CoreAbilityData> for CoreAbility {
             D::LoneOperative => Self::LoneOperative,
             D::Scouts(x) => Self::Scouts(x),
             D::Stealth => Self::Stealth,
+            D::Support => Self::Support,
         };
         ability.check()?;
         Ok(ability)
@@ -142,6 +148,7 @@ impl CoreAbility {
             "leader" => return Some(CoreAbility::Leader),
             "lone operative" => return Some(CoreAbility::LoneOperative),
             "stealth" => return Some(CoreAbility::Stealth),
+            "support" => return Some(CoreAbility::Support),
             _ => {}
         }
         if let Some(x) = rest("deadly demise") {

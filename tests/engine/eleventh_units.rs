@@ -611,3 +611,41 @@ fn aircraft_start_in_reserves_move_only_by_ingress_and_return_at_the_end_of_the_
         assert_eq!(g.units[a][lootas].location, Location::Destroyed);
     }
 }
+
+#[test]
+fn a_bodyguard_takes_one_leader_and_one_support_under_eleventh() {
+    use wartable::data::resolve::{eleventh_attachments_refused, second_leader_refused};
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes/two-leaders.ron");
+    // A Captain and a Lieutenant lead the Intercessors: 10th allows it (the Lieutenant's
+    // rule), 11th refuses two Leaders.
+    let mut scene = wartable::data::load_scene_under(&path, Some(Ruleset::Tenth)).unwrap();
+    let err = wartable::data::load_scene_under(&path, Some(Ruleset::Eleventh))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("one Leader and one Support"), "{err}");
+    assert!(err.contains("'captain', 'lieutenant'"), "{err}");
+    let army = &mut scene.armies[0];
+    let at = |army: &wartable::data::Army, id: &str| army.units.iter().position(|u| u.id == id);
+    let (captain, lieutenant) = (
+        at(army, "captain").unwrap(),
+        at(army, "lieutenant").unwrap(),
+    );
+    assert_eq!(eleventh_attachments_refused(army).len(), 1);
+    // The Lieutenant made a Support: one Leader and one Support join.
+    std::sync::Arc::make_mut(&mut army.units[lieutenant].datasheet)
+        .core_abilities
+        .push(CoreAbility::Support);
+    assert!(eleventh_attachments_refused(army).is_empty());
+    assert!(
+        second_leader_refused(
+            &army.units[captain].datasheet,
+            &army.units[lieutenant].datasheet
+        )
+        .is_none()
+    );
+    // A Support with no Leader is refused.
+    army.units[captain].attached_to = None;
+    let refused = eleventh_attachments_refused(army);
+    assert!(refused[0].contains("no Leader"), "{refused:?}");
+}

@@ -137,6 +137,17 @@ fn begin(
     autosave: PathBuf,
 ) -> Result<StartedGame, String> {
     let origin = origin.under(ruleset);
+    if origin.ruleset() == crate::rules::Ruleset::Eleventh {
+        // 11th edition attachments (one Leader and one Support), as loading checks them.
+        let refused: Vec<String> = origin
+            .armies
+            .iter()
+            .flat_map(crate::data::resolve::eleventh_attachments_refused)
+            .collect();
+        if !refused.is_empty() {
+            return Err(refused.join("; "));
+        }
+    }
     let (game, events) = Game::start(origin.clone(), seed);
     let save = SaveFile {
         ruleset,
