@@ -461,6 +461,53 @@ impl Game {
         Ok(())
     }
 
+    /// Under 11th edition, true when a SMOKE unit of the target's army that used Smokescreen
+    /// this phase (not the target itself) keeps the target from being fully visible to one
+    /// of the `attacking` models: some target model (of `theirs`) is not fully visible to it
+    /// because of that unit's models (11th Core Rules 15.10). The attack then has the Benefit
+    /// of Cover.
+    fn screened_by_smoke(
+        &self,
+        sight: &crate::game::sight::SceneSight,
+        attacking: &[usize],
+        theirs: &[usize],
+        tarmy: usize,
+        tunit: usize,
+    ) -> bool {
+        if !self.scene.edition().smokescreen_at_phase_start {
+            return false;
+        }
+        let target_root = self.combined(tarmy, tunit)[0];
+        let smoke: Vec<usize> = self
+            .unit_roots(tarmy)
+            .into_iter()
+            .filter(|&u| {
+                u != target_root && self.units[tarmy][u].shrouded == Some(Stratagem::Smokescreen)
+            })
+            .flat_map(|u| self.combined(tarmy, u))
+            .collect();
+        if smoke.is_empty() {
+            return false;
+        }
+        let sampling = crate::geometry::sight::Sampling::FAST;
+        attacking.iter().any(|&o| {
+            theirs.iter().any(|&t| {
+                let v = sight.index.model_visibility(
+                    o,
+                    t,
+                    crate::geometry::sight::SeeThrough::OwnUnit,
+                    &sampling,
+                );
+                matches!(
+                    v.not_fully_because,
+                    Some(crate::geometry::sight::Blocker::Model { model, .. })
+                        if sight.models[model].army == tarmy
+                            && smoke.contains(&sight.models[model].unit)
+                )
+            })
+        })
+    }
+
     /// A failed HAZARDOUS test: under 10th the bearer is destroyed, or suffers 3 mortal
     /// wounds if it is a CHARACTER, MONSTER or VEHICLE (Core Rules: Hazardous); under 11th
     /// the bearer's unit suffers 1 mortal wound, 3 if every model is a MONSTER or VEHICLE
@@ -699,6 +746,12 @@ impl Game {
                     target.stealth = true;
                 }
                 _ => {}
+            }
+            if !ctx.target_has_cover
+                && self.screened_by_smoke(&sight, &plan.attacking, &theirs, tarmy, tunit)
+            {
+                ctx.target_has_cover = true;
+                plan.benefit_of_cover = true;
             }
         }
         // Epic Challenge: only the chosen CHARACTER model's melee attacks gain PRECISION, so

@@ -542,6 +542,24 @@ impl Game {
                 }
                 self.attack_with(army, root, &weapons, AttackKind::Overwatch, ev)?;
             }
+            Stratagem::Smokescreen if self.scene.edition().smokescreen_at_phase_start => {
+                // 11th: at the start of the opponent's Shooting phase, before any of their
+                // units has selected targets (11th Core Rules 15.10).
+                let opponent_army = self.army_of(crate::rules::phase::opponent(player));
+                let started = self.pending_shot.is_some()
+                    || opponent_army.is_some_and(|a| self.units[a].iter().any(|u| u.shot));
+                if started {
+                    return reject(
+                        rule,
+                        "it is used at the start of the opponent's Shooting phase, before any of \
+                         their units has shot",
+                    );
+                }
+                if !self.has_keyword(army, root, "SMOKE") {
+                    return reject(rule, format!("'{id}' is not a SMOKE unit"));
+                }
+                self.for_combined(army, root, |s| s.shrouded = Some(Stratagem::Smokescreen));
+            }
             Stratagem::GoToGround | Stratagem::Smokescreen if !self.targeted_now(army, root) => {
                 return reject(
                     rule,

@@ -390,6 +390,7 @@ pub const TENTH: Edition = Edition {
     lone_operative_unseen_beyond_range: false,
     consolidation: ConsolidationRule::TowardsEnemyElseObjective,
     aircraft_from_reserves: false,
+    smokescreen_at_phase_start: false,
     second_rank_fights: true,
 };
 
@@ -451,4 +452,5 @@ pub const ELEVENTH: Edition = Edition {
         within_inches: ELEVENTH_CONSOLIDATION_MODE_INCHES,
     },
     aircraft_from_reserves: true,
+    smokescreen_at_phase_start: true,
 };

@@ -301,6 +301,11 @@ pub struct Edition {
     /// turn, after which they are not destroyed at the Reserves deadline (11th Core Rules 23,
     /// 20.02); 10th (shared/RULES.md): they deploy and move like other units.
     pub aircraft_from_reserves: bool,
+    /// Smokescreen is used at the start of the opponent's Shooting phase and, that phase,
+    /// also gives the Benefit of Cover against attacks at a unit the SMOKE unit's models keep
+    /// from being fully visible (11th Core Rules 15.10); 10th: just after an enemy unit selects
+    /// the SMOKE unit as a target, for that unit alone (with Stealth).
+    pub smokescreen_at_phase_start: bool,
 }
 
 /// Which way a Consolidation move goes, and what a Pile-in or Consolidation move must keep

@@ -649,3 +649,83 @@ fn a_bodyguard_takes_one_leader_and_one_support_under_eleventh() {
     let refused = eleventh_attachments_refused(army);
     assert!(refused[0].contains("no Leader"), "{refused:?}");
 }
+
+#[test]
+fn smokescreen_at_the_start_of_the_shooting_phase_covers_the_units_behind_under_eleventh() {
+    use wartable::rules::stratagem::Stratagem;
+    for ruleset in Ruleset::ALL {
+        let mut g = game_under(ruleset);
+        isolate(
+            &mut g,
+            &[
+                (1, "redemptor"),
+                (1, "hellblasters"),
+                (2, "lootas"),
+                (2, "shoota-boyz"),
+            ],
+        );
+        let (a, u) = unit_ref(&g, 1, "redemptor");
+        std::sync::Arc::make_mut(&mut g.scene.armies[a].units[u].datasheet)
+            .keywords
+            .push("SMOKE".into());
+        // The Redemptor stands between the Lootas and the Hellblasters.
+        put_line(&mut g, 2, "lootas", 24.0, 10.0, 1.3);
+        put_line(&mut g, 2, "shoota-boyz", 24.0, 4.0, 1.3);
+        put(&mut g, 1, "redemptor", 0, 30.0, 18.0);
+        put_line(&mut g, 1, "hellblasters", 28.0, 26.0, 1.6);
+        advance_to(&mut g, 2, Phase::Shooting);
+        g.cp = [5, 5];
+        let preview = |g: &Game| {
+            let p = g
+                .preview_attacks(
+                    2,
+                    "lootas",
+                    &[WeaponTarget::new("Deffgun", "hellblasters")],
+                    false,
+                )
+                .unwrap();
+            (
+                p[0].benefit_of_cover,
+                p[0].distribution.expected_wounds_lost,
+            )
+        };
+        let cover = |g: &Game| preview(g).0;
+        let (uncovered, before) = preview(&g);
+        assert!(!uncovered, "{ruleset:?}: no cover before the Smokescreen");
+        let smoke = Command::UseStratagem {
+            player: 1,
+            stratagem: Stratagem::Smokescreen,
+            unit: "redemptor".into(),
+            target: None,
+            reroll: None,
+        };
+        match ruleset {
+            Ruleset::Tenth => {
+                // Only just after an enemy unit selects the SMOKE unit as a target.
+                let r = rejected(&mut g, smoke);
+                assert!(r.reason.contains("just after"), "{r}");
+            }
+            Ruleset::Eleventh => {
+                // Not once a unit has shot this phase.
+                let mut late = g.clone();
+                shot(
+                    &mut late,
+                    Command::Shoot {
+                        player: 2,
+                        unit: "shoota-boyz".into(),
+                        weapons: vec![WeaponTarget::new("Shoota", "redemptor")],
+                    },
+                );
+                let r = rejected(&mut late, smoke.clone());
+                assert!(
+                    r.reason.contains("start of the opponent's Shooting phase"),
+                    "{r}"
+                );
+                accepted(&mut g, smoke);
+                assert!(cover(&g), "the Redemptor's models screen the Hellblasters");
+                // The cover worsens the Lootas' BS: fewer wounds expected.
+                assert!(preview(&g).1 < before - 1e-6, "{before} {:?}", preview(&g));
+            }
+        }
+    }
+}
