@@ -529,6 +529,9 @@ pub struct Ai {
     advance_need: Option<(usize, usize, u8)>,
     /// The enemy shooters of the phase being played (key: round/player/phase).
     exposure: Option<(String, Arc<cover::Exposure>)>,
+    /// Under 11th, the enemy unit a charge was declared for (charging unit id, target id):
+    /// chosen after the roll when the roll reaches it.
+    charge_intent: Option<(String, String)>,
 }
 
 impl Default for Ai {
@@ -539,6 +542,7 @@ impl Default for Ai {
             passed: HashSet::new(),
             advance_need: None,
             exposure: None,
+            charge_intent: None,
         }
     }
 }
@@ -1022,14 +1026,15 @@ impl Ai {
                 let targets = if game.scene.edition().charge_targets_after_roll {
                     Vec::new()
                 } else {
-                    vec![t]
+                    vec![t.clone()]
                 };
                 let c = Command::DeclareCharge {
                     player,
-                    unit: id,
+                    unit: id.clone(),
                     targets,
                 };
                 if legal(game, &c) {
+                    self.charge_intent = Some((id, t));
                     return c;
                 }
             }
@@ -1052,14 +1057,22 @@ impl Ai {
             .charge
             .as_ref()
             .map_or(f32::from(dice[0] + dice[1]), |c| c.distance());
-        // 11th: the targets are chosen after the roll: the nearest enemy unit it reaches
-        // (or, before a re-roll, the nearest within 12").
+        // 11th: the targets are chosen after the roll: the unit the charge was declared for
+        // when the roll reaches it, else the nearest enemy unit it reaches (or, before a
+        // re-roll, the one it was declared for, else the nearest within 12").
         let after_roll = game.scene.edition().charge_targets_after_roll;
         let chosen: Vec<usize> = if after_roll {
+            let intent = self
+                .charge_intent
+                .as_ref()
+                .filter(|(unit, _)| *unit == id)
+                .map(|(_, t)| t.clone());
             let in_reach = game.charge_targets_in_reach(army, u, roll);
-            let pick = in_reach
-                .first()
-                .cloned()
+            let pick = intent
+                .clone()
+                .filter(|t| in_reach.contains(t))
+                .or_else(|| in_reach.first().cloned())
+                .or(intent)
                 .or_else(|| game.charge_targets(army, u).first().map(|t| t.unit.clone()));
             pick.and_then(|t| game.enemy_unit(player, &t).ok().map(|(_, x)| x))
                 .into_iter()

@@ -1552,7 +1552,7 @@ impl Ai {
                 pending.dice,
             );
         }
-        let mut best: Option<(f64, Command)> = None;
+        let mut best: Option<(f64, Command, String)> = None;
         for u in roots(game, player) {
             let id = game.unit_id(army, u).to_string();
             if game.units[army][u].declared_charge
@@ -1595,7 +1595,8 @@ impl Ai {
                     continue;
                 }
                 let ev = odds.probability * (dealt - 0.5 * taken);
-                if ev > CHARGE_MIN_EXPECTED_POINTS && best.as_ref().is_none_or(|(b, _)| ev > *b) {
+                if ev > CHARGE_MIN_EXPECTED_POINTS && best.as_ref().is_none_or(|(b, _, _)| ev > *b)
+                {
                     best = Some((
                         ev,
                         Command::DeclareCharge {
@@ -1605,18 +1606,20 @@ impl Ai {
                             targets: if game.scene.edition().charge_targets_after_roll {
                                 Vec::new()
                             } else {
-                                vec![t]
+                                vec![t.clone()]
                             },
                         },
+                        t,
                     ));
                 }
             }
         }
-        if let Some((_, c)) = best {
+        if let Some((_, c, t)) = best {
             if let Some(unit) = c.unit() {
                 self.passed.insert(super::key(game, player, unit));
             }
             if legal(game, &c) {
+                self.charge_intent = c.unit().map(|unit| (unit.to_string(), t));
                 return c;
             }
         }

@@ -1194,7 +1194,7 @@ pub fn load_scene_set_up_under(
             ));
         }
     }
-    if data.options.ruleset == crate::rules::Ruleset::Eleventh {
+    if data.options.ruleset.edition().leader_and_support {
         for army in &armies {
             for why in eleventh_attachments_refused(army) {
                 errors.push(DataError::semantic(file, why));

@@ -391,6 +391,7 @@ pub const TENTH: Edition = Edition {
     consolidation: ConsolidationRule::TowardsEnemyElseObjective,
     aircraft_from_reserves: false,
     smokescreen_at_phase_start: false,
+    leader_and_support: false,
     second_rank_fights: true,
 };
 
@@ -453,4 +454,5 @@ pub const ELEVENTH: Edition = Edition {
     },
     aircraft_from_reserves: true,
     smokescreen_at_phase_start: true,
+    leader_and_support: true,
 };

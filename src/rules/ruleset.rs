@@ -306,6 +306,9 @@ pub struct Edition {
     /// from being fully visible (11th Core Rules 15.10); 10th: just after an enemy unit selects
     /// the SMOKE unit as a target, for that unit alone (with Stealth).
     pub smokescreen_at_phase_start: bool,
+    /// A Bodyguard unit takes one Leader and one Support unit, never two Leaders (11th Core
+    /// Rules 19.01, 24.34); 10th: one Leader, two where a rule allows it.
+    pub leader_and_support: bool,
 }
 
 /// Which way a Consolidation move goes, and what a Pile-in or Consolidation move must keep

@@ -137,7 +137,7 @@ fn begin(
     autosave: PathBuf,
 ) -> Result<StartedGame, String> {
     let origin = origin.under(ruleset);
-    if origin.ruleset() == crate::rules::Ruleset::Eleventh {
+    if origin.edition().leader_and_support {
         // 11th edition attachments (one Leader and one Support), as loading checks them.
         let refused: Vec<String> = origin
             .armies
