@@ -37,6 +37,16 @@ pub fn deployed_game(scene: Scene) -> Game {
     game
 }
 
+/// The open field played under `ruleset`, deployed ([`deployed_game`]), with the core rules
+/// only ([`core_rules_only`]): for the tests of one edition against the other.
+pub fn game_under(ruleset: wartable::rules::Ruleset) -> Game {
+    let mut scene = open_field();
+    scene.options.ruleset = ruleset;
+    let mut g = deployed_game(scene);
+    core_rules_only(&mut g);
+    g
+}
+
 /// Takes every army's army rules and Detachment away (its datasheet abilities stay): for tests
 /// of the core rules and the Core Stratagems alone.
 pub fn core_rules_only(game: &mut Game) {

@@ -12,14 +12,6 @@ use wartable::rules::Ruleset;
 use wartable::rules::phase::{FightStep, Phase};
 use wartable::rules::stratagem::Stratagem;
 
-fn game_under(ruleset: Ruleset) -> Game {
-    let mut scene = open_field();
-    scene.options.ruleset = ruleset;
-    let mut g = deployed_game(scene);
-    core_rules_only(&mut g);
-    g
-}
-
 fn kill(g: &mut Game, player: u8, unit: &str, models: std::ops::Range<usize>) {
     let (a, u) = unit_ref(g, player, unit);
     for m in models {

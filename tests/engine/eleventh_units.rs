@@ -19,14 +19,6 @@ use wartable::rules::Ruleset;
 use wartable::rules::phase::{FightStep, Phase};
 use wartable::rules::rng::GameRng;
 
-fn game_under(ruleset: Ruleset) -> Game {
-    let mut scene = open_field();
-    scene.options.ruleset = ruleset;
-    let mut g = deployed_game(scene);
-    core_rules_only(&mut g);
-    g
-}
-
 /// Centres all round the hull of `transport` (player `player`), `gap` inches from it (base to
 /// hull, for a 32 mm base), about `spacing` inches apart along the way round.
 fn ring(g: &Game, player: u8, transport: &str, gap: f32, spacing: f32) -> Vec<(f32, f32)> {
