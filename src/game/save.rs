@@ -376,9 +376,10 @@ impl Game {
         })
     }
 
-    /// What a player sees on the table, for playing headless: each unit with its location and
-    /// the positions (inches, rounded to 0.01) and wounds left of its live models, and the
-    /// objective markers.
+    /// What a player sees on the table, for playing headless: each unit with its location,
+    /// whether it is Battle-shocked and Below Half-strength, the enemy units it is engaged with
+    /// (ids) and the positions (inches, rounded to 0.01) and wounds left of its live models;
+    /// and the objective markers with the player controlling each (null for none).
     pub fn board(&self) -> Value {
         let round = |v: f32| (v * 100.0).round() / 100.0;
         let mut units = Vec::new();
@@ -401,10 +402,24 @@ impl Game {
                         })
                     })
                     .collect();
+                let state = &self.units[a][u];
+                let on_table = state.location == super::state::Location::OnTable
+                    && state.models.iter().any(|m| m.alive);
+                let engaged_with: Vec<&str> = if on_table {
+                    self.enemy_units_engaged_with(a, u)
+                        .into_iter()
+                        .map(|(ea, eu)| self.unit_id(ea, eu))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
                 units.push(json!({
                     "player": self.player_of(a),
                     "unit": unit.id,
-                    "location": format!("{:?}", self.units[a][u].location),
+                    "location": format!("{:?}", state.location),
+                    "battle_shocked": state.battle_shocked,
+                    "below_half_strength": on_table && self.below_half_strength(a, u),
+                    "engaged_with": engaged_with,
                     "models": models,
                 }));
             }
@@ -413,7 +428,10 @@ impl Game {
             .scene
             .objectives
             .iter()
-            .map(|o| json!({"id": o.id, "at": [o.at.0, o.at.1]}))
+            .zip(&self.objectives)
+            .map(|(o, controller)| {
+                json!({"id": o.id, "at": [o.at.0, o.at.1], "controlled_by": controller})
+            })
             .collect();
         json!({"units": units, "objectives": objectives})
     }

@@ -462,3 +462,47 @@ fn a_ranged_weapon_carried_twice_fires_twice_and_a_melee_one_fights_once() {
     assert_eq!(count("Bolt pistol"), 2);
     assert_eq!(count("Master-crafted power weapon"), 1);
 }
+
+/// The headless board (`run --board`) tells each unit's Battle-shock, strength and the enemy
+/// units it is engaged with, and each objective's controller, as the game holds them.
+#[test]
+fn the_board_shows_engagement_battle_shock_and_objective_control() {
+    let mut g = deployed_game(open_field());
+    isolate(&mut g, &[(1, "eliminators"), (2, "nobz")]);
+    put_line(&mut g, 1, "eliminators", 10.0, 18.0, 2.0);
+    put_line(&mut g, 2, "nobz", 10.0, 19.8, 2.0);
+    advance_to(&mut g, 1, Phase::Movement);
+    let (a, u) = unit_ref(&g, 1, "eliminators");
+    g.units[a][u].battle_shocked = true;
+    g.units[a][u].models[0].alive = false;
+    g.units[a][u].models[1].alive = false;
+    g.objectives[0] = Some(2);
+    let board = g.board();
+    let unit = |id: &str| {
+        board["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["unit"] == id)
+            .unwrap()
+            .clone()
+    };
+    let eliminators = unit("eliminators");
+    assert_eq!(eliminators["battle_shocked"], true);
+    assert_eq!(eliminators["below_half_strength"], true);
+    assert_eq!(eliminators["engaged_with"], serde_json::json!(["nobz"]));
+    let nobz = unit("nobz");
+    assert_eq!(nobz["battle_shocked"], false);
+    assert_eq!(nobz["engaged_with"], serde_json::json!(["eliminators"]));
+    // Units away from the fight are engaged with nobody.
+    assert_eq!(unit("ballistus")["engaged_with"], serde_json::json!([]));
+    assert_eq!(board["objectives"][0]["controlled_by"], 2);
+    for (o, controller) in board["objectives"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(&g.objectives)
+    {
+        assert_eq!(o["controlled_by"], serde_json::json!(controller));
+    }
+}
