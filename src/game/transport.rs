@@ -91,15 +91,7 @@ impl Game {
             });
             let id = self.unit_id(army, root).to_string();
             let Some((planned, fails_up_to, emergency)) = placed else {
-                ev.push(GameEvent::TransportPassengersLost {
-                    player,
-                    unit: id,
-                    reason: "no room to disembark around the destroyed TRANSPORT".into(),
-                });
-                for r in self.live_models_anywhere(army, root) {
-                    self.units[army][r.unit].location = Location::OnTable;
-                    self.destroy_model(r, ev);
-                }
+                self.passengers_lost(army, root, ev);
                 continue;
             };
             self.place(&planned);
@@ -113,28 +105,57 @@ impl Game {
                     SetUpHow::DestroyedTransport
                 },
             });
-            let models = self.live_models(army, root);
-            let dice: Vec<u8> = models.iter().map(|_| self.rng.d6()).collect();
+            let dice: Vec<u8> = self
+                .live_models(army, root)
+                .iter()
+                .map(|_| self.rng.d6())
+                .collect();
             let mortal_wounds = dice.iter().filter(|d| **d <= fails_up_to).count() as u32;
-            // The mortal wounds go through the normal allocation; their events follow the
-            // rolls, which report the models they cost.
-            let mut after = Vec::new();
-            if mortal_wounds > 0 {
-                self.mortal_wounds(player, (army, root), Vec::new(), mortal_wounds, &mut after);
-            }
-            let models_lost = models
-                .len()
-                .saturating_sub(self.live_models_anywhere(army, root).len());
-            ev.push(GameEvent::DestroyedTransportRolls {
-                player,
-                unit: id,
-                dice,
-                fails_up_to,
-                mortal_wounds,
-                models_lost: models_lost as u32,
-            });
-            ev.extend(after);
+            self.passenger_rolls(army, root, (dice, fails_up_to, mortal_wounds), ev);
         }
+    }
+
+    /// The combined unit `root`, embarked in a destroyed TRANSPORT, finds no room to
+    /// disembark: every model is destroyed.
+    fn passengers_lost(&mut self, army: usize, root: usize, ev: &mut Vec<GameEvent>) {
+        ev.push(GameEvent::TransportPassengersLost {
+            player: self.player_of(army),
+            unit: self.unit_id(army, root).to_string(),
+            reason: "no room to disembark around the destroyed TRANSPORT".into(),
+        });
+        for r in self.live_models_anywhere(army, root) {
+            self.units[army][r.unit].location = Location::OnTable;
+            self.destroy_model(r, ev);
+        }
+    }
+
+    /// The rolls of the combined unit `root` after it disembarked from a destroyed TRANSPORT
+    /// (`dice`, failing up to `fails_up_to`, costing `mortal_wounds`): the mortal wounds go
+    /// through the normal allocation, and their events follow the rolls' event, which reports
+    /// the models they cost.
+    fn passenger_rolls(
+        &mut self,
+        army: usize,
+        root: usize,
+        (dice, fails_up_to, mortal_wounds): (Vec<u8>, u8, u32),
+        ev: &mut Vec<GameEvent>,
+    ) {
+        let player = self.player_of(army);
+        let before = self.live_models(army, root).len();
+        let mut after = Vec::new();
+        if mortal_wounds > 0 {
+            self.mortal_wounds(player, (army, root), Vec::new(), mortal_wounds, &mut after);
+        }
+        let models_lost = before.saturating_sub(self.live_models_anywhere(army, root).len());
+        ev.push(GameEvent::DestroyedTransportRolls {
+            player,
+            unit: self.unit_id(army, root).to_string(),
+            dice,
+            fails_up_to,
+            mortal_wounds,
+            models_lost: models_lost as u32,
+        });
+        ev.extend(after);
     }
 
     /// 11th edition Emergency Disembark (11th Core Rules 18.05) of the combined unit `root`
@@ -150,8 +171,6 @@ impl Game {
         range: f32,
         ev: &mut Vec<GameEvent>,
     ) {
-        let player = self.player_of(army);
-        let id = self.unit_id(army, root).to_string();
         let placements = self
             .around_hull(army, root, hull, range, true)
             .unwrap_or_default();
@@ -177,38 +196,18 @@ impl Game {
                 .ok()
         };
         let Some(planned) = planned else {
-            ev.push(GameEvent::TransportPassengersLost {
-                player,
-                unit: id,
-                reason: "no room to disembark around the destroyed TRANSPORT".into(),
-            });
-            for r in self.live_models_anywhere(army, root) {
-                self.destroy_model(r, ev);
-            }
+            self.passengers_lost(army, root, ev);
             return;
         };
         self.place(&planned);
         ev.push(GameEvent::SetUp {
-            player,
-            unit: id.clone(),
+            player: self.player_of(army),
+            unit: self.unit_id(army, root).to_string(),
             how: SetUpHow::EmergencyDisembarkation,
         });
-        let before = self.live_models(army, root).len();
         let (dice, mortal_wounds) = self.hazard_dice(army, root);
-        let mut after = Vec::new();
-        if mortal_wounds > 0 {
-            self.mortal_wounds(player, (army, root), Vec::new(), mortal_wounds, &mut after);
-        }
-        let models_lost = before.saturating_sub(self.live_models_anywhere(army, root).len());
-        ev.push(GameEvent::DestroyedTransportRolls {
-            player,
-            unit: id,
-            dice,
-            fails_up_to: self.scene.edition().hazard.fails_up_to(),
-            mortal_wounds,
-            models_lost: models_lost as u32,
-        });
-        ev.extend(after);
+        let fails_up_to = self.scene.edition().hazard.fails_up_to();
+        self.passenger_rolls(army, root, (dice, fails_up_to, mortal_wounds), ev);
         self.for_combined(army, root, |s| {
             s.battle_shocked = true;
             s.no_charge = true;
