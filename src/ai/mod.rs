@@ -15,6 +15,7 @@
 //! [`RandomPlayer`] makes random legal choices (a baseline). [`play_game`] runs a
 //! whole game between two of them.
 
+pub mod agent;
 pub mod army_rules;
 mod close_in;
 pub mod cover;
@@ -85,6 +86,20 @@ pub trait Brain {
     /// or None to let the game go on. Asked after each command the other player gives.
     fn react(&mut self, _game: &Game, _player: u8) -> Option<Command> {
         None
+    }
+
+    /// Told of every command the game accepted (either player's, reactions included), in
+    /// order, after it was carried out: an outside player ([`agent::AgentBrain`]) keeps its
+    /// own copy of the game from them.
+    fn observe(&mut self, _command: &Command) {}
+
+    /// Told that the engine refused the command this brain just gave, and why.
+    fn refused(&mut self, _why: &str) {}
+
+    /// Told that the game is over; returns its own failures (an outside player's replies
+    /// that were not commands, or its process stopping), none for the built-in players.
+    fn finish(&mut self, _game: &Game) -> Vec<String> {
+        Vec::new()
     }
 }
 
@@ -1424,6 +1439,10 @@ pub struct GameRecord {
     pub rejected: Vec<String>,
     /// The final state hash.
     pub state_hash: String,
+    /// Every accepted command in order (reactions and the commands that moved the game on
+    /// after a refusal included): with the scene and seed, a replayable save.
+    #[serde(skip)]
+    pub log: Vec<Command>,
     /// What happened: charges, Command points, Stratagems, objectives per round.
     pub stats: GameStats,
 }
@@ -1437,6 +1456,15 @@ pub fn play_game(scene: Scene, seed: u64, brains: [&mut dyn Brain; 2]) -> (Game,
     let mut commands = 0;
     let mut reactions = 0;
     let mut rejected = Vec::new();
+    let mut log = Vec::new();
+    // Carries out an accepted command's bookkeeping: the log, and both brains told.
+    let mut accepted = |c: &Command, brains: &mut [&mut dyn Brain; 2]| {
+        log.push(c.clone());
+        for b in brains.iter_mut() {
+            b.observe(c);
+        }
+    };
+    let mut brains = brains;
     while let Some(player) = game.acting_player() {
         if commands + rejected.len() >= COMMAND_LIMIT {
             rejected.push("command limit reached".to_string());
@@ -1452,10 +1480,12 @@ pub fn play_game(scene: Scene, seed: u64, brains: [&mut dyn Brain; 2]) -> (Game,
             match game.apply(&r) {
                 Ok(events) => {
                     stats.record(&game, &events);
+                    accepted(&r, &mut brains);
                     commands += 1;
                     reactions += 1;
                 }
                 Err(why) => {
+                    brains[usize::from(other - 1)].refused(&why.to_string());
                     rejected.push(format!("{} ({}): {why}", r.kind(), game.describe_now()));
                     break;
                 }
@@ -1472,18 +1502,26 @@ pub fn play_game(scene: Scene, seed: u64, brains: [&mut dyn Brain; 2]) -> (Game,
         match game.apply(&c) {
             Ok(events) => {
                 stats.record(&game, &events);
+                accepted(&c, &mut brains);
                 commands += 1;
                 reactions += usize::from(reaction);
             }
             Err(r) => {
+                brains[usize::from(player - 1)].refused(&r.to_string());
                 rejected.push(format!("{} ({}): {r}", c.kind(), game.describe_now()));
                 // Move the game on so that one bad answer cannot loop forever.
                 let end = unstick(&game);
                 if game.apply(&end).is_err() {
                     break;
                 }
+                accepted(&end, &mut brains);
             }
         }
+    }
+    // An outside player's own failures (a reply that is not a command, a process that
+    // stopped) count as refusals too.
+    for b in brains.iter_mut() {
+        rejected.extend(b.finish(&game));
     }
     stats.finish(&game);
     let destroyed = |player: u8| -> u32 {
@@ -1503,6 +1541,7 @@ pub fn play_game(scene: Scene, seed: u64, brains: [&mut dyn Brain; 2]) -> (Game,
         reactions,
         rejected,
         state_hash: game.state_hash(),
+        log,
         stats,
     };
     (game, record)

@@ -7,6 +7,7 @@
 //! status [`BROKEN_PIPE_EXIT`] (141, what a shell reports for a process killed by SIGPIPE);
 //! any other write error (`> /dev/full`) prints one line to stderr and exits with 1.
 
+pub mod agent_cmd;
 pub mod analyze_cmd;
 pub mod attack_cmd;
 pub mod datasheets_cmd;
@@ -138,6 +139,9 @@ pub enum Command {
     Analyze(analyze_cmd::AnalyzeArgs),
     /// AI-vs-AI games headless in parallel: win rates, mean VP and mean points destroyed.
     Simulate(simulate_cmd::SimulateArgs),
+    /// The built-in computer as an agent: it plays one side over the agent protocol (JSON
+    /// lines on standard input and output; docs/agent.md), for `simulate --p1-agent`.
+    Agent(agent_cmd::AgentArgs),
     /// Datasheets for every faction from a checkout of the BSData wh40k-10e catalogues: one
     /// RON file per faction, with base sizes from the base-size table.
     Datasheets(datasheets_cmd::DatasheetsArgs),
@@ -241,6 +245,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Box<PlayArgs>> {
         Some(Command::Run(args)) => Ok(game_cmds::run(&args)),
         Some(Command::Replay { save, json }) => Ok(game_cmds::replay_cmd(&save, json)),
         Some(Command::Undo { save }) => Ok(game_cmds::undo(&save)),
+        Some(Command::Agent(args)) => Ok(agent_cmd::run(&args)),
         Some(Command::Simulate(args)) => {
             Ok(simulate_cmd::run(&scene_path(Some(&args.scene)), &args))
         }

@@ -12,7 +12,8 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::ai::{Ai, GameRecord, Level, play_game};
+use crate::ai::agent::AgentBrain;
+use crate::ai::{Ai, Brain, GameRecord, Level, play_game};
 use crate::data::load_scene_under;
 
 /// Most games `--games` accepts in one run.
@@ -65,6 +66,19 @@ pub struct SimulateArgs {
     /// per battle round of each computer player.
     #[arg(long, value_name = "PNG")]
     pub report: Option<PathBuf>,
+    /// An outside program plays computer player A instead of the `--p1-ai` level: the
+    /// command line (run by `sh -c`, one process per game) speaks the agent protocol
+    /// (docs/agent.md), e.g. `--p1-agent "wartable agent --ai hard"`.
+    #[arg(long, value_name = "CMD")]
+    pub p1_agent: Option<String>,
+    /// An outside program plays computer player B instead of the `--p2-ai` level.
+    #[arg(long, value_name = "CMD")]
+    pub p2_agent: Option<String>,
+    /// Write each game as a save file in this folder (`game-SEED.ron`, replayable with
+    /// `wartable replay` and loadable at the desktop); the folder is made when missing and
+    /// no existing file is replaced.
+    #[arg(long, value_name = "DIR")]
+    pub save_games: Option<PathBuf>,
 }
 
 impl SimulateArgs {
@@ -117,6 +131,9 @@ pub struct Summary {
 pub struct PlayerSummary {
     /// Its level.
     pub level: Level,
+    /// The outside program that played instead of the level (`--p1-agent`, `--p2-agent`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
     /// Share of all games it won.
     pub win_rate: f64,
     /// Share of the decided games (not drawn) it won.
@@ -141,6 +158,37 @@ pub struct PlayerSummary {
     pub mean_vp_per_round: Vec<f64>,
     /// Mean units per game that never acted.
     pub mean_units_never_acted: f64,
+}
+
+impl PlayerSummary {
+    /// Its level, or the agent's command line in quotes.
+    pub fn name(&self) -> String {
+        match &self.agent {
+            Some(cmd) => format!("agent '{cmd}'"),
+            None => self.level.to_string(),
+        }
+    }
+}
+
+/// Writes game `r` as `DIR/game-SEED.ron`: the scene (relative to the folder), the seed,
+/// the ruleset when `--ruleset` gave one, and every accepted command.
+///
+/// # Errors
+/// The file exists or cannot be written (the message names it).
+fn save_game(
+    dir: &Path,
+    scene_file: &Path,
+    ruleset: Option<crate::rules::Ruleset>,
+    r: &GameRecord,
+) -> Result<(), String> {
+    use crate::game::save::{SaveFile, relative_path, write_save_with};
+    let file = dir.join(format!("game-{}.ron", r.seed));
+    let save = SaveFile {
+        ruleset,
+        ..SaveFile::new(relative_path(scene_file, dir), r.seed, r.log.clone())
+    };
+    write_save_with(&file, &save, crate::data::write::Overwrite::Refuse)
+        .map_err(|e| format!("--save-games: {e}"))
 }
 
 /// The 95% Wilson score interval of `wins` out of `n` (0 to 1; [0, 1] when `n` is 0).
@@ -301,6 +349,7 @@ impl Totals {
         };
         PlayerSummary {
             level,
+            agent: None,
             win_rate: self.by_wins[who] as f64 / n,
             decided_win_rate: self.by_wins[who] as f64 / decided.max(1) as f64,
             decided_win_rate_95: wilson_95(self.by_wins[who], decided),
@@ -382,27 +431,63 @@ pub fn run(scene_file: &Path, args: &SimulateArgs) -> ExitCode {
                 .expect("valid template"),
         )
     };
+    if let Some(dir) = &args.save_games
+        && let Err(e) = std::fs::create_dir_all(dir)
+    {
+        stderr_line!(
+            "{}: cannot make the folder for the saves: {e}",
+            dir.display()
+        );
+        return ExitCode::FAILURE;
+    }
     let started = Instant::now();
     let levels = args.levels();
+    let agents = [args.p1_agent.clone(), args.p2_agent.clone()];
+    let ruleset = scene.ruleset();
     // Each game is folded into running sums as it ends: nothing is kept per game.
-    let totals: Totals = pool.install(|| {
+    let totals: Result<Totals, String> = pool.install(|| {
         (0..args.games)
             .into_par_iter()
             .map(|k| {
                 let swapped = args.alternate && k % 2 == 1;
-                let (mut a, mut b) = (Ai::with_level(levels[0]), Ai::with_level(levels[1]));
-                let brains: [&mut dyn crate::ai::Brain; 2] = if swapped {
-                    [&mut b, &mut a]
-                } else {
-                    [&mut a, &mut b]
-                };
                 // In range: last_seed checked seed + games - 1 above.
-                let r = play_game(scene.clone(), args.seed + k, brains).1;
+                let seed = args.seed + k;
+                let brain = |who: usize| -> Result<Box<dyn Brain>, String> {
+                    let player = if swapped {
+                        2 - who as u8
+                    } else {
+                        who as u8 + 1
+                    };
+                    Ok(match &agents[who] {
+                        Some(cmd) => {
+                            Box::new(AgentBrain::spawn(cmd, player, scene_file, ruleset, seed)?)
+                        }
+                        None => Box::new(Ai::with_level(levels[who])),
+                    })
+                };
+                let (mut a, mut b) = (brain(0)?, brain(1)?);
+                let brains: [&mut dyn Brain; 2] = if swapped {
+                    [b.as_mut(), a.as_mut()]
+                } else {
+                    [a.as_mut(), b.as_mut()]
+                };
+                let r = play_game(scene.clone(), seed, brains).1;
+                if let Some(dir) = &args.save_games {
+                    save_game(dir, scene_file, args.ruleset, &r)?;
+                }
                 bar.inc(1);
-                Totals::default().add(&r, swapped)
+                Ok(Totals::default().add(&r, swapped))
             })
-            .reduce(Totals::default, Totals::merge)
+            .try_reduce(Totals::default, |a, b| Ok(a.merge(b)))
     });
+    let totals = match totals {
+        Ok(t) => t,
+        Err(e) => {
+            bar.finish_and_clear();
+            stderr_line!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
     let n = totals.games.max(1) as f64;
@@ -424,7 +509,10 @@ pub fn run(scene_file: &Path, args: &SimulateArgs) -> ExitCode {
         ms_per_game: seconds * 1000.0 * pool.current_num_threads() as f64 / n,
         threads: pool.current_num_threads(),
         alternate: args.alternate,
-        players: [totals.player(0, levels[0]), totals.player(1, levels[1])],
+        players: [0, 1].map(|who| PlayerSummary {
+            agent: agents[who].clone(),
+            ..totals.player(who, levels[who])
+        }),
         stratagems: totals.stratagems.clone(),
     };
     if let Some(png) = &args.report
@@ -442,8 +530,8 @@ pub fn run(scene_file: &Path, args: &SimulateArgs) -> ExitCode {
             "{}: {} games, {} (A) vs {} (B){}: A wins {:.0}% of decided games [{:.0}-{:.0}%], P1 wins {:.0}%, P2 wins {:.0}%, draws {:.0}%; mean VP {:.1} - {:.1}; mean points lost {:.0} - {:.0}; points destroyed A {:.0}% B {:.0}%; CP spent/gained A {:.0}% B {:.0}%; {} refused commands; {:.1} reactions per game; {:.2} games/s on {} thread(s)",
             summary.scene,
             summary.games,
-            summary.players[0].level,
-            summary.players[1].level,
+            summary.players[0].name(),
+            summary.players[1].name(),
             if summary.alternate {
                 " alternating seats"
             } else {

@@ -253,12 +253,24 @@ pub fn load_save_with_events(file: &Path) -> Result<(Game, SaveFile, Vec<GameEve
 /// # Errors
 /// [`WriteError`], naming the file.
 pub fn write_save(file: &Path, save: &SaveFile) -> Result<(), WriteError> {
+    write_save_with(file, save, Overwrite::Replace)
+}
+
+/// [`write_save`], replacing an existing file only when `overwrite` says so.
+///
+/// # Errors
+/// As [`write_save`]; with [`Overwrite::Refuse`], an existing file (nothing is written).
+pub fn write_save_with(
+    file: &Path,
+    save: &SaveFile,
+    overwrite: Overwrite,
+) -> Result<(), WriteError> {
     let text = ron::ser::to_string_pretty(save, ron::ser::PrettyConfig::new().depth_limit(3))
         .map_err(|e| WriteError::Io {
             file: file.to_path_buf(),
             source: std::io::Error::other(e),
         })?;
-    write_file(file, &text, Overwrite::Replace)
+    write_file(file, &text, overwrite)
 }
 
 pub use crate::data::source::relative_path;
