@@ -30,6 +30,15 @@ fn offered(game: &Game, player: u8) -> Vec<MissionAction> {
     out
 }
 
+/// [`action_for`] among the primary mission's actions only.
+pub fn primary_action_for(game: &Game, player: u8, unit: &str) -> Option<Command> {
+    game.scene
+        .mission
+        .actions
+        .iter()
+        .find_map(|&a| start_of(game, player, unit, a))
+}
+
 /// In `player`'s Shooting phase: an action for `unit` (a unit with nothing to shoot at) that
 /// the engine accepts, on the first objective it may be performed on; None when no action is
 /// offered or none is possible.
@@ -60,6 +69,127 @@ pub fn action_for(game: &Game, player: u8, unit: &str) -> Option<Command> {
         }
     }
     None
+}
+
+/// The points of enemy units that one victory point expected from a secondary card's action
+/// is worth to `normal` and `hard` when the action competes with a unit's shooting
+/// ([`scoring_action`]).
+pub const POINTS_PER_VP: f64 = 20.0;
+
+/// Most end-of-phase steps a trial of the rest of the turn carries out ([`card_vp_after`]).
+const TRIAL_STEPS: usize = 24;
+
+/// A secondary card's action `unit` can start now that is expected to score
+/// (`normal`, `hard`): for each active card with an action, the first start the engine
+/// accepts, tried on a copy of the game ([`Game::trial_copy`]) where the player's other units
+/// that could also start it do, and the turn then ends (and the opponent's next turn too, for
+/// an action that completes then, as Sabotage does) with nothing else done; the card's VP
+/// scored on that copy, with the command. None when no such action scores: an action whose
+/// condition already fails (Establish Locus out of place, Recover Assets alone) is not
+/// started.
+pub fn scoring_action(game: &Game, player: u8, unit: &str) -> Option<(u32, Command)> {
+    let deck = game.scene.secondary_deck.as_ref()?;
+    let army = game.army_of(player)?;
+    let mut best: Option<(u32, Command)> = None;
+    for held in &game.mission.active[usize::from(player - 1)] {
+        let card = &deck.cards[held.card];
+        let Some(action) = card.kind.action() else {
+            continue;
+        };
+        let Some(start) = start_of(game, player, unit, action) else {
+            continue;
+        };
+        let mut copy = game.trial_copy();
+        if copy.apply(&start).is_err() {
+            continue;
+        }
+        // The player's other units that could start it too.
+        for u in game.unit_roots(army) {
+            let id = game.unit_id(army, u);
+            if id == unit || copy.units[army][u].shot {
+                continue;
+            }
+            if let Some(c) = start_of(&copy, player, id, action) {
+                let _ = copy.apply(&c);
+            }
+        }
+        let vp = card_vp_after(copy, player, &card.name, action.completes_next_turn());
+        if vp > 0 && best.as_ref().is_none_or(|(b, _)| vp > *b) {
+            best = Some((vp, start));
+        }
+    }
+    best
+}
+
+/// The first start of `action` by `unit` the engine accepts now (its objective and place
+/// tried as [`action_for`] does).
+fn start_of(game: &Game, player: u8, unit: &str, action: MissionAction) -> Option<Command> {
+    let objectives: Vec<Option<String>> = if action.needs_objective() {
+        game.scene
+            .objectives
+            .iter()
+            .map(|o| Some(o.id.clone()))
+            .collect()
+    } else {
+        vec![None]
+    };
+    for objective in objectives {
+        for to in places(game, player, unit, action, objective.as_deref()) {
+            let c = Command::StartAction {
+                player,
+                unit: unit.to_string(),
+                action,
+                objective: objective.clone(),
+                to,
+            };
+            if game.check(&c).is_ok() {
+                return Some(c);
+            }
+        }
+    }
+    None
+}
+
+/// The VP `player` scores with the card `card` while the trial copy `game` is played on with
+/// End Phase alone to the end of their turn (and through the opponent's next turn with
+/// `next_turn`).
+fn card_vp_after(mut game: Game, player: u8, card: &str, next_turn: bool) -> u32 {
+    let mut vp = 0;
+    let mut turns_ended = 0;
+    for _ in 0..TRIAL_STEPS {
+        let Some(acting) = game.acting_player() else {
+            break;
+        };
+        let c = match &game.pending_shot {
+            Some(p) => Command::Pass {
+                player: opponent(p.player),
+            },
+            None => Command::EndPhase { player: acting },
+        };
+        let before = game.active_player;
+        let Ok(events) = game.apply(&c) else {
+            break;
+        };
+        vp += events
+            .iter()
+            .filter_map(|e| match e {
+                GameEvent::VictoryPoints {
+                    player: p,
+                    scored,
+                    reason,
+                    ..
+                } if *p == player && reason.starts_with(card) => Some(*scored),
+                _ => None,
+            })
+            .sum::<u32>();
+        if game.active_player != before || game.stage != crate::rules::phase::Stage::Battle {
+            turns_ended += 1;
+            if turns_ended > usize::from(next_turn) {
+                break;
+            }
+        }
+    }
+    vp
 }
 
 /// In `player`'s Command phase: a card just drawn whose "when drawn" clause lets them shuffle
@@ -121,7 +251,9 @@ fn enemy_zone_in_reach(game: &Game, player: u8) -> bool {
 
 /// Just before `player` ends their turn (the last EndPhase of the Fight phase): one Tactical
 /// card that would not score at the end of this turn, to discard for a Command point, when
-/// none is marked yet and the CP would be gained (the 1 extra CP per round not yet had).
+/// none is marked yet and the CP would be gained (the 1 extra CP per round not yet had). A
+/// card whose action one of its units is performing is kept: it scores when the action
+/// completes.
 pub fn discard_for_cp(game: &Game, player: u8) -> Option<Command> {
     let i = usize::from(player - 1);
     let deck = game.scene.secondary_deck.as_ref()?;
@@ -143,8 +275,19 @@ pub fn discard_for_cp(game: &Game, player: u8) -> Option<Command> {
             _ => None,
         })
         .collect();
+    // A card whose action one of the player's units is performing scores when it completes
+    // (Sabotage: at the end of the opponent's turn): never discarded under way.
+    let under_way = |kind: &CardKind| {
+        kind.action().is_some_and(|a| {
+            game.mission
+                .actions
+                .iter()
+                .any(|w| w.player == player && w.action == a)
+        })
+    };
     let card = game.mission.active[i]
         .iter()
+        .filter(|c| !under_way(&deck.cards[c.card].kind))
         .map(|c| deck.cards[c.card].name.clone())
         .find(|name| !scoring.contains(&name.as_str()))?;
     let c = Command::DiscardSecondary { player, card };

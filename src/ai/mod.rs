@@ -340,6 +340,27 @@ fn value_per_model(game: &Game, army: usize, unit: usize) -> f64 {
     f64::from(u.points.unwrap_or(100)) / u.models.len().max(1) as f64
 }
 
+/// The share of its points per wound that `normal` and `hard` count for a wound that destroys
+/// no model ([`damage_points`]): half, so a kill still beats the same wounds spread, but a
+/// Redemptor that no weapon can destroy this turn is still worth attacking.
+pub const CHIP_DAMAGE_SHARE: f64 = 0.5;
+
+/// The points an attack's outcome `d` on the enemy unit (`army`, `unit`) is worth: its
+/// models expected destroyed at their points each, plus the other wounds it is expected to
+/// deal at [`CHIP_DAMAGE_SHARE`] of the points per wound (points per model over the
+/// datasheet's Wounds).
+pub fn damage_points(
+    game: &Game,
+    army: usize,
+    unit: usize,
+    d: &crate::rules::attack::exact::AttackDistribution,
+) -> f64 {
+    let per = value_per_model(game, army, unit);
+    let wounds = f64::from(game.scene.armies[army].units[unit].datasheet.wounds.max(1));
+    let chip = (d.expected_wounds_lost - d.expected_models_destroyed * wounds).max(0.0);
+    d.expected_models_destroyed * per + CHIP_DAMAGE_SHARE * chip * per / wounds
+}
+
 /// The deploying unit, if the player deploys now.
 fn deploy(game: &Game, player: u8) -> Option<Command> {
     game.deploy_next_as_placed(player)
@@ -519,6 +540,24 @@ fn random_assignments(
     out
 }
 
+/// Each weapon option (its first profile) at the first target the engine allows it.
+fn first_targets(
+    game: &Game,
+    player: u8,
+    id: &str,
+    options: &[WeaponOption],
+    melee: bool,
+) -> Vec<WeaponTarget> {
+    options
+        .iter()
+        .filter_map(|o| {
+            let profile = o.profile_choices()[0];
+            let targets = game.legal_targets(player, id, &o.label(profile), melee);
+            targets.first().map(|t| o.at(t, profile))
+        })
+        .collect()
+}
+
 /// The largest prefix of `picked` that the engine accepts together (checked without dice).
 fn accepted_prefix(
     game: &Game,
@@ -588,23 +627,27 @@ impl Ai {
     /// Each weapon option (the unit's legal loadout, [`Game::weapon_options`]) at the
     /// target and with the profile that give the highest exact expected points destroyed.
     fn best_targets(
+        &self,
         game: &Game,
         player: u8,
         id: &str,
         options: &[WeaponOption],
         melee: bool,
     ) -> Vec<WeaponTarget> {
-        Self::scored_targets(game, player, id, options, melee).1
+        self.scored_targets(game, player, id, options, melee).1
     }
 
-    /// [`Ai::best_targets`] with the sum of the chosen assignments' expected points.
+    /// [`Ai::best_targets`] with the sum of the chosen assignments' expected points: models
+    /// destroyed, and at `normal` the wounds that destroy none too ([`damage_points`]).
     fn scored_targets(
+        &self,
         game: &Game,
         player: u8,
         id: &str,
         options: &[WeaponOption],
         melee: bool,
     ) -> (f64, Vec<WeaponTarget>) {
+        let chip = self.level > Level::Easy;
         let Some(earmy) = game.army_of(opponent(player)) else {
             return (0.0, Vec::new());
         };
@@ -626,11 +669,18 @@ impl Ai {
                     let preview = game
                         .preview_attacks(player, id, std::slice::from_ref(&wt), melee)
                         .ok()?;
-                    let destroyed: f64 = preview
+                    let value: f64 = preview
                         .iter()
-                        .map(|p| p.distribution.expected_models_destroyed)
+                        .map(|p| {
+                            if chip {
+                                damage_points(game, earmy, unit, &p.distribution)
+                            } else {
+                                p.distribution.expected_models_destroyed
+                                    * value_per_model(game, earmy, unit)
+                            }
+                        })
                         .sum();
-                    Some((destroyed * value_per_model(game, earmy, unit), wt))
+                    Some((value, wt))
                 })
                 .max_by(|a, b| a.0.total_cmp(&b.0));
             if let Some((score, wt)) = best
@@ -962,11 +1012,19 @@ impl Ai {
             let (value, picked) = if self.level == Level::Hard {
                 plan::focused_targets(game, player, &id, &weapons, false)
             } else {
-                Self::scored_targets(game, player, &id, &weapons, false)
+                self.scored_targets(game, player, &id, &weapons, false)
             };
             if self.level > Level::Easy
                 && let Some((g, c)) = tactics::grenade(game, player, (army, u))
                 && g > value * tactics::GRENADE_OVER_SHOOTING
+            {
+                return c;
+            }
+            // normal and hard: a secondary card's action that is expected to score more
+            // than the unit's shooting is worth.
+            if self.level > Level::Easy
+                && let Some((vp, c)) = mission::scoring_action(game, player, &id)
+                && f64::from(vp) * mission::POINTS_PER_VP > value
             {
                 return c;
             }
@@ -983,8 +1041,15 @@ impl Ai {
                 return c;
             }
             if picked.is_empty() {
-                // Nothing to shoot at: an action of the mission instead, if one is possible.
-                if let Some(action) = mission::action_for(game, player, &id) {
+                // Nothing to shoot at: an action of the mission instead, if one is possible
+                // (normal and hard: a primary mission's action, the secondary cards' being
+                // weighed above).
+                let action = if self.level > Level::Easy {
+                    mission::primary_action_for(game, player, &id)
+                } else {
+                    mission::action_for(game, player, &id)
+                };
+                if let Some(action) = action {
                     return action;
                 }
                 self.passed.insert(key(game, player, &id));
@@ -1108,10 +1173,17 @@ impl Ai {
         let needed = game
             .charge_odds(player, &id, &names)
             .map_or(13, |o| o.needed);
-        // A failed roll: one Command Re-roll, when CP allow.
+        // A failed roll: one Command Re-roll, when CP allow (normal and hard: only for a
+        // roll that can still succeed, by a unit whose fight is worth a CP).
         let reroll = tactics::command_reroll(player, &id, RerollRoll::Charge);
         let rerolled = self.passed.contains(&key(game, player, "reroll"));
-        if u32::from(dice[0] + dice[1]) < needed && !rerolled {
+        let worth = self.level == Level::Easy
+            || (needed <= 12
+                && targets.iter().any(|&t| {
+                    tactics::rough_unit_points(game, (army, u), (earmy, t), true, None)
+                        >= tactics::CHARGE_REROLL_MIN_POINTS
+                }));
+        if u32::from(dice[0] + dice[1]) < needed && !rerolled && worth {
             self.passed.insert(key(game, player, "reroll"));
             if game.cp_of(player) >= 1 && legal(game, &reroll) {
                 return reroll;
@@ -1245,15 +1317,21 @@ impl Ai {
     /// will not score is discarded for a CP.
     fn fight(&mut self, game: &Game, player: u8) -> Command {
         let hard = self.level == Level::Hard;
+        let engaged_anyway = self.level > Level::Easy;
         let c = fight_step(
             game,
             (hard, self.level > Level::Easy),
             |g, p, id, weapons, _| {
-                let picked = if hard {
+                let mut picked = if hard {
                     plan::focused_targets(g, p, id, weapons, true).1
                 } else {
-                    Ai::best_targets(g, p, id, weapons, true)
+                    self.best_targets(g, p, id, weapons, true)
                 };
+                // Never an empty fight while an enemy is in reach: each weapon at its first
+                // legal target.
+                if engaged_anyway && picked.is_empty() {
+                    picked = first_targets(g, p, id, weapons, true);
+                }
                 let make = |weapons| Command::Fight {
                     player: p,
                     unit: id.to_string(),

@@ -66,6 +66,14 @@ pub const OBJECTIVE_TARGET_FACTOR: f64 = 1.5;
 /// outside Engagement Range).
 pub const MELEE_STOP_SHORT_INCHES: f32 = 1.3;
 
+/// How far (inches) from the closest enemy unit a TRANSPORT carrying a unit that fights
+/// stops (`normal`, `hard`): its passengers then get out within 3" and charge the rest.
+pub const DELIVERY_STOP_SHORT_INCHES: f32 = 4.0;
+
+/// The charge distance (inches) beyond the 3" of a Disembark within which passengers get out
+/// of a TRANSPORT that has just moved: 8", a roll of 8 or more on 2D6 being 42%.
+pub const DELIVERY_CHARGE_INCHES: f32 = 8.0;
+
 /// How far beyond its Move a unit may be from where it is going for `hard` to re-roll an
 /// Advance roll that falls short (a roll of 3 or more then gets it there); further away, the
 /// unit Advances to get closer and keeps its Command points.
@@ -874,6 +882,22 @@ impl Ai {
         // 88.7% -> 90.5%). The same rule for every unit holding a marker with less than its
         // centre cost layouts 4 and 5 up to 16 points.
         if self.carries(game, army, u) {
+            // A TRANSPORT carrying a unit that fights delivers it: it drives at the closest
+            // enemy unit, whatever marker it holds (parked on the home marker, it kept the
+            // Boyz and the Warboss out of the game for two rounds).
+            if self.delivers(game, army, u)
+                && let Some((enemy, d)) = closest
+                && d > DELIVERY_STOP_SHORT_INCHES + 0.5
+                && let Some(mv) = self.close_on(
+                    game,
+                    player,
+                    (army, u),
+                    (enemy, d),
+                    DELIVERY_STOP_SHORT_INCHES,
+                )
+            {
+                return mv;
+            }
             let holding = needed_on(game, army, u);
             if let Some(&(i, _)) = open.iter().find(|(i, _)| holding.contains(i)) {
                 self.claim(game, player, i);
@@ -1223,6 +1247,13 @@ impl Ai {
             .any(|s| s.location == Location::Embarked(t))
     }
 
+    /// Whether the TRANSPORT (`army`, `t`) carries a unit that fights ([`Ai::fights`]).
+    fn delivers(&self, game: &Game, army: usize, t: usize) -> bool {
+        (0..game.units[army].len()).any(|p| {
+            game.units[army][p].location == Location::Embarked(t) && self.fights(game, army, p)
+        })
+    }
+
     /// A Normal move towards `to` like the first player's, with `hard`'s lookahead: each end
     /// also pays for the damage the enemy could do there ([`Ai::threat_inches`]).
     fn move_scored(
@@ -1301,7 +1332,30 @@ impl Ai {
             let Location::Embarked(t) = game.units[army][u].location else {
                 continue;
             };
-            if game.units[army][t].moved.is_some() || game.live_models(army, t).is_empty() {
+            if game.live_models(army, t).is_empty() {
+                continue;
+            }
+            // After the TRANSPORT's Normal move, a unit that fights gets out when an enemy
+            // unit is within a charge of where it would stand (it may still charge).
+            if let Some(moved) = game.units[army][t].moved {
+                if moved != crate::rules::movement::Moved::Moved(MoveMode::Normal)
+                    || !self.fights(game, army, u)
+                {
+                    continue;
+                }
+                let key = super::key(game, player, &format!("disembark-after-{u}"));
+                if self.passed.contains(&key) {
+                    continue;
+                }
+                self.passed.insert(key);
+                if closest_enemy_and_distance(game, army, t)
+                    .is_none_or(|(_, d)| d > DISEMBARK_RANGE_INCHES + DELIVERY_CHARGE_INCHES)
+                {
+                    continue;
+                }
+                if let Some(cmd) = self.disembark_towards_enemy(game, player, army, (u, t)) {
+                    return Some(cmd);
+                }
                 continue;
             }
             let key = super::key(game, player, &format!("disembark-{u}"));
@@ -1321,23 +1375,33 @@ impl Ai {
             if !enemy_close && !objective_close && game.battle_round < RESERVES_LAST_ROUND {
                 continue;
             }
-            let hull = game.solid(game.live_models(army, t)[0]);
-            let goal = closest_enemy(game, army, t)
-                .map(|(a, e)| centre(game, a, e).truncate())
-                .unwrap_or(hull.centre);
-            let ring = ring_placements(game, army, u, &hull, goal);
-            if let Some(models) = ring {
-                let cmd = Command::Disembark {
-                    player,
-                    unit: game.unit_id(army, u).to_string(),
-                    models,
-                };
-                if legal(game, &cmd) {
-                    return Some(cmd);
-                }
+            if let Some(cmd) = self.disembark_towards_enemy(game, player, army, (u, t)) {
+                return Some(cmd);
             }
         }
         None
+    }
+
+    /// The Disembark of unit `u` from TRANSPORT `t`, its models ringed on the side of the
+    /// closest enemy unit; None when the engine refuses it.
+    fn disembark_towards_enemy(
+        &self,
+        game: &Game,
+        player: u8,
+        army: usize,
+        (u, t): (usize, usize),
+    ) -> Option<Command> {
+        let hull = game.solid(game.live_models(army, t)[0]);
+        let goal = closest_enemy(game, army, t)
+            .map(|(a, e)| centre(game, a, e).truncate())
+            .unwrap_or(hull.centre);
+        let models = ring_placements(game, army, u, &hull, goal)?;
+        let cmd = Command::Disembark {
+            player,
+            unit: game.unit_id(army, u).to_string(),
+            models,
+        };
+        legal(game, &cmd).then_some(cmd)
     }
 
     /// A Reserves unit's arrival in the Reinforcements step (`rapid_ingress`: the unit that
@@ -1811,7 +1875,7 @@ pub fn focused_targets(
                         let d = &p.distribution;
                         let wipe = d.models_destroyed.last().copied().unwrap_or(0.0);
                         let per = value_per_model(game, earmy, unit);
-                        (d.expected_models_destroyed * per
+                        (super::damage_points(game, earmy, unit, d)
                             + WIPE_BONUS_SHARE * wipe * per * p.target_models as f64)
                             * on_objective(unit)
                     })

@@ -26,6 +26,8 @@ pub struct GameStats {
     pub objectives_per_round: Vec<[u32; 2]>,
     /// Victory points of each player at the end of each battle round.
     pub vp_per_round: Vec<[u32; 2]>,
+    /// Each player's victory points at the end by source: primary, secondary, Battle Ready.
+    pub vp_by_source: [[u32; 3]; 2],
     /// Units (Attached units count once) that never moved, arrived, embarked, shot,
     /// declared a charge, fought or started an action.
     pub units_never_acted: [u32; 2],
@@ -122,6 +124,11 @@ impl GameStats {
                 .map(|u| units[u].points.unwrap_or(0))
                 .sum();
             self.share_destroyed[i] = f64::from(destroyed) / f64::from(total.max(1));
+            self.vp_by_source[i] = [
+                game.mission.primary_vp[i],
+                game.mission.secondary_vp[i],
+                game.mission.battle_ready_vp[i],
+            ];
             self.units_never_acted[i] = game
                 .unit_roots(army)
                 .into_iter()

@@ -19,8 +19,13 @@ use crate::rules::constants::{
 use crate::rules::phase::{Phase, opponent};
 use crate::rules::stratagem::Stratagem;
 
-/// Smallest expected points destroyed for which the computer spends 1 CP on Fire Overwatch.
-pub const OVERWATCH_MIN_POINTS: f64 = 8.0;
+/// Smallest expected points destroyed for which the computer spends 1 CP on Fire Overwatch:
+/// 15, about what a CP buys elsewhere (at 8 it fired 3 or 4 times a game for 0 or 1 kill).
+pub const OVERWATCH_MIN_POINTS: f64 = 15.0;
+
+/// Smallest expected points the charging unit's fight is worth ([`rough_unit_points`]) for
+/// `normal` and `hard` to spend a Command Re-roll on its failed charge roll.
+pub const CHARGE_REROLL_MIN_POINTS: f64 = 15.0;
 
 /// Smallest expected points destroyed (the fight's expected value times the charge odds) for
 /// which the computer spends 2 CP on a Heroic Intervention.
@@ -247,7 +252,7 @@ pub fn heroic_intervention(game: &Game, player: u8) -> Option<Command> {
         return None;
     }
     let target = enemy_trigger(game, player, &[TriggerKind::EndedChargeMove])?;
-    let options = own_units(game, player)
+    let options: Vec<(f64, Command)> = own_units(game, player)
         .into_iter()
         .filter_map(|au| {
             let d = game.unit_distance(au, target);
@@ -273,7 +278,28 @@ pub fn heroic_intervention(game: &Game, player: u8) -> Option<Command> {
             })
         })
         .collect();
+    // Paid only where a charge move is possible: tried on a copy whose roll is the highest,
+    // the computer's own charge move must be found and accepted there.
+    let options = options
+        .into_iter()
+        .filter(|(v, c)| *v >= HEROIC_MIN_POINTS && heroic_move_possible(game, player, c))
+        .collect();
     best_legal(game, options, HEROIC_MIN_POINTS)
+}
+
+/// Whether, after the Heroic Intervention `use_it` with the highest charge roll (a trial
+/// with [`Game::check`]'s dice), the computer finds a charge move the engine accepts.
+fn heroic_move_possible(game: &Game, player: u8, use_it: &Command) -> bool {
+    let Some(after) = super::trial(game, use_it) else {
+        return false;
+    };
+    let Some(pending) = after.charge.clone() else {
+        return false;
+    };
+    let mut ai = super::Ai::with_level(super::Level::Hard);
+    let mv = ai.charge_move(&after, player, pending.unit, &pending.targets, pending.dice);
+    matches!(&mv, Command::ChargeMove { paths, .. } if !paths.is_empty())
+        && super::legal(&after, &mv)
 }
 
 /// Counter-offensive (2 CP) just after an enemy unit has fought, before the opponent selects

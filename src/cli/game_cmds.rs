@@ -38,11 +38,12 @@ pub struct RunArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
-    /// The computer plays this player (1 or 2): before each listed command, and after the
-    /// last, it gives its own commands while that player must act, and it may answer a
-    /// listed attack with Go to Ground or Smokescreen. Its commands go into the save.
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
-    pub computer: Option<u8>,
+    /// The computer plays this player (1, 2, or `both`): before each listed command, and
+    /// after the last, it gives its own commands while that player must act, and it may
+    /// answer a listed attack with Go to Ground or Smokescreen. Its commands go into the save.
+    /// With `both` it plays the whole game (an empty command list plays it to the end).
+    #[arg(long, value_parser = parse_computer)]
+    pub computer: Option<ComputerPlays>,
     /// How strongly the computer plays: easy, normal or hard.
     #[arg(long, value_enum, default_value_t = crate::ai::Level::Hard)]
     pub ai: crate::ai::Level,
@@ -55,6 +56,35 @@ pub struct RunArgs {
     pub step_delay_ms: u64,
 }
 
+/// Who the computer plays in `wartable run` (`--computer 1|2|both`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ComputerPlays {
+    /// One player (1 or 2).
+    One(u8),
+    /// Both players.
+    Both,
+}
+
+impl ComputerPlays {
+    /// The players it plays.
+    pub fn players(self) -> Vec<u8> {
+        match self {
+            ComputerPlays::One(p) => vec![p],
+            ComputerPlays::Both => vec![1, 2],
+        }
+    }
+}
+
+/// Reads `--computer`: 1, 2 or `both`.
+fn parse_computer(s: &str) -> Result<ComputerPlays, String> {
+    match s.trim() {
+        "1" => Ok(ComputerPlays::One(1)),
+        "2" => Ok(ComputerPlays::One(2)),
+        "both" => Ok(ComputerPlays::Both),
+        other => Err(format!("'{other}' is not 1, 2 or both")),
+    }
+}
+
 /// A command applied (true) or refused, reported under `label`.
 type Outcome<'a> = dyn FnMut(&mut Game, &Command, String, &mut SaveFile) -> bool + 'a;
 
@@ -64,13 +94,56 @@ type Outcome<'a> = dyn FnMut(&mut Game, &Command, String, &mut SaveFile) -> bool
 fn computer_plays(
     game: &mut Game,
     save: &mut SaveFile,
-    computer: &mut Option<(u8, Ai)>,
+    computers: &mut [(u8, Ai)],
     outcome: &mut Outcome<'_>,
     stopped: &dyn Fn() -> bool,
 ) {
-    let Some((p, ai)) = computer.as_mut() else {
+    if let [one] = computers {
+        computer_plays_one(game, save, one, outcome, stopped);
         return;
-    };
+    }
+    // Both players: each acts in turn until the game is over (or the computers stall).
+    let mut refused = 0;
+    while let Some(acting) = game.acting_player() {
+        if refused >= 3 || stopped() {
+            break;
+        }
+        let Some((_, ai)) = computers.iter_mut().find(|(p, _)| *p == acting) else {
+            break;
+        };
+        let c = ai.next(game, acting);
+        if !outcome(game, &c, "  AI".into(), save) {
+            refused += 1;
+            let end = crate::ai::unstick(game);
+            outcome(game, &end, "  AI".into(), save);
+            continue;
+        }
+        // The other computer's reactions.
+        let other = crate::rules::phase::opponent(acting);
+        if let Some((_, ai)) = computers.iter_mut().find(|(p, _)| *p == other) {
+            for _ in 0..crate::ai::MAX_REACTIONS_PER_COMMAND {
+                if game.acting_player().is_none_or(|a| a == other) {
+                    break;
+                }
+                let Some(r) = ai.react(game, other) else {
+                    break;
+                };
+                if !outcome(game, &r, "  AI".into(), save) {
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// [`computer_plays`] for a computer playing one player.
+fn computer_plays_one(
+    game: &mut Game,
+    save: &mut SaveFile,
+    (p, ai): &mut (u8, Ai),
+    outcome: &mut Outcome<'_>,
+    stopped: &dyn Fn() -> bool,
+) {
     let mut refused = 0;
     for _ in 0..crate::ai::MAX_REACTIONS_PER_COMMAND {
         if game.acting_player().is_none_or(|a| a == *p) || stopped() {
@@ -157,7 +230,11 @@ pub fn run(args: &RunArgs) -> ExitCode {
         None => args.scene.to_string_lossy().into_owned(),
     };
     let mut save = SaveFile {
-        computer: args.computer.map(|player| args.ai.seat(player)),
+        computer: match args.computer {
+            Some(ComputerPlays::One(player)) => Some(args.ai.seat(player)),
+            // A save of a computer-against-computer game is played on by people.
+            _ => None,
+        },
         ruleset: args.ruleset,
         ..SaveFile::new(scene_ref, args.seed, Vec::new())
     };
@@ -168,7 +245,13 @@ pub fn run(args: &RunArgs) -> ExitCode {
         text.extend(start_events.iter().map(ToString::to_string));
     }
     let mut rejected = 0;
-    let mut computer = args.computer.map(|p| (p, Ai::with_level(args.ai)));
+    let mut computer: Vec<(u8, Ai)> = args
+        .computer
+        .map(ComputerPlays::players)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|p| (p, Ai::with_level(args.ai)))
+        .collect();
     // Set when the autosave fails: the run stops at once.
     let save_failed = std::cell::RefCell::new(None::<String>);
     let stopped = || save_failed.borrow().is_some();

@@ -158,6 +158,8 @@ pub struct PlayerSummary {
     pub mean_vp_per_round: Vec<f64>,
     /// Mean units per game that never acted.
     pub mean_units_never_acted: f64,
+    /// Mean victory points per game by source: primary, secondary, Battle Ready.
+    pub mean_vp_by_source: [f64; 3],
 }
 
 impl PlayerSummary {
@@ -226,6 +228,7 @@ struct Totals {
     by_charges: [[u64; 2]; 2],
     by_cp: [[u64; 2]; 2],
     by_never_acted: [u64; 2],
+    by_vp_source: [[u64; 3]; 2],
     by_objectives: Vec<[f64; 2]>,
     by_vp_round: Vec<[f64; 2]>,
     rounds_seen: Vec<u64>,
@@ -264,6 +267,9 @@ impl Totals {
             self.by_cp[who][0] += u64::from(st.cp_gained[me]);
             self.by_cp[who][1] += u64::from(st.cp_spent[me]);
             self.by_never_acted[who] += u64::from(st.units_never_acted[me]);
+            for k in 0..3 {
+                self.by_vp_source[who][k] += u64::from(st.vp_by_source[me][k]);
+            }
         }
         for (round, held) in st.objectives_per_round.iter().enumerate() {
             if self.by_objectives.len() <= round {
@@ -305,6 +311,9 @@ impl Totals {
             self.by_wins[p] += o.by_wins[p];
             self.by_share_destroyed[p] += o.by_share_destroyed[p];
             self.by_never_acted[p] += o.by_never_acted[p];
+            for k in 0..3 {
+                self.by_vp_source[p][k] += o.by_vp_source[p][k];
+            }
             for k in 0..2 {
                 self.by_charges[p][k] += o.by_charges[p][k];
                 self.by_cp[p][k] += o.by_cp[p][k];
@@ -362,6 +371,7 @@ impl Totals {
             mean_objectives_per_round: per_round(&self.by_objectives),
             mean_vp_per_round: per_round(&self.by_vp_round),
             mean_units_never_acted: self.by_never_acted[who] as f64 / n,
+            mean_vp_by_source: self.by_vp_source[who].map(|v| v as f64 / n),
         }
     }
 }

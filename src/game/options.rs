@@ -674,9 +674,17 @@ impl Game {
     /// # Errors
     /// [`Rejection`]: the same answer [`Game::check`] gives.
     pub fn trial(&self, command: &Command) -> Result<(Game, Vec<GameEvent>), Rejection> {
-        let mut copy = self.clone();
-        copy.rng = GameRng::scripted(&CHECK_DICE);
+        let mut copy = self.trial_copy();
         let events = copy.apply(command)?;
         Ok((copy, events))
+    }
+
+    /// A copy of the game whose dice are [`Game::check`]'s (sixes), for carrying out several
+    /// commands in a row to weigh where they lead ([`Game::trial`] does one); the real dice
+    /// stay unknown and untouched.
+    pub fn trial_copy(&self) -> Game {
+        let mut copy = self.clone();
+        copy.rng = GameRng::scripted(&CHECK_DICE);
+        copy
     }
 }

@@ -16,6 +16,28 @@ pub fn open_field() -> Scene {
     load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes/open-field.ron")).unwrap()
 }
 
+/// The open-field scene (Search and Destroy: player 1's zone is the bottom-left quarter with
+/// home objective `attacker-home` at (14, 10); player 2's the top-right with `defender-home`
+/// at (46, 34); `centre`, `north-west` (14, 34) and `south-east` (46, 10) in No Man's Land)
+/// playing `mission` (a file name in scenes/missions without `.ron`) with the 2025-26
+/// secondary deck.
+pub fn mission_scene(mission: &str) -> Scene {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut scene = open_field();
+    scene.mission =
+        wartable::data::resolve::load_mission(&root.join(format!("scenes/missions/{mission}.ron")))
+            .unwrap()
+            .into();
+    scene.secondary_deck = Some(
+        wartable::data::resolve::load_secondary_deck(
+            &root.join("scenes/missions/secondary-deck-2025.ron"),
+        )
+        .unwrap()
+        .into(),
+    );
+    scene
+}
+
 /// A game on `scene` with the first seed from 1 whose roll-off after deployment gives player 1
 /// the first turn, deployed where the scene stands (through Deploy commands), past any Scout
 /// moves, at battle round 1, player 1's Command phase.

@@ -190,3 +190,52 @@ fn an_agent_that_does_not_answer_with_commands_is_counted_refused() {
         v["rejected_examples"]
     );
 }
+
+#[test]
+fn run_with_the_computer_on_both_sides_plays_a_whole_game_into_a_save() {
+    let dir = scratch("both");
+    let commands = dir.join("none.ron");
+    std::fs::write(&commands, "[]").expect("write the command list");
+    let save = dir.join("game.ron");
+    let out = Command::new(env!("CARGO_BIN_EXE_wartable"))
+        .args([
+            "run",
+            "default",
+            "--computer",
+            "both",
+            "--ai",
+            "normal",
+            "--json",
+        ])
+        .args(["--seed", "5", "--commands", &commands.to_string_lossy()])
+        .args(["--save", &save.to_string_lossy()])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run wartable");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["final"]["stage"], "GameOver", "{}", v["final"]);
+    let refused = v["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .filter(|r| r["accepted"] == false)
+        .count();
+    assert_eq!(refused, 0);
+    // The save replays to the same end.
+    let end = replay(&save);
+    assert_eq!(end["stage"], "GameOver");
+    assert_eq!(end["vp"], v["final"]["vp"]);
+    // Not 3 nor "all".
+    let bad = Command::new(env!("CARGO_BIN_EXE_wartable"))
+        .args(["run", "default", "--computer", "3", "--commands"])
+        .arg(&commands)
+        .output()
+        .expect("run wartable");
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("not 1, 2 or both"));
+}

@@ -8,3 +8,4 @@ mod ai_army_rules;
 mod ai_levels;
 #[path = "../common/battle.rs"]
 mod battle;
+mod blind_spots;

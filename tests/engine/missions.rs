@@ -5,21 +5,14 @@
 
 use crate::battle;
 
-use std::path::Path;
-
 use battle::{
-    accepted, advance_to, deployed_game, isolate, objective, open_field, put, put_line, rejected,
+    accepted, advance_to, deployed_game, isolate, mission_scene, objective, put, put_line, rejected,
 };
-use wartable::data::resolve::{Scene, load_mission, load_secondary_deck};
 use wartable::game::mission::{ActiveCard, Destroyed};
 use wartable::game::{Command, Game, GameEvent, Rule};
 use wartable::rules::mission::MissionAction;
 use wartable::rules::phase::{Phase, Stage};
 use wartable::rules::secondary::SecondaryMode;
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// The open-field scene (Search and Destroy: player 1's zone is the bottom-left quarter with
 /// home objective `attacker-home` at (14, 10); player 2's the top-right with `defender-home`
@@ -28,21 +21,6 @@ fn root() -> &'static Path {
 /// Command phase.
 fn mission_game(mission: &str) -> Game {
     deployed_game(mission_scene(mission))
-}
-
-/// The open-field scene playing `mission` (a file name in scenes/missions without `.ron`)
-/// with the 2025-26 secondary deck.
-fn mission_scene(mission: &str) -> Scene {
-    let mut scene = open_field();
-    scene.mission = load_mission(&root().join(format!("scenes/missions/{mission}.ron")))
-        .unwrap()
-        .into();
-    scene.secondary_deck = Some(
-        load_secondary_deck(&root().join("scenes/missions/secondary-deck-2025.ron"))
-            .unwrap()
-            .into(),
-    );
-    scene
 }
 
 /// Every unit gone but the two anchors (player 1's Ballistus at (4, 40), player 2's
