@@ -200,7 +200,7 @@ fn run_with_the_computer_on_both_sides_plays_a_whole_game_into_a_save() {
     let out = Command::new(env!("CARGO_BIN_EXE_wartable"))
         .args([
             "run",
-            "default",
+            "scenes/default.ron",
             "--computer",
             "both",
             "--ai",
@@ -232,7 +232,7 @@ fn run_with_the_computer_on_both_sides_plays_a_whole_game_into_a_save() {
     assert_eq!(end["vp"], v["final"]["vp"]);
     // Not 3 nor "all".
     let bad = Command::new(env!("CARGO_BIN_EXE_wartable"))
-        .args(["run", "default", "--computer", "3", "--commands"])
+        .args(["run", "scenes/default.ron", "--computer", "3", "--commands"])
         .arg(&commands)
         .output()
         .expect("run wartable");

@@ -174,14 +174,19 @@ fn normal_keeps_no_reserve_where_a_second_marker_is_in_reach_of_the_first_move()
 /// The open field at player 2's Movement phase of round 1 with only the Hellblasters and
 /// Intercessors (player 1) and the Boyz mob (player 2), `gap` inches apart.
 fn boyz_walking_at_marines(gap: f32) -> Game {
+    walking_at_marines("boyz-mob", gap)
+}
+
+/// [`boyz_walking_at_marines`] with player 2's unit `unit` instead of the Boyz mob.
+fn walking_at_marines(unit: &str, gap: f32) -> Game {
     let mut g = deployed_game(open_field());
     isolate(
         &mut g,
-        &[(1, "hellblasters"), (1, "intercessors"), (2, "boyz-mob")],
+        &[(1, "hellblasters"), (1, "intercessors"), (2, unit)],
     );
     put_line(&mut g, 1, "hellblasters", 10.0, 8.0, 1.5);
     put_line(&mut g, 1, "intercessors", 20.0, 8.0, 1.5);
-    put_line(&mut g, 2, "boyz-mob", 10.0, 8.0 + gap, 1.3);
+    put_line(&mut g, 2, unit, 10.0, 8.0 + gap, 1.3);
     advance_to(&mut g, 2, Phase::Movement);
     g.cp = [3, 3];
     g
@@ -189,12 +194,24 @@ fn boyz_walking_at_marines(gap: f32) -> Game {
 
 #[test]
 fn normal_fires_overwatch_at_an_enemy_that_moves_into_range_and_easy_does_not() {
+    // The Boyz (9 points a model) are worth about 10 points to the Hellblasters hitting on
+    // 6s, less than OVERWATCH_MIN_POINTS: the CP is kept.
     let mut g = boyz_walking_at_marines(26.0);
     let walk = Command::Move {
         player: 2,
         unit: "boyz-mob".into(),
         mode: MoveMode::Normal,
         paths: shift(&g, 2, "boyz-mob", 0.0, -5.0),
+    };
+    accepted(&mut g, walk);
+    assert_eq!(Ai::with_level(Level::Normal).react(&g, 1), None);
+    // The Nobz, whose two wounds a plasma shot takes at once, are worth it.
+    let mut g = walking_at_marines("nobz", 26.0);
+    let walk = Command::Move {
+        player: 2,
+        unit: "nobz".into(),
+        mode: MoveMode::Normal,
+        paths: shift(&g, 2, "nobz", 0.0, -5.0),
     };
     accepted(&mut g, walk);
     assert_eq!(Ai::new().react(&g, 1), None, "easy never reacts");
@@ -208,23 +225,23 @@ fn normal_fires_overwatch_at_an_enemy_that_moves_into_range_and_easy_does_not() 
         panic!("{c:?}")
     };
     assert_eq!(*stratagem, Stratagem::FireOverwatch);
-    assert_eq!(target.as_deref(), Some("boyz-mob"));
+    assert_eq!(target.as_deref(), Some("nobz"));
     let events = accepted(&mut g, c);
     assert!(
         events
             .iter()
-            .any(|e| matches!(e, GameEvent::Attacked { target, .. } if target == "boyz-mob")),
+            .any(|e| matches!(e, GameEvent::Attacked { target, .. } if target == "nobz")),
         "{events:?}"
     );
     // Once per turn: nothing more.
     assert_eq!(Ai::with_level(Level::Normal).react(&g, 1), None);
     // Out of 24" (28" after the move): no Overwatch.
-    let mut far = boyz_walking_at_marines(33.0);
+    let mut far = walking_at_marines("nobz", 33.0);
     let walk = Command::Move {
         player: 2,
-        unit: "boyz-mob".into(),
+        unit: "nobz".into(),
         mode: MoveMode::Normal,
-        paths: shift(&far, 2, "boyz-mob", 0.0, -5.0),
+        paths: shift(&far, 2, "nobz", 0.0, -5.0),
     };
     accepted(&mut far, walk);
     assert_eq!(Ai::with_level(Level::Hard).react(&far, 1), None);
@@ -1054,11 +1071,11 @@ fn a_boyz_mob_with_its_warboss_disembarks_from_the_battlewagon_whole() {
 }
 
 #[test]
-fn a_battlewagon_holding_the_home_marker_alone_with_the_mob_aboard_stays_on_it() {
-    // The Battlewagon's hull reaches within range of the Orks' home marker (its centre over
-    // 3" away), the Boyz mob and Warboss aboard; the Shoota Boyz are still out of range in
-    // their corner, the enemy far off: the Battlewagon alone holds the marker. It stays
-    // (driving on to the next marker, as it did, left the home marker empty in round 1).
+fn a_battlewagon_on_the_home_marker_delivers_the_mob_and_the_shoota_boyz_take_the_marker() {
+    // The Battlewagon's hull reaches within range of the Orks' home marker with the Boyz mob
+    // and its Warboss aboard, the enemy far off: it drives at the enemy to deliver them (kept
+    // on the marker, it held them out of the game for two rounds), and the Shoota Boyz, 7"
+    // from the marker, come to hold it.
     for level in [Level::Normal, Level::Hard] {
         let mut g = deployed_game(open_field());
         isolate(
@@ -1071,7 +1088,7 @@ fn a_battlewagon_holding_the_home_marker_alone_with_the_mob_aboard_stays_on_it()
             ],
         );
         put_rows(&mut g, 1, "intercessors", (4.0, 4.0), 1.5, 5);
-        put_rows(&mut g, 2, "shoota-boyz", (56.0, 42.0), 1.3, 5);
+        put_rows(&mut g, 2, "shoota-boyz", (50.0, 40.0), 1.3, 5);
         put(&mut g, 2, "battlewagon", 0, 51.0, 31.0);
         let a = g.army_of(2).unwrap();
         let wagon = g.find_unit(a, "battlewagon").unwrap();
@@ -1089,20 +1106,23 @@ fn a_battlewagon_holding_the_home_marker_alone_with_the_mob_aboard_stays_on_it()
             .unwrap();
         // The Battlewagon's OC 5 alone holds the marker.
         assert_eq!(g.levels_of_control(home).0, [0, 5]);
+        let before = g.scene.armies[a].units[wagon].models[0].position;
         let mut ai = Ai::with_level(level);
         for _ in 0..30 {
             let c = ai.next(&g, 2);
             if matches!(c, Command::EndPhase { .. }) {
                 break;
             }
-            assert!(
-                !matches!(&c, Command::Move { unit, .. } | Command::Advance { unit, .. } if unit == "battlewagon"),
-                "{level}: {c:?}"
-            );
             accepted(&mut g, c);
         }
+        let after = g.scene.armies[a].units[wagon].models[0].position;
+        assert!(
+            before.distance(after) >= 5.0,
+            "{level}: the Battlewagon moved {:.1}\"",
+            before.distance(after)
+        );
         let held = g.levels_of_control(home).0;
-        assert!(held[0] == 0 && held[1] >= 5, "{level}: {held:?}");
+        assert!(held[0] == 0 && held[1] >= 2, "{level}: {held:?}");
     }
 }
 
