@@ -43,32 +43,9 @@ pub fn primary_action_for(game: &Game, player: u8, unit: &str) -> Option<Command
 /// the engine accepts, on the first objective it may be performed on; None when no action is
 /// offered or none is possible.
 pub fn action_for(game: &Game, player: u8, unit: &str) -> Option<Command> {
-    for action in offered(game, player) {
-        let objectives: Vec<Option<String>> = if action.needs_objective() {
-            game.scene
-                .objectives
-                .iter()
-                .map(|o| Some(o.id.clone()))
-                .collect()
-        } else {
-            vec![None]
-        };
-        for objective in objectives {
-            for to in places(game, player, unit, action, objective.as_deref()) {
-                let c = Command::StartAction {
-                    player,
-                    unit: unit.to_string(),
-                    action,
-                    objective: objective.clone(),
-                    to,
-                };
-                if game.check(&c).is_ok() {
-                    return Some(c);
-                }
-            }
-        }
-    }
-    None
+    offered(game, player)
+        .into_iter()
+        .find_map(|action| start_of(game, player, unit, action))
 }
 
 /// The points of enemy units that one victory point expected from a secondary card's action
