@@ -393,7 +393,8 @@ impl Game {
     /// (ids) and the positions (inches, rounded to 0.01) and wounds left of its live models;
     /// and the objective markers with the player controlling each (null for none).
     pub fn board(&self) -> Value {
-        let round = |v: f32| (v * 100.0).round() / 100.0;
+        // Rounded in f64, so the JSON reads 9.99 rather than the nearest f32's 9.98999977.
+        let round = |v: f32| (f64::from(v) * 100.0).round() / 100.0;
         let mut units = Vec::new();
         for (a, army) in self.scene.armies.iter().enumerate() {
             for (u, unit) in army.units.iter().enumerate() {

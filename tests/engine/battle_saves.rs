@@ -305,6 +305,11 @@ fn run_with_the_computer_plays_its_side_between_the_listed_commands() {
     );
     let at = &units[0]["models"][0]["at"];
     assert_eq!(at.as_array().unwrap().len(), 3);
+    // Hundredths of an inch, as written (no f32 noise such as 9.989999771118164).
+    for x in at.as_array().unwrap() {
+        let hundredths = x.as_f64().unwrap() * 100.0;
+        assert!((hundredths - hundredths.round()).abs() < 1e-6, "{at}");
+    }
     assert_eq!(
         v["board"]["objectives"].as_array().unwrap().len(),
         replayed.scene.objectives.len()
