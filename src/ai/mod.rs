@@ -527,17 +527,7 @@ fn random_assignments(
     melee: bool,
     rng: &mut ChaCha8Rng,
 ) -> Vec<WeaponTarget> {
-    let mut out = Vec::new();
-    for o in options {
-        let choices = o.profile_choices();
-        let profile = choices[rng.random_range(0..choices.len())];
-        let targets = game.legal_targets(player, id, &o.label(profile), melee);
-        if !targets.is_empty() {
-            let t = &targets[rng.random_range(0..targets.len())];
-            out.push(o.at(t, profile));
-        }
-    }
-    out
+    assignments(game, player, id, options, melee, |n| rng.random_range(0..n))
 }
 
 /// Each weapon option (its first profile) at the first target the engine allows it.
@@ -548,14 +538,29 @@ fn first_targets(
     options: &[WeaponOption],
     melee: bool,
 ) -> Vec<WeaponTarget> {
-    options
-        .iter()
-        .filter_map(|o| {
-            let profile = o.profile_choices()[0];
-            let targets = game.legal_targets(player, id, &o.label(profile), melee);
-            targets.first().map(|t| o.at(t, profile))
-        })
-        .collect()
+    assignments(game, player, id, options, melee, |_| 0)
+}
+
+/// Each weapon option at a legal target: `pick(n)` chooses one of the option's `n` profiles,
+/// then one of the `n` targets the engine allows it (an option with none is left out).
+fn assignments(
+    game: &Game,
+    player: u8,
+    id: &str,
+    options: &[WeaponOption],
+    melee: bool,
+    mut pick: impl FnMut(usize) -> usize,
+) -> Vec<WeaponTarget> {
+    let mut out = Vec::new();
+    for o in options {
+        let choices = o.profile_choices();
+        let profile = choices[pick(choices.len())];
+        let targets = game.legal_targets(player, id, &o.label(profile), melee);
+        if !targets.is_empty() {
+            out.push(o.at(&targets[pick(targets.len())], profile));
+        }
+    }
+    out
 }
 
 /// The largest prefix of `picked` that the engine accepts together (checked without dice).

@@ -239,3 +239,30 @@ fn run_with_the_computer_on_both_sides_plays_a_whole_game_into_a_save() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("not 1, 2 or both"));
 }
+
+#[test]
+fn the_computer_as_an_agent_plays_the_same_games_under_eleventh_edition() {
+    // The start message names the ruleset: the agent's copy plays under 11th as the game does.
+    let (through, inside) = (scratch("through-11"), scratch("inside-11"));
+    let agent = format!("{} agent --ai hard", env!("CARGO_BIN_EXE_wartable"));
+    let common = ["default", "--ruleset", "11", "--games", "1", "--seed", "43"];
+    let a = simulate(
+        &[
+            &common[..],
+            &[
+                "--p1-agent",
+                &agent,
+                "--save-games",
+                &through.to_string_lossy(),
+            ],
+        ]
+        .concat(),
+    );
+    simulate(&[&common[..], &["--save-games", &inside.to_string_lossy()]].concat());
+    assert_eq!(a["rejected_commands"], 0, "{}", a["rejected_examples"]);
+    assert_eq!(a["ruleset"], "Eleventh");
+    let (sa, sb) = (saves(&through), saves(&inside));
+    assert_eq!(sa.len(), 1);
+    assert!(sa[0].1.contains("Eleventh"), "the save records the ruleset");
+    assert_eq!(sa, sb, "the agent's game differs from the in-process one");
+}
