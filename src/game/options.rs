@@ -152,6 +152,11 @@ impl Game {
     /// The unit fighting now and what it does next, or None outside the Fight phase or
     /// between activations. Core Rules: Fight phase.
     pub fn fighting_now(&self) -> Option<FightingNow> {
+        // A battle that ended mid-activation (an army destroyed in the fight) has no one
+        // fighting, whatever its last Fight-phase state says.
+        if self.stage != Stage::Battle {
+            return None;
+        }
         let f = self.fight.as_ref()?;
         if f.step == FightStep::Consolidate && f.current.is_none() {
             // 11th Consolidate step: the picker's next unit that fought.
