@@ -44,6 +44,12 @@ pub struct RunArgs {
     /// With `both` it plays the whole game (an empty command list plays it to the end).
     #[arg(long, value_parser = parse_computer)]
     pub computer: Option<ComputerPlays>,
+    /// With `--computer 1|2`: the computer stops in its turn whenever the other player may
+    /// react (Fire Overwatch after its move, Heroic Intervention after its charge,
+    /// Counter-offensive, Rapid Ingress...), and the run ends there listing the reactions.
+    /// The next listed command is the answer: a reaction, or `Pass` to let the computer go on.
+    #[arg(long)]
+    pub ask_reactions: bool,
     /// How strongly the computer plays: easy, normal or hard.
     #[arg(long, value_enum, default_value_t = crate::ai::Level::Hard)]
     pub ai: crate::ai::Level,
@@ -88,6 +94,11 @@ fn parse_computer(s: &str) -> Result<ComputerPlays, String> {
 /// A command applied (true) or refused, reported under `label`.
 type Outcome<'a> = dyn FnMut(&mut Game, &Command, String, &mut SaveFile) -> bool + 'a;
 
+/// The reaction window of `run --computer N --ask-reactions`: the reactions open to the other
+/// player where the computer stopped, waiting for the next listed command (None: no window
+/// open).
+type Window = std::cell::RefCell<Option<Vec<Command>>>;
+
 /// The computer's turn in `wartable run --computer`: its reactions while the other player
 /// acts (Fire Overwatch, Heroic Intervention...), then its commands while its player must act
 /// (after three refusals it stops, in case it and the engine disagree).
@@ -97,9 +108,10 @@ fn computer_plays(
     computers: &mut [(u8, Ai)],
     outcome: &mut Outcome<'_>,
     stopped: &dyn Fn() -> bool,
+    window: Option<&Window>,
 ) {
     if let [one] = computers {
-        computer_plays_one(game, save, one, outcome, stopped);
+        computer_plays_one(game, save, one, outcome, stopped, window);
         return;
     }
     // Both players: each acts in turn until the game is over (or the computers stall).
@@ -136,14 +148,20 @@ fn computer_plays(
     }
 }
 
-/// [`computer_plays`] for a computer playing one player.
+/// [`computer_plays`] for a computer playing one player. With a reaction `window`, it stops
+/// after any of its commands that leaves the other player a reaction
+/// ([`Game::reactions_open`]) and opens the window with them.
 fn computer_plays_one(
     game: &mut Game,
     save: &mut SaveFile,
     (p, ai): &mut (u8, Ai),
     outcome: &mut Outcome<'_>,
     stopped: &dyn Fn() -> bool,
+    window: Option<&Window>,
 ) {
+    if window.is_some_and(|w| w.borrow().is_some()) {
+        return;
+    }
     let mut refused = 0;
     for _ in 0..crate::ai::MAX_REACTIONS_PER_COMMAND {
         if game.acting_player().is_none_or(|a| a == *p) || stopped() {
@@ -162,6 +180,14 @@ fn computer_plays_one(
             refused += 1;
             let end = crate::ai::unstick(game);
             outcome(game, &end, "  AI".into(), save);
+            continue;
+        }
+        if let Some(w) = window {
+            let open = game.reactions_open(crate::rules::phase::opponent(*p));
+            if !open.is_empty() && game.acting_player() == Some(*p) {
+                *w.borrow_mut() = Some(open);
+                return;
+            }
         }
     }
 }
@@ -255,12 +281,29 @@ pub fn run(args: &RunArgs) -> ExitCode {
     // Set when the autosave fails: the run stops at once.
     let save_failed = std::cell::RefCell::new(None::<String>);
     let stopped = || save_failed.borrow().is_some();
+    let window: Window = std::cell::RefCell::new(None);
+    let asking = (args.ask_reactions && computer.len() == 1).then_some(&window);
     let mut outcome = |game: &mut Game, c: &Command, label: String, save: &mut SaveFile| {
         // Listed commands are numbered; the computer's are labelled "AI ...".
         let index = label
             .trim()
             .parse::<usize>()
             .map_or_else(|_| json!(label.trim()), |i| json!(i));
+        let listed = index.is_u64();
+        // A listed Pass with no attacks waiting declines an open reaction window: nothing is
+        // applied and the computer goes on.
+        if listed
+            && window.borrow_mut().take().is_some()
+            && matches!(c, Command::Pass { .. })
+            && game.pending_shot.is_none()
+        {
+            text.push(format!(
+                "{label} Pass (player {}): no reaction, the computer goes on",
+                c.player()
+            ));
+            results.push(json!({"index": index, "command": "Pass", "what": "no reaction", "player": c.player(), "accepted": true}));
+            return true;
+        }
         let accepted = match game.apply(c) {
             Ok(events) => {
                 save.commands.push(c.clone());
@@ -308,7 +351,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
         accepted
     };
     for (i, c) in commands.iter().enumerate() {
-        computer_plays(&mut game, &mut save, &mut computer, &mut outcome, &stopped);
+        computer_plays(&mut game, &mut save, &mut computer, &mut outcome, &stopped, asking);
         if stopped() {
             break;
         }
@@ -319,12 +362,17 @@ pub fn run(args: &RunArgs) -> ExitCode {
             break;
         }
     }
-    computer_plays(&mut game, &mut save, &mut computer, &mut outcome, &stopped);
+    computer_plays(&mut game, &mut save, &mut computer, &mut outcome, &stopped, asking);
     if let Some(e) = save_failed.borrow_mut().take() {
         stderr_line!("{e}");
         return ExitCode::FAILURE;
     }
     let summary = game.summary();
+    // Where the computer stopped for the other player's reaction.
+    let waiting = window.borrow().clone().map(|open| {
+        let player = open.first().map_or(0, Command::player);
+        (player, open)
+    });
     if args.json {
         let mut out = json!({
             "ruleset": game.scene.ruleset(),
@@ -336,6 +384,9 @@ pub fn run(args: &RunArgs) -> ExitCode {
         });
         if args.board {
             out["board"] = game.board();
+        }
+        if let Some((player, open)) = &waiting {
+            out["waiting"] = json!({"player": player, "reactions": open});
         }
         super::print_then(
             &serde_json::to_string_pretty(&out).expect("json"),
@@ -353,6 +404,19 @@ pub fn run(args: &RunArgs) -> ExitCode {
         ));
         if args.board {
             text.push(serde_json::to_string_pretty(&game.board()).expect("plain data serializes"));
+        }
+        if let Some((player, open)) = &waiting {
+            text.push(format!(
+                "waiting for player {player}: the computer stopped where you may react; list one \
+                 of these next, or Pass to let it go on:"
+            ));
+            text.extend(open.iter().map(|c| {
+                format!(
+                    "  {}  {}",
+                    crate::ai::summary(c),
+                    ron::to_string(c).expect("commands serialize")
+                )
+            }));
         }
         super::print_then(&text.join("\n"), ExitCode::SUCCESS)
     }

@@ -429,6 +429,43 @@ impl Game {
         out
     }
 
+    /// The reactions open to `player` at this moment in the other player's turn: every Core
+    /// Stratagem use [`Game::stratagem_options`] finds accepted for one of its units (Fire
+    /// Overwatch after an enemy move, Heroic Intervention after an enemy charge,
+    /// Counter-offensive after an enemy unit has fought, Rapid Ingress at the end of the
+    /// enemy's Movement phase...), plus the answers to attacks waiting on it
+    /// ([`Game::reaction_options`]). Command Re-roll is left out: some roll of the phase is
+    /// always open to it, so it would be listed after every enemy command. Empty in the
+    /// player's own turn (outside the Fight phase) and outside the battle.
+    ///
+    /// Core Rules: Stratagems (the opponent's turn).
+    pub fn reactions_open(&self, player: u8) -> Vec<Command> {
+        if self.stage != Stage::Battle
+            || (self.active_player == player && self.phase != Phase::Fight)
+        {
+            return Vec::new();
+        }
+        let mut out = self.reaction_options();
+        out.retain(|c| c.player() == player);
+        let Some(army) = self.army_of(player) else {
+            return out;
+        };
+        for unit in self.unit_roots(army) {
+            if self.live_models_anywhere(army, unit).is_empty() {
+                continue;
+            }
+            for o in self.stratagem_options(army, unit) {
+                if o.stratagem != Stratagem::CommandReroll
+                    && o.verdict.is_ok()
+                    && !out.contains(&o.command)
+                {
+                    out.push(o.command);
+                }
+            }
+        }
+        out
+    }
+
     /// The orders open to the combined unit (`army`, `unit`) now ([`UnitOptions`]): only the
     /// acting player's units get any, save the Fight phase, where either player's unit may
     /// be selected in turn.

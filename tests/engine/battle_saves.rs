@@ -223,14 +223,10 @@ fn run_reports_each_command_accepted_or_rejected_with_the_rule() {
     std::fs::remove_dir_all(dir).ok();
 }
 
-#[test]
-fn run_with_the_computer_plays_its_side_between_the_listed_commands() {
+/// Player 1's set-up and deployment on the default scene, as a person would list them (the
+/// easy computer's choices).
+fn player_1_deployment(seed: u64) -> Vec<Command> {
     use wartable::ai::{Ai, Brain};
-    use wartable::game::Game;
-    let dir = temp_dir("run-computer");
-    let (list, save) = (dir.join("mine.ron"), dir.join("game.save.ron"));
-    // Player 1's set-up and deployment, as a person would list them.
-    let seed = 5;
     let (mut g, _) = Game::start(
         load_scene(&root().join("scenes/default.ron")).unwrap(),
         seed,
@@ -249,6 +245,15 @@ fn run_with_the_computer_plays_its_side_between_the_listed_commands() {
         }
         g.apply(&c).unwrap();
     }
+    mine
+}
+
+#[test]
+fn run_with_the_computer_plays_its_side_between_the_listed_commands() {
+    let dir = temp_dir("run-computer");
+    let (list, save) = (dir.join("mine.ron"), dir.join("game.save.ron"));
+    let seed = 5;
+    let mine = player_1_deployment(seed);
     std::fs::write(&list, ron::ser::to_string(&mine).unwrap()).unwrap();
     let out = Process::new(env!("CARGO_BIN_EXE_wartable"))
         .args([
@@ -448,5 +453,90 @@ fn a_save_from_before_the_reaction_window_still_loads() {
     assert_eq!(upgraded.commands, current);
     let (expected, _) = replay(scene, 7, &current).unwrap();
     assert_eq!(loaded.state_hash(), expected.state_hash());
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// Runs `wartable run scenes/default.ron --computer 2 --ask-reactions --json` on `mine`,
+/// saving to `save`; the JSON report.
+fn run_asking(dir: &Path, mine: &[Command], seed: u64, save: &Path) -> serde_json::Value {
+    let list = dir.join("mine.ron");
+    std::fs::write(&list, ron::ser::to_string(mine).unwrap()).unwrap();
+    let out = Process::new(env!("CARGO_BIN_EXE_wartable"))
+        .args(["run", "scenes/default.ron", "--json", "--computer", "2"])
+        .args(["--ask-reactions", "--force", "--seed", &seed.to_string()])
+        .arg("--commands")
+        .arg(&list)
+        .arg("--save")
+        .arg(save)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn run_with_ask_reactions_stops_in_the_computers_turn_where_the_player_may_react() {
+    let dir = temp_dir("run-ask");
+    let save = dir.join("game.save.ron");
+    let seed = 5;
+    // Player 1 ends each of its phases at once; the computer plays player 2 and stops where
+    // player 1 may react (Fire Overwatch at a unit that has just moved, ...).
+    let mut mine = player_1_deployment(seed);
+    let mut window = None;
+    for _ in 0..40 {
+        let v = run_asking(&dir, &mine, seed, &save);
+        assert_eq!(v["rejected"], 0, "{v}");
+        let (game, _) = load_save(&save).unwrap();
+        if !v["waiting"].is_null() {
+            window = Some((v, game));
+            break;
+        }
+        assert_eq!(game.acting_player(), Some(1), "the run stops only for player 1");
+        mine.push(if game.pending_shot.is_some() {
+            Command::Pass { player: 1 }
+        } else {
+            Command::EndPhase { player: 1 }
+        });
+    }
+    let (v, game) = window.expect("the computer's first turns leave player 1 a reaction");
+    assert_eq!(v["waiting"]["player"], 1);
+    // It stopped in its own turn, and every listed reaction is one the engine accepts there.
+    assert_eq!(game.acting_player(), Some(2));
+    let open: Vec<Command> = serde_json::from_value(v["waiting"]["reactions"].clone()).unwrap();
+    assert!(!open.is_empty());
+    assert_eq!(open, game.reactions_open(1));
+    for c in &open {
+        assert_eq!(c.player(), 1);
+        assert!(game.check(c).is_ok(), "{c:?}");
+    }
+    let saved = load_save(&save).unwrap().1.commands.len();
+    // A listed Pass declines: nothing is applied for it and the computer goes on.
+    let mut declined = mine.clone();
+    declined.push(Command::Pass { player: 1 });
+    let after = run_asking(&dir, &declined, seed, &save);
+    assert_eq!(after["rejected"], 0, "{after}");
+    let results = after["results"].as_array().unwrap();
+    assert!(
+        results
+            .iter()
+            .any(|r| r["command"] == "Pass" && r["what"] == "no reaction"),
+        "{after}"
+    );
+    let (went_on, file) = load_save(&save).unwrap();
+    assert!(file.commands.len() > saved);
+    assert!(!file.commands.contains(&Command::Pass { player: 1 }));
+    assert!(went_on.state_hash() != game.state_hash());
+    // A listed reaction is applied where the computer stopped.
+    let mut reacted = mine.clone();
+    reacted.push(open[0].clone());
+    let after = run_asking(&dir, &reacted, seed, &save);
+    assert_eq!(after["rejected"], 0, "{after}");
+    let file = load_save(&save).unwrap().1;
+    assert_eq!(file.commands[saved], open[0]);
     std::fs::remove_dir_all(dir).ok();
 }
