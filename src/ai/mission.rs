@@ -130,7 +130,7 @@ fn start_of(game: &Game, player: u8, unit: &str, action: MissionAction) -> Optio
 /// The VP `player` scores with the card `card` while the trial copy `game` is played on with
 /// End Phase alone to the end of their turn (and through the opponent's next turn with
 /// `next_turn`).
-fn card_vp_after(mut game: Game, player: u8, card: &str, next_turn: bool) -> u32 {
+pub(super) fn card_vp_after(mut game: Game, player: u8, card: &str, next_turn: bool) -> u32 {
     let mut vp = 0;
     let mut turns_ended = 0;
     for _ in 0..TRIAL_STEPS {

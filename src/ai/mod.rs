@@ -17,6 +17,7 @@
 
 pub mod agent;
 pub mod army_rules;
+mod cards;
 mod close_in;
 pub mod cover;
 pub mod level;
@@ -591,6 +592,8 @@ pub struct Ai {
     /// Under 11th, the enemy unit a charge was declared for (charging unit id, target id):
     /// chosen after the roll when the roll reaches it.
     charge_intent: Option<(String, String)>,
+    /// The units sent to score the cards that ask for a place this Movement phase.
+    cards: cards::CardPlan,
 }
 
 impl Default for Ai {
@@ -602,6 +605,7 @@ impl Default for Ai {
             advance_need: None,
             exposure: None,
             charge_intent: None,
+            cards: cards::CardPlan::default(),
         }
     }
 }

@@ -640,6 +640,26 @@ fn empty_advance(player: u8, unit: String) -> Command {
 /// Whether `normal` and `hard` start the unit embarked in a TRANSPORT that can take it: a
 /// melee-minded unit small enough ([`MAX_PASSENGER_MODELS`]) to disembark round the hull
 /// when it needs to.
+/// Whether the unit (`army`, `u`) may roll to Advance now at no cost to what it could do
+/// this turn ([`Ai::advance_for`]): no roll made yet this phase, no enemy unit within its Move
+/// plus the range of its guns that cannot shoot after Advancing, nor (for a unit that
+/// fights) within its Move plus the charge range, and an Advance move is possible at all
+/// (staying put is one: not for a unit out of Unit Coherency).
+pub(super) fn advance_costs_nothing(game: &Game, player: u8, army: usize, u: usize) -> bool {
+    if game.advance_roll.is_some() {
+        return false;
+    }
+    let m = game.unit_move_inches(army, u);
+    let d = closest_enemy_and_distance(game, army, u).map_or(f32::INFINITY, |(_, d)| d);
+    // Guns with ASSAULT still shoot after an Advance: only the others are given up.
+    let lost = longest_range_lost_by_advancing(game, army, u);
+    let shoots = lost > 0.0 && d <= lost + m;
+    let charges = melee_minded(game, army, u) && d <= m + game.charge_range_inches();
+    // Once rolled, the unit's next command is its Advance: where not even staying put is
+    // one (a unit out of Unit Coherency), it does not roll.
+    !shoots && !charges && legal(game, &empty_advance(player, game.unit_id(army, u).to_string()))
+}
+
 fn rides_in_transport(game: &Game, army: usize, u: usize) -> bool {
     game.live_models_anywhere(army, u).len() <= MAX_PASSENGER_MODELS && melee_minded(game, army, u)
 }
@@ -869,6 +889,19 @@ impl Ai {
         {
             return mv;
         }
+        // A unit sent to the place a secondary card asks for goes there ([`super::cards`]),
+        // rolling to Advance first where its Move falls short.
+        if let Some(goal) = self.card_goal(game, player, army, u) {
+            if let Some(c) = self.advance_for(game, player, (army, u), goal.distance(from.truncate()))
+            {
+                return c;
+            }
+            if let Some(c) =
+                self.move_towards(game, player, (army, u), goal.extend(0.0), (0.0, 0.5))
+            {
+                return c;
+            }
+        }
         let open = if nothing_left_to_score(game, player) {
             Vec::new()
         } else {
@@ -976,28 +1009,14 @@ impl Ai {
         (army, u): (usize, usize),
         gap: f32,
     ) -> Option<Command> {
-        if game.advance_roll.is_some() {
-            return None;
-        }
         let m = game.unit_move_inches(army, u);
-        if gap <= m - 0.1 {
+        if gap <= m - 0.1 || !advance_costs_nothing(game, player, army, u) {
             return None;
         }
-        let d = closest_enemy_and_distance(game, army, u).map_or(f32::INFINITY, |(_, d)| d);
-        // Guns with ASSAULT still shoot after an Advance: only the others are given up.
-        let lost = longest_range_lost_by_advancing(game, army, u);
-        let shoots = lost > 0.0 && d <= lost + m;
-        let charges = melee_minded(game, army, u) && d <= m + game.charge_range_inches();
-        if shoots || charges {
-            return None;
-        }
-        let id = game.unit_id(army, u).to_string();
-        // Once rolled, the unit's next command is its Advance: where not even staying put
-        // is one (a unit out of Unit Coherency), it does not roll.
-        if !legal(game, &empty_advance(player, id.clone())) {
-            return None;
-        }
-        let c = Command::Advance { player, unit: id };
+        let c = Command::Advance {
+            player,
+            unit: game.unit_id(army, u).to_string(),
+        };
         let need = if gap <= m + ADVANCE_GAP_INCHES {
             (gap - m + 0.1).ceil().clamp(1.0, 6.0) as u8
         } else {
@@ -1036,7 +1055,7 @@ impl Ai {
     /// [`Ai::move_unit`]): it fights, holds no objective alone, and the closest enemy unit is
     /// within its Move plus [`MELEE_SEEK_INCHES`] and not already within
     /// [`MELEE_STOP_SHORT_INCHES`].
-    fn seeks_melee(&self, game: &Game, army: usize, u: usize) -> bool {
+    pub(super) fn seeks_melee(&self, game: &Game, army: usize, u: usize) -> bool {
         let m = game.unit_move_inches(army, u);
         self.fights(game, army, u)
             && closest_enemy_and_distance(game, army, u)
@@ -1061,7 +1080,7 @@ impl Ai {
     /// the pair fewest Moves apart first (greedy) let a unit take the marker it stood
     /// nearest while the only unit that could reach a second marker that turn was sent 40"
     /// away (`normal` against `easy`, 24 layout pairings: 84.4% -> 88.4% of decided games).
-    fn assigned_objective(&self, game: &Game, player: u8, army: usize, u: usize) -> Option<usize> {
+    pub(super) fn assigned_objective(&self, game: &Game, player: u8, army: usize, u: usize) -> Option<usize> {
         let range = OBJECTIVE_RANGE_HORIZONTAL_INCHES - 0.5;
         let open = self.open_objectives(game, player);
         if open.is_empty() {
@@ -1083,7 +1102,8 @@ impl Ai {
             .filter(|&v| {
                 game.units[army][v].moved.is_none()
                     && !game.engaged(army, v)
-                    && (v == u || !self.seeks_melee(game, army, v))
+                    && (v == u
+                        || !(self.seeks_melee(game, army, v) || self.sent_to_card(game, player, v)))
             })
             .map(|v| {
                 let m = game.unit_move_inches(army, v);
@@ -1241,7 +1261,7 @@ impl Ai {
     }
 
     /// Whether the TRANSPORT (`army`, `t`) has a unit embarked.
-    fn carries(&self, game: &Game, army: usize, t: usize) -> bool {
+    pub(super) fn carries(&self, game: &Game, army: usize, t: usize) -> bool {
         game.units[army]
             .iter()
             .any(|s| s.location == Location::Embarked(t))

@@ -2,7 +2,7 @@
 //! respects"), each a hand-built position asked of [`Ai::next`] or [`Ai::react`] at `normal`
 //! and `hard`: the Redemptor engaged and not attacked, Sabotage discarded mid-action, the
 //! loaded Battlewagon parked on its home marker, Heroic Intervention paid with no possible
-//! charge move.
+//! charge move; and a unit sent to score a card that asks for a place (Behind Enemy Lines).
 
 use crate::battle;
 
@@ -249,6 +249,65 @@ fn no_heroic_intervention_is_paid_where_no_charge_move_is_possible() {
         assert!(
             !heroic(&c),
             "{level:?}: Heroic Intervention paid with no possible move"
+        );
+    }
+}
+
+/// VP `player` scores with the card `card` as their turn is ended from here with End Phase
+/// alone.
+fn card_vp_at_turn_end(mut g: Game, player: u8, card: &str) -> u32 {
+    let mut vp = 0;
+    while g.active_player == player && g.acting_player() == Some(player) {
+        for e in accepted(&mut g, Command::EndPhase { player }) {
+            if let wartable::game::GameEvent::VictoryPoints {
+                player: p,
+                scored,
+                reason,
+                ..
+            } = e
+                && p == player
+                && reason.starts_with(card)
+            {
+                vp += scored;
+            }
+        }
+    }
+    vp
+}
+
+#[test]
+fn a_unit_moves_wholly_within_the_enemy_zone_to_score_behind_enemy_lines() {
+    // Player 1 holds Behind Enemy Lines (3 VP for one unit wholly within the enemy zone, the
+    // open field's top-right quarter); its Eliminators stand 2.5" short of the zone's edge,
+    // with the south-east marker 10" away. Told nothing of the card, they went for the marker.
+    for level in LEVELS {
+        let mut g = deployed_game(mission_scene("take-and-hold"));
+        core_rules_only(&mut g);
+        isolate(&mut g, &[(1, "eliminators")]);
+        let deck = g.scene.secondary_deck.clone().unwrap();
+        let card = deck
+            .cards
+            .iter()
+            .position(|c| c.name == "Behind Enemy Lines")
+            .unwrap();
+        g.scene.secondaries[0] = SecondaryMode::Tactical;
+        g.mission.active[0] = vec![ActiveCard::new(card)];
+        advance_to(&mut g, 1, Phase::Movement);
+        put_line(&mut g, 1, "eliminators", 42.0, 19.5, 1.3);
+        assert_eq!(
+            card_vp_at_turn_end(g.clone(), 1, "Behind Enemy Lines"),
+            0,
+            "set up outside the zone"
+        );
+        let mut ai = Ai::with_level(level);
+        let c = play_until(&mut g, 1, &mut ai, |c| {
+            matches!(c, Command::Move { unit, .. } if unit == "eliminators")
+        });
+        accepted(&mut g, c);
+        assert_eq!(
+            card_vp_at_turn_end(g, 1, "Behind Enemy Lines"),
+            3,
+            "{level:?}: the Eliminators did not end wholly within the enemy zone"
         );
     }
 }
