@@ -54,6 +54,9 @@ fn main() {
                                 | GameEvent::ReservesDeclared { .. }
                                 | GameEvent::Attacked { .. }
                                 | GameEvent::ObjectiveControl { .. }
+                                | GameEvent::SecondaryDrawn { .. }
+                                | GameEvent::SecondaryDiscarded { .. }
+                                | GameEvent::SecondaryShuffledBack { .. }
                         )
                     })
                     .map(ToString::to_string)

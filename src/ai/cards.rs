@@ -133,6 +133,78 @@ fn places(game: &Game, player: u8, army: usize, u: usize, kind: &CardKind) -> Ve
     }
 }
 
+/// The player's active cards that ask for a place, by name and kind.
+fn place_cards(game: &Game, player: u8) -> Vec<(String, CardKind)> {
+    let Some(deck) = game.scene.secondary_deck.as_ref() else {
+        return Vec::new();
+    };
+    game.mission.active[usize::from(player - 1)]
+        .iter()
+        .map(|c| &deck.cards[c.card])
+        .filter(|c| wants_a_place(&c.kind))
+        .map(|c| (c.name.clone(), c.kind.clone()))
+        .collect()
+}
+
+/// The VP the cards score at the end of the turn from the position `game` (the rest of the
+/// turn ended with End Phase alone on a copy).
+fn cards_vp(game: &Game, player: u8, cards: &[(String, CardKind)]) -> u32 {
+    cards
+        .iter()
+        .map(|(name, _)| super::mission::card_vp_after(game.clone(), player, name, false))
+        .sum()
+}
+
+/// Most places tried for a unit arriving from Reserves to score a card ([`arrival`]).
+pub const CARD_ARRIVAL_TRIES: usize = 12;
+
+/// For a unit arriving from Reserves: of the places `spots` it may be set up in (a centre and
+/// the area around it, nearest its other goals first), the set-up the engine accepts that
+/// makes the player's cards that ask for a place score more at the end of the turn (wholly
+/// within the enemy zone for Behind Enemy Lines, in a table quarter away from the centre for
+/// Engage on All Fronts, near the centre for Area Denial), built by `set_up`; None when none
+/// does. At most [`CARD_ARRIVAL_TRIES`] places are tried, those whose centre could score.
+pub(super) fn arrival(
+    game: &Game,
+    player: u8,
+    radius: f32,
+    spots: &[(f32, Vec<Vec2>)],
+    set_up: impl Fn(&[Vec2]) -> Option<Command>,
+) -> Option<Command> {
+    let cards = place_cards(game, player);
+    if cards.is_empty() {
+        return None;
+    }
+    let middle = Vec2::new(BOARD_WIDTH_INCHES / 2.0, BOARD_DEPTH_INCHES / 2.0);
+    let enemy_zone = game.scene.deployment.zone_of(opponent(player));
+    let could_score = |p: Vec2| {
+        cards.iter().any(|(_, kind)| match kind {
+            CardKind::BehindEnemyLines { .. } => enemy_zone.as_ref().is_some_and(|z| {
+                polygon::contains(z, p) && polygon::distance_to_boundary(z, p) >= radius
+            }),
+            CardKind::EngageOnAllFronts { centre_inches, .. } => {
+                p.distance(middle) >= centre_inches + radius
+                    && (p.x - middle.x).abs() >= radius
+                    && (p.y - middle.y).abs() >= radius
+            }
+            CardKind::AreaDenial { inner_inches, .. } => {
+                p.distance(middle) <= inner_inches + radius
+            }
+            _ => false,
+        })
+    };
+    let now = cards_vp(game, player, &cards);
+    spots
+        .iter()
+        .filter(|(_, zone)| could_score(polygon::centroid(zone)))
+        .take(CARD_ARRIVAL_TRIES)
+        .filter_map(|(_, zone)| set_up(zone))
+        .find(|c| {
+            let mut trial = game.trial_copy();
+            trial.apply(c).is_ok() && cards_vp(&trial, player, &cards) > now
+        })
+}
+
 impl Ai {
     /// Where the unit (`army`, `u`) goes this Movement phase to score a card that asks for a
     /// place ([`CardPlan`]), worked out once per phase; None when it is not sent.
@@ -167,24 +239,11 @@ impl Ai {
     /// reaches the place with a Normal move; one with a marker to go to only for
     /// [`CARD_VP_FOR_MARKER_UNIT`] VP or more.
     fn plan_card_moves(&mut self, game: &Game, player: u8, army: usize) -> Vec<(usize, Vec2)> {
-        let Some(deck) = game.scene.secondary_deck.as_ref() else {
-            return Vec::new();
-        };
-        let cards: Vec<(String, CardKind)> = game.mission.active[usize::from(player - 1)]
-            .iter()
-            .map(|c| &deck.cards[c.card])
-            .filter(|c| wants_a_place(&c.kind))
-            .map(|c| (c.name.clone(), c.kind.clone()))
-            .collect();
+        let cards = place_cards(game, player);
         if cards.is_empty() {
             return Vec::new();
         }
-        let total = |g: &Game| -> u32 {
-            cards
-                .iter()
-                .map(|(name, _)| super::mission::card_vp_after(g.clone(), player, name, false))
-                .sum()
-        };
+        let total = |g: &Game| cards_vp(g, player, &cards);
         let mut copy = game.trial_copy();
         let mut now = total(&copy);
         let mut out: Vec<(usize, Vec2)> = Vec::new();

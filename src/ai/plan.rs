@@ -657,7 +657,12 @@ pub(super) fn advance_costs_nothing(game: &Game, player: u8, army: usize, u: usi
     let charges = melee_minded(game, army, u) && d <= m + game.charge_range_inches();
     // Once rolled, the unit's next command is its Advance: where not even staying put is
     // one (a unit out of Unit Coherency), it does not roll.
-    !shoots && !charges && legal(game, &empty_advance(player, game.unit_id(army, u).to_string()))
+    !shoots
+        && !charges
+        && legal(
+            game,
+            &empty_advance(player, game.unit_id(army, u).to_string()),
+        )
 }
 
 fn rides_in_transport(game: &Game, army: usize, u: usize) -> bool {
@@ -892,7 +897,8 @@ impl Ai {
         // A unit sent to the place a secondary card asks for goes there ([`super::cards`]),
         // rolling to Advance first where its Move falls short.
         if let Some(goal) = self.card_goal(game, player, army, u) {
-            if let Some(c) = self.advance_for(game, player, (army, u), goal.distance(from.truncate()))
+            if let Some(c) =
+                self.advance_for(game, player, (army, u), goal.distance(from.truncate()))
             {
                 return c;
             }
@@ -1080,7 +1086,13 @@ impl Ai {
     /// the pair fewest Moves apart first (greedy) let a unit take the marker it stood
     /// nearest while the only unit that could reach a second marker that turn was sent 40"
     /// away (`normal` against `easy`, 24 layout pairings: 84.4% -> 88.4% of decided games).
-    pub(super) fn assigned_objective(&self, game: &Game, player: u8, army: usize, u: usize) -> Option<usize> {
+    pub(super) fn assigned_objective(
+        &self,
+        game: &Game,
+        player: u8,
+        army: usize,
+        u: usize,
+    ) -> Option<usize> {
         let range = OBJECTIVE_RANGE_HORIZONTAL_INCHES - 0.5;
         let open = self.open_objectives(game, player);
         if open.is_empty() {
@@ -1589,6 +1601,19 @@ impl Ai {
             .map(|(p, zone)| (goal(p), zone))
             .collect();
         spots.sort_by(|a, b| a.0.total_cmp(&b.0));
+        // Where it scores a card that asks for a place (Behind Enemy Lines...), it arrives
+        // there.
+        let set_up = |zone: &[Vec2]| {
+            let c = Command::SetUpReinforcements {
+                player,
+                unit: game.unit_id(army, u).to_string(),
+                models: placements_in(game, army, u, zone)?,
+            };
+            legal(game, &c).then_some(c)
+        };
+        if let Some(c) = super::cards::arrival(game, player, radius, &spots, set_up) {
+            return Some(c);
+        }
         let m = game.unit_move_inches(army, u);
         for (score, zone) in spots.into_iter().take(48) {
             // In round 2 only where it can act at once: charge or score.

@@ -351,7 +351,14 @@ pub fn run(args: &RunArgs) -> ExitCode {
         accepted
     };
     for (i, c) in commands.iter().enumerate() {
-        computer_plays(&mut game, &mut save, &mut computer, &mut outcome, &stopped, asking);
+        computer_plays(
+            &mut game,
+            &mut save,
+            &mut computer,
+            &mut outcome,
+            &stopped,
+            asking,
+        );
         if stopped() {
             break;
         }
@@ -362,7 +369,14 @@ pub fn run(args: &RunArgs) -> ExitCode {
             break;
         }
     }
-    computer_plays(&mut game, &mut save, &mut computer, &mut outcome, &stopped, asking);
+    computer_plays(
+        &mut game,
+        &mut save,
+        &mut computer,
+        &mut outcome,
+        &stopped,
+        asking,
+    );
     if let Some(e) = save_failed.borrow_mut().take() {
         stderr_line!("{e}");
         return ExitCode::FAILURE;

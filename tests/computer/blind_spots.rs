@@ -275,24 +275,52 @@ fn card_vp_at_turn_end(mut g: Game, player: u8, card: &str) -> u32 {
     vp
 }
 
+/// The open field playing Take and Hold, player 1 holding only the Tactical card `card`, their
+/// Eliminators alone (beside the anchor Ballistus), at player 1's Movement phase of round 1.
+fn card_game(card: &str) -> Game {
+    let mut g = deployed_game(mission_scene("take-and-hold"));
+    core_rules_only(&mut g);
+    isolate(&mut g, &[(1, "eliminators")]);
+    let deck = g.scene.secondary_deck.clone().unwrap();
+    let card = deck.cards.iter().position(|c| c.name == card).unwrap();
+    g.scene.secondaries[0] = SecondaryMode::Tactical;
+    g.mission.active[0] = vec![ActiveCard::new(card)];
+    advance_to(&mut g, 1, Phase::Movement);
+    g
+}
+
+#[test]
+fn a_unit_arriving_from_deep_strike_sets_up_to_score_behind_enemy_lines() {
+    for level in LEVELS {
+        let mut g = card_game("Behind Enemy Lines");
+        let (a, u) = unit_ref(&g, 1, "eliminators");
+        g.units[a][u].location = Location::Reserves(wartable::game::ReserveKind::DeepStrike);
+        g.battle_round = 2;
+        let mut ai = Ai::with_level(level);
+        let c = play_until(&mut g, 1, &mut ai, |c| {
+            matches!(c, Command::SetUpReinforcements { unit, .. } if unit == "eliminators")
+                || *c == (Command::EndPhase { player: 1 })
+        });
+        assert!(
+            matches!(c, Command::SetUpReinforcements { .. }),
+            "{level:?}: the Eliminators stayed in Reserves"
+        );
+        accepted(&mut g, c);
+        assert_eq!(
+            card_vp_at_turn_end(g, 1, "Behind Enemy Lines"),
+            3,
+            "{level:?}: the Eliminators did not arrive wholly within the enemy zone"
+        );
+    }
+}
+
 #[test]
 fn a_unit_moves_wholly_within_the_enemy_zone_to_score_behind_enemy_lines() {
     // Player 1 holds Behind Enemy Lines (3 VP for one unit wholly within the enemy zone, the
     // open field's top-right quarter); its Eliminators stand 2.5" short of the zone's edge,
     // with the south-east marker 10" away. Told nothing of the card, they went for the marker.
     for level in LEVELS {
-        let mut g = deployed_game(mission_scene("take-and-hold"));
-        core_rules_only(&mut g);
-        isolate(&mut g, &[(1, "eliminators")]);
-        let deck = g.scene.secondary_deck.clone().unwrap();
-        let card = deck
-            .cards
-            .iter()
-            .position(|c| c.name == "Behind Enemy Lines")
-            .unwrap();
-        g.scene.secondaries[0] = SecondaryMode::Tactical;
-        g.mission.active[0] = vec![ActiveCard::new(card)];
-        advance_to(&mut g, 1, Phase::Movement);
+        let mut g = card_game("Behind Enemy Lines");
         put_line(&mut g, 1, "eliminators", 42.0, 19.5, 1.3);
         assert_eq!(
             card_vp_at_turn_end(g.clone(), 1, "Behind Enemy Lines"),
@@ -300,9 +328,12 @@ fn a_unit_moves_wholly_within_the_enemy_zone_to_score_behind_enemy_lines() {
             "set up outside the zone"
         );
         let mut ai = Ai::with_level(level);
-        let c = play_until(&mut g, 1, &mut ai, |c| {
-            matches!(c, Command::Move { unit, .. } if unit == "eliminators")
-        });
+        let c = play_until(
+            &mut g,
+            1,
+            &mut ai,
+            |c| matches!(c, Command::Move { unit, .. } if unit == "eliminators"),
+        );
         accepted(&mut g, c);
         assert_eq!(
             card_vp_at_turn_end(g, 1, "Behind Enemy Lines"),

@@ -496,7 +496,11 @@ fn run_with_ask_reactions_stops_in_the_computers_turn_where_the_player_may_react
             window = Some((v, game));
             break;
         }
-        assert_eq!(game.acting_player(), Some(1), "the run stops only for player 1");
+        assert_eq!(
+            game.acting_player(),
+            Some(1),
+            "the run stops only for player 1"
+        );
         mine.push(if game.pending_shot.is_some() {
             Command::Pass { player: 1 }
         } else {
