@@ -111,6 +111,36 @@ pub const CONTEST_INCHES: f32 = 9.0;
 pub const NO_PLACE_ROUNDS: f32 = 3.0;
 
 /// The objective markers (indices) whose centres stand in `player`'s deployment zone.
+/// The share of its Starting Strength's wounds at or below which `hard` counts a unit as
+/// fragile ([`fragile`]).
+pub const FRAGILE_WOUNDS_SHARE: f64 = 0.34;
+
+/// The share of a fragile unit's points the enemy must be expected to destroy at an objective
+/// marker (`hard`'s lookahead, [`Threats`]) for it to stay where it is rather than walk there.
+pub const FRAGILE_THREAT_SHARE: f32 = 0.5;
+
+/// Whether the unit (`army`, `u`) is fragile: a third of its Starting Strength's wounds or
+/// fewer left, or a lone CHARACTER model that does not fight. Walked onto a contested marker,
+/// such a unit gave its points away (a 1-wound Deff Dread on the centre, a T'au Warlord alone
+/// there).
+fn fragile(game: &Game, army: usize, u: usize) -> bool {
+    if game.combined(army, u).len() > 1 {
+        return false;
+    }
+    let per_model = f64::from(game.scene.armies[army].units[u].datasheet.wounds.max(1));
+    let models = &game.units[army][u].models;
+    let start = models.len() as f64 * per_model;
+    let left: f64 = models
+        .iter()
+        .filter(|m| m.alive)
+        .map(|m| f64::from(m.wounds))
+        .sum();
+    let lone_character = models.len() == 1
+        && game.has_keyword(army, u, "CHARACTER")
+        && !melee_minded(game, army, u);
+    left <= FRAGILE_WOUNDS_SHARE * start || lone_character
+}
+
 fn zone_markers(game: &Game, player: u8) -> Vec<usize> {
     (0..game.scene.objectives.len())
         .filter(|&i| game.objective_zone(i) == Some(player))
@@ -953,6 +983,15 @@ impl Ai {
             None => open.iter().min_by(|a, b| near(a.1).total_cmp(&near(b.1))),
         };
         if let Some(&(i, p)) = goal {
+            // `hard`: a fragile unit does not walk onto a marker where the enemy is expected
+            // to destroy half its points or more, more than where it stands.
+            if self.level == Level::Hard && fragile(game, army, u) {
+                let threats = Threats::new(game, army, u);
+                let there = threats.share((p - from.truncate()).extend(0.0));
+                if there >= FRAGILE_THREAT_SHARE && there > threats.share(Vec3::ZERO) {
+                    return stay;
+                }
+            }
             if let Some(c) = self.advance_for(game, player, (army, u), near(p) - (range - 0.5)) {
                 return c;
             }
@@ -1858,6 +1897,12 @@ impl Threats {
     /// could destroy there (guns in reach, charges within Move + 9"), as a share of the
     /// unit's points, times [`THREAT_WEIGHT_INCHES`].
     fn inches(&self, v: Vec3) -> f32 {
+        THREAT_WEIGHT_INCHES * self.share(v)
+    }
+
+    /// The expected points the enemy could destroy of the unit shifted by `v` (guns in
+    /// reach, half of the charges within Move + 9"), as a share of its points (at most 2).
+    fn share(&self, v: Vec3) -> f32 {
         let at = self.from + v.truncate();
         let threat: f64 = self
             .enemies
@@ -1874,7 +1919,7 @@ impl Threats {
                 t
             })
             .sum();
-        THREAT_WEIGHT_INCHES * (threat / self.unit_points).min(2.0) as f32
+        (threat / self.unit_points).min(2.0) as f32
     }
 }
 

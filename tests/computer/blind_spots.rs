@@ -342,3 +342,52 @@ fn a_unit_moves_wholly_within_the_enemy_zone_to_score_behind_enemy_lines() {
         );
     }
 }
+
+#[test]
+fn hard_keeps_a_fragile_unit_off_a_marker_where_it_would_be_destroyed() {
+    // One Eliminator with 1 wound left, 10" from the centre marker, which Shoota Boyz 10" on
+    // its other side can shoot and charge. normal walks its whole Move to the marker; hard
+    // keeps it back.
+    let game = |level: Level| {
+        let mut g = deployed_game(open_field());
+        core_rules_only(&mut g);
+        isolate(&mut g, &[(1, "eliminators"), (2, "shoota-boyz")]);
+        advance_to(&mut g, 1, Phase::Movement);
+        put_line(&mut g, 1, "eliminators", 30.0, 12.0, 1.3);
+        put_line(&mut g, 2, "shoota-boyz", 24.0, 32.0, 1.3);
+        let (a, u) = unit_ref(&g, 1, "eliminators");
+        for m in 1..g.units[a][u].models.len() {
+            g.units[a][u].models[m].alive = false;
+        }
+        g.units[a][u].models[0].wounds = 1;
+        let mut ai = Ai::with_level(level);
+        let c = play_until(&mut g, 1, &mut ai, |c| match c {
+            Command::Move { unit, .. } | Command::RemainStationary { unit, .. } => {
+                unit == "eliminators"
+            }
+            _ => false,
+        });
+        if matches!(c, Command::Move { .. }) {
+            accepted(&mut g, c);
+        }
+        let centre = g
+            .scene
+            .objectives
+            .iter()
+            .find(|o| o.id == "centre")
+            .unwrap()
+            .at
+            .vec();
+        let at = g.solid(g.live_models(a, u)[0]).centre;
+        at.distance(centre)
+    };
+    assert!(
+        game(Level::Normal) < 5.0,
+        "normal was meant to walk to the centre"
+    );
+    let hard = game(Level::Hard);
+    assert!(
+        hard > 9.0,
+        "hard walked its last Eliminator {hard:.1}\" from the centre"
+    );
+}
