@@ -135,9 +135,8 @@ fn fragile(game: &Game, army: usize, u: usize) -> bool {
         .filter(|m| m.alive)
         .map(|m| f64::from(m.wounds))
         .sum();
-    let lone_character = models.len() == 1
-        && game.has_keyword(army, u, "CHARACTER")
-        && !melee_minded(game, army, u);
+    let lone_character =
+        models.len() == 1 && game.has_keyword(army, u, "CHARACTER") && !melee_minded(game, army, u);
     left <= FRAGILE_WOUNDS_SHARE * start || lone_character
 }
 
