@@ -350,7 +350,8 @@ pub fn run(args: &RunArgs) -> ExitCode {
         }
         accepted
     };
-    for (i, c) in commands.iter().enumerate() {
+    // The computer plays before each listed command and after the last (None).
+    for (i, c) in commands.iter().map(Some).chain([None]).enumerate() {
         computer_plays(
             &mut game,
             &mut save,
@@ -359,6 +360,9 @@ pub fn run(args: &RunArgs) -> ExitCode {
             &stopped,
             asking,
         );
+        let Some(c) = c else {
+            break;
+        };
         if stopped() {
             break;
         }
@@ -369,14 +373,6 @@ pub fn run(args: &RunArgs) -> ExitCode {
             break;
         }
     }
-    computer_plays(
-        &mut game,
-        &mut save,
-        &mut computer,
-        &mut outcome,
-        &stopped,
-        asking,
-    );
     if let Some(e) = save_failed.borrow_mut().take() {
         stderr_line!("{e}");
         return ExitCode::FAILURE;
