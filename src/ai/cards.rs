@@ -11,8 +11,8 @@
 //! Chapter Approved 2025-26 Mission Deck: Behind Enemy Lines, Engage on All Fronts, Area
 //! Denial.
 
+use crate::game::mission::{board_centre, table_quarters};
 use crate::game::{Command, Game, Location};
-use crate::geometry::units::{BOARD_DEPTH_INCHES, BOARD_WIDTH_INCHES};
 use crate::geometry::{Vec2, polygon};
 use crate::rules::phase::opponent;
 use crate::rules::secondary::CardKind;
@@ -92,7 +92,7 @@ fn inside(area: &[Vec2], margin: f32) -> Vec<Vec2> {
 fn places(game: &Game, player: u8, army: usize, u: usize, kind: &CardKind) -> Vec<Vec2> {
     let from = centre(game, army, u).truncate();
     let margin = footprint(game, army, u) + CARD_EDGE_MARGIN_INCHES;
-    let middle = Vec2::new(BOARD_WIDTH_INCHES / 2.0, BOARD_DEPTH_INCHES / 2.0);
+    let middle = board_centre();
     let nearest = |points: Vec<Vec2>| {
         points
             .into_iter()
@@ -106,28 +106,18 @@ fn places(game: &Game, player: u8, army: usize, u: usize, kind: &CardKind) -> Ve
             .and_then(|zone| nearest(inside(&zone, margin)))
             .into_iter()
             .collect(),
-        CardKind::EngageOnAllFronts { centre_inches, .. } => {
-            let corners = [
-                Vec2::ZERO,
-                Vec2::new(BOARD_WIDTH_INCHES, 0.0),
-                Vec2::new(BOARD_WIDTH_INCHES, BOARD_DEPTH_INCHES),
-                Vec2::new(0.0, BOARD_DEPTH_INCHES),
-            ];
-            corners
-                .iter()
-                .filter_map(|k| {
-                    let (lo, hi) = (k.min(middle), k.max(middle));
-                    let area = [lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)];
-                    let far = centre_inches + margin;
-                    nearest(
-                        inside(&area, margin)
-                            .into_iter()
-                            .filter(|p| p.distance(middle) >= far)
-                            .collect(),
-                    )
-                })
-                .collect()
-        }
+        CardKind::EngageOnAllFronts { centre_inches, .. } => table_quarters()
+            .iter()
+            .filter_map(|area| {
+                let far = centre_inches + margin;
+                nearest(
+                    inside(area, margin)
+                        .into_iter()
+                        .filter(|p| p.distance(middle) >= far)
+                        .collect(),
+                )
+            })
+            .collect(),
         CardKind::AreaDenial { .. } => vec![middle],
         _ => Vec::new(),
     }
@@ -175,7 +165,7 @@ pub(super) fn arrival(
     if cards.is_empty() {
         return None;
     }
-    let middle = Vec2::new(BOARD_WIDTH_INCHES / 2.0, BOARD_DEPTH_INCHES / 2.0);
+    let middle = board_centre();
     let enemy_zone = game.scene.deployment.zone_of(opponent(player));
     let could_score = |p: Vec2| {
         cards.iter().any(|(_, kind)| match kind {

@@ -110,7 +110,6 @@ pub const CONTEST_INCHES: f32 = 9.0;
 /// second units of contested markers.
 pub const NO_PLACE_ROUNDS: f32 = 3.0;
 
-/// The objective markers (indices) whose centres stand in `player`'s deployment zone.
 /// The share of its Starting Strength's wounds at or below which `hard` counts a unit as
 /// fragile ([`fragile`]).
 pub const FRAGILE_WOUNDS_SHARE: f64 = 0.34;
@@ -140,6 +139,7 @@ fn fragile(game: &Game, army: usize, u: usize) -> bool {
     left <= FRAGILE_WOUNDS_SHARE * start || lone_character
 }
 
+/// The objective markers (indices) whose centres stand in `player`'s deployment zone.
 fn zone_markers(game: &Game, player: u8) -> Vec<usize> {
     (0..game.scene.objectives.len())
         .filter(|&i| game.objective_zone(i) == Some(player))
@@ -666,9 +666,6 @@ fn empty_advance(player: u8, unit: String) -> Command {
     }
 }
 
-/// Whether `normal` and `hard` start the unit embarked in a TRANSPORT that can take it: a
-/// melee-minded unit small enough ([`MAX_PASSENGER_MODELS`]) to disembark round the hull
-/// when it needs to.
 /// Whether the unit (`army`, `u`) may roll to Advance now at no cost to what it could do
 /// this turn ([`Ai::advance_for`]): no roll made yet this phase, no enemy unit within its Move
 /// plus the range of its guns that cannot shoot after Advancing, nor (for a unit that
@@ -694,6 +691,9 @@ pub(super) fn advance_costs_nothing(game: &Game, player: u8, army: usize, u: usi
         )
 }
 
+/// Whether `normal` and `hard` start the unit embarked in a TRANSPORT that can take it: a
+/// melee-minded unit small enough ([`MAX_PASSENGER_MODELS`]) to disembark round the hull
+/// when it needs to.
 fn rides_in_transport(game: &Game, army: usize, u: usize) -> bool {
     game.live_models_anywhere(army, u).len() <= MAX_PASSENGER_MODELS && melee_minded(game, army, u)
 }

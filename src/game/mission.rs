@@ -169,7 +169,7 @@ pub struct MissionState {
 }
 
 /// The centre of the battlefield (inches).
-fn board_centre() -> Vec2 {
+pub(crate) fn board_centre() -> Vec2 {
     Vec2::new(BOARD_WIDTH_INCHES / 2.0, BOARD_DEPTH_INCHES / 2.0)
 }
 
@@ -181,6 +181,16 @@ fn board_corners() -> [Vec2; 4] {
         Vec2::new(BOARD_WIDTH_INCHES, BOARD_DEPTH_INCHES),
         Vec2::new(0.0, BOARD_DEPTH_INCHES),
     ]
+}
+
+/// The four table quarters (inches), each the rectangle between a corner of the battlefield
+/// and its centre, as a polygon (Chapter Approved 2025-26: Engage on All Fronts).
+pub(crate) fn table_quarters() -> [[Vec2; 4]; 4] {
+    let centre = board_centre();
+    board_corners().map(|k| {
+        let (lo, hi) = (k.min(centre), k.max(centre));
+        [lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)]
+    })
 }
 
 fn pi(player: u8) -> usize {
@@ -1065,15 +1075,12 @@ impl Game {
                 centre_inches,
                 by_quarters,
             } if own_turn => {
-                // Each quarter as its (low, high) corners: a corner of the table and the centre.
-                let quarters = board_corners().map(|k| (k.min(centre), k.max(centre)));
                 let units = self.present_units(player);
-                let n = quarters
+                let n = table_quarters()
                     .iter()
-                    .filter(|(lo, hi)| {
-                        let area = [*lo, Vec2::new(hi.x, lo.y), *hi, Vec2::new(lo.x, hi.y)];
+                    .filter(|area| {
                         units.iter().any(|&(a, u)| {
-                            self.unit_wholly_within(a, u, &area)
+                            self.unit_wholly_within(a, u, *area)
                                 && self.unit_distance_to(a, u, centre) > *centre_inches
                         })
                     })
